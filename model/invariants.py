@@ -1,0 +1,160 @@
+"""Bookkeeping checks over a FlashArrays, callable at any time between batches.
+
+Vectorised numpy over the whole state: slow next to the engine, but fast enough to run after
+every batch in tests. `check` raises AssertionError listing every rule that does not hold.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .state import (
+    BLOCK_FREE,
+    BLOCK_FULL,
+    BLOCK_OPEN,
+    ERROR_MESSAGES,
+    FREE_PAGE,
+    GC_FIFO,
+    GC_GREEDY,
+    INVALID_PAGE,
+    MAP_BLOCK,
+    R_BLOCKS,
+    R_CLOSED_COUNT,
+    R_ERROR,
+    R_FIFO_COUNT,
+    R_FIFO_HEAD,
+    R_FREE_COUNT,
+    R_FREE_HEAD,
+    R_GC_BLOCK,
+    R_GC_OFFSET,
+    R_HOST_BLOCK,
+    R_HOST_OFFSET,
+    R_MAPPING,
+    R_MIN_VALID,
+    R_PAGES_PER_BLOCK,
+    R_POLICY,
+    R_USER_PAGES,
+)
+
+
+def _ring(ring: np.ndarray, head: int, count: int) -> np.ndarray:
+    return ring[(head + np.arange(count)) % ring.shape[0]]
+
+
+def problems(a) -> list[str]:
+    """Every broken rule, as sentences; empty when the state is sound."""
+    out: list[str] = []
+    regs = a.regs
+    if regs[R_ERROR]:
+        out.append(f"engine error: {ERROR_MESSAGES.get(int(regs[R_ERROR]), regs[R_ERROR])}")
+    ppb, nb, user = int(regs[R_PAGES_PER_BLOCK]), int(regs[R_BLOCKS]), int(regs[R_USER_PAGES])
+    p2l, l2p = a.p2l, a.l2p
+
+    # Page codes and the two maps.
+    bad = (p2l < INVALID_PAGE) | (p2l >= user)
+    if bad.any():
+        out.append(f"p2l holds {int(bad.sum())} codes that are neither a logical page nor "
+                   "free/invalid")
+    mapped = np.flatnonzero(l2p >= 0)
+    if np.any(l2p < -1) or np.any(l2p >= p2l.shape[0]):
+        out.append("l2p holds out-of-range physical pages")
+    elif mapped.size and np.any(p2l[l2p[mapped]] != mapped):
+        out.append(f"{int(np.sum(p2l[l2p[mapped]] != mapped))} logical pages map to physical "
+                   "pages that do not map back")
+    if int(np.count_nonzero(p2l >= 0)) != mapped.size:
+        out.append(f"{int(np.count_nonzero(p2l >= 0))} valid physical pages but "
+                   f"{mapped.size} mapped logical pages: a page is orphaned or duplicated")
+
+    # Per-block counts.
+    pages = p2l.reshape(nb, ppb)
+    counted = np.count_nonzero(pages >= 0, axis=1)
+    if np.any(counted != a.valid):
+        out.append(f"valid counts wrong in blocks {np.flatnonzero(counted != a.valid)[:8]}")
+    free_pages = np.count_nonzero(pages == FREE_PAGE, axis=1)
+    invalid_pages = np.count_nonzero(pages == INVALID_PAGE, axis=1)
+    if int(free_pages.sum() + invalid_pages.sum() + counted.sum()) != nb * ppb:
+        out.append("free + valid + invalid pages do not add up to the physical pages")
+
+    # Free blocks: fully erased, each in the free ring exactly once.
+    free_blocks = np.flatnonzero(a.bstate == BLOCK_FREE)
+    ring = _ring(a.free_ring, int(regs[R_FREE_HEAD]), int(regs[R_FREE_COUNT]))
+    if sorted(ring.tolist()) != free_blocks.tolist():
+        out.append("the free ring does not hold exactly the free blocks")
+    if np.any(free_pages[free_blocks] != ppb):
+        out.append("a free block holds programmed pages")
+    if np.any(~np.isin(a.bstate, (BLOCK_FREE, BLOCK_OPEN, BLOCK_FULL))):
+        out.append("a block is left in the victim state between batches")
+
+    if regs[R_MAPPING] == MAP_BLOCK:
+        out += _block_mapping_problems(a, ppb)
+    else:
+        out += _page_mapping_problems(a, ppb, free_pages)
+    return out
+
+
+def _page_mapping_problems(a, ppb: int, free_pages: np.ndarray) -> list[str]:
+    out = []
+    regs = a.regs
+    streams = {}
+    for rb, ro in ((R_HOST_BLOCK, R_HOST_OFFSET), (R_GC_BLOCK, R_GC_OFFSET)):
+        b = int(regs[rb])
+        if b >= 0:
+            streams[b] = int(regs[ro])
+    open_blocks = np.flatnonzero(a.bstate == BLOCK_OPEN)
+    if sorted(streams) != open_blocks.tolist():
+        out.append("open blocks are not exactly the host and GC stream blocks")
+    for b, off in streams.items():
+        row = a.p2l[b * ppb:(b + 1) * ppb]
+        if np.any(row[:off] == FREE_PAGE) or np.any(row[off:] != FREE_PAGE):
+            out.append(f"open block {b} is not programmed exactly up to its write offset")
+    full = np.flatnonzero(a.bstate == BLOCK_FULL)
+    if np.any(free_pages[full] != 0):
+        out.append("a full block has unprogrammed pages")
+    closed = a.closed_list[: int(regs[R_CLOSED_COUNT])]
+    if sorted(closed.tolist()) != full.tolist():
+        out.append("the closed list does not hold exactly the full blocks")
+    elif np.any(a.closed_pos[closed] != np.arange(closed.size)):
+        out.append("closed_pos disagrees with closed_list")
+    policy = int(regs[R_POLICY])
+    if policy == GC_GREEDY:
+        listed = []
+        for v in range(ppb + 1):
+            b = int(a.bucket_head[v])
+            while b >= 0 and len(listed) <= a.valid.shape[0]:
+                if a.valid[b] != v:
+                    out.append(f"block {b} sits in greedy bucket {v} with {a.valid[b]} valid")
+                listed.append(b)
+                b = int(a.bucket_next[b])
+        if sorted(listed) != full.tolist():
+            out.append("greedy buckets do not hold exactly the full blocks")
+        if full.size and regs[R_MIN_VALID] > a.valid[full].min():
+            out.append("greedy minimum-bucket cursor is above the real minimum")
+    elif policy == GC_FIFO:
+        ring = _ring(a.fifo_ring, int(regs[R_FIFO_HEAD]), int(regs[R_FIFO_COUNT]))
+        if sorted(ring.tolist()) != full.tolist():
+            out.append("the FIFO ring does not hold exactly the full blocks")
+        elif np.any(np.diff(a.close_seq[ring]) < 0):
+            out.append("the FIFO ring is not in closing order")
+    return out
+
+
+def _block_mapping_problems(a, ppb: int) -> list[str]:
+    out = []
+    hosts = a.lb2pb[a.lb2pb >= 0]
+    if np.unique(hosts).size != hosts.size:
+        out.append("two logical blocks share a physical block")
+    in_use = np.flatnonzero(a.bstate != BLOCK_FREE)
+    if sorted(hosts.tolist()) != in_use.tolist():
+        out.append("blocks in use are not exactly the mapped logical blocks' homes")
+    for lb in np.flatnonzero(a.lb2pb >= 0):
+        row = a.p2l[a.lb2pb[lb] * ppb:(a.lb2pb[lb] + 1) * ppb]
+        expect = lb * ppb + np.arange(ppb)
+        if np.any((row >= 0) & (row != expect)):
+            out.append(f"logical block {lb} holds pages out of place")
+    return out
+
+
+def check(a) -> None:
+    found = problems(a)
+    if found:
+        raise AssertionError("; ".join(found))

@@ -1,0 +1,180 @@
+"""The engine's state: preallocated numpy arrays, register indices and code numbers.
+
+Everything the compiled engine touches lives in one `FlashArrays` named tuple, so numba sees
+plain arrays and Python sees named fields. Scalars (cursors, counters, settings) live in the
+int64 array `regs` at the indices below; numba folds these module constants into the code.
+
+Page states in `p2l`: a logical page number (>= 0) for a valid page, FREE_PAGE for a page not
+programmed since its block was erased, INVALID_PAGE for stale data.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from .geometry import FtlConfig, Geometry, check_buildable
+
+FREE_PAGE = -1
+INVALID_PAGE = -2
+UNMAPPED = -1
+
+# Block states (bstate).
+BLOCK_FREE = 0
+BLOCK_OPEN = 1  # a write stream is filling it
+BLOCK_FULL = 2  # closed: a GC candidate
+BLOCK_VICTIM = 3  # being collected (only ever seen inside a batch, or in events)
+BLOCK_STATE_NAMES = ("free", "open", "full", "victim")
+
+# GC policies and mappings, as the engine numbers them.
+GC_CODES = {"greedy": 0, "fifo": 1, "cost-benefit": 2, "random-d": 3}
+GC_GREEDY, GC_FIFO, GC_COST_BENEFIT, GC_RANDOM_D = 0, 1, 2, 3
+MAPPING_CODES = {"page": 0, "block": 1}
+MAP_PAGE, MAP_BLOCK = 0, 1
+
+# Command opcodes.
+OP_WRITE, OP_TRIM, OP_READ = 0, 1, 2
+
+# Event kinds; each event is four int64: kind, a, b, c.
+EV_PROGRAM = 1  # a=ppn, b=lpn                    host data programmed
+EV_INVALIDATE = 2  # a=ppn, b=lpn                 a page became stale
+EV_VICTIM = 3  # a=block, b=valid pages           GC chose a victim
+EV_COPY = 4  # a=from ppn, b=to ppn, c=lpn        GC moved a valid page
+EV_ERASE = 5  # a=block, b=its erase count now    a block was erased
+EV_TRIM = 6  # a=first lpn, b=pages               a TRIM command
+EV_MERGE = 7  # a=old block, b=new block, c=logical block   block-mapped merge
+EVENT_NAMES = {1: "program", 2: "invalidate", 3: "victim", 4: "copy", 5: "erase", 6: "trim",
+               7: "merge"}
+
+# Register indices. Settings first, then cursors, then counters.
+R_USER_PAGES = 0
+R_PAGES_PER_BLOCK = 1
+R_BLOCKS = 2
+R_POLICY = 3
+R_D = 4
+R_GC_LOW = 5
+R_HONOUR_TRIM = 6
+R_TRACK_VERSIONS = 7
+R_MAPPING = 8
+R_HOST_BLOCK = 9  # open block of the host stream, -1 if none
+R_HOST_OFFSET = 10
+R_GC_BLOCK = 11  # open block of the GC copy stream, -1 if none
+R_GC_OFFSET = 12
+R_FREE_HEAD = 13  # ring buffer of free blocks
+R_FREE_COUNT = 14
+R_FIFO_HEAD = 15  # ring buffer of closed blocks in closing order (FIFO policy)
+R_FIFO_COUNT = 16
+R_CLOSED_COUNT = 17  # length of closed_list
+R_MIN_VALID = 18  # lowest non-empty greedy bucket, or above
+R_HOST_WRITES = 19  # counters from here on: pages
+R_NAND_WRITES = 20
+R_GC_COPIES = 21
+R_ERASES = 22
+R_TRIM_COMMANDS = 23
+R_TRIM_PAGES = 24  # mapped pages a TRIM unmapped
+R_HOST_READS = 25
+R_NAND_READS = 26
+R_GC_VICTIMS = 27
+R_MERGES = 28
+R_EVENTS = 29  # events written to the buffer
+R_EVENTS_DROPPED = 30
+R_ERROR = 31  # first error code, 0 if none
+R_EVENT_CAPACITY = 32  # rows of the event buffer in use; 0 turns events off
+N_REGS = 40
+
+COUNTER_NAMES = {
+    "host_writes": R_HOST_WRITES,
+    "nand_writes": R_NAND_WRITES,
+    "gc_copies": R_GC_COPIES,
+    "erases": R_ERASES,
+    "trims": R_TRIM_COMMANDS,
+    "trimmed_pages": R_TRIM_PAGES,
+    "host_reads": R_HOST_READS,
+    "nand_reads": R_NAND_READS,
+    "gc_victims": R_GC_VICTIMS,
+    "merges": R_MERGES,
+}
+
+# Error codes in R_ERROR.
+ERR_NONE = 0
+ERR_NO_VICTIM = 1  # GC found no block it could collect
+ERR_NO_FREE_BLOCK = 2  # a stream needed a block and none was free
+ERR_ERASE_VALID = 3  # a block with valid data was about to be erased (never happens)
+ERR_GC_STUCK = 4  # GC ran a whole drive's worth of victims without freeing space
+ERROR_MESSAGES = {
+    ERR_NO_VICTIM: "garbage collection found no block to collect",
+    ERR_NO_FREE_BLOCK: "a write stream needed a free block and none was left",
+    ERR_ERASE_VALID: "a block holding valid data was about to be erased",
+    ERR_GC_STUCK: "garbage collection made no progress; the drive has too little spare",
+}
+
+FlashArrays = namedtuple(
+    "FlashArrays",
+    [
+        "regs",  # int64[N_REGS]
+        "rng",  # uint64[1], splitmix64 state
+        "l2p",  # int32[user pages]: physical page, or UNMAPPED
+        "p2l",  # int32[physical pages]: logical page, FREE_PAGE or INVALID_PAGE
+        "stamp",  # int64[physical pages] (or [1]): host write number that produced the data
+        "valid",  # int32[blocks]: valid pages
+        "erases",  # int32[blocks]: erase count
+        "bstate",  # int8[blocks]: BLOCK_*
+        "close_seq",  # int64[blocks]: NAND writes when the block closed (its age origin)
+        "free_ring",  # int32[blocks]
+        "fifo_ring",  # int32[blocks]
+        "bucket_prev",  # int32[blocks]: greedy buckets, doubly linked by valid count
+        "bucket_next",  # int32[blocks]
+        "bucket_head",  # int32[pages per block + 1]
+        "closed_list",  # int32[blocks]: closed blocks, any order (random-d, cost-benefit)
+        "closed_pos",  # int32[blocks]: index of a block in closed_list, -1 if absent
+        "lb2pb",  # int32[logical blocks]: block mapping's logical -> physical block
+        "events",  # int64[capacity, 4]
+    ],
+)
+
+
+def allocate(geometry: Geometry, config: FtlConfig, event_capacity: int = 0) -> FlashArrays:
+    """Build a fresh, erased drive. Checks the geometry can run and fits in memory first."""
+    check_buildable(geometry, config)
+    if not (isinstance(event_capacity, int) and 0 <= event_capacity <= 2**26):
+        raise ValueError(f"event_capacity must be a whole number from 0 to {2**26}; "
+                         f"got {event_capacity}")
+    nb, ppb = geometry.blocks, geometry.pages_per_block
+    phys = geometry.physical_pages
+    regs = np.zeros(N_REGS, dtype=np.int64)
+    regs[R_USER_PAGES] = geometry.user_pages
+    regs[R_PAGES_PER_BLOCK] = ppb
+    regs[R_BLOCKS] = nb
+    regs[R_POLICY] = GC_CODES[config.gc]
+    regs[R_D] = config.d
+    regs[R_GC_LOW] = config.gc_low_blocks
+    regs[R_HONOUR_TRIM] = int(config.honour_trim)
+    regs[R_TRACK_VERSIONS] = int(config.track_versions)
+    regs[R_MAPPING] = MAPPING_CODES[config.mapping]
+    regs[R_HOST_BLOCK] = -1
+    regs[R_GC_BLOCK] = -1
+    regs[R_FREE_COUNT] = nb
+    regs[R_MIN_VALID] = ppb + 1
+    regs[R_EVENT_CAPACITY] = event_capacity
+    logical_blocks = -(-geometry.user_pages // ppb)
+    return FlashArrays(
+        regs=regs,
+        rng=np.array([config.seed], dtype=np.uint64),
+        l2p=np.full(geometry.user_pages, UNMAPPED, dtype=np.int32),
+        p2l=np.full(phys, FREE_PAGE, dtype=np.int32),
+        stamp=np.zeros(phys if config.track_versions else 1, dtype=np.int64),
+        valid=np.zeros(nb, dtype=np.int32),
+        erases=np.zeros(nb, dtype=np.int32),
+        bstate=np.zeros(nb, dtype=np.int8),
+        close_seq=np.full(nb, -1, dtype=np.int64),
+        free_ring=np.arange(nb, dtype=np.int32),
+        fifo_ring=np.zeros(nb, dtype=np.int32),
+        bucket_prev=np.full(nb, -1, dtype=np.int32),
+        bucket_next=np.full(nb, -1, dtype=np.int32),
+        bucket_head=np.full(ppb + 1, -1, dtype=np.int32),
+        closed_list=np.zeros(nb, dtype=np.int32),
+        closed_pos=np.full(nb, -1, dtype=np.int32),
+        lb2pb=np.full(logical_blocks, -1, dtype=np.int32),
+        events=np.zeros((max(event_capacity, 1), 4), dtype=np.int64),
+    )
