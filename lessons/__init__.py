@@ -1,0 +1,1 @@
+"""Bundled lesson files (data, never code) and their loader and validator."""
