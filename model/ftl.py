@@ -234,7 +234,7 @@ def run_commands(a, ops, lpns, counts, start, stop):
 def run_single_page_writes(a, lpns):
     """The hot path of whole-drive runs: one host write per entry, no events."""
     for i in range(lpns.shape[0]):
-        write_page(a, lpns[i])
+        write_range(a, lpns[i], 1)
         if a.regs[R_ERROR] != 0:
             return i
     return lpns.shape[0]

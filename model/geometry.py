@@ -78,8 +78,8 @@ class Geometry:
         )
         _require(
             self.physical_pages <= 2**31 - 1,
-            f"physical pages ({self.physical_pages}) must stay below 2^31; lower user_pages or "
-            "spare",
+            f"user_pages / (1 - spare) must stay below 2^31 physical pages; got "
+            f"{self.physical_pages} (user_pages={self.user_pages}, spare={self.spare})",
         )
 
     @property

@@ -1,0 +1,75 @@
+"""`ssdlab simulate` and `ssdlab bench` as a user runs them."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from app.cli import main
+
+
+def ssdlab(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "app.cli", *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_simulate_json_has_the_documented_fields():
+    done = ssdlab("simulate", "--user-pages", "16384", "--pages-per-block", "32", "--spare",
+                  "0.1", "--gc", "fifo", "--warmup-drive-writes", "1",
+                  "--measure-drive-writes", "1", "--seed", "3", "--json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    for key in ("wa", "host_writes", "nand_writes", "gc_copies", "erases", "trims",
+                "seconds", "user_pages", "physical_pages", "pages_per_block", "spare", "gc",
+                "mapping"):
+        assert key in out
+    assert out["host_writes"] == 16384
+    assert out["nand_writes"] == out["host_writes"] + out["gc_copies"]
+    assert out["gc"] == "fifo" and out["mapping"] == "page"
+    assert out["wa"] == pytest.approx(out["theory_wa"], rel=0.05)
+
+
+def test_simulate_is_reproducible_with_a_seed(capsys):
+    args = ["simulate", "--user-pages", "4096", "--pages-per-block", "16", "--spare", "0.2",
+            "--gc", "random-d", "--d", "3", "--measure-drive-writes", "1", "--json"]
+    assert main(args + ["--seed", "5"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert main(args + ["--seed", "5"]) == 0
+    second = json.loads(capsys.readouterr().out)
+    assert first["nand_writes"] == second["nand_writes"]
+
+
+def test_simulate_block_mapped_random_writes_rewrite_whole_blocks(capsys):
+    assert main(["simulate", "--user-pages", "4096", "--pages-per-block", "32", "--spare",
+                 "0.1", "--mapping", "block", "--warmup-drive-writes", "0",
+                 "--measure-drive-writes", "0.5", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["wa"] == pytest.approx(32, rel=0.01)
+
+
+@pytest.mark.parametrize("args, names", [
+    (["--spare", "1.2"], "--spare"),
+    (["--spare", "abc"], "--spare"),
+    (["--user-pages", "3"], "--user-pages"),
+    (["--pages-per-block", "1"], "--pages-per-block"),
+    (["--gc", "lru"], "--gc"),
+    (["--d", "0", "--gc", "random-d"], "--d"),
+    (["--hot-lbas", "1.5", "--workload", "hotcold"], "--hot-lbas"),
+    (["--measure-drive-writes", "-1"], "--measure-drive-writes"),
+    (["--user-pages", "1000", "--pages-per-block", "256"], "--spare"),
+    (["--user-pages", str(2**31 - 1), "--spare", "0.5"], "--user-pages"),
+])
+def test_bad_arguments_exit_2_with_one_line_naming_the_argument(args, names):
+    done = ssdlab("simulate", *args)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert names in lines[0]
+    assert done.stdout == ""
+
+
+def test_bench_rejects_a_bad_repeat():
+    done = ssdlab("bench", "--repeat", "0")
+    assert done.returncode == 2
+    assert "--repeat" in done.stderr

@@ -1,0 +1,66 @@
+"""The simulator against the analytic models, on drives small enough for the test suite.
+
+The full-size check (2^22 pages, 1 % tolerance) is `ssdlab bench --physics`; here the
+drives have a few thousand blocks, so the tolerances allow for finite-size effects.
+"""
+
+import pytest
+
+from model import theory
+from model.geometry import FtlConfig, Geometry
+from model.runner import RunSpec, run
+from model.workloads import Workload
+
+USER_PAGES = 1 << 18
+PPB = 64
+
+
+def simulate(gc: str, spare: float, d: int = 2, workload: Workload | None = None):
+    return run(RunSpec(Geometry(user_pages=USER_PAGES, pages_per_block=PPB, spare=spare),
+                       FtlConfig(gc=gc, d=d), workload or Workload("random"),
+                       warmup_drive_writes=2.0, measure_drive_writes=1.0, seed=7))
+
+
+@pytest.mark.parametrize("spare", [0.07, 0.20, 0.40])
+@pytest.mark.parametrize("gc", ["greedy", "fifo"])
+def test_uniform_random_matches_theory(gc, spare):
+    r = simulate(gc, spare)
+    assert r.wa == pytest.approx(r.theory_wa, rel=0.02)
+
+
+@pytest.mark.parametrize("d", [2, 10])
+def test_random_d_matches_mean_field(d):
+    r = simulate("random-d", 0.10, d=d)
+    assert r.wa == pytest.approx(theory.random_d_wa(r.spare, PPB, d), rel=0.03)
+
+
+def test_fifo_hot_cold_matches_desnoyers():
+    r = simulate("fifo", 0.10, workload=Workload("hotcold", 0.2, 0.8))
+    assert r.wa == pytest.approx(theory.fifo_hotcold_wa(r.spare, 0.2, 0.8), rel=0.02)
+
+
+@pytest.mark.parametrize("spare", [0.07, 0.28])
+def test_greedy_never_worse_than_fifo(spare):
+    assert simulate("greedy", spare).wa <= simulate("fifo", spare).wa * 1.002
+
+
+def test_trimmed_free_space_acts_as_spare():
+    """A 7 % drive whose workload uses 80 % of its LBAs (the rest trimmed) behaves like a
+    drive with that much more spare."""
+    trimmed = simulate("greedy", 0.07, workload=Workload("random", active_fraction=0.8))
+    assert trimmed.effective_spare == pytest.approx(1 - 0.8 * (1 - trimmed.spare), rel=1e-4)
+    assert trimmed.wa == pytest.approx(theory.greedy_wa(trimmed.effective_spare, PPB),
+                                       rel=0.02)
+    assert trimmed.wa < 0.5 * simulate("greedy", 0.07).wa
+
+
+def test_cost_benefit_between_greedy_and_fifo_on_uniform_traffic():
+    """Under uniform traffic age carries no information, so cost-benefit lands near greedy
+    and never far above FIFO."""
+    cb = simulate("cost-benefit", 0.10).wa
+    assert simulate("greedy", 0.10).wa * 0.99 <= cb <= simulate("fifo", 0.10).wa * 1.02
+
+
+def test_wa_windows_are_steady_after_warmup():
+    r = simulate("greedy", 0.10)
+    assert max(r.wa_windows) - min(r.wa_windows) < 0.05 * r.wa
