@@ -161,7 +161,9 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _simulate_table(r) -> str:
-    theory = "no model" if r.theory_wa is None else f"{r.theory_wa:.4f}"
+    theory = "no model" if r.theory_wa is None else (
+        f"{r.theory_wa:.4f}; {r.theory_wa_usable:.4f} counting the {r.reserve_blocks} blocks "
+        "GC holds back")
     rows = [
         ("drive", f"{r.user_pages} user pages, {r.physical_pages} physical, "
                   f"{r.blocks} blocks of {r.pages_per_block}"),

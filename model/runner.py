@@ -72,7 +72,10 @@ class RunResult:
     d: int
     mapping: str
     workload: str
-    theory_wa: float | None
+    theory_wa: float | None  # the published model, for a drive with no blocks held back
+    usable_spare: float  # effective spare less the blocks the FTL holds back (reserve_blocks)
+    reserve_blocks: int
+    theory_wa_usable: float | None  # the model at usable_spare: closer on small drives
     wa_windows: list[float]
     erase_count_max: int
     erase_count_mean: float
@@ -153,6 +156,11 @@ def run(spec: RunSpec, progress: Progress | None = None,
 
     spare = g.spare_of_physical
     effective = 1.0 - active / g.physical_pages
+    # The models assume every spare page can hold data. The FTL keeps gc_low_blocks free
+    # blocks in hand and two open blocks (host and GC) that are half unwritten on average;
+    # on a drive of a few hundred blocks that is several per cent of its spare.
+    reserve = spec.config.gc_low_blocks + 1
+    usable = effective - reserve * g.pages_per_block / g.physical_pages
     host = after["host_writes"] - before["host_writes"]
     erases = drive.arrays.erases
     return RunResult(
@@ -176,6 +184,9 @@ def run(spec: RunSpec, progress: Progress | None = None,
         mapping=spec.config.mapping,
         workload=spec.workload.kind,
         theory_wa=theory_for(spec, effective),
+        usable_spare=usable,
+        reserve_blocks=reserve,
+        theory_wa_usable=theory_for(spec, usable) if usable > 0 else None,
         wa_windows=[window_wa(a, b) for a, b in zip(marks[:-1], marks[1:], strict=True)],
         erase_count_max=int(erases.max()),
         erase_count_mean=float(erases.mean()),
