@@ -41,6 +41,15 @@ def window_wa(before: dict, after: dict) -> float:
     return (after["nand_writes"] - before["nand_writes"]) / host
 
 
+def event_capacity_for(geometry: Geometry, config: FtlConfig, pages_per_command: int = 1) -> int:
+    """Event rows that always hold one write command of pages_per_command pages (the bound
+    ftl.event_bound uses): give a drive at least this so no event is ever dropped."""
+    ppb = geometry.pages_per_block
+    victims = ppb + 1 if config.gc in ("greedy", "cost-benefit") else geometry.blocks
+    return 2 * pages_per_command + (pages_per_command // ppb + 2) * (
+        victims * (ppb + 2) + ppb + 2)
+
+
 class Drive:
     """A drive built from a Geometry and an FtlConfig, erased and empty.
 

@@ -142,7 +142,7 @@ def invalidate(a, ppn):
     b = ppn // ppb
     emit(a, EV_INVALIDATE, ppn, a.p2l[ppn], 0)
     a.p2l[ppn] = INVALID_PAGE
-    if a.regs[R_POLICY] == GC_GREEDY and a.bstate[b] == BLOCK_FULL:
+    if a.regs[R_POLICY] == GC_GREEDY and a.closed_pos[b] >= 0:
         bucket_remove(a, b)
         a.valid[b] -= 1
         bucket_add(a, b)

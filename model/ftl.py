@@ -22,15 +22,19 @@ from .flash import (
 from .gc import foreground_gc
 from .state import (
     BLOCK_FULL,
+    EV_COPY,
     EV_MERGE,
     EV_PROGRAM,
     EV_TRIM,
     FREE_PAGE,
+    GC_COST_BENEFIT,
+    GC_GREEDY,
     INVALID_PAGE,
     MAP_BLOCK,
     OP_READ,
     OP_TRIM,
     OP_WRITE,
+    R_BLOCKS,
     R_ERROR,
     R_EVENT_CAPACITY,
     R_EVENTS,
@@ -44,6 +48,7 @@ from .state import (
     R_MERGES,
     R_NAND_READS,
     R_PAGES_PER_BLOCK,
+    R_POLICY,
     R_TRIM_COMMANDS,
     R_TRIM_PAGES,
     UNMAPPED,
@@ -132,6 +137,7 @@ def _block_write(a, lpn, count):
             put_page(a, dst, lpn_off, stamp)
             a.regs[R_GC_COPIES] += 1
             a.regs[R_NAND_READS] += 1
+            emit(a, EV_COPY, src, dst, lpn_off)
     a.regs[R_MERGES] += 1
     a.lb2pb[lb] = nb
     erase(a, pb)
@@ -196,15 +202,22 @@ def read_range(a, lpn, count):
 
 @inline
 def event_bound(a, op, count):
-    """An upper bound on the events one command can emit."""
+    """An upper bound on the events one command can emit.
+
+    Each page: an invalidate and a program. Each new host block may need foreground GC to
+    free one block net: greedy and cost-benefit always take a block with a stale page if
+    one exists, so that takes at most ppb + 1 victims; FIFO and random-d may first pass
+    over blocks that hold no stale page, up to the whole drive. Each victim emits at most
+    ppb copies, a victim and an erase event.
+    """
     if op == OP_READ:
         return 0
     ppb = a.regs[R_PAGES_PER_BLOCK]
     if op == OP_TRIM:
         return 1 + 2 * count + count // ppb + 2
-    # Each page: invalidate + program; each new host block: a few GC rounds of a victim
-    # event, up to ppb copies and an erase.
-    return 2 * count + (count // ppb + 2) * 4 * (ppb + 2)
+    policy = a.regs[R_POLICY]
+    victims = ppb + 1 if policy == GC_GREEDY or policy == GC_COST_BENEFIT else a.regs[R_BLOCKS]
+    return 2 * count + (count // ppb + 2) * (victims * (ppb + 2) + ppb + 2)
 
 
 @jit

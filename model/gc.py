@@ -131,6 +131,16 @@ def collect(a):
     if v < 0:
         fail(a, ERR_NO_VICTIM)
         return -1
+    return collect_block(a, v)
+
+
+@jit
+def collect_block(a, v):
+    """Collect closed block v, which pick_victim just chose (for FIFO, v is the ring's head).
+
+    Kept apart from the choice so a caller that inspects the victim first (idle_gc) collects
+    that same block: random-d draws fresh random numbers on every pick.
+    """
     if a.regs[R_POLICY] == GC_FIFO:
         a.regs[R_FIFO_HEAD] = (a.regs[R_FIFO_HEAD] + 1) % a.regs[R_BLOCKS]
         a.regs[R_FIFO_COUNT] -= 1
@@ -160,11 +170,25 @@ def collect(a):
     return moved
 
 
+@inline
+def _any_stale_closed(a):
+    """Whether some closed block holds a stale page (collecting it would gain space)."""
+    ppb = a.regs[R_PAGES_PER_BLOCK]
+    for i in range(a.regs[R_CLOSED_COUNT]):
+        if a.valid[a.closed_list[i]] < ppb:
+            return True
+    return False
+
+
 @jit
 def foreground_gc(a):
     """Collect until the free pool is above the low watermark (called before a host block
-    is taken). Gives up, recording an error, if a whole drive's worth of victims frees
-    nothing."""
+    is taken).
+
+    FIFO and random-d may collect fully valid blocks, which frees nothing; after a drive's
+    worth of victims in one call it checks whether any closed block could still gain
+    space, and gives up (recording an error) only if none can.
+    """
     rounds = 0
     limit = a.regs[R_BLOCKS]
     while a.regs[R_FREE_COUNT] <= a.regs[R_GC_LOW] and a.regs[R_ERROR] == 0:
@@ -172,8 +196,10 @@ def foreground_gc(a):
             return
         rounds += 1
         if rounds > limit:
-            fail(a, ERR_GC_STUCK)
-            return
+            if not _any_stale_closed(a):
+                fail(a, ERR_GC_STUCK)
+                return
+            rounds = 0
 
 
 @jit
@@ -187,7 +213,7 @@ def idle_gc(a, target_free_blocks, max_victims, max_valid_pages):
         v = pick_victim(a)
         if v < 0 or a.valid[v] > max_valid_pages:
             break
-        if collect(a) < 0:
+        if collect_block(a, v) < 0:
             break
         done += 1
     return done
