@@ -110,7 +110,7 @@ def _median(values: list[float]) -> float:
 def speed(args) -> list[dict]:
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     reference = Path(args.reference) if args.reference else DEFAULT_REFERENCE
-    _subprocess_case("sequential fill", 14, None)  # compile or load the engine once
+    _subprocess_case("sequential fill", 16, None)  # compile or load the engine once
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         exe = _build_reference(reference, tmp)
