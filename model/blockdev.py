@@ -157,6 +157,11 @@ class BlockDevice:
         return BatchStats(**host, **{k: after[v] - before[v]
                                      for k, v in _DRIVE_COUNTERS.items()})
 
+    @property
+    def pending(self) -> bool:
+        """Whether requests are queued (or were run) since the last submit."""
+        return bool(self._ops) or any(self._host.values()) or self._done != BatchStats()
+
     def submit(self) -> BatchStats:
         """Run everything queued since the last submit; return what it cost."""
         stats = self._done + self._run()

@@ -1,0 +1,188 @@
+"""On-disk layout of the ext4-like file system and its block allocator.
+
+Block groups of `blocks_per_group` 4 KiB blocks. Group 0 starts with the superblock and the
+group descriptor table (64 descriptors of 64 bytes per block). As with ext4's flex_bg, the
+block bitmaps, inode bitmaps and inode tables (`inodes_per_group` inodes of 256 bytes) of
+16 consecutive groups sit together at the start of the first of them, so the data areas of
+a flex group run on without gaps (a 128 MiB journal fits in one piece).
+
+The allocator works on a numpy bitmap of used blocks and hands out extents: a run of
+contiguous blocks, at most 32,768 long as in ext4.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+MAX_EXTENT_BLOCKS = 32768
+DESCRIPTORS_PER_BLOCK = 64
+FLEX_GROUPS = 16
+
+
+def default_journal_blocks(total_blocks: int) -> int:
+    """Journal size mke2fs picks for a file system of total_blocks 4 KiB blocks."""
+    if total_blocks < 2048:
+        return 0
+    if total_blocks < 32768:
+        return 1024
+    if total_blocks < 262144:
+        return 4096
+    if total_blocks < 524288:
+        return 8192
+    if total_blocks < 1048576:
+        return 16384
+    return 32768
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the metadata of a file system of total_blocks blocks lives (block numbers)."""
+
+    total_blocks: int
+    block_bytes: int = 4096
+    blocks_per_group: int = 32768
+    inodes_per_group: int = 8192
+    inode_bytes: int = 256
+
+    def __post_init__(self) -> None:
+        if self.total_blocks < 64:
+            raise ValueError(f"file system must have at least 64 blocks; got "
+                             f"{self.total_blocks}")
+
+    @property
+    def groups(self) -> int:
+        return -(-self.total_blocks // self.blocks_per_group)
+
+    @property
+    def gdt_blocks(self) -> int:
+        return -(-self.groups // DESCRIPTORS_PER_BLOCK)
+
+    @property
+    def itable_blocks(self) -> int:
+        """Inode-table blocks per group."""
+        return -(-self.inodes_per_group * self.inode_bytes // self.block_bytes)
+
+    @property
+    def inodes_per_block(self) -> int:
+        return self.block_bytes // self.inode_bytes
+
+    def group_start(self, g: int) -> int:
+        return g * self.blocks_per_group
+
+    def _flex(self, g: int) -> tuple[int, int, int]:
+        """(first block of g's flex metadata area, groups in that flex group, g's index)."""
+        first = g - g % FLEX_GROUPS
+        base = self.group_start(first) + (1 + self.gdt_blocks if first == 0 else 0)
+        return base, min(FLEX_GROUPS, self.groups - first), g % FLEX_GROUPS
+
+    def block_bitmap(self, g: int) -> int:
+        base, _, i = self._flex(g)
+        return base + i
+
+    def inode_bitmap(self, g: int) -> int:
+        base, n, i = self._flex(g)
+        return base + n + i
+
+    def itable_start(self, g: int) -> int:
+        base, n, i = self._flex(g)
+        return base + 2 * n + i * self.itable_blocks
+
+    def metadata_end(self, g: int) -> int:
+        """First block after the fixed metadata stored in group g (the superblock, the
+        descriptors and a flex group's bitmaps and inode tables live in its first group;
+        the other groups hold none)."""
+        if g % FLEX_GROUPS:
+            return self.group_start(g)
+        base, n, _ = self._flex(g)
+        return base + 2 * n + n * self.itable_blocks
+
+    def group_of_block(self, block: int) -> int:
+        return block // self.blocks_per_group
+
+    def descriptor_block(self, g: int) -> int:
+        return 1 + g // DESCRIPTORS_PER_BLOCK
+
+    def group_of_inode(self, ino: int) -> int:
+        return (ino - 1) // self.inodes_per_group
+
+    def inode_block(self, ino: int) -> int:
+        idx = (ino - 1) % self.inodes_per_group
+        return self.itable_start(self.group_of_inode(ino)) + idx // self.inodes_per_block
+
+
+class BlockAllocator:
+    """Free-space bitmap with extent allocation near a goal block."""
+
+    def __init__(self, layout: Layout):
+        self.layout = layout
+        self.used = np.zeros(layout.total_blocks, dtype=bool)
+        for g in range(layout.groups):
+            end = min(layout.metadata_end(g), layout.total_blocks)
+            self.used[layout.group_start(g):end] = True
+        self.free_blocks = int(np.count_nonzero(~self.used))
+
+    def mark(self, start: int, length: int, used: bool) -> None:
+        seg = self.used[start:start + length]
+        if used and seg.any():
+            raise AssertionError(f"blocks {start}+{length} allocated twice")
+        if not used and not seg.all():
+            raise AssertionError(f"blocks {start}+{length} freed twice")
+        seg[:] = used
+        self.free_blocks += -length if used else length
+
+    def free_runs(self, lo: int = 0, hi: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Starts and lengths of free runs in [lo, hi)."""
+        hi = self.layout.total_blocks if hi is None else hi
+        free = ~self.used[lo:hi]
+        if not free.any():
+            return np.empty(0, np.int64), np.empty(0, np.int64)
+        edges = np.diff(free.astype(np.int8), prepend=0, append=0)
+        starts = np.flatnonzero(edges == 1)
+        ends = np.flatnonzero(edges == -1)
+        return starts + lo, ends - starts
+
+    def allocate(self, n: int, goal: int, align: int = 0) -> list[tuple[int, int]]:
+        """Allocate n blocks as few extents as possible, searching forward from goal (and
+        wrapping). A run long enough for all n is preferred within a window of a few groups;
+        otherwise runs are taken in order. align > 1 starts a long file on a multiple of
+        align blocks (stripe width). Raises OSError(ENOSPC) when space runs out."""
+        if n > self.free_blocks:
+            raise OSError(28, f"file system full: {n} blocks wanted, {self.free_blocks} free")
+        total = self.layout.total_blocks
+        goal = goal % total
+        window = 4 * self.layout.blocks_per_group
+        for lo in (goal, 0):
+            hi = min(total, lo + window)
+            starts, lengths = self.free_runs(lo, hi)
+            if align > 1 and n >= align:
+                shift = (-starts) % align
+                ok = lengths - shift >= n
+                if ok.any():
+                    i = int(np.flatnonzero(ok)[0])
+                    start = int(starts[i] + shift[i])
+                    return self._take([(start, n)])
+            ok = lengths >= min(n, MAX_EXTENT_BLOCKS)
+            if ok.any() and n <= MAX_EXTENT_BLOCKS:
+                return self._take([(int(starts[np.flatnonzero(ok)[0]]), n)])
+        # Fragmented: take runs in address order from the goal, wrapping once.
+        out: list[tuple[int, int]] = []
+        need = n
+        for lo, hi in ((goal, total), (0, goal)):
+            starts, lengths = self.free_runs(lo, hi)
+            for s, ln in zip(starts.tolist(), lengths.tolist(), strict=True):
+                while ln > 0 and need > 0:
+                    take = min(ln, need, MAX_EXTENT_BLOCKS)
+                    out.append((s, take))
+                    s += take
+                    ln -= take
+                    need -= take
+                if need == 0:
+                    return self._take(out)
+        raise OSError(28, "file system full")
+
+    def _take(self, extents: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        for s, ln in extents:
+            self.mark(s, ln, True)
+        return extents

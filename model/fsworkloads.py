@@ -1,0 +1,198 @@
+"""File-level workloads named after the documented experiments, run on a Machine.
+
+Each function performs file operations and prices the CPU side with the host profile; the
+file system and drive do the rest. Durations that no source documents (how long a clone or
+a build runs, which decides how many 5-second journal commits happen) are parameters with
+stated defaults, not fitted values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .filesystem import ROOT_INO
+from .filetree import FileSpec, build_outputs, clone_outputs, directories, make_schedule
+from .host import Machine
+
+# Assumed durations of the seed-002 steps on a 2009 dual-core machine (not documented).
+CLONE_SECONDS = 180.0  # fetch and check out a kernel repository
+MAKE_SECONDS = 1500.0  # make -j2 of a 2.6.29 kernel
+MAKE_CLEAN_SECONDS = 8.0
+CHUNK_BYTES = 1 << 20
+
+
+class Tree:
+    """Path -> inode for one directory tree created by these workloads."""
+
+    def __init__(self, machine: Machine, top: str):
+        self.m = machine
+        self.top = top
+        self.dirs: dict[str, int] = {}
+        self.files: dict[str, int] = {}
+
+    def ensure_dir(self, path: str) -> int:
+        if path in self.dirs:
+            return self.dirs[path]
+        fs = self.m.fs
+        parent_path, _, name = path.rpartition("/")
+        parent = self.ensure_dir(parent_path) if parent_path else ROOT_INO
+        entries = fs.inodes[parent].entries
+        ino = entries[name][0] if name in entries else fs.mkdir(parent, name)
+        self.m.cpu(self.m.host.per_dir_us * 1e-6)
+        self.dirs[path] = ino
+        return ino
+
+    def create(self, spec: FileSpec, seconds: float | None = None) -> int:
+        parent_path, _, name = (self.top + "/" + spec.path).rpartition("/")
+        parent = self.ensure_dir(parent_path)
+        ino = self.m.fs.create(parent, name, spec.size_bytes)
+        self.files[spec.path] = ino
+        host = self.m.host
+        if seconds is None:
+            seconds = host.per_file_create_us * 1e-6 + spec.size_bytes / (host.copy_mb_s * 1e6)
+        self.m.cpu(seconds)
+        return ino
+
+    def delete(self, path: str) -> None:
+        parent_path, _, name = (self.top + "/" + path).rpartition("/")
+        self.m.fs.unlink(self.dirs[parent_path], name)
+        del self.files[path]
+        self.m.cpu(self.m.host.per_file_delete_us * 1e-6)
+
+
+def unpack(m: Machine, files: Sequence[FileSpec], top: str = "linux") -> Tree:
+    """tar x of a tree into the page cache (directories first, then files in order)."""
+    tree = Tree(m, top)
+    tree.ensure_dir(top)
+    for d in directories(files):
+        tree.ensure_dir(top + "/" + d)
+    for spec in files:
+        tree.create(spec)
+    return tree
+
+
+def remove_tree(m: Machine, top: str = "linux") -> None:
+    """rm -rf of a top-level directory: read each directory, unlink its files, then remove
+    it, depth first."""
+    fs = m.fs
+
+    def walk(parent: int, name: str) -> None:
+        ino = fs.lookup(parent, name)
+        for child in fs.readdir(ino):
+            child_ino = fs.lookup(ino, child)
+            if fs.inodes[child_ino].is_dir:
+                walk(ino, child)
+            else:
+                fs.unlink(ino, child)
+                m.cpu(m.host.per_file_delete_us * 1e-6)
+        fs.rmdir(parent, name)
+        m.cpu(m.host.per_dir_us * 1e-6)
+
+    walk(ROOT_INO, top)
+
+
+def git_clone(m: Machine, files: Sequence[FileSpec], top: str = "linux",
+              seconds: float = CLONE_SECONDS) -> Tree:
+    """git clone: the pack, its index and the checked-out tree, spread over `seconds`."""
+    outputs = clone_outputs(files)
+    tree = Tree(m, top)
+    tree.ensure_dir(top)
+    for d in directories(outputs):
+        tree.ensure_dir(top + "/" + d)
+    per_file = seconds / len(outputs)
+    for spec in outputs:
+        tree.create(spec, per_file)
+    return tree
+
+
+def make(m: Machine, tree: Tree, files: Sequence[FileSpec],
+         seconds: float = MAKE_SECONDS) -> None:
+    """make: each unit reads its sources (atime) and writes its object, over `seconds`."""
+    units = make_schedule(files)
+    per_unit = seconds / len(units)
+    fs = m.fs
+    for unit in units:
+        for path in unit.reads:
+            ino = tree.files.get(path)
+            if ino is not None:
+                fs.read(ino)
+        for spec in unit.writes:
+            parent_path = (tree.top + "/" + spec.path).rpartition("/")[0]
+            tree.ensure_dir(parent_path)
+            tree.create(spec, 0.0)
+        m.cpu(per_unit)
+
+
+def make_clean(m: Machine, tree: Tree, files: Sequence[FileSpec],
+               seconds: float = MAKE_CLEAN_SECONDS) -> None:
+    """make clean: walk the tree's directories (atime) and delete every build output."""
+    outputs = [spec.path for spec in build_outputs(files) if spec.path in tree.files]
+    dirs = [ino for path, ino in tree.dirs.items() if path.startswith(tree.top)]
+    per_op = seconds / max(1, len(outputs) + len(dirs))
+    for ino in dirs:
+        m.fs.readdir(ino)
+        m.cpu(per_op)
+    for path in outputs:
+        tree.delete(path)
+        m.cpu(per_op)
+
+
+def write_file(m: Machine, name: str, size_bytes: int, sync: bool = True) -> int:
+    """dd of size_bytes into a new file in 1 MiB writes, then sync (dd ... ; sync)."""
+    fs = m.fs
+    ino = fs.create(ROOT_INO, name)
+    done = 0
+    while done < size_bytes:
+        n = min(CHUNK_BYTES, size_bytes - done)
+        fs.write(ino, done, n)
+        done += n
+        m.cpu(n / (m.host.copy_mb_s * 1e6))
+    if sync:
+        m.sync()
+    return ino
+
+
+def delete_file(m: Machine, name: str) -> None:
+    m.fs.unlink(ROOT_INO, name)
+    m.cpu(m.host.per_file_delete_us * 1e-6)
+
+
+def free_bytes(m: Machine) -> int:
+    return m.fs.alloc.free_blocks * 4096
+
+
+def fill_to(m: Machine, fraction: float, name: str = "filler") -> None:
+    """Make the file system `fraction` full with one file, written and synced (untimed
+    preparation: call it outside a measured step)."""
+    if not 0.0 <= fraction < 1.0:
+        raise ValueError(f"fill fraction must be between 0 and 1; got {fraction}")
+    total = m.fs.layout.total_blocks * 4096
+    want = int(fraction * total) - (total - free_bytes(m))
+    if want > 0:
+        write_file(m, name, want)
+
+
+def fill_free_and_delete(m: Machine, name: str = "zero.fill", margin: float = 0.01) -> None:
+    """Write a file over (almost) all free space, sync, delete it, sync: with TRIM on, this
+    hands every free block back to the drive (seed 003's recovery)."""
+    size = int(free_bytes(m) * (1.0 - margin)) // 4096 * 4096
+    write_file(m, name, size)
+    delete_file(m, name)
+    m.sync()
+
+
+def random_writes(m: Machine, ino: int, requests: int, block_bytes: int = 4096,
+                  fsync_every: int = 100, seed: int = 1) -> None:
+    """sysbench fileio rndwr: block_bytes writes at random aligned offsets of one file, with
+    an fsync every fsync_every requests (sysbench's default is 100)."""
+    fs = m.fs
+    blocks = fs.inodes[ino].size // block_bytes
+    rng = np.random.default_rng(seed)
+    for i, b in enumerate(rng.integers(0, blocks, size=requests).tolist()):
+        fs.write(ino, b * block_bytes, block_bytes)
+        m.cpu(block_bytes / (m.host.copy_mb_s * 1e6))
+        if (i + 1) % fsync_every == 0:
+            m.fsync(ino)
+    m.fsync(ino)
