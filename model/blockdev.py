@@ -67,9 +67,15 @@ _DRIVE_COUNTERS = {"host_pages_written": "host_writes", "nand_writes": "nand_wri
 
 
 class BlockDevice:
-    """A partition on a Drive, addressed in bytes from the partition's start."""
+    """A partition on a Drive, addressed in bytes from the partition's start.
 
-    def __init__(self, drive: Drive, partition: Partition | None = None):
+    track_versions: keep a shadow of the version every drive page should read back, for
+    tests (see `expected_version`). Off by default; when off it costs nothing but one test
+    per queued write or TRIM.
+    """
+
+    def __init__(self, drive: Drive, partition: Partition | None = None,
+                 track_versions: bool = False):
         self.drive = drive
         self.partition = partition or Partition()
         self.page_bytes = drive.geometry.page_bytes
@@ -85,6 +91,50 @@ class BlockDevice:
                                     "read_bytes", "trim_requests", "trim_bytes",
                                     "flush_requests", "rmw_pages"), 0)
         self._done = BatchStats()
+        self._shadow: np.ndarray | None = None
+        if track_versions:
+            self._start_shadow()
+
+    # --- expected versions (tests) ----------------------------------------------------------
+
+    def _start_shadow(self) -> None:
+        """The engine numbers host page writes consecutively in command order, for page and
+        block mapping alike: a write command of pages first..last gives them stamps n, n+1,
+        ... where n is the drive's host_writes counter when it runs. So the stamp of every
+        queued page is known at queue time: counter now plus pages queued before it. Pages
+        already mapped start at the stamp the drive holds for them (needs a drive with
+        FtlConfig(track_versions=True)); otherwise every page starts unmapped."""
+        drive = self.drive
+        shadow = np.full(drive.geometry.user_pages, -1, dtype=np.int64)
+        if drive.config.track_versions:
+            l2p = drive.arrays.l2p
+            mapped = l2p >= 0
+            shadow[mapped] = drive.arrays.stamp[l2p[mapped]]
+        self._shadow = shadow
+        self._next_stamp = drive.counters()["host_writes"]
+
+    def _shadow_write(self, first: int, count: int) -> None:
+        n = self._next_stamp
+        self._shadow[first:first + count] = np.arange(n, n + count, dtype=np.int64)
+        self._next_stamp = n + count
+
+    def _shadow_trim(self, first: int, count: int) -> None:
+        if self.drive.config.honour_trim:
+            self._shadow[first:first + count] = -1
+
+    @property
+    def tracks_versions(self) -> bool:
+        return self._shadow is not None
+
+    def expected_version(self, page: int) -> int | None:
+        """The host write number drive page `page` (a page of the whole drive, not of the
+        partition) should read back once everything queued has run, or None if it should be
+        unmapped. Only writes and TRIMs queued through this BlockDevice since it was built
+        are known; needs BlockDevice(..., track_versions=True)."""
+        if self._shadow is None:
+            raise ValueError("expected_version needs BlockDevice(..., track_versions=True)")
+        v = int(self._shadow[page])
+        return None if v < 0 else v
 
     def _check(self, what: str, offset: int, length: int) -> None:
         if offset < 0 or length <= 0 or offset + length > self.size_bytes:
@@ -114,6 +164,8 @@ class BlockDevice:
             self._queue(OP_READ, last, 1)
             self._host["rmw_pages"] += 1
         self._queue(OP_WRITE, first, last - first + 1)
+        if self._shadow is not None:
+            self._shadow_write(first, last - first + 1)
 
     def read(self, offset: int, length: int) -> None:
         self._check("read", offset, length)
@@ -135,6 +187,8 @@ class BlockDevice:
         # timing model still charges) the request.
         if end_page > first:
             self._queue(OP_TRIM, first, end_page - first)
+            if self._shadow is not None:
+                self._shadow_trim(first, end_page - first)
 
     def flush(self) -> None:
         """A cache flush (FUA/flush request): no flash work here, counted for timing."""

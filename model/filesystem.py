@@ -143,6 +143,7 @@ class FileSystem:
         self.home_dirty: set[int] = set()  # metadata blocks waiting for their home write
         self.home_dirty_since: float | None = None
         self.dirty_bytes = 0
+        self.reserved_blocks = 0  # promised to delayed-allocation data not yet placed
         self._dirty_inodes: dict[int, float] = {}  # ino -> when its data became dirty
         self._next_flusher = now_s + self.opt.writeback_interval_s
         self.journal: Journal | None = None
@@ -233,12 +234,18 @@ class FileSystem:
             if end - nxt < n:
                 if end > nxt:
                     self.alloc.mark(nxt, end - nxt, False)
-                got = self.alloc.allocate(max(STREAM_CHUNK_BLOCKS, n), goal=nxt or goal)
-                for rs, rl in got[1:]:
-                    self.alloc.mark(rs, rl, False)
-                nxt, end = got[0][0], got[0][0] + got[0][1]
-                if end - nxt < n:
-                    self.alloc.mark(nxt, end - nxt, False)
+                self._stream = [0, 0]  # released: nothing reserved if allocate fails
+                chunk = max(STREAM_CHUNK_BLOCKS, n)
+                if chunk <= self.alloc.free_blocks:
+                    got = self.alloc.allocate(chunk, goal=nxt or goal)
+                    for rs, rl in got[1:]:
+                        self.alloc.mark(rs, rl, False)
+                    nxt, end = got[0][0], got[0][0] + got[0][1]
+                    if end - nxt < n:
+                        self.alloc.mark(nxt, end - nxt, False)
+                        nxt = end = 0
+                else:
+                    # Nearly full: no room for a stream chunk, but maybe for the file alone.
                     nxt = end = 0
             if end - nxt >= n:
                 self._stream = [nxt + n, end]
@@ -317,6 +324,8 @@ class FileSystem:
     # --- directories ----------------------------------------------------------------------
 
     def _add_dir_block(self, d: Inode) -> None:
+        if self.alloc.free_blocks - self.reserved_blocks < 1:
+            raise OSError(28, "file system full: no block for a directory")
         (s, _), = self._place(d, 1)
         d.fill.append(0)
         d.size += 4096
@@ -387,9 +396,15 @@ class FileSystem:
         first, last = offset // 4096, (offset + length - 1) // 4096
         before = _dirty_pages(f)
         have = f.allocated_blocks + f.pending_blocks
+        grow = max(0, last + 1 - have)
+        # Like ext4's delalloc reservation: a write that could not be placed later fails
+        # now, so writeback never runs out of space halfway through other files' data.
+        if grow > self.alloc.free_blocks - self.reserved_blocks:
+            raise OSError(28, f"file system full: {grow} blocks wanted, "
+                          f"{self.alloc.free_blocks - self.reserved_blocks} free")
+        self.reserved_blocks += grow
         f.dirty_blocks.update(range(first, min(last + 1, f.allocated_blocks)))
-        if last + 1 > have:
-            f.pending_blocks += last + 1 - have
+        f.pending_blocks += grow
         if ino not in self._dirty_inodes:
             self._dirty_inodes[ino] = self.now
         self.dirty_bytes += (_dirty_pages(f) - before) * 4096
@@ -440,6 +455,7 @@ class FileSystem:
         self._drop_file(d)
 
     def _drop_file(self, f: Inode) -> None:
+        self.reserved_blocks -= f.pending_blocks
         if f.ino in self._dirty_inodes:
             del self._dirty_inodes[f.ino]
             self.dirty_bytes -= _dirty_pages(f) * 4096
@@ -452,6 +468,7 @@ class FileSystem:
     def truncate(self, ino: int) -> None:
         """Cut a file to zero length, freeing its blocks."""
         f = self.inodes[ino]
+        self.reserved_blocks -= f.pending_blocks
         if ino in self._dirty_inodes:
             del self._dirty_inodes[ino]
             self.dirty_bytes -= _dirty_pages(f) * 4096
@@ -510,6 +527,7 @@ class FileSystem:
                 continue
             self.dirty_bytes -= _dirty_pages(f) * 4096
             if f.pending_blocks:
+                self.reserved_blocks -= f.pending_blocks
                 out += self._place(f, f.pending_blocks)
                 f.pending_blocks = 0
             if f.dirty_blocks:
@@ -554,7 +572,14 @@ class FileSystem:
             if self.journal.needs_checkpoint:
                 self._write_home()
         if self.opt.discard and tx.freed:
-            self._discard(tx.freed)
+            # Blocks freed in this transaction may have been allocated again before it
+            # committed (ext4 keeps them busy until the commit instead): trim only what is
+            # still free, or a live file loses its data.
+            still_free = []
+            for s, ln in tx.freed:
+                starts, lengths = self.alloc.free_runs(s, s + ln)
+                still_free += zip(starts.tolist(), lengths.tolist(), strict=True)
+            self._discard(still_free)
 
     def _discard(self, extents) -> None:
         """One TRIM per freed extent, as ext4 of the 2.6.39 era sent them. Merging adjacent
