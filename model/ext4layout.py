@@ -113,7 +113,12 @@ class Layout:
 
 
 class BlockAllocator:
-    """Free-space bitmap with extent allocation near a goal block."""
+    """Free-space bitmap with extent allocation near a goal block.
+
+    Searches go group by group from the goal's group, skipping groups whose free count
+    cannot help, so an allocation costs about one group's worth of bitmap work however large
+    the file system is.
+    """
 
     def __init__(self, layout: Layout):
         self.layout = layout
@@ -121,7 +126,11 @@ class BlockAllocator:
         for g in range(layout.groups):
             end = min(layout.metadata_end(g), layout.total_blocks)
             self.used[layout.group_start(g):end] = True
-        self.free_blocks = int(np.count_nonzero(~self.used))
+        bpg = layout.blocks_per_group
+        padded = np.ones(layout.groups * bpg, dtype=bool)
+        padded[:layout.total_blocks] = self.used
+        self.group_free = bpg - padded.reshape(layout.groups, bpg).sum(axis=1)
+        self.free_blocks = int(self.group_free.sum())
 
     def mark(self, start: int, length: int, used: bool) -> None:
         seg = self.used[start:start + length]
@@ -130,7 +139,15 @@ class BlockAllocator:
         if not used and not seg.all():
             raise AssertionError(f"blocks {start}+{length} freed twice")
         seg[:] = used
-        self.free_blocks += -length if used else length
+        sign = -1 if used else 1
+        bpg = self.layout.blocks_per_group
+        pos, end = start, start + length
+        while pos < end:
+            g = pos // bpg
+            stop = min(end, (g + 1) * bpg)
+            self.group_free[g] += sign * (stop - pos)
+            pos = stop
+        self.free_blocks += sign * length
 
     def free_runs(self, lo: int = 0, hi: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Starts and lengths of free runs in [lo, hi)."""
@@ -143,44 +160,76 @@ class BlockAllocator:
         ends = np.flatnonzero(edges == -1)
         return starts + lo, ends - starts
 
+    def _groups_from(self, goal: int):
+        """Group numbers from goal's group onwards, wrapping once."""
+        g0 = goal // self.layout.blocks_per_group
+        groups = self.layout.groups
+        return ((g0 + k) % groups for k in range(groups))
+
     def allocate(self, n: int, goal: int, align: int = 0) -> list[tuple[int, int]]:
         """Allocate n blocks as few extents as possible, searching forward from goal (and
-        wrapping). A run long enough for all n is preferred within a window of a few groups;
-        otherwise runs are taken in order. align > 1 starts a long file on a multiple of
-        align blocks (stripe width). Raises OSError(ENOSPC) when space runs out."""
+        wrapping): the first run long enough for all n (or for one maximal extent) is
+        preferred, else runs are taken in address order. align > 1 starts a long file on a
+        multiple of align blocks (stripe width). Raises OSError(ENOSPC) when space runs
+        out."""
         if n > self.free_blocks:
             raise OSError(28, f"file system full: {n} blocks wanted, {self.free_blocks} free")
-        total = self.layout.total_blocks
+        layout = self.layout
+        total, bpg = layout.total_blocks, layout.blocks_per_group
         goal = goal % total
-        window = 4 * self.layout.blocks_per_group
-        for lo in (goal, 0):
-            hi = min(total, lo + window)
-            starts, lengths = self.free_runs(lo, hi)
-            if align > 1 and n >= align:
-                shift = (-starts) % align
-                ok = lengths - shift >= n
+        if n <= MAX_EXTENT_BLOCKS:
+            for g in self._groups_from(goal):
+                # A run may continue into the next group (flex_bg keeps data contiguous).
+                nxt = (g + 1) % layout.groups
+                if self.group_free[g] + (self.group_free[nxt] if nxt > g else 0) < n:
+                    continue
+                lo = goal if g == goal // bpg else g * bpg
+                hi = min(total, (g + 2) * bpg)
+                starts, lengths = self.free_runs(lo, hi)
+                starts, lengths = starts[starts < (g + 1) * bpg], lengths[starts < (g + 1) * bpg]
+                if align > 1 and n >= align:
+                    shift = (-starts) % align
+                    ok = lengths - shift >= n
+                    if ok.any():
+                        i = int(np.flatnonzero(ok)[0])
+                        return self._take([(int(starts[i] + shift[i]), n)])
+                ok = lengths >= n
                 if ok.any():
-                    i = int(np.flatnonzero(ok)[0])
-                    start = int(starts[i] + shift[i])
-                    return self._take([(start, n)])
-            ok = lengths >= min(n, MAX_EXTENT_BLOCKS)
-            if ok.any() and n <= MAX_EXTENT_BLOCKS:
-                return self._take([(int(starts[np.flatnonzero(ok)[0]]), n)])
-        # Fragmented: take runs in address order from the goal, wrapping once.
+                    return self._take([(int(starts[np.flatnonzero(ok)[0]]), n)])
+        # Fragmented (or longer than one extent): take runs in order from the goal.
         out: list[tuple[int, int]] = []
         need = n
-        for lo, hi in ((goal, total), (0, goal)):
-            starts, lengths = self.free_runs(lo, hi)
+        for g in self._groups_from(goal):
+            if self.group_free[g] == 0:
+                continue
+            lo = goal if g == goal // bpg and not out else g * bpg
+            starts, lengths = self.free_runs(lo, min(total, (g + 1) * bpg))
             for s, ln in zip(starts.tolist(), lengths.tolist(), strict=True):
                 while ln > 0 and need > 0:
                     take = min(ln, need, MAX_EXTENT_BLOCKS)
-                    out.append((s, take))
+                    if out and out[-1][0] + out[-1][1] == s \
+                            and out[-1][1] + take <= MAX_EXTENT_BLOCKS:
+                        out[-1] = (out[-1][0], out[-1][1] + take)
+                    else:
+                        out.append((s, take))
                     s += take
                     ln -= take
                     need -= take
                 if need == 0:
                     return self._take(out)
-        raise OSError(28, "file system full")
+        if need:
+            # Blocks before the goal in its own group are the last place left.
+            g = goal // bpg
+            starts, lengths = self.free_runs(g * bpg, goal)
+            for s, ln in zip(starts.tolist(), lengths.tolist(), strict=True):
+                take = min(ln, need)
+                out.append((s, take))
+                need -= take
+                if need == 0:
+                    break
+        if need:
+            raise OSError(28, "file system full")
+        return self._take(out)
 
     def _take(self, extents: list[tuple[int, int]]) -> list[tuple[int, int]]:
         for s, ln in extents:

@@ -10,7 +10,7 @@ TRIMs and simulated seconds.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from . import timing
 from .blockdev import BatchStats, BlockDevice
@@ -53,11 +53,23 @@ class StepResult:
 
 class Machine:
     """A drive of `profile` (optionally scaled to user_pages) with a partition and an
-    ext4-like file system, driven by a host of `host` speed."""
+    ext4-like file system, driven by a host of `host` speed.
+
+    data_compression: what fraction of its size the workload's data keeps when compressed
+    (1.0 = incompressible). It replaces the profile's compression_ratio, which describes the
+    drive's rating data, on drives that compress (SandForce); other drives ignore it.
+    """
 
     def __init__(self, profile: DeviceProfile, host: HostProfile,
                  fs_options: FsOptions | None = None, partition: Partition | None = None,
-                 user_pages: int | None = None, **ftl_overrides):
+                 user_pages: int | None = None, data_compression: float | None = None,
+                 **ftl_overrides):
+        if data_compression is not None:
+            if not 0.05 <= data_compression <= 1.0:
+                raise ValueError(f"data_compression must be between 0.05 and 1; got "
+                                 f"{data_compression}")
+            if profile.compression_ratio < 1.0:
+                profile = replace(profile, compression_ratio=data_compression)
         self.profile = profile
         self.host = host
         self.drive = Drive(profile.geometry(user_pages), profile.ftl_config(**ftl_overrides))
