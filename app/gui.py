@@ -1,18 +1,16 @@
-"""Entry point of the desktop application."""
+"""Entry point of the desktop application: the workbench window."""
 
 from collections.abc import Sequence
 
 from PySide6.QtWidgets import QApplication
 
-from app.window import DriveSummaryWindow
-
 
 def launch(argv: Sequence[str]) -> int:
-    """Open the main window on a default simulated drive; return Qt's exit status."""
-    # Imported here so that importing app.gui never pulls in the simulator.
-    from model.summary import default_summary
+    """Open the workbench on the default small drive; return Qt's exit status."""
+    from app.workbench import Workbench
 
     qt_app = QApplication.instance() or QApplication(list(argv))
-    window = DriveSummaryWindow(default_summary())
+    qt_app.setApplicationName("SSD Lab")
+    window = Workbench()
     window.show()
     return qt_app.exec()

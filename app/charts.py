@@ -1,0 +1,197 @@
+"""QtCharts views of a run's time series. Each update replaces whole series (replaceNp),
+decimated to at most MAX_POINTS, never point by point. The numbers come from the worker's
+snapshot; nothing is computed here beyond choosing which points to draw."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCharts import QChart, QChartView, QLineSeries, QValueAxis
+from PySide6.QtCore import QMargins, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import QTabWidget
+
+from . import theme
+from .worker import Snapshot
+
+MAX_POINTS = 600
+
+
+def decimate(x: np.ndarray, y: np.ndarray, n: int = MAX_POINTS) -> tuple[np.ndarray, np.ndarray]:
+    """Finite points only, at most about n of them (every k-th, always keeping the last)."""
+    ok = np.isfinite(x) & np.isfinite(y)
+    x, y = x[ok], y[ok]
+    if x.size > n:
+        idx = np.unique(np.append(np.arange(0, x.size, x.size // n + 1), x.size - 1))
+        x, y = x[idx], y[idx]
+    return np.ascontiguousarray(x, dtype=float), np.ascontiguousarray(y, dtype=float)
+
+
+class SeriesChart(QChartView):
+    """One chart with named line series and auto-ranged value axes."""
+
+    def __init__(self, title: str, x_title: str, y_title: str, tooltip: str, parent=None):
+        self._chart = QChart()
+        super().__init__(self._chart, parent)
+        self.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.setToolTip(tooltip)
+        self.setMinimumSize(220, 150)
+        self._chart.setTitle(title)
+        self._chart.setMargins(QMargins(2, 2, 2, 2))
+        self._chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
+        self.x_axis, self.y_axis = QValueAxis(), QValueAxis()
+        self.x_axis.setTitleText(x_title)
+        self.y_axis.setTitleText(y_title)
+        self._chart.addAxis(self.x_axis, Qt.AlignmentFlag.AlignBottom)
+        self._chart.addAxis(self.y_axis, Qt.AlignmentFlag.AlignLeft)
+        self.series: dict[str, QLineSeries] = {}
+        self._styles: dict[str, tuple[str, bool]] = {}
+        self.y_floor = 0.0
+        self.y_axis.setLabelFormat("%.3g")
+        self.x_axis.setLabelFormat("%.3g")
+
+    def add(self, name: str, label: str, token: str, dashed: bool = False) -> None:
+        s = QLineSeries()
+        s.setName(label)
+        self._chart.addSeries(s)
+        s.attachAxis(self.x_axis)
+        s.attachAxis(self.y_axis)
+        self.series[name] = s
+        self._styles[name] = (token, dashed)
+        self._style(name)
+
+    def _style(self, name: str) -> None:
+        t = theme.current()
+        token, dashed = self._styles[name]
+        pen = QPen(QColor(t.series_colour(token)))
+        pen.setWidthF(t.line_width)
+        if dashed:
+            pen.setStyle(Qt.PenStyle.DashLine)
+        self.series[name].setPen(pen)
+
+    def apply_theme(self) -> None:
+        t = theme.current()
+        bg, fg = QColor(t.colour("chart_background")), QColor(t.colour("text"))
+        self._chart.setBackgroundBrush(bg)
+        self._chart.setTitleBrush(fg)
+        font = QFont()
+        font.setPointSize(t.font_pt)
+        self._chart.setTitleFont(font)
+        self._chart.legend().setLabelColor(fg)
+        self._chart.legend().setFont(font)
+        for axis in (self.x_axis, self.y_axis):
+            axis.setLabelsColor(fg)
+            axis.setTitleBrush(fg)
+            axis.setLabelsFont(font)
+            axis.setTitleFont(font)
+            axis.setGridLineColor(QColor(t.colour("chart_grid")))
+        for name in self.series:
+            self._style(name)
+
+    def set_data(self, data: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
+        """Replace each named series; rescale the axes to what is shown."""
+        xs, ys = [], []
+        for name, (x, y) in data.items():
+            x, y = decimate(np.asarray(x, float), np.asarray(y, float))
+            self.series[name].replaceNp(x, y)
+            xs.append(x)
+            ys.append(y)
+        x = np.concatenate(xs) if xs else np.empty(0)
+        y = np.concatenate(ys) if ys else np.empty(0)
+        if x.size:
+            lo, hi = float(x.min()), float(x.max())
+            self.x_axis.setRange(lo, hi if hi > lo else lo + 1)
+            self.x_axis.applyNiceNumbers()
+        if y.size:
+            top = float(y.max())
+            self.y_axis.setRange(min(self.y_floor, float(y.min())), top * 1.08 if top > 0 else 1)
+            self.y_axis.applyNiceNumbers()
+
+    def points(self, name: str) -> int:
+        return self.series[name].count()
+
+
+class Charts(QTabWidget):
+    """The workbench's charts, one tab each; `show_snapshot` refreshes the visible one."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.wa = SeriesChart("Write amplification", "drive writes (host)", "WA",
+                              "NAND page writes per host page write: since the start, per "
+                              "window, and the analytic model for this policy and spare.")
+        self.wa.add("wa", "cumulative", "wa")
+        self.wa.add("wa_window", "per window", "wa_window")
+        self.wa.add("theory", "analytic", "theory", dashed=True)
+        self.wa.y_floor = 0.0
+        self.throughput = SeriesChart("Throughput", "drive writes (host)",
+                                      "pages per 1,000 host writes",
+                                      "Host and NAND writes: MB/s over simulated time when a "
+                                      "device profile gives timing, else NAND pages per "
+                                      "1,000 host pages.")
+        self.throughput.add("host", "host", "host")
+        self.throughput.add("nand", "NAND", "nand")
+        self.gc = SeriesChart("GC copies", "drive writes (host)", "pages per 1,000 host writes",
+                              "Valid pages garbage collection copied, per 1,000 host "
+                              "pages (or per simulated second with a profile).")
+        self.gc.add("gc", "GC copies", "gc")
+        self.free = SeriesChart("Free blocks", "drive writes (host)", "blocks",
+                                "Erased blocks ready to be written. GC runs when this falls "
+                                "to the watermark.")
+        self.free.add("free", "free blocks", "free")
+        self.wear = SeriesChart("Erase counts", "erase count", "blocks",
+                                "How many blocks have been erased how often: a narrow peak "
+                                "means even wear.")
+        self.wear.add("hist", "blocks", "erase")
+        for chart, label in ((self.wa, "WA"), (self.throughput, "Throughput"),
+                             (self.gc, "GC copies"), (self.free, "Free blocks"),
+                             (self.wear, "Wear")):
+            self.addTab(chart, label)
+        self.setToolTip("Charts of the run; Ctrl+Tab moves between them.")
+        self.theory: float | None = None
+        self._last: Snapshot | None = None
+        self.currentChanged.connect(lambda _i: self._redraw())
+        self.apply_theme()
+
+    def apply_theme(self) -> None:
+        for i in range(self.count()):
+            self.widget(i).apply_theme()
+
+    def show_snapshot(self, snap: Snapshot | None, timed: bool) -> None:
+        self._last, self._timed = snap, timed
+        self._redraw()
+
+    def _redraw(self) -> None:
+        snap = self._last
+        if snap is None:
+            for i in range(self.count()):
+                chart = self.widget(i)
+                chart.set_data({k: (np.empty(0), np.empty(0)) for k in chart.series})
+            return
+        s = snap.series
+        x = s["drive_writes"]
+        chart = self.currentWidget()
+        if chart is self.wa:
+            theory = self.theory
+            tx = np.array([0.0, max(float(x.max()) if x.size else 1.0, 1e-9)])
+            ty = np.full(2, np.nan if theory is None else theory)
+            chart.set_data({"wa": (x, s["wa"]), "wa_window": (x, s["wa_window"]),
+                            "theory": (tx, ty)})
+        elif chart is self.throughput or chart is self.gc:
+            tx = s["sim_s"] if self._timed else x
+            unit = "MB/s" if self._timed else "pages per 1,000 host writes"
+            chart.x_axis.setTitleText("simulated seconds" if self._timed
+                                      else "drive writes (host)")
+            if chart is self.throughput:
+                chart.y_axis.setTitleText(unit)
+                chart.set_data({"host": (tx, s["host_rate"]), "nand": (tx, s["nand_rate"])})
+            else:
+                chart.y_axis.setTitleText("pages per second" if self._timed else unit)
+                chart.set_data({"gc": (tx, s["gc_rate"])})
+        elif chart is self.free:
+            chart.set_data({"free": (x, s["free"])})
+        else:
+            counts = np.bincount(snap.erases)
+            edges = np.arange(counts.size + 1, dtype=float)
+            # a step outline: each count spans [k, k+1)
+            hx = np.repeat(edges, 2)[1:-1]
+            hy = np.repeat(counts.astype(float), 2)
+            chart.set_data({"hist": (hx, hy)})

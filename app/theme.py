@@ -1,0 +1,191 @@
+"""Every colour the workbench uses, as named tokens, and the type sizes that go with them.
+
+No other module holds a colour literal: widgets ask `current()` for a token by name. Two
+themes exist: "normal" (a light desk theme) and "projector" (high contrast, thicker lines,
+larger type). Data series use the Okabe-Ito palette; the block map's valid fraction uses
+viridis. Both survive the common colour blindnesses and grey-scale printing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+# Okabe & Ito (2008), "Color Universal Design": eight colours told apart by most viewers.
+OKABE_ITO = {
+    "black": "#000000",
+    "orange": "#E69F00",
+    "sky_blue": "#56B4E9",
+    "bluish_green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "reddish_purple": "#CC79A7",
+}
+
+# viridis (matplotlib), 9 anchors; interpolated to 256 entries below.
+_VIRIDIS_ANCHORS = (
+    "#440154", "#472d7b", "#3b528b", "#2c728e", "#21918c",
+    "#28ae80", "#5ec962", "#addc30", "#fde725",
+)
+
+
+def _rgb(hex_colour: str) -> tuple[int, int, int]:
+    h = hex_colour.lstrip("#")
+    return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
+
+
+def viridis_lut(n: int = 256) -> np.ndarray:
+    """uint8[n, 4] RGBA: viridis from 0 (dark purple) to 1 (yellow)."""
+    anchors = np.array([_rgb(c) for c in _VIRIDIS_ANCHORS], dtype=float)
+    x = np.linspace(0.0, 1.0, len(anchors))
+    t = np.linspace(0.0, 1.0, n)
+    lut = np.empty((n, 4), dtype=np.uint8)
+    for ch in range(3):
+        lut[:, ch] = np.round(np.interp(t, x, anchors[:, ch]))
+    lut[:, 3] = 255
+    return lut
+
+
+@dataclass(frozen=True)
+class Theme:
+    """Named colour tokens (hex strings) and sizes for one presentation profile."""
+
+    name: str
+    colours: dict[str, str]
+    font_pt: int
+    line_width: float
+    series: tuple[str, ...] = field(default=tuple(OKABE_ITO[k] for k in (
+        "blue", "orange", "bluish_green", "vermillion", "sky_blue", "reddish_purple",
+        "yellow", "black")))
+
+    def colour(self, token: str) -> str:
+        return self.colours[token]
+
+    def rgba(self, token: str) -> np.ndarray:
+        """uint8[4] for numpy colour buffers."""
+        r, g, b = _rgb(self.colours[token])
+        return np.array([r, g, b, 255], dtype=np.uint8)
+
+    def series_colour(self, token: str) -> str:
+        """Data series colours by role, all Okabe-Ito."""
+        return self.colours["series_" + token]
+
+    def palette(self):
+        """A QPalette with this theme's window, input and selection colours."""
+        from PySide6.QtGui import QColor, QPalette
+
+        c, role = self.colours, QPalette.ColorRole
+        pal = QPalette()
+        for r, token in ((role.Window, "window"), (role.WindowText, "text"),
+                         (role.Base, "input_back"), (role.AlternateBase, "window"),
+                         (role.Text, "input_text"), (role.Button, "input_back"),
+                         (role.ButtonText, "input_text"), (role.Highlight, "input_selected"),
+                         (role.HighlightedText, "input_selected_text"),
+                         (role.ToolTipBase, "input_back"), (role.ToolTipText, "input_text"),
+                         (role.PlaceholderText, "muted_text")):
+            pal.setColor(r, QColor(c[token]))
+        return pal
+
+    def stylesheet(self) -> str:
+        c = self.colours
+        return (
+            f"QWidget {{ font-size: {self.font_pt}pt; color: {c['text']}; }}"
+            f"QMainWindow, QScrollArea, QScrollArea > QWidget > QWidget, QTabWidget::pane"
+            f" {{ background: {c['window']}; }}"
+            f"QLabel#error {{ color: {c['error_text']}; background: {c['error_back']};"
+            f" border: 1px solid {c['error_text']}; padding: 3px; }}"
+            f"QLabel#note {{ color: {c['muted_text']}; }}"
+            f"QGroupBox {{ font-weight: bold; border: 1px solid {c['frame']};"
+            f" margin-top: 1.1em; padding-top: 2px; }}"
+            f"QGroupBox::title {{ subcontrol-origin: margin; left: 6px; }}"
+            f"QStatusBar, QStatusBar QLabel {{ color: {c['text']}; background: {c['window']}; }}"
+        )
+
+
+_COMMON = {
+    "series_host": OKABE_ITO["blue"],
+    "series_nand": OKABE_ITO["vermillion"],
+    "series_wa": OKABE_ITO["blue"],
+    "series_wa_window": OKABE_ITO["orange"],
+    "series_theory": OKABE_ITO["black"],
+    "series_gc": OKABE_ITO["reddish_purple"],
+    "series_free": OKABE_ITO["bluish_green"],
+    "series_erase": OKABE_ITO["sky_blue"],
+}
+
+NORMAL = Theme(
+    name="normal",
+    font_pt=9,
+    line_width=2.0,
+    colours={
+        **_COMMON,
+        "window": "#f4f4f2",
+        "text": "#1a1a1a",
+        "muted_text": "#555555",
+        "frame": "#b8b8b8",
+        "error_text": "#9b1c00",
+        "error_back": "#fde8e1",
+        "map_background": "#2b2b2b",
+        "input_back": "#ffffff",
+        "input_text": "#1a1a1a",
+        "input_selected": "#cfe3f3",
+        "input_selected_text": "#000000",
+        "block_free": "#e8e8e8",
+        "block_open": OKABE_ITO["sky_blue"],
+        "block_victim": OKABE_ITO["vermillion"],
+        "block_erased": "#ffffff",
+        "page_valid": OKABE_ITO["blue"],
+        "page_invalid": OKABE_ITO["orange"],
+        "page_free": "#e8e8e8",
+        "page_copied": OKABE_ITO["reddish_purple"],
+        "chart_background": "#ffffff",
+        "chart_grid": "#dddddd",
+    },
+)
+
+PROJECTOR = Theme(
+    name="projector",
+    font_pt=13,
+    line_width=4.0,
+    colours={
+        **_COMMON,
+        "series_theory": "#ffffff",
+        "window": "#000000",
+        "text": "#ffffff",
+        "muted_text": "#e0e0e0",
+        "frame": "#ffffff",
+        "error_text": "#ffd0c0",
+        "error_back": "#5a1400",
+        "map_background": "#000000",
+        "input_back": "#1a1a1a",
+        "input_text": "#ffffff",
+        "input_selected": "#ffffff",
+        "input_selected_text": "#000000",
+        "block_free": "#3a3a3a",
+        "block_open": OKABE_ITO["sky_blue"],
+        "block_victim": OKABE_ITO["vermillion"],
+        "block_erased": "#ffffff",
+        "page_valid": OKABE_ITO["sky_blue"],
+        "page_invalid": OKABE_ITO["orange"],
+        "page_free": "#3a3a3a",
+        "page_copied": OKABE_ITO["reddish_purple"],
+        "chart_background": "#000000",
+        "chart_grid": "#555555",
+    },
+)
+
+THEMES = {t.name: t for t in (NORMAL, PROJECTOR)}
+_current = [NORMAL]
+
+
+def current() -> Theme:
+    return _current[0]
+
+
+def set_current(name: str) -> Theme:
+    if name not in THEMES:
+        raise ValueError(f"theme must be one of {', '.join(THEMES)}; got {name!r}")
+    _current[0] = THEMES[name]
+    return _current[0]
