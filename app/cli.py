@@ -99,12 +99,32 @@ def _add_bench(sub) -> None:
     p.add_argument("--json", action="store_true")
 
 
+def _add_run(sub) -> None:
+    p = sub.add_parser("run", help="play a scenario file (drive, file system, steps)",
+                       description="Play every step of a scenario file and print, per "
+                       "step, host MB, NAND MB, WA, TRIMs, simulated seconds and MB/s.")
+    p.add_argument("scenario", help="a scenario TOML file (see assets/scenarios/)")
+    p.add_argument("--json", action="store_true", help="print the steps as JSON")
+    p.add_argument("--csv", metavar="FILE", help="also write the steps as CSV to FILE")
+
+
+def _add_experiments(sub) -> None:
+    p = sub.add_parser("experiments", help="replay every documented experiment",
+                       description="Replay the documented experiments and put each "
+                       "documented figure beside the simulated one.")
+    p.add_argument("--only", default="", help="comma-separated experiment names: "
+                   "discard, fstrim, journal, alignment, x25m, corsair, vertex60")
+    p.add_argument("--json", action="store_true")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _OneLineParser(prog="ssdlab", description="SSD Lab: watch write "
                             "amplification happen. With no subcommand, opens the window.")
     sub = parser.add_subparsers(dest="command", parser_class=_OneLineParser)
     _add_simulate(sub)
     _add_bench(sub)
+    _add_run(sub)
+    _add_experiments(sub)
     return parser
 
 
@@ -182,11 +202,106 @@ def _simulate_table(r) -> str:
     return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
 
 
+STEP_COLUMNS = ("step", "host MB", "NAND MB", "WA", "TRIMs", "sim s", "MB/s")
+
+
+def _step_cells(r) -> list[str]:
+    wa = "-" if r.wa != r.wa else f"{r.wa:.3f}"
+    mbs = "-" if r.mb_s != r.mb_s else f"{r.mb_s:.1f}"
+    return [r.name, f"{r.fs_written_mb:.1f}", f"{r.nand_written_mb:.1f}", wa, str(r.trims),
+            f"{r.seconds:.3f}", mbs]
+
+
+def _run(args: argparse.Namespace) -> int:
+    import csv
+
+    from model.scenario import ScenarioError, load_scenario, run_scenario
+
+    try:
+        scenario = load_scenario(args.scenario)
+    except ScenarioError as e:
+        print(f"ssdlab run: error: {e}", file=sys.stderr)
+        return 2
+    if args.csv:
+        try:
+            open(args.csv, "w").close()
+        except OSError as e:
+            print(f"ssdlab run: error: --csv {args.csv} cannot be written: {e.strerror}",
+                  file=sys.stderr)
+            return 2
+    if not args.json:
+        print(f"{scenario.name}  ({scenario.profile}, partition at sector "
+              f"{scenario.partition.start_sector})")
+        print("  ".join(f"{c:>10s}" for c in STEP_COLUMNS))
+    show = sys.stderr.isatty() and not args.json
+
+    def on_step(i: int, r) -> None:
+        if not args.json:
+            print("  ".join(f"{c:>10s}" for c in _step_cells(r)), flush=True)
+        elif show:
+            print(f"step {i + 1}/{len(scenario.steps)} done", file=sys.stderr)
+
+    try:
+        results = run_scenario(scenario, on_step)
+    except KeyboardInterrupt:
+        print("\nssdlab run: stopped", file=sys.stderr)
+        return 130
+    except (ScenarioError, OSError, ValueError) as e:
+        print(f"ssdlab run: error: {e}", file=sys.stderr)
+        return 1
+    rows = [r.as_dict() for r in results]
+    if args.json:
+        print(json.dumps({"scenario": scenario.name, "steps": rows}))
+    if args.csv:
+        with open(args.csv, "w", newline="") as f:
+            out = csv.DictWriter(f, fieldnames=list(rows[0]))
+            out.writeheader()
+            out.writerows(rows)
+    return 0
+
+
+def _experiments(args: argparse.Namespace) -> int:
+    import math
+
+    from model.experiments import EXPERIMENTS, run_all
+
+    only = [x.strip() for x in args.only.split(",") if x.strip()]
+    unknown = [x for x in only if x not in EXPERIMENTS]
+    if unknown:
+        print(f"ssdlab experiments: error: --only must name experiments among "
+              f"{', '.join(EXPERIMENTS)}; got {', '.join(unknown)}", file=sys.stderr)
+        return 2
+    progress = (lambda name: print(f"running {name} ...", file=sys.stderr, flush=True)) \
+        if sys.stderr.isatty() else None
+    try:
+        rows = run_all(only or None, progress)
+    except KeyboardInterrupt:
+        print("\nssdlab experiments: stopped", file=sys.stderr)
+        return 130
+    if args.json:
+        # A figure documented only in words has no number: null in JSON.
+        print(json.dumps([{**r.as_dict(), "documented": None
+                           if math.isnan(r.documented) else r.documented} for r in rows]))
+        return 0
+    for r in rows:
+        doc = "(in words)" if math.isnan(r.documented) else f"{r.documented:g} {r.unit}"
+        mark = "agrees" if r.agrees else "DIFFERS"
+        print(f"[{r.source}] {r.experiment}\n    {r.quantity}: documented {doc}, simulated "
+              f"{r.simulated:.3g} {r.unit} ({r.basis}; {r.check}: {mark})\n    why: {r.why}")
+    agree = sum(r.agrees for r in rows)
+    print(f"\n{agree} of {len(rows)} rows agree with the documented figures")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)
     if args.command == "simulate":
         return _simulate(args)
+    if args.command == "run":
+        return _run(args)
+    if args.command == "experiments":
+        return _experiments(args)
     if args.command == "bench":
         from app import bench
 

@@ -639,6 +639,16 @@ class FileSystem:
                 break
         self._writeback_inodes(batch)
 
+    def remount(self, options: FsOptions) -> None:
+        """Change mount options (atime, discard, commit interval...) on the mounted file
+        system; the on-disk format options (journal, extents, group sizes) must stay."""
+        for name in ("journal", "extents", "blocks_per_group", "inodes_per_group",
+                     "journal_blocks"):
+            if getattr(options, name) != getattr(self.opt, name):
+                raise ValueError(f"{name} is a format option; it cannot change on remount")
+        self.commit()
+        self.opt = options
+
     def fsync(self, ino: int) -> None:
         """Write back one file's data and commit the journal (its metadata is then safe in
         the journal; home locations are written later)."""

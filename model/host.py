@@ -81,14 +81,28 @@ class Machine:
         self._io_stats = BatchStats()
         self._step: tuple[str, float, object, BatchStats] | None = None
 
+    def upgrade_firmware(self, profile: DeviceProfile) -> None:
+        """Swap the drive's behaviour for another firmware of the same drive (same geometry):
+        its timing and whether it honours TRIM change; the flash keeps its contents."""
+        if profile.geometry(self.drive.geometry.user_pages) != self.drive.geometry:
+            raise ValueError(f"{profile.key} has another geometry; a firmware upgrade keeps "
+                             "the flash as it is")
+        self.profile = profile
+        self.drive.set_trim_honoured(profile.trim_honoured)
+
     # --- time -------------------------------------------------------------------------------
+
+    def account(self, stats: BatchStats, wait: bool = True) -> None:
+        """Charge a batch that was sent to the device from outside (a trace replay)."""
+        seconds = timing.batch_seconds(self.profile, stats).seconds
+        self.busy_until = max(self.clock, self.busy_until) + seconds
+        self._io_stats = self._io_stats + stats
+        if wait:
+            self.clock = max(self.clock, self.busy_until)
 
     def _io(self, wait: bool) -> None:
         if self.dev.pending:
-            stats = self.dev.submit()
-            seconds = timing.batch_seconds(self.profile, stats).seconds
-            self.busy_until = max(self.clock, self.busy_until) + seconds
-            self._io_stats = self._io_stats + stats
+            self.account(self.dev.submit(), wait=False)
         if wait:
             self.clock = max(self.clock, self.busy_until)
             self.fs.advance(self.clock)

@@ -1,0 +1,302 @@
+"""Scenario files: a drive, a partition, a file system and a list of workload steps, as data.
+
+A scenario is TOML with `version = 1`. It is read and checked whole before anything runs:
+a bad file raises ScenarioError naming the file, the line and the field, so nothing is ever
+half-applied. `run_scenario` plays the steps on a Machine and returns one StepResult each.
+
+    version = 1
+    name = "Discard on a SandForce drive"
+    [drive]        profile = "ocz_vertex_le_100"   # optional: user_gib = 8 (scaled down)
+    [host]         profile = "host_phenom2_x4_965" # optional: data_compression = 0.3
+    [partition]    start_sector = 2048             # optional: lvm_pe_start_kib = 192
+    [filesystem]   journal = true, atime = "relatime", discard = false
+    [[steps]]      do = "unpack"                   # see STEP_FIELDS for every step
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import fsworkloads as w
+from .filesystem import ATIME_MODES, FsOptions
+from .host import Machine, StepResult
+from .partition import Partition
+from .profiles import list_host_profiles, list_profiles, load_host_profile, load_profile
+
+VERSION = 1
+
+# step name -> {field: (type, low, high or None, default)}
+STEP_FIELDS: dict[str, dict[str, tuple]] = {
+    "unpack": {"scale": (float, 0.001, 4.0, 1.0), "tar": (str, None, None, "")},
+    "rm": {},
+    "sync": {},
+    "fstrim": {},
+    "idle": {"seconds": (float, 0.0, 86400.0, 60.0)},
+    "git_clone": {"scale": (float, 0.001, 4.0, 1.0), "seconds": (float, 1.0, 1e5, 180.0)},
+    "make": {"seconds": (float, 1.0, 1e6, 1500.0)},
+    "make_clean": {"seconds": (float, 0.1, 1e5, 8.0)},
+    "write": {"name": (str, None, None, "dd.bin"), "mb": (float, 0.001, 1e7, 1024.0)},
+    "delete": {"name": (str, None, None, "dd.bin")},
+    "fill": {"percent": (float, 0.0, 99.0, 50.0)},
+    "random_writes": {"name": (str, None, None, "sbtest"), "mb": (float, 1.0, 1e6, 512.0),
+                      "requests": (int, 1, 10**8, 10000),
+                      "fsync_every": (int, 1, 10**6, 100)},
+    "fill_free_and_delete": {},
+    "remount": {"atime": (str, None, None, None), "discard": (bool, None, None, None)},
+    "replay": {"trace": (str, None, None, "")},
+}
+
+
+class ScenarioError(ValueError):
+    """A scenario file that cannot be run, with where and why."""
+
+
+@dataclass(frozen=True)
+class Step:
+    do: str
+    args: dict = field(default_factory=dict)
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    profile: str
+    host: str
+    user_pages: int | None
+    data_compression: float | None
+    partition: Partition
+    fs: FsOptions
+    steps: tuple[Step, ...]
+    source: str = ""
+
+
+def _line_of(text: str, table: str, index: int, key: str | None) -> int:
+    """1-based line of `key` in the index-th [[table]] / [table] of text (best effort)."""
+    lines = text.splitlines()
+    header = re.compile(rf"^\s*\[\[?\s*{re.escape(table)}\s*\]\]?\s*$")
+    seen = -1
+    start = None
+    for i, ln in enumerate(lines):
+        if header.match(ln):
+            seen += 1
+            if seen == index:
+                start = i
+                break
+    if start is None:
+        return 1
+    if key is None:
+        return start + 1
+    for j in range(start + 1, len(lines)):
+        if lines[j].lstrip().startswith("["):
+            break
+        if re.match(rf"^\s*{re.escape(key)}\s*=", lines[j]):
+            return j + 1
+    return start + 1
+
+
+def _check(where: str, name: str, value, spec: tuple):
+    kind, lo, hi, _ = spec
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ScenarioError(f"{where}: {name} must be {kind.__name__}; got {value!r}")
+    if lo is not None and not (lo <= value <= hi):
+        raise ScenarioError(f"{where}: {name} must be between {lo} and {hi}; got {value}")
+    return value
+
+
+def _table(data: dict, key: str, path: str) -> dict:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise ScenarioError(f"{path}: [{key}] must be a table")
+    return value
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read and check a scenario file; raises ScenarioError with file, line and field."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ScenarioError(f"{path}: cannot be read: {e.strerror}") from e
+    return parse_scenario(text, str(path))
+
+
+def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ScenarioError(f"{path}: not valid TOML: {e}") from e
+    version = data.get("version")
+    if version != VERSION:
+        raise ScenarioError(f"{path}:{_line_of(text, '', 0, 'version')}: version must be "
+                            f"{VERSION}; got {version!r}")
+    known = {"version", "name", "description", "drive", "host", "partition", "filesystem",
+             "steps"}
+    for key in data:
+        if key not in known:
+            raise ScenarioError(f"{path}: unknown field {key!r}; allowed: "
+                                f"{', '.join(sorted(known))}")
+
+    drive = _table(data, "drive", path)
+    at = f"{path}:{_line_of(text, 'drive', 0, 'profile')}"
+    profile = drive.get("profile", "")
+    if profile not in list_profiles():
+        raise ScenarioError(f"{at}: drive.profile must be one of {', '.join(list_profiles())}"
+                            f"; got {profile!r}")
+    user_pages = None
+    if "user_gib" in drive:
+        gib = _check(f"{path}:{_line_of(text, 'drive', 0, 'user_gib')}", "drive.user_gib",
+                     drive["user_gib"], (float, 0.01, 16384.0, None))
+        user_pages = int(gib * 2**30) // load_profile(profile).page_bytes
+
+    host = _table(data, "host", path)
+    host_name = host.get("profile", "host_phenom2_x4_965")
+    if host_name not in list_host_profiles():
+        raise ScenarioError(f"{path}:{_line_of(text, 'host', 0, 'profile')}: host.profile "
+                            f"must be one of {', '.join(list_host_profiles())}; got "
+                            f"{host_name!r}")
+    compression = host.get("data_compression")
+    if compression is not None:
+        compression = _check(f"{path}:{_line_of(text, 'host', 0, 'data_compression')}",
+                             "host.data_compression", compression, (float, 0.05, 1.0, None))
+
+    part = _table(data, "partition", path)
+    try:
+        partition = Partition(int(part.get("start_sector", 2048)),
+                              int(part.get("lvm_pe_start_kib", 0)) * 1024)
+    except (ValueError, TypeError) as e:
+        raise ScenarioError(f"{path}:{_line_of(text, 'partition', 0, None)}: {e}") from e
+
+    fs = _table(data, "filesystem", path)
+    allowed_fs = {"journal", "atime", "discard", "extents", "commit_interval_s",
+                  "stripe_width_blocks"}
+    for key in fs:
+        if key not in allowed_fs:
+            raise ScenarioError(f"{path}:{_line_of(text, 'filesystem', 0, key)}: unknown "
+                                f"field filesystem.{key}; allowed: "
+                                f"{', '.join(sorted(allowed_fs))}")
+    for key in ("journal", "discard", "extents"):
+        if key in fs and not isinstance(fs[key], bool):
+            raise ScenarioError(f"{path}:{_line_of(text, 'filesystem', 0, key)}: "
+                                f"filesystem.{key} must be true or false; got {fs[key]!r}")
+    try:
+        fs_options = FsOptions(**fs)
+    except (ValueError, TypeError) as e:
+        raise ScenarioError(f"{path}:{_line_of(text, 'filesystem', 0, None)}: {e}") from e
+
+    steps = []
+    raw_steps = data.get("steps", [])
+    if not isinstance(raw_steps, list) or not raw_steps:
+        raise ScenarioError(f"{path}: a scenario needs at least one [[steps]] entry")
+    for i, raw in enumerate(raw_steps):
+        line = _line_of(text, "steps", i, None)
+        do = raw.get("do")
+        if do not in STEP_FIELDS:
+            raise ScenarioError(f"{path}:{_line_of(text, 'steps', i, 'do')}: steps[{i}].do "
+                                f"must be one of {', '.join(STEP_FIELDS)}; got {do!r}")
+        spec = STEP_FIELDS[do]
+        args = {}
+        for key, value in raw.items():
+            if key == "do":
+                continue
+            where = f"{path}:{_line_of(text, 'steps', i, key)}"
+            if key not in spec:
+                raise ScenarioError(f"{where}: steps[{i}] ({do}) has no field {key!r}; "
+                                    f"allowed: {', '.join(spec) or 'none'}")
+            args[key] = _check(where, f"steps[{i}].{key}", value, spec[key])
+        for key, (_, _, _, default) in spec.items():
+            args.setdefault(key, default)
+        if do == "remount" and args["atime"] is not None and args["atime"] not in ATIME_MODES:
+            raise ScenarioError(f"{path}:{_line_of(text, 'steps', i, 'atime')}: "
+                                f"steps[{i}].atime must be one of {', '.join(ATIME_MODES)}")
+        if do == "replay":
+            args["trace"] = _resolve(args["trace"], path, line, i)
+        steps.append(Step(do, args, line))
+    return Scenario(name=str(data.get("name", Path(path).stem)), profile=profile,
+                    host=host_name, user_pages=user_pages, data_compression=compression,
+                    partition=partition, fs=fs_options, steps=tuple(steps), source=path)
+
+
+def _resolve(trace: str, path: str, line: int, i: int) -> str:
+    """A trace path as written, or relative to the scenario file, or to the project."""
+    if not trace:
+        raise ScenarioError(f"{path}:{line}: steps[{i}] (replay) needs trace = FILE")
+    for base in (Path.cwd(), Path(path).parent, Path(__file__).resolve().parent.parent):
+        candidate = base / trace
+        if candidate.is_file():
+            return str(candidate)
+    raise ScenarioError(f"{path}:{line}: steps[{i}].trace: no such file {trace!r}")
+
+
+def build_machine(s: Scenario) -> Machine:
+    return Machine(load_profile(s.profile), load_host_profile(s.host), s.fs, s.partition,
+                   user_pages=s.user_pages, data_compression=s.data_compression)
+
+
+def run_scenario(s: Scenario, on_step: Callable[[int, StepResult], None] | None = None,
+                 machine: Machine | None = None) -> list[StepResult]:
+    """Play every step; on_step(index, result) is called after each (for progress)."""
+    from .experiments import kernel_tree_on_disk
+    from .filetree import tar_members
+    from .traces import parse, replay
+
+    m = machine or build_machine(s)
+    results = []
+    trees: dict[str, object] = {}
+    files = None
+    for i, step in enumerate(s.steps):
+        a = step.args
+        label = step.do if not a.get("name") else f"{step.do} {a['name']}"
+        m.begin(label)
+        if step.do == "unpack":
+            files = tar_members(a["tar"]) if a["tar"] else kernel_tree_on_disk(
+                scale=a["scale"])
+            w.unpack(m, files)
+        elif step.do == "rm":
+            w.remove_tree(m)
+        elif step.do == "sync":
+            m.sync()
+        elif step.do == "fstrim":
+            m.fstrim()
+        elif step.do == "idle":
+            m.idle(a["seconds"])
+        elif step.do == "git_clone":
+            files = kernel_tree_on_disk(scale=a["scale"])
+            trees["linux"] = w.git_clone(m, files, seconds=a["seconds"])
+        elif step.do == "make":
+            _need(trees, step, "git_clone")
+            w.make(m, trees["linux"], files, seconds=a["seconds"])
+        elif step.do == "make_clean":
+            _need(trees, step, "git_clone")
+            w.make_clean(m, trees["linux"], files, seconds=a["seconds"])
+        elif step.do == "write":
+            w.write_file(m, a["name"], int(a["mb"] * 1e6))
+        elif step.do == "delete":
+            w.delete_file(m, a["name"])
+        elif step.do == "fill":
+            w.fill_to(m, a["percent"] / 100.0)
+        elif step.do == "random_writes":
+            ino = w.write_file(m, a["name"], int(a["mb"] * 1e6))
+            w.random_writes(m, ino, a["requests"], fsync_every=a["fsync_every"])
+        elif step.do == "fill_free_and_delete":
+            w.fill_free_and_delete(m)
+        elif step.do == "remount":
+            opts = {k: v for k, v in a.items() if v is not None}
+            m.fs.remount(FsOptions(**{**vars(m.fs.opt), **opts}))
+        elif step.do == "replay":
+            m.account(replay(parse(a["trace"]), m.dev).stats)
+        results.append(m.end())
+        if on_step:
+            on_step(i, results[-1])
+    return results
+
+
+def _need(trees: dict, step: Step, before: str) -> None:
+    if "linux" not in trees:
+        raise ScenarioError(f"line {step.line}: {step.do} needs a {before} step before it")

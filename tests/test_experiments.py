@@ -1,0 +1,48 @@
+"""The documented experiments, as `ssdlab experiments` replays them.
+
+Rows that agree with the documented figures must keep agreeing. Rows that do not are
+listed in KNOWN_GAPS with the reason (also printed by the command), so a change that closes
+or opens a gap shows up here instead of passing silently.
+"""
+
+import math
+
+import pytest
+
+from model import experiments
+
+KNOWN_GAPS = {
+    # 0.17 s documented; the model writes ~20 MB of metadata in ~0.07 s. What else the real
+    # drive spent time on (cache flushes?) is not documented.
+    ("discard", "sync again time", "without discard"),
+    # Real ext4 on kernel 6.18 (recorded in tests/recordings) and the model both roughly
+    # double make clean's writes with a journal; the 2009 kernel measured +42..55 %.
+    ("journal", "journal overhead", "make clean"),
+    # relatime costs about what strict costs in the model and in the 6.18 recordings
+    # (first read after a write updates atime); 2009 measured it halfway.
+    ("journal", "journal overhead", "relatime atime: make"),
+    # Greedy GC over 6.9 % spare levels off at half the fresh speed; the real drive fell
+    # to a quarter.
+    ("corsair", "write speed", "fw 1.0 without TRIM"),
+    # No hybrid log-block mapping: the Indilinx's per-write merge cost is missing.
+    ("vertex60", "requests/s", "sysbench 4 KiB random writes at 63.9 % full"),
+}
+
+
+def _known(name: str, row) -> bool:
+    return any(name == n and row.quantity == q and key in row.experiment
+               for n, q, key in KNOWN_GAPS)
+
+
+@pytest.mark.parametrize("name", list(experiments.EXPERIMENTS))
+def test_experiment_rows(name):
+    rows = experiments.EXPERIMENTS[name]()
+    assert rows
+    for row in rows:
+        assert math.isfinite(row.simulated), row
+        assert row.basis in ("calibrated", "predicted")
+        assert row.why
+        if _known(name, row):
+            assert not row.agrees, f"a known gap closed, update KNOWN_GAPS: {row}"
+        else:
+            assert row.agrees, row
