@@ -80,9 +80,34 @@ def run_speed_case(name: str, log2_pages: int, spare: float | None) -> dict:
     return out
 
 
+def run_host_stack_case() -> dict:
+    """Wall-clock seconds to simulate seeds 000/001 on the full 100 GB Vertex LE: unpack the
+    kernel tree, sync, rm -rf, sync (with discard), file system and FTL together."""
+    from model.experiments import kernel_tree_on_disk
+    from model.filesystem import FsOptions
+    from model.fsworkloads import remove_tree, unpack
+    from model.host import Machine
+    from model.profiles import load_host_profile, load_profile
+
+    files = kernel_tree_on_disk()
+    t0 = time.perf_counter()
+    m = Machine(load_profile("ocz_vertex_le_100"), load_host_profile("host_phenom2_x4_965"),
+                FsOptions(discard=True))
+    built = time.perf_counter()
+    unpack(m, files)
+    m.sync()
+    remove_tree(m)
+    m.sync()
+    done = time.perf_counter()
+    return {"case": "kernel tree unpack + rm -rf, 100 GB drive", "build_s": built - t0,
+            "workload_s": done - built, "simulated_s": m.clock,
+            "peak_rss_bytes": _peak_rss_bytes()}
+
+
 def _subprocess_case(name: str, log2_pages: int, spare: float | None) -> dict:
-    code = ("import json, sys; from app.bench import run_speed_case; "
-            f"print(json.dumps(run_speed_case({name!r}, {log2_pages}, {spare!r})))")
+    call = ("run_host_stack_case()" if name == "host stack"
+            else f"run_speed_case({name!r}, {log2_pages}, {spare!r})")
+    code = f"import json, sys; from app.bench import *; print(json.dumps({call}))"
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
                           text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -219,11 +244,26 @@ def main(args) -> int:
         rows = physics(args)
     else:
         rows = speed(args)
+        rows.append(host_stack(args))
         if not args.json:
             _print_memory_note()
     if args.json:
         print(json.dumps(rows))
     return 0
+
+
+def host_stack(args) -> dict:
+    runs = [_subprocess_case("host stack", 0, None) for _ in range(args.repeat)]
+    row = {"case": runs[0]["case"], "runs": len(runs),
+           "workload_s": _median([r["workload_s"] for r in runs]),
+           "build_s": _median([r["build_s"] for r in runs]),
+           "simulated_s": runs[0]["simulated_s"],
+           "peak_rss_bytes": _median([r["peak_rss_bytes"] for r in runs])}
+    if not args.json:
+        print(f"{row['case']}: {row['workload_s']:.1f} s wall (median of {len(runs)}; "
+              f"+{row['build_s']:.1f} s to build the drive), {row['simulated_s']:.1f} s "
+              f"simulated, peak {row['peak_rss_bytes'] / 2**20:.0f} MiB", flush=True)
+    return row
 
 
 def _print_memory_note() -> None:
