@@ -331,13 +331,14 @@ class FileSystem:
         d.size += 4096
         self._meta(s)
 
-    def _dir_block(self, d: Inode, idx: int) -> int:
-        """Physical block of the idx-th block of directory d."""
-        for s, ln in d.extents:
+    @staticmethod
+    def _block_of(f: Inode, idx: int) -> int:
+        """Physical block holding the idx-th block of file or directory f."""
+        for s, ln in f.extents:
             if idx < ln:
                 return s + idx
             idx -= ln
-        raise AssertionError("directory block out of range")
+        raise AssertionError(f"block {idx} of inode {f.ino} is not allocated")
 
     def _link(self, d: Inode, name: str, ino: int) -> None:
         if name in d.entries:
@@ -349,14 +350,14 @@ class FileSystem:
             idx += 1
         d.fill[idx] += need
         d.entries[name] = (ino, idx)
-        self._meta(self._dir_block(d, idx))
+        self._meta(self._block_of(d, idx))
         d.mtime = self.now
         self._inode_changed(d.ino)
 
     def _unlink_entry(self, d: Inode, name: str) -> int:
         ino, idx = d.entries.pop(name)
         d.fill[idx] -= _entry_bytes(name)
-        self._meta(self._dir_block(d, idx))
+        self._meta(self._block_of(d, idx))
         d.mtime = self.now
         self._inode_changed(d.ino)
         return ino
@@ -531,17 +532,10 @@ class FileSystem:
                 out += self._place(f, f.pending_blocks)
                 f.pending_blocks = 0
             if f.dirty_blocks:
-                out += [(self._file_block(f, b), 1) for b in sorted(f.dirty_blocks)]
+                out += [(self._block_of(f, b), 1) for b in sorted(f.dirty_blocks)]
                 f.dirty_blocks.clear()
         if out:
             self._write_extents(out, "data_blocks")
-
-    def _file_block(self, f: Inode, idx: int) -> int:
-        for s, ln in f.extents:
-            if idx < ln:
-                return s + idx
-            idx -= ln
-        raise AssertionError("file block out of range")
 
     def _write_home(self) -> None:
         """Write every dirty metadata block to its home location (checkpoint)."""

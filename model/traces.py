@@ -200,18 +200,29 @@ def tracefs_requests(lines: Iterable[str], log: _Log | None = None, *,
             log.problem(n, text, f"{event} fields not understood (expected 'major,minor "
                         "rwbs bytes (cmd) sector + sectors [comm]')")
             continue
-        key = f"{int(r.group('major'))},{int(r.group('minor'))}"
-        log.devices[key] += 1
-        if want is not None and key != want:
-            log.skipped["other device"] += 1
+        kind = _device_op(log, n, text, r.group("major"), r.group("minor"), r.group("rwbs"),
+                          want)
+        if kind is None:
             continue
-        try:
-            flush, op = decode_rwbs(r.group("rwbs"))
-        except ValueError as e:
-            log.problem(n, text, str(e))
-            continue
+        flush, op = kind
         yield from _emit(float(m.group("ts")), flush, op, int(r.group("sector")),
                          int(r.group("nr")), n, log)
+
+
+def _device_op(log, n: int, text: str, major: str, minor: str, rwbs: str,
+               want: str | None):
+    """Count the request's device; (flush, op) if it is wanted and its rwbs decodes, else
+    None (skipped, or recorded as a problem)."""
+    key = f"{int(major)},{int(minor)}"
+    log.devices[key] += 1
+    if want is not None and key != want:
+        log.skipped["other device"] += 1
+        return None
+    try:
+        return decode_rwbs(rwbs)
+    except ValueError as e:
+        log.problem(n, text, str(e))
+        return None
 
 
 # --- blkparse ----------------------------------------------------------------------------------
@@ -255,16 +266,11 @@ def blkparse_requests(lines: Iterable[str], log: _Log | None = None, *,
         if act != action:
             log.skipped[f"action {act}"] += 1
             continue
-        key = f"{int(m.group('major'))},{int(m.group('minor'))}"
-        log.devices[key] += 1
-        if want is not None and key != want:
-            log.skipped["other device"] += 1
+        kind = _device_op(log, n, text, m.group("major"), m.group("minor"), m.group("rwbs"),
+                          want)
+        if kind is None:
             continue
-        try:
-            flush, op = decode_rwbs(m.group("rwbs"))
-        except ValueError as e:
-            log.problem(n, text, str(e))
-            continue
+        flush, op = kind
         r = _BLKPARSE_RANGE.match(m.group("rest"))
         if not r:
             if op is None:  # SCSI pass-through or a bare flush: "bytes (cdb) [comm]"
