@@ -9,9 +9,10 @@ block's state colour when it is open, a victim or just erased. Hover shows one b
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
-from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtCore import QLine, QRect
 from PySide6.QtGui import QColor, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -22,10 +23,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from model.state import BLOCK_FREE, BLOCK_FULL, BLOCK_OPEN, BLOCK_STATE_NAMES, BLOCK_VICTIM
+from model.state import BLOCK_FREE, BLOCK_FULL, BLOCK_STATE_NAMES
 
 from . import theme
-from .worker import MARK_ERASED, MARK_VICTIM, Snapshot
+from .worker import CODE_ERASED, CODE_FREE, CODE_OPEN, CODE_VICTIM, CODES, Snapshot
 
 MIN_PAGE_PX = 2
 
@@ -59,6 +60,7 @@ class BlockMap(QWidget):
         self._layout = (0, 1, 1, 0, 0)  # cols, cell_w, cell_h, x0, y0
         self.page_level = False
         self.paint_ms = 0.0
+        self._scale, self._grid, self._group = 1, False, 1
 
     def set_snapshot(self, snap: Snapshot | None) -> None:
         self.snapshot = snap
@@ -72,27 +74,18 @@ class BlockMap(QWidget):
     # --- colour buffer ---------------------------------------------------------------------
 
     def block_colours(self, snap: Snapshot) -> np.ndarray:
-        """uint8[blocks, 4]: one RGBA per block by state, full blocks by valid fraction."""
-        t = theme.current()
-        lut = viridis()
-        frac = np.clip(snap.valid / snap.pages_per_block, 0.0, 1.0)
-        out = lut[(frac * (len(lut) - 1)).astype(np.intp)]
-        out[snap.state == BLOCK_FREE] = t.rgba("block_free")
-        out[snap.state == BLOCK_OPEN] = t.rgba("block_open")
-        out[snap.state == BLOCK_VICTIM] = t.rgba("block_victim")
-        out[snap.marks == MARK_ERASED] = t.rgba("block_erased")
-        out[snap.marks == MARK_VICTIM] = t.rgba("block_victim")
-        return out
+        """uint8[blocks, 4]: one RGBA per block, looked up from the worker's colour codes."""
+        return code_lut()[snap.codes]
 
     def _render(self) -> None:
+        """Build the image for the newest snapshot. Block level: one pixel per block, which
+        paintEvent scales up (nearest neighbour) and grids; a drive with more blocks than
+        pixels is shown k blocks per pixel. Page level: a numpy buffer of every page."""
         snap = self.snapshot
         if snap is None:
             self._image = None
             return
-        import time
-
         t0 = time.perf_counter()
-        t = theme.current()
         n, w, h = snap.blocks, max(1, self.width() - 4), max(1, self.height() - 4)
         pw, ph = page_grid(snap.pages_per_block)
         self.page_level = False
@@ -103,26 +96,48 @@ class BlockMap(QWidget):
                 px -= 1
             self.page_level = px >= MIN_PAGE_PX
         if self.page_level:
-            cw, ch, gap = pw * px + 1, ph * px + 1, 1
-            colours = np.stack([t.rgba("page_free"), t.rgba("page_valid"),
-                                t.rgba("page_invalid"), t.rgba("page_copied")])
-            pages = snap.pages.reshape(n, snap.pages_per_block)
-            if pw * ph != snap.pages_per_block:
-                pages = np.pad(pages, ((0, 0), (0, pw * ph - snap.pages_per_block)))
-            inner = colours[pages].reshape(n, ph, pw, 4)
-            inner = inner.repeat(px, axis=1).repeat(px, axis=2)
-            border = self.block_colours(snap)
-            plain = (snap.state == BLOCK_FULL) | (snap.state == BLOCK_FREE)
-            border[plain & (snap.marks == 0)] = t.rgba("map_background")
+            self._render_pages(snap, pw, ph, px, w, h)
         else:
-            c = max(1, int(math.sqrt(w * h / n)))
-            while c > 1 and not fit(n, w, h, c, c):
-                c -= 1
-            gap = 1 if c >= 4 else 0
-            cw = ch = c
-            inner = self.block_colours(snap).reshape(n, 1, 1, 4)
-            inner = inner.repeat(c - gap, axis=1).repeat(c - gap, axis=2)
-            border = np.broadcast_to(t.rgba("map_background"), (n, 4))
+            self._render_blocks(snap, w, h)
+        self.paint_ms = 1000 * (time.perf_counter() - t0)
+
+    def _render_blocks(self, snap: Snapshot, w: int, h: int) -> None:
+        lut = code_lut()
+        codes = snap.codes
+        group = max(1, -(-snap.blocks // (w * h)))
+        if group > 1:
+            codes = downsample_codes(codes, group)
+        n = codes.size
+        c = max(1, int(math.sqrt(w * h / n)))
+        while c > 1 and not fit(n, w, h, c, c):
+            c -= 1
+        cols = fit(n, w, h, c, c) or max(1, w // c)
+        rows = -(-n // cols)
+        buf = np.empty(rows * cols, dtype=np.uint32)  # RGBA bytes as one word per pixel
+        buf[:n] = lut.view(np.uint32).ravel()[codes]
+        buf[n:] = theme.current().rgba("map_background").view(np.uint32)[0]
+        self._buf = buf.view(np.uint8).reshape(rows, cols, 4)
+        self._image = QImage(self._buf.data, cols, rows, cols * 4, QImage.Format.Format_RGBA8888)
+        self._scale = c
+        self._grid = c >= 4
+        self._group = group
+        self._layout = (cols, c, c, (self.width() - cols * c) // 2,
+                        (self.height() - rows * c) // 2)
+
+    def _render_pages(self, snap: Snapshot, pw: int, ph: int, px: int, w: int, h: int) -> None:
+        t = theme.current()
+        n = snap.blocks
+        cw, ch, gap = pw * px + 1, ph * px + 1, 1
+        colours = np.stack([t.rgba("page_free"), t.rgba("page_valid"),
+                            t.rgba("page_invalid"), t.rgba("page_copied")])
+        pages = snap.pages.reshape(n, snap.pages_per_block)
+        if pw * ph != snap.pages_per_block:
+            pages = np.pad(pages, ((0, 0), (0, pw * ph - snap.pages_per_block)))
+        inner = colours[pages].reshape(n, ph, pw, 4)
+        inner = inner.repeat(px, axis=1).repeat(px, axis=2)
+        border = self.block_colours(snap)
+        plain = (snap.state == BLOCK_FULL) | (snap.state == BLOCK_FREE)
+        border[plain & (snap.marks == 0)] = t.rgba("map_background")
         cols = fit(n, w, h, cw, ch) or max(1, w // cw)
         rows = -(-n // cols)
         cells = np.empty((rows * cols, ch, cw, 4), dtype=np.uint8)
@@ -133,20 +148,26 @@ class BlockMap(QWidget):
         self._buf = np.ascontiguousarray(buf.reshape(rows * ch, cols * cw, 4))
         bh, bw = self._buf.shape[:2]
         self._image = QImage(self._buf.data, bw, bh, bw * 4, QImage.Format.Format_RGBA8888)
+        self._scale, self._grid, self._group = 1, False, 1
         self._layout = (cols, cw, ch, (self.width() - bw) // 2, (self.height() - bh) // 2)
-        self.paint_ms = 1000 * (time.perf_counter() - t0)
 
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt name
         p = QPainter(self)
-        p.fillRect(self.rect(), QColor(theme.current().colour("map_background")))
-        if self._image is not None:
-            _, _, _, x0, y0 = self._layout
-            if x0 >= 0 and y0 >= 0:
-                p.drawImage(QPoint(x0, y0), self._image)
-            else:  # more blocks than pixels: scale down
-                target = QRect(0, 0, self.width(), self.height())
-                p.drawImage(target, self._image.scaled(
-                    self.width(), self.height(), Qt.AspectRatioMode.KeepAspectRatio))
+        background = QColor(theme.current().colour("map_background"))
+        p.fillRect(self.rect(), background)
+        image = self._image
+        if image is not None:
+            cols, cw, ch, x0, y0 = self._layout
+            c = self._scale
+            target = QRect(x0, y0, image.width() * c, image.height() * c)
+            p.drawImage(target, image)  # nearest neighbour: no smooth-transform hint
+            if self._grid:  # a 1-pixel gap at the top and left of every cell
+                p.setPen(background)
+                lines = [QLine(x, y0, x, target.bottom())
+                         for x in range(x0, target.right() + 1, c)]
+                lines += [QLine(x0, y, target.right(), y)
+                          for y in range(y0, target.bottom() + 1, c)]
+                p.drawLines(lines)
         p.end()
 
     # --- hover -----------------------------------------------------------------------------
@@ -159,7 +180,7 @@ class BlockMap(QWidget):
         if x < x0 or y < y0:
             return None
         col, row = (x - x0) // cw, (y - y0) // ch
-        b = row * cols + col
+        b = (row * cols + col) * self._group
         return b if col < cols and 0 <= b < snap.blocks else None
 
     def describe(self, b: int) -> str:
@@ -183,6 +204,39 @@ class BlockMap(QWidget):
 
 
 _VIRIDIS = [None]
+_LUTS: dict[str, np.ndarray] = {}
+
+
+def code_lut() -> np.ndarray:
+    """uint8[CODES, 4]: the colour of every worker colour code in the current theme."""
+    t = theme.current()
+    lut = _LUTS.get(t.name)
+    if lut is None:
+        lut = np.empty((CODES, 4), dtype=np.uint8)
+        lut[:256] = viridis()
+        for code, token in ((CODE_FREE, "block_free"), (CODE_OPEN, "block_open"),
+                            (CODE_VICTIM, "block_victim"), (CODE_ERASED, "block_erased")):
+            lut[code] = t.rgba(token)
+        _LUTS[t.name] = lut
+    return lut
+
+
+def downsample_codes(codes: np.ndarray, group: int) -> np.ndarray:
+    """One code per `group` consecutive blocks, for drives with more blocks than pixels:
+    a victim or just-erased block shows through; otherwise the mean valid fraction of the
+    group's full blocks; a group with none is shown by its most common other state."""
+    m = -(-codes.size // group)
+    padded = np.full(m * group, CODE_FREE, dtype=np.uint16)
+    padded[:codes.size] = codes
+    g = padded.reshape(m, group)
+    full = g < 256
+    nfull = full.sum(axis=1)
+    out = np.where(full, g, 0).sum(axis=1, dtype=np.int64) // np.maximum(nfull, 1)
+    out = out.astype(np.uint16)
+    out[nfull == 0] = g[nfull == 0].max(axis=1)
+    for mark in (CODE_ERASED, CODE_VICTIM):
+        out[(g == mark).any(axis=1)] = mark
+    return out
 
 
 def viridis() -> np.ndarray:

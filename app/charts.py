@@ -8,7 +8,15 @@ import numpy as np
 from PySide6.QtCharts import QChart, QChartView, QLineSeries, QValueAxis
 from PySide6.QtCore import QMargins, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
-from PySide6.QtWidgets import QTabWidget
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from . import theme
 from .worker import Snapshot
@@ -110,6 +118,66 @@ class SeriesChart(QChartView):
         return self.series[name].count()
 
 
+STEP_COLUMNS = (("step", "step", "{}"), ("host_mb", "host MB", "{:,.1f}"),
+                ("nand_mb", "NAND MB", "{:,.1f}"), ("wa", "WA", "{:.3f}"),
+                ("trims", "TRIMs", "{:,}"), ("seconds", "simulated s", "{:,.2f}"),
+                ("mb_s", "MB/s", "{:,.1f}"))
+
+
+class StepTable(QWidget):
+    """The file-system steps run so far, one row each, and what the last one reported."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setToolTip("File-system steps: MB the drive was asked to write (host), MB "
+                        "programmed to flash (NAND), their ratio (WA), TRIM commands, "
+                        "simulated seconds (each step ends with sync) and host MB/s.")
+        self.table = QTableWidget(0, len(STEP_COLUMNS))
+        self.table.setHorizontalHeaderLabels([c[1] for c in STEP_COLUMNS])
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)  # the step's name
+        self.message = QLabel()
+        self.message.setObjectName("note")
+        self.message.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.message)
+        self._shown: list[dict] = []
+        self.show_steps([], "")
+
+    def apply_theme(self) -> None:
+        pass  # the style sheet and palette cover it
+
+    def show_steps(self, steps: list[dict], message: str) -> None:
+        if not steps:
+            message = message or ("No file-system steps yet: choose a device profile and a "
+                                  "file-system workload (kernel tree unpack, rm -rf, "
+                                  "sequential write, trace replay) or press fstrim now.")
+        self.message.setText(message)
+        if steps == self._shown:
+            return
+        self._shown = [dict(d) for d in steps]
+        self.table.setRowCount(len(steps))
+        for row, step in enumerate(steps):
+            for col, (key, _, fmt) in enumerate(STEP_COLUMNS):
+                v = step.get(key)
+                text = "-" if v is None or (isinstance(v, float) and v != v) else fmt.format(v)
+                item = QTableWidgetItem(text)
+                if col:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                          | Qt.AlignmentFlag.AlignVCenter)
+                self.table.setItem(row, col, item)
+        self.table.scrollToBottom()
+
+    def rows(self) -> list[list[str]]:
+        return [[self.table.item(r, c).text() for c in range(self.table.columnCount())]
+                for r in range(self.table.rowCount())]
+
+
 class Charts(QTabWidget):
     """The workbench's charts, one tab each; `show_snapshot` refreshes the visible one."""
 
@@ -145,6 +213,8 @@ class Charts(QTabWidget):
                              (self.gc, "GC copies"), (self.free, "Free blocks"),
                              (self.wear, "Wear")):
             self.addTab(chart, label)
+        self.steps = StepTable()
+        self.addTab(self.steps, "Steps")
         self.setToolTip("Charts of the run; Ctrl+Tab moves between them.")
         self.theory: float | None = None
         self._last: Snapshot | None = None
@@ -164,7 +234,13 @@ class Charts(QTabWidget):
         if snap is None:
             for i in range(self.count()):
                 chart = self.widget(i)
-                chart.set_data({k: (np.empty(0), np.empty(0)) for k in chart.series})
+                if chart is self.steps:
+                    chart.show_steps([], "")
+                else:
+                    chart.set_data({k: (np.empty(0), np.empty(0)) for k in chart.series})
+            return
+        if self.currentWidget() is self.steps:
+            self.steps.show_steps(snap.steps, snap.message)
             return
         s = snap.series
         x = s["drive_writes"]

@@ -11,11 +11,14 @@ from collections.abc import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
     QLabel,
+    QLineEdit,
+    QPushButton,
     QSpinBox,
     QToolButton,
     QVBoxLayout,
@@ -25,6 +28,7 @@ from PySide6.QtWidgets import (
 from model.partition import CYLINDER_START_SECTOR, DOS_START_SECTOR, MIB_START_SECTOR
 from model.profiles import list_profiles, load_profile
 
+from .fsjobs import FS_KINDS
 from .session import Settings
 from .streams import KINDS
 
@@ -54,14 +58,33 @@ TIPS = {
     "partition_custom": "A partition start in sectors not in the list.",
     "lvm_kib": "LVM's data offset (pe_start) inside the partition: 192 KiB was LVM2's old "
                "default, 256 KiB lines up with 128 KiB erase blocks.",
-    "workload": "What the host does next: fill the drive in order, rewrite it at random or in "
-                "order, skewed hot/cold writes, or random TRIMs.",
+    "workload": "What the host does next: block workloads (fill in order, random or "
+                "sequential rewrites, hot/cold writes, random TRIMs) on the bare drive, or "
+                "file-system steps (kernel tree unpack, rm -rf, a big file, a trace replay).",
     "fill_pct": "Fill to %: the share of logical pages written in order from the start.",
     "amount": "How much to write, in multiples of the user capacity. 0 runs until paused.",
     "hot_lba_pct": "Share of logical pages that are hot.",
     "hot_write_pct": "Share of writes that go to the hot pages.",
     "trim_max_pages": "Each TRIM unmaps a random range of 1 to this many pages.",
+    "journal": "ext4's JBD2 journal: metadata is written twice (journal, then home). A "
+               "format option: changing it makes a new file system.",
+    "atime": "When reading a file updates its access time: strict (every read), relatime "
+             "(once a day or after a change) or noatime (never). Applies at once (remount).",
+    "discard": "Mount option: TRIM the extents a transaction freed when it commits. Applies "
+               "at once (remount).",
+    "fstrim_every_min": "Run fstrim every this many simulated minutes while file-system "
+                        "steps run (0 = never), like a periodic fstrim timer.",
+    "kernel_scale": "Kernel tree unpack: share of the Linux 2.6.39 tree (36,706 files, "
+                    "493 MB); 0.1 is 3,671 files and 49 MB.",
+    "seq_mb": "Sequential write: one file of this many MB written in 1 MiB writes (dd), "
+              "then sync.",
+    "trace_path": "A block trace to replay through partition and FTL: tracefs "
+                  "block_rq_issue, blkparse, fio iolog or MSR-Cambridge CSV.",
 }
+
+FS_TIP = ("File-system workloads run on an ext4-like file system (partition start and LVM "
+          "offset from the expert section apply) and need a device profile. Each step ends "
+          "with sync; the Steps tab lists what each cost.")
 
 
 def _spin(double: bool, lo: float, hi: float, decimals: int = 1, step: float = 1) -> QWidget:
@@ -80,6 +103,9 @@ class Controls(QWidget):
     def __init__(self, request: Callable[..., bool], parent=None):
         super().__init__(parent)
         self.request = request
+        self.invalid_field = ""
+        self.on_fstrim: Callable[[], None] = lambda: None  # the owner supplies these
+        self.on_browse: Callable[[], None] = lambda: None
         self.widgets: dict[str, QWidget] = {}
         self._loading = False
         layout = QVBoxLayout(self)
@@ -146,10 +172,33 @@ class Controls(QWidget):
         self.expert.hide()
         layout.addWidget(self.expert)
 
+        self.fs_toggle = QToolButton()
+        self.fs_toggle.setText("File system: journal, atime, discard, fstrim")
+        self.fs_toggle.setCheckable(True)
+        self.fs_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.fs_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.fs_toggle.setToolTip("Show or hide the file-system options. " + FS_TIP)
+        self.fs_toggle.toggled.connect(self.set_fs_shown)
+        layout.addWidget(self.fs_toggle)
+        self.fs = QGroupBox("File system")
+        self.fs.setToolTip(FS_TIP)
+        form = QFormLayout(self.fs)
+        self._add(form, "journal", "Journal", QCheckBox("on"))
+        self._add(form, "atime", "atime", self._combo(("strict", "relatime", "noatime")))
+        self._add(form, "discard", "discard", QCheckBox("on"))
+        self._add(form, "fstrim_every_min", "fstrim every (min)", _spin(True, 0, 1e6, 2, 1))
+        self.fstrim_button = QPushButton("fstrim now")
+        self.fstrim_button.setToolTip("Walk the file system's free space and TRIM every free "
+                                      "range now (a step of its own in the Steps tab).")
+        self.fstrim_button.clicked.connect(lambda: self.on_fstrim())
+        form.addRow(self.fstrim_button)
+        self.fs.hide()
+        layout.addWidget(self.fs)
+
         work = QGroupBox("Workload")
         form = QFormLayout(work)
         kinds = QComboBox()
-        for key, text in KINDS.items():
+        for key, text in (KINDS | FS_KINDS).items():
             kinds.addItem(text, key)
         self._add(form, "workload", "Workload", kinds)
         self._add(form, "fill_pct", "Fill to (%)", _spin(True, 0, 200, 1, 5))
@@ -157,6 +206,18 @@ class Controls(QWidget):
         self._add(form, "hot_lba_pct", "Hot LBAs (%)", _spin(True, 0, 200, 1, 5))
         self._add(form, "hot_write_pct", "Hot writes (%)", _spin(True, 0, 200, 1, 5))
         self._add(form, "trim_max_pages", "TRIM size", _spin(False, 1, 1 << 20))
+        self._add(form, "kernel_scale", "Tree scale", _spin(True, 0, 10, 3, 0.05))
+        self._add(form, "seq_mb", "Write (MB)", _spin(True, 0, 1e7, 0, 50))
+        trace = QLineEdit()
+        trace.setReadOnly(True)
+        trace.setPlaceholderText("no file chosen")
+        self._add(form, "trace_path", "Trace file", trace)
+        self.browse_button = QPushButton("Choose trace file…")
+        self.browse_button.setToolTip(TIPS["trace_path"])
+        self.browse_button.clicked.connect(lambda: self.on_browse())
+        form.addRow(self.browse_button)
+        self.trace_note = self._note(form, "What the chosen trace holds, or why it cannot be "
+                                     "read (with the line number).")
         self._work_form = form
         layout.addWidget(work)
         layout.addStretch(1)
@@ -187,6 +248,10 @@ class Controls(QWidget):
         form.addRow(lab, w)
         if isinstance(w, QComboBox):
             w.currentIndexChanged.connect(lambda _i, n=name, w=w: self._send(n, w.currentData()))
+        elif isinstance(w, QCheckBox):
+            w.toggled.connect(lambda v, n=name: self._send(n, bool(v)))
+        elif isinstance(w, QLineEdit):
+            pass  # set through its button
         elif isinstance(w, QDoubleSpinBox):
             w.valueChanged.connect(lambda v, n=name: self._send(n, float(v)))
         else:
@@ -221,6 +286,11 @@ class Controls(QWidget):
                     if i < 0 and name == "partition_start":
                         i = w.findData(-1)
                     w.setCurrentIndex(i)
+                elif isinstance(w, QCheckBox):
+                    w.setChecked(bool(value))
+                elif isinstance(w, QLineEdit):
+                    w.setText(value)
+                    w.setToolTip(value or TIPS[name])
                 else:
                     w.setValue(value)
         finally:
@@ -233,12 +303,35 @@ class Controls(QWidget):
         self._show_workload_fields(s.workload)
 
     def _show_workload_fields(self, kind: str) -> None:
-        shown = {"fill_pct": kind == "fill", "amount": kind != "fill",
+        shown = {"fill_pct": kind == "fill", "amount": kind in KINDS and kind != "fill",
                  "hot_lba_pct": kind == "hotcold", "hot_write_pct": kind == "hotcold",
-                 "trim_max_pages": kind == "trim"}
+                 "trim_max_pages": kind == "trim", "kernel_scale": kind == "unpack",
+                 "seq_mb": kind == "seqwrite", "trace_path": kind == "trace"}
         for name, visible in shown.items():
             self._work_form.setRowVisible(self.widgets[name], visible)
+        self._work_form.setRowVisible(self.browse_button, kind == "trace")
+        self._work_form.setRowVisible(self.trace_note, kind == "trace")
 
-    def show_error(self, message: str) -> None:
+    def set_fs_shown(self, shown: bool) -> None:
+        self.fs.setVisible(shown)
+        self.fs_toggle.setChecked(shown)
+        self.fs_toggle.setArrowType(Qt.ArrowType.DownArrow if shown
+                                    else Qt.ArrowType.RightArrow)
+
+    def show_error(self, message: str, field: str = "") -> None:
+        """Show (or, with "", clear) the inline message; mark the control it is about."""
         self.error.setText(message)
         self.error.setVisible(bool(message))
+        self.invalid_field = field if message else ""
+        for name, w in self.widgets.items():
+            bad = bool(message) and name == field
+            if bool(w.property("invalid")) != bad:
+                w.setProperty("invalid", bad)
+                w.style().unpolish(w)
+                w.style().polish(w)
+        if message and field in self.widgets:
+            w = self.widgets[field]
+            if w.parentWidget() is self.expert and not self.expert.isVisible():
+                self.set_expert(True)
+            if w.parentWidget() is self.fs and not self.fs.isVisible():
+                self.set_fs_shown(True)

@@ -110,7 +110,36 @@ def tour(app, folder: Path) -> None:
     _grab(app, w, folder / "08-1024x768-expert.png")
     w.controls.widgets["spare_pct"].setValue(95)
     _grab(app, w, folder / "09-bad-input.png")
+    w.resize(1280, 800)
+    file_system(app, w, folder)
     w.close()
+
+
+def file_system(app, w, folder: Path) -> None:
+    """The file-system section, a few steps in the step table, a bad trace file."""
+    w.confirm = lambda text: True
+    w.controls.set_expert(False)
+    w.request(profile="ocz_vertex_le_100", capacity_mib=512.0, discard=True)
+    w.controls.set_fs_shown(True)
+    for changes in ({"workload": "unpack", "kernel_scale": 0.2}, {"workload": "rmrf"},
+                    {"workload": "seqwrite", "seq_mb": 150.0}):
+        w.request(**changes)
+        n = len(w.snapshot.steps)
+        w.run_workload()
+        _wait(app, 60, lambda n=n: len(w.snapshot.steps) > n and not w.snapshot.running)
+    w.fstrim_now()
+    _wait(app, 30, lambda: len(w.snapshot.steps) > 3 and not w.snapshot.running)
+    trace = Path(__file__).resolve().parents[1] / "assets" / "traces" / "mixed.tracefs.txt"
+    w.request(workload="trace")
+    w.choose_trace(str(trace))
+    n = len(w.snapshot.steps)
+    w.run_workload()
+    _wait(app, 30, lambda: len(w.snapshot.steps) > n and not w.snapshot.running)
+    _grab(app, w, folder / "10-file-system-steps.png")
+    bad = folder / "bad-trace.log"
+    bad.write_text("fio version 3 iolog\n0 /dev/sda add\n12 /dev/sda write banana 4096\n")
+    w.choose_trace(str(bad))
+    _grab(app, w, folder / "11-bad-trace-file.png")
 
 
 def main(argv: list[str] | None = None) -> int:

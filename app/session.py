@@ -16,6 +16,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
+from app.fsjobs import check_trace
 from model.geometry import FtlConfig, Geometry, check_buildable
 from model.partition import Partition
 from model.profiles import load_profile
@@ -26,7 +27,10 @@ VERSION = 1
 
 # Fields that change the drive itself: changing one mid-run discards the run.
 DRIVE_FIELDS = ("profile", "capacity_mib", "spare_pct", "page_kib", "pages_per_block",
-                "mapping", "gc", "d", "gc_low_blocks", "seed")
+                "mapping", "gc", "d", "gc_low_blocks", "seed", "partition_start", "lvm_kib",
+                "journal")
+# Mount options: applied to a mounted file system at once (remount), no new drive.
+MOUNT_FIELDS = ("atime", "discard")
 
 # Control labels, for messages ("Spare (%): spare must be ...").
 LABELS = {
@@ -37,6 +41,9 @@ LABELS = {
     "workload": "Workload", "fill_pct": "Fill to (%)", "amount": "Amount (drive writes)",
     "hot_lba_pct": "Hot LBAs (%)", "hot_write_pct": "Hot writes (%)",
     "trim_max_pages": "TRIM size (pages)", "speed": "Speed",
+    "journal": "Journal", "atime": "atime", "discard": "discard",
+    "fstrim_every_min": "fstrim every (min)", "kernel_scale": "Tree scale",
+    "seq_mb": "Write (MB)", "trace_path": "Trace file",
 }
 
 
@@ -63,6 +70,13 @@ class Settings:
     hot_write_pct: float = 80.0
     trim_max_pages: int = 64
     speed: str = "normal"
+    journal: bool = True  # file system: JBD2-like journal (a format option)
+    atime: str = "relatime"  # strict, relatime or noatime (mount option)
+    discard: bool = False  # TRIM freed extents at each commit (mount option)
+    fstrim_every_min: float = 0.0  # simulated minutes between fstrims (0 = never)
+    kernel_scale: float = 0.1  # kernel tree: share of the 36,706 files, 493 MB
+    seq_mb: float = 100.0  # sequential write through the file system
+    trace_path: str = ""
 
     @property
     def user_pages(self) -> int:
@@ -86,12 +100,42 @@ class Settings:
                          lvm_pe_start_bytes=self.lvm_kib * 1024)
 
 
+FS_WORKLOADS = ("unpack", "rmrf", "seqwrite", "trace")
+FS_SHARE = 0.85  # of the capacity a single file-system step may fill (journal, metadata)
+
+
+def check_fs(s: Settings) -> None:
+    """File-system settings: ValueError names the field and the allowed range."""
+    if s.atime not in ("strict", "relatime", "noatime"):
+        raise ValueError(f"atime must be strict, relatime or noatime; got {s.atime!r}")
+    if not 0 <= s.fstrim_every_min <= 10000:
+        raise ValueError(f"fstrim_every_min must be from 0 (never) to 10000 simulated minutes; "
+                         f"got {s.fstrim_every_min}")
+    room_mb = s.capacity_mib * 2**20 * FS_SHARE / 1e6
+    tree_mb = 493.0 * s.kernel_scale
+    if not 0.005 <= s.kernel_scale <= 1 or (s.workload == "unpack" and tree_mb > room_mb):
+        top = min(1.0, room_mb / 493.0)
+        raise ValueError(f"kernel_scale must be from 0.005 to {max(0.005, top):.3g} on this "
+                         f"drive (the tree takes {tree_mb:,.0f} MB of {room_mb:,.0f} MB "
+                         f"usable); got {s.kernel_scale:g}")
+    if not 1 <= s.seq_mb <= 1e7 or (s.workload == "seqwrite" and s.seq_mb > room_mb):
+        raise ValueError(f"seq_mb must be from 1 to {room_mb:,.0f} MB on this drive; "
+                         f"got {s.seq_mb:g}")
+    if s.workload in FS_WORKLOADS and not s.profile:
+        raise ValueError("file-system workloads need a device profile (for its timing and "
+                         "host model); choose one under Drive > Profile")
+
+
 def _field_of(message: str, changed: dict) -> str:
     """The control a model message is about (model names -> our field names)."""
     model_names = {"user_pages": "capacity_mib", "spare": "spare_pct",
                    "pages_per_block": "pages_per_block", "page_bytes": "page_kib",
                    "d ": "d", "gc_low_blocks": "gc_low_blocks", "start_sector": "partition_start",
-                   "lvm_pe_start_bytes": "lvm_kib", "seed": "seed", "profile": "profile"}
+                   "lvm_pe_start_bytes": "lvm_kib", "seed": "seed", "profile": "profile",
+                   "atime": "atime", "fstrim_every_min": "fstrim_every_min",
+                   "kernel_scale": "kernel_scale", "seq_mb": "seq_mb",
+                   "trace file": "trace_path", "fill": "fill_pct", "hot LBA": "hot_lba_pct",
+                   "hot write": "hot_write_pct", "amount": "amount"}
     for prefix, name in model_names.items():
         if message.startswith(prefix):
             return name
@@ -108,6 +152,8 @@ class Session(QObject):
         super().__init__(parent)
         self.settings = settings or Settings()
         self.last_error = ""
+        self.last_field = ""
+        self.trace_note = ""
 
     def update(self, **changes) -> bool:
         """Apply changes if the model accepts them; otherwise emit error and keep state."""
@@ -116,10 +162,13 @@ class Session(QObject):
             raise TypeError(f"unknown settings: {sorted(unknown)}")
         new = replace(self.settings, **changes)
         try:
+            if changes.get("trace_path"):
+                self.trace_note = check_trace(changes["trace_path"])
             self.check(new)
         except (ValueError, OSError) as e:
             name = _field_of(str(e), changes)
             self.last_error = f"{LABELS.get(name, name)}: {e}"
+            self.last_field = name
             self.error.emit(name, self.last_error)
             return False
         if new == self.settings:
@@ -144,6 +193,7 @@ class Session(QObject):
                 raise ValueError(f"{name} must be between 0 and 100 %; got {value}")
         if not 0 <= s.amount <= 1000:
             raise ValueError(f"amount must be from 0 to 1000 drive writes; got {s.amount}")
+        check_fs(s)
 
     # --- derived text the controls show (the model does the arithmetic) --------------------
 

@@ -97,6 +97,8 @@ class Theme:
             f"QLabel#error {{ color: {c['error_text']}; background: {c['error_back']};"
             f" border: 1px solid {c['error_text']}; padding: 3px; }}"
             f"QLabel#note {{ color: {c['muted_text']}; }}"
+            f"*[invalid=\"true\"] {{ border: 2px solid {c['error_text']};"
+            f" background: {c['error_back']}; }}"
             f"QGroupBox {{ font-weight: bold; border: 1px solid {c['frame']};"
             f" margin-top: 1.1em; padding-top: 2px; }}"
             f"QGroupBox::title {{ subcontrol-origin: margin; left: 6px; }}"

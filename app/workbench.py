@@ -35,11 +35,13 @@ from . import theme
 from .blockmap import BlockMap, Legend
 from .charts import Charts
 from .controls import Controls
-from .session import DRIVE_FIELDS, Session, Settings
+from .fsjobs import FsStep
+from .session import DRIVE_FIELDS, FS_WORKLOADS, Session, Settings
 from .streams import Segment
 from .worker import Snapshot, Worker
 
 WINDOW_TITLE = "SSD Lab"
+CHART_PERIOD_S = 0.25  # chart redraws while running flat out
 
 KEYS = (
     ("Space", "play / pause (starts the chosen workload when none is running)"),
@@ -71,10 +73,11 @@ class Workbench(QMainWindow):
         self.snapshot: Snapshot | None = None
         self.frame_times: deque[float] = deque(maxlen=240)
         self._segments = 0
+        self._charts_at = 0.0
         self._build()
         self._shortcuts()
         self.session.changed.connect(self._on_settings)
-        self.session.error.connect(lambda _f, msg: self.controls.show_error(msg))
+        self.session.error.connect(lambda f, msg: self.controls.show_error(msg, f))
         self.worker.snapshot_ready.connect(self._on_snapshot, Qt.ConnectionType.QueuedConnection)
         self.worker.failed.connect(self._on_failed, Qt.ConnectionType.QueuedConnection)
         self.worker.start()
@@ -86,6 +89,8 @@ class Workbench(QMainWindow):
 
     def _build(self) -> None:
         self.controls = Controls(self.request)
+        self.controls.on_fstrim = self.fstrim_now
+        self.controls.on_browse = self.choose_trace
         scroll = QScrollArea()
         scroll.setWidget(self.controls)
         scroll.setWidgetResizable(True)
@@ -212,7 +217,7 @@ class Workbench(QMainWindow):
         ok = self.session.update(**changes)
         if not ok:
             self._show_settings()  # the controls go back to the state that stayed
-            self.controls.show_error(self.session.last_error)
+            self.controls.show_error(self.session.last_error, self.session.last_field)
         return ok
 
     def _profile_changes(self, key: str) -> dict:
@@ -235,7 +240,9 @@ class Workbench(QMainWindow):
         if drive_changed:
             self._segments = 0
             profile = load_profile(s.profile) if s.profile else None
-            self.worker.configure(s.geometry(), s.config(), profile)
+            self.worker.configure(s.geometry(), s.config(), profile, s)
+        else:
+            self.worker.send("settings", s)
         self.charts.show_snapshot(self.snapshot, bool(s.profile))
 
     def _show_settings(self) -> None:
@@ -263,10 +270,74 @@ class Workbench(QMainWindow):
     def is_running(self) -> bool:
         return self.snapshot is not None and self.snapshot.running
 
+    def fs_step(self, kind: str) -> FsStep:
+        s = self.session.settings
+        self._segments += 1
+        return FsStep(kind=kind, index=self._segments, scale=s.kernel_scale,
+                      megabytes=s.seq_mb, path=s.trace_path)
+
+    def _send_workload(self) -> bool:
+        """Send the chosen workload. File-system steps need the drive to hold a file system
+        and block workloads a bare drive: switching asks before discarding a run."""
+        s = self.session.settings
+        snap = self.snapshot
+        fs = s.workload in FS_WORKLOADS
+        if fs and not s.profile:
+            self.controls.show_error("Workload: file-system workloads need a device profile; "
+                                     "choose one under Drive > Profile", "profile")
+            return False
+        if fs and s.workload == "trace" and not s.trace_path:
+            self.controls.show_error("Trace file: choose a trace file first", "trace_path")
+            return False
+        mounted = snap is not None and snap.mounted
+        if self.has_data() and fs != mounted:
+            text = ("File-system workloads format the drive first" if fs else
+                    "Block workloads write the bare drive, without the file system")
+            if not self.confirm(text + ": this discards the current run. Continue?"):
+                return False
+            self.reset_drive()
+        self.controls.show_error("")
+        if fs:
+            self.worker.send("fs", self.fs_step(s.workload))
+            self.charts.setCurrentWidget(self.charts.steps)
+        else:
+            self.worker.send("workload", self.segment())
+        return True
+
     @Slot()
     def run_workload(self) -> None:
-        self.worker.send("workload", self.segment())
-        self.play_button.setText("Pause")
+        if self._send_workload():
+            self.play_button.setText("Pause")
+
+    @Slot()
+    def fstrim_now(self) -> None:
+        s = self.session.settings
+        if not s.profile:
+            self.controls.show_error("fstrim: the file system needs a device profile; choose "
+                                     "one under Drive > Profile", "profile")
+            return
+        snap = self.snapshot
+        if self.has_data() and not (snap is not None and snap.mounted):
+            if not self.confirm("fstrim needs a file system: formatting the drive discards "
+                                "the current run. Continue?"):
+                return
+            self.reset_drive()
+        self.worker.send("fs", self.fs_step("fstrim"))
+        self.charts.setCurrentWidget(self.charts.steps)
+
+    def choose_trace(self, path: str | None = None) -> bool:
+        """Pick a trace file; a file the parser cannot read is reported at the control (with
+        its line number) and the previous choice stays."""
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(self, "Replay trace file", "",
+                                                  "Block traces (*.txt *.log *.csv *.gz);;"
+                                                  "All files (*)")
+            if not path:
+                return False
+        ok = self.request(trace_path=path)
+        if ok:  # a bad file leaves the previous choice, and its note, in place
+            self.controls.trace_note.setText(self.session.trace_note)
+        return ok
 
     @Slot()
     def toggle_play(self) -> None:
@@ -284,7 +355,8 @@ class Workbench(QMainWindow):
     def step(self) -> None:
         snap = self.snapshot
         if snap is None or not snap.segment:
-            self.worker.send("workload", self.segment())
+            if not self._send_workload():
+                return
             self.worker.send("pause")
         self.worker.send("step")
         self.play_button.setText("Play")
@@ -319,7 +391,12 @@ class Workbench(QMainWindow):
         self.snapshot = snap
         self.frame_times.append(time.perf_counter())
         self.blockmap.set_snapshot(snap)
-        self.charts.show_snapshot(snap, bool(self.session.settings.profile))
+        # Charts cost a few ms each: while a run goes flat out, redraw them a few times a
+        # second; every frame of an animation, and always when the run stops.
+        now = time.perf_counter()
+        if not snap.running or snap.animated or now - self._charts_at >= CHART_PERIOD_S:
+            self._charts_at = now
+            self.charts.show_snapshot(snap, bool(self.session.settings.profile))
         self._status(snap)
         self.play_button.setText("Pause" if snap.running else "Play")
 

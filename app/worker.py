@@ -14,14 +14,18 @@ from __future__ import annotations
 
 import queue
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 
 import numpy as np
 from PySide6.QtCore import QThread, Signal
 
 from model.commands import Commands
-from model.drive import Drive, DriveError, event_capacity_for, window_wa
+from model.drive import Drive, event_capacity_for, window_wa
+from model.host import Machine
 from model.state import (
+    BLOCK_FREE,
+    BLOCK_OPEN,
+    BLOCK_VICTIM,
     EV_COPY,
     EV_ERASE,
     EV_VICTIM,
@@ -30,13 +34,23 @@ from model.state import (
     OP_WRITE,
 )
 
+from .fsjobs import FsJob, FsStep, build_machine, remount
 from .streams import Segment, Stream
+
+
+def _plan_item(d: dict):
+    """A saved log entry as something the worker can run again: a Segment, or a
+    ("fs", FsStep, units done) for a file-system step."""
+    if d.get("fs"):
+        known = {f.name for f in fields(FsStep)}
+        return ("fs", FsStep(**{k: v for k, v in d.items() if k in known}), d.get("done"))
+    return Segment(**d)
 
 FRAME_S = 1 / 30  # snapshots at most this often
 BATCH_S = 0.02  # engine time per flat-out batch
 EVENT_BLOCKS = 16384  # drives with at most this many blocks animate with events
 PAGE_LEVEL_PAGES = 1 << 18  # physical pages up to which snapshots carry page states
-MAX_SERIES_ROWS = 4000
+MAX_SERIES_ROWS = 4000  # kept between this many and twice as many rows
 WA_WINDOW = 0.05  # per-window WA: windows of this share of the user capacity
 # Seconds one whole drive write takes at each animation speed ("fast" is flat out).
 SPEED_DRIVE_WRITE_S = {"slow": 120.0, "normal": 20.0}
@@ -46,6 +60,25 @@ SERIES_COLUMNS = ("drive_writes", "sim_s", "host", "nand", "gc", "erases", "free
 # Marks for blocks and pages in a snapshot (what happened since the previous snapshot).
 MARK_VICTIM, MARK_ERASED = 1, 2
 PAGE_FREE, PAGE_VALID, PAGE_INVALID, PAGE_COPIED = 0, 1, 2, 3
+# Colour codes per block (uint16), theme-free: 0..255 a full block's valid fraction (the
+# block map looks them up in viridis), then the block states and marks.
+CODE_FREE, CODE_OPEN, CODE_VICTIM, CODE_ERASED = 256, 257, 258, 259
+CODES = 260
+
+
+def block_codes(state: np.ndarray, valid: np.ndarray, marks: np.ndarray,
+                pages_per_block: int) -> np.ndarray:
+    """uint16 per block: what colour the block map paints it (see CODE_*). Computed in the
+    worker, so the GUI thread only looks colours up."""
+    codes = (valid.astype(np.int32) * 255 // pages_per_block).astype(np.uint16)
+    np.minimum(codes, 255, out=codes)
+    codes[state == BLOCK_FREE] = CODE_FREE
+    codes[state == BLOCK_OPEN] = CODE_OPEN
+    codes[state == BLOCK_VICTIM] = CODE_VICTIM
+    if marks.any():
+        codes[marks == MARK_ERASED] = CODE_ERASED
+        codes[marks == MARK_VICTIM] = CODE_VICTIM
+    return codes
 
 
 @dataclass
@@ -61,6 +94,7 @@ class Snapshot:
     erases: np.ndarray  # int32 per block
     close_seq: np.ndarray  # int64 per block: NAND writes when it closed, -1 if open/free
     marks: np.ndarray  # int8 per block: MARK_VICTIM / MARK_ERASED since the last frame
+    codes: np.ndarray  # uint16 per block: colour code (block_codes)
     pages: np.ndarray | None  # int8 per physical page (PAGE_*) on small drives
     counters: dict
     free_blocks: int
@@ -73,6 +107,9 @@ class Snapshot:
     animated: bool
     events_dropped: int = 0
     log: list[dict] = field(default_factory=list)
+    steps: list[dict] = field(default_factory=list)  # file-system steps run (StepResult)
+    mounted: bool = False  # the drive holds the file system (a Machine drives it)
+    message: str = ""  # what the last file-system step reported (trace summary)
 
 
 class Worker(QThread):
@@ -94,8 +131,8 @@ class Worker(QThread):
     def send(self, name: str, *args) -> None:
         self._queue.put((name, args))
 
-    def configure(self, geometry, config, profile=None) -> None:
-        self.send("configure", geometry, config, profile)
+    def configure(self, geometry, config, profile=None, settings=None) -> None:
+        self.send("configure", geometry, config, profile, settings)
 
     def take_snapshot(self) -> Snapshot | None:
         snap, self._latest = self._latest, None
@@ -111,19 +148,28 @@ class Worker(QThread):
         self._reset_state(None, None, None)
         self._alive = True
         while self._alive:
-            busy = self._running and self._stream is not None
+            busy = self._running and (self._stream is not None or self._job is not None)
             try:
                 name, args = self._queue.get(block=not busy, timeout=None if not busy else 0)
             except queue.Empty:
                 name = None
             if name is not None:
-                self._handle(name, args)
+                try:
+                    self._handle(name, args)
+                except Exception as e:  # noqa: BLE001 - a bad request must not end the thread
+                    self._running = False
+                    self.failed.emit(str(e) or type(e).__name__)
+                    self._publish(force=True)
                 continue
             try:
-                self._tick()
-            except (DriveError, ValueError) as e:
+                if self._job is not None:
+                    self._tick_fs()
+                else:
+                    self._tick()
+            except Exception as e:  # noqa: BLE001 - any model error ends the run, not the app
                 self._running = False
-                self.failed.emit(str(e))
+                self._end_job(failed=True)
+                self.failed.emit(str(e) or type(e).__name__)
                 self._publish(force=True)
 
     def _handle(self, name: str, args: tuple) -> None:
@@ -136,43 +182,66 @@ class Worker(QThread):
                 self.failed.emit(str(e))
             self._publish(force=True)
         elif name == "reset":
-            self._reset_state(self._geometry, self._config, self._profile)
+            self._reset_state(self._geometry, self._config, self._profile, self._settings)
             self._publish(force=True)
+        elif name == "fs":
+            self._plan = [("fs", args[0], None)]
+            self._next_segment()
+            self._running = self._job is not None
+            self._publish(force=True)
+        elif name == "settings":  # mount options and the fstrim period, no new drive
+            self._settings = args[0]
+            if self._machine is not None:
+                try:
+                    remount(self._machine, self._settings)
+                except ValueError as e:
+                    self.failed.emit(str(e))
+                self._schedule_fstrim()
         elif name == "workload":
             self._plan = [args[0]]
             self._next_segment()
             self._running = True
         elif name == "replay":
-            self._reset_state(self._geometry, self._config, self._profile)
-            self._plan = [Segment(**d) for d in args[0] if d["total"] > 0]
+            self._reset_state(self._geometry, self._config, self._profile, self._settings)
+            self._plan = [_plan_item(d) for d in args[0] if d.get("done", d["total"]) > 0]
             self._restore = args[1] if len(args) > 1 else None
             self._replaying = True
             self._next_segment()
-            self._running = self._stream is not None
+            self._running = self._stream is not None or self._job is not None
             self._publish(force=True)
         elif name == "play":
-            self._running = self._stream is not None
+            self._running = self._stream is not None or self._job is not None
             self._publish(force=True)
         elif name == "pause":
             self._running = False
             self._publish(force=True)
         elif name == "step":
-            if self._stream is not None:
+            if self._job is not None:
+                self._tick_fs(single=True)
+            elif self._stream is not None:
                 self._tick(single=True)
             self._publish(force=True)
         elif name == "speed":
             self._speed = args[0]
 
-    def _reset_state(self, geometry, config, profile) -> None:
+    def _reset_state(self, geometry, config, profile, settings=None) -> None:
         self._geometry, self._config, self._profile = geometry, config, profile
+        self._settings = settings
         self.drive = None
+        self._machine: Machine | None = None
+        self._job: FsJob | None = None
+        self._steps: list[dict] = []
+        self._trees: list[str] = []
+        self._message = ""
+        self._next_fstrim = float("inf")
         self._running = False
         self._replaying = False
         self._restore = None
         self._plan: list[Segment] = []
         self._stream: Stream | None = None
         self._log: list[dict] = []
-        self._rows: list[tuple] = []
+        self._rows = np.empty((2 * MAX_SERIES_ROWS, len(SERIES_COLUMNS)))
+        self._nrows = 0
         self._sim_s = 0.0
         self._marks = None
         self._pages_marked = None
@@ -194,11 +263,16 @@ class Worker(QThread):
 
     def _next_segment(self) -> None:
         self._stream = None
-        while self._plan and self._stream is None:
-            seg = self._plan.pop(0)
-            self._stream = Stream(seg, self._geometry.user_pages)
-            self._log.append(seg.as_dict() | {"total": 0})
-        if self._stream is None and self._replaying:
+        while self._plan and self._stream is None and self._job is None:
+            item = self._plan.pop(0)
+            if isinstance(item, tuple):
+                self._start_job(item[1], item[2])
+                continue
+            if self._machine is not None:  # block workloads start on a bare drive again
+                self._fresh()
+            self._stream = Stream(item, self._geometry.user_pages)
+            self._log.append(item.as_dict() | {"total": 0})
+        if self._stream is None and self._job is None and self._replaying:
             self._replaying = False
             self._restore_series()
 
@@ -209,10 +283,88 @@ class Worker(QThread):
             return
         cols = [saved.get(k, [float("nan")] * len(saved["drive_writes"]))
                 for k in SERIES_COLUMNS]
-        self._rows = [tuple(r) for r in zip(*cols, strict=True)]
-        if self._rows:
-            self._sim_s = float(self._rows[-1][1])
+        rows = np.array(cols, dtype=float).T.reshape(-1, len(SERIES_COLUMNS))
+        if len(rows) > len(self._rows):
+            rows = rows[::-(-len(rows) // len(self._rows))]
+        self._nrows = len(rows)
+        self._rows[:self._nrows] = rows
+        if self._nrows:
+            self._sim_s = float(self._rows[self._nrows - 1, 1])
         self._last_row = (self._sim_s, self.drive.counters())
+
+    # --- file-system steps -----------------------------------------------------------------
+
+    def _fresh(self) -> None:
+        """A new bare drive (and a new log), keeping the plan being run."""
+        plan, replaying, restore = self._plan, self._replaying, self._restore
+        self._reset_state(self._geometry, self._config, self._profile, self._settings)
+        self._plan, self._replaying, self._restore = plan, replaying, restore
+
+    def _mount(self) -> None:
+        """Put a file system on the drive (a fresh drive: mkfs writes its metadata)."""
+        if self._settings is None or not self._settings.profile:
+            raise ValueError("file-system workloads need a device profile")
+        m = build_machine(self._settings)
+        self._machine = m
+        self.drive = m.drive
+        self.animated = False
+        self._marks = np.zeros(m.drive.geometry.blocks, dtype=np.int8)
+        self._copied = []
+        self._sim_s = m.clock
+        self._schedule_fstrim()
+
+    def _schedule_fstrim(self) -> None:
+        every = self._settings.fstrim_every_min if self._settings is not None else 0
+        if self._machine is None or every <= 0:
+            self._next_fstrim = float("inf")
+        else:
+            self._next_fstrim = self._machine.clock + 60.0 * every
+
+    def _start_job(self, step: FsStep, limit: int | None) -> None:
+        if self._machine is None:
+            if self.drive is not None and self.drive.counters()["host_writes"] > 0:
+                self._fresh()
+            self._mount()
+        m = self._machine
+        m.begin(step.label)
+        try:
+            self._job = FsJob(m, step, self._trees, limit=limit)
+        except Exception:
+            m.end()
+            raise
+        self._message = ""
+        self._log.append(replace(step, total=self._job.total).as_dict() | {"done": 0})
+
+    def _tick_fs(self, single: bool = False) -> None:
+        job, m = self._job, self._machine
+        t0 = time.perf_counter()
+        job.advance(t0 + (0.0 if single else BATCH_S), time.perf_counter)
+        while m.clock >= self._next_fstrim:  # fstrim every N simulated minutes
+            m.fstrim()
+            self._next_fstrim += 60.0 * self._settings.fstrim_every_min
+        self._sim_s = m.clock
+        self._log[-1]["done"] = job.done
+        if job.finished:
+            self._end_job()
+            self._next_segment()
+            if self._stream is None and self._job is None:
+                self._running = False
+                self.segment_done.emit(job.step.kind)
+            self._publish(force=True)
+        elif not single:
+            self._publish()
+
+    def _end_job(self, failed: bool = False) -> None:
+        job, self._job = self._job, None
+        if job is None:
+            return
+        r = self._machine.end()
+        self._message = job.message
+        self._steps.append({
+            "step": r.name + (" (failed)" if failed else ""),
+            "host_mb": r.device_written_mb, "nand_mb": r.nand_written_mb, "wa": r.wa,
+            "trims": r.trims, "seconds": r.seconds,
+            "mb_s": r.device_written_mb / r.seconds if r.seconds > 0 else float("nan")})
 
     def _tick(self, single: bool = False) -> None:
         stream = self._stream
@@ -330,10 +482,13 @@ class Worker(QThread):
         row = (c["host_writes"] / g.user_pages, self._sim_s, c["host_writes"],
                c["nand_writes"], c["gc_copies"], c["erases"], self.drive.free_blocks, wa,
                self._wa_window, *rates)
-        self._rows.append(row)
+        if self._nrows == len(self._rows):  # full: keep every second row
+            half = self._rows[:self._nrows:2].copy()
+            self._nrows = len(half)
+            self._rows[:self._nrows] = half
+        self._rows[self._nrows] = row
+        self._nrows += 1
         self._last_row = (self._sim_s, c)
-        if len(self._rows) > MAX_SERIES_ROWS:
-            self._rows = self._rows[::2]
 
     def _publish(self, force: bool = False) -> None:
         now = time.perf_counter()
@@ -358,23 +513,31 @@ class Worker(QThread):
                 ppn = np.concatenate(self._copied)
                 pages[ppn[pages[ppn] == PAGE_VALID]] = PAGE_COPIED
         self._copied = []
-        series = np.array(self._rows, dtype=float).reshape(-1, len(SERIES_COLUMNS))
+        series = self._rows[:self._nrows]
         stream = self._stream
         progress = float("nan")
+        segment = "" if stream is None else stream.segment.kind
         if stream is not None and stream.segment.total > 0:
             progress = stream.done / stream.segment.total
+        if self._job is not None:
+            segment = self._job.step.label
+            progress = self._job.done / max(1, self._job.total)
         done, secs = self._rate
         snap = Snapshot(
             seq=self._seq, blocks=g.blocks, pages_per_block=g.pages_per_block,
             user_pages=g.user_pages, state=views["state"].copy(), valid=views["valid"].copy(),
             erases=views["erases"].copy(), close_seq=drive.arrays.close_seq.copy(),
-            marks=self._marks.copy(), pages=pages, counters=drive.counters(),
+            marks=self._marks.copy(), pages=pages,
+            codes=block_codes(views["state"], views["valid"], self._marks, g.pages_per_block),
+            counters=drive.counters(),
             free_blocks=drive.free_blocks,
             series={k: series[:, i].copy() for i, k in enumerate(SERIES_COLUMNS)},
-            running=self._running, segment="" if stream is None else stream.segment.kind,
+            running=self._running, segment=segment,
             progress=progress, engine_pages_per_s=done / secs if secs > 0 else 0.0,
             sim_s=self._sim_s, animated=self.animated and not self._replaying,
             events_dropped=drive.events_dropped, log=[dict(d) for d in self._log],
+            steps=[dict(d) for d in self._steps], mounted=self._machine is not None,
+            message=self._message,
         )
         self._marks[:] = 0
         if secs > 0.5:

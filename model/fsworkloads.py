@@ -8,7 +8,7 @@ stated defaults, not fitted values.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -62,35 +62,53 @@ class Tree:
         self.m.cpu(self.m.host.per_file_delete_us * 1e-6)
 
 
-def unpack(m: Machine, files: Sequence[FileSpec], top: str = "linux") -> Tree:
-    """tar x of a tree into the page cache (directories first, then files in order)."""
+def unpack_steps(m: Machine, files: Sequence[FileSpec], top: str = "linux"
+                 ) -> Iterator[int]:
+    """tar x of a tree into the page cache (directories first, then files in order),
+    yielding the number of files created after each one: a caller can pause between."""
     tree = Tree(m, top)
     tree.ensure_dir(top)
     for d in directories(files):
         tree.ensure_dir(top + "/" + d)
-    for spec in files:
+    m.last_tree = tree
+    for i, spec in enumerate(files, 1):
         tree.create(spec)
-    return tree
+        yield i
 
 
-def remove_tree(m: Machine, top: str = "linux") -> None:
+def unpack(m: Machine, files: Sequence[FileSpec], top: str = "linux") -> Tree:
+    for _ in unpack_steps(m, files, top):
+        pass
+    return m.last_tree
+
+
+def remove_tree_steps(m: Machine, top: str = "linux") -> Iterator[int]:
     """rm -rf of a top-level directory: read each directory, unlink its files, then remove
-    it, depth first."""
+    it, depth first; yields the number of files unlinked after each one."""
     fs = m.fs
+    done = 0
 
-    def walk(parent: int, name: str) -> None:
+    def walk(parent: int, name: str) -> Iterator[int]:
+        nonlocal done
         ino = fs.lookup(parent, name)
         for child in fs.readdir(ino):
             child_ino = fs.lookup(ino, child)
             if fs.inodes[child_ino].is_dir:
-                walk(ino, child)
+                yield from walk(ino, child)
             else:
                 fs.unlink(ino, child)
                 m.cpu(m.host.per_file_delete_us * 1e-6)
+                done += 1
+                yield done
         fs.rmdir(parent, name)
         m.cpu(m.host.per_dir_us * 1e-6)
 
-    walk(ROOT_INO, top)
+    yield from walk(ROOT_INO, top)
+
+
+def remove_tree(m: Machine, top: str = "linux") -> None:
+    for _ in remove_tree_steps(m, top):
+        pass
 
 
 def git_clone(m: Machine, files: Sequence[FileSpec], top: str = "linux",
@@ -139,19 +157,28 @@ def make_clean(m: Machine, tree: Tree, files: Sequence[FileSpec],
         m.cpu(per_op)
 
 
-def write_file(m: Machine, name: str, size_bytes: int, sync: bool = True) -> int:
-    """dd of size_bytes into a new file in 1 MiB writes, then sync (dd ... ; sync)."""
+def write_file_steps(m: Machine, name: str, size_bytes: int, sync: bool = True
+                     ) -> Iterator[int]:
+    """dd of size_bytes into a new file in 1 MiB writes, then sync (dd ... ; sync);
+    yields the bytes written after each write. m.last_ino is the new file."""
     fs = m.fs
     ino = fs.create(ROOT_INO, name)
+    m.last_ino = ino
     done = 0
     while done < size_bytes:
         n = min(CHUNK_BYTES, size_bytes - done)
         fs.write(ino, done, n)
         done += n
         m.cpu(n / (m.host.copy_mb_s * 1e6))
+        yield done
     if sync:
         m.sync()
-    return ino
+
+
+def write_file(m: Machine, name: str, size_bytes: int, sync: bool = True) -> int:
+    for _ in write_file_steps(m, name, size_bytes, sync):
+        pass
+    return m.last_ino
 
 
 def delete_file(m: Machine, name: str) -> None:

@@ -80,6 +80,8 @@ class Machine:
         self.busy_until = 0.0
         self._io_stats = BatchStats()
         self._step: tuple[str, float, object, BatchStats] | None = None
+        self.last_tree = None  # what the last unpack created (fsworkloads)
+        self.last_ino = 0  # the last file write_file created (fsworkloads)
 
     def upgrade_firmware(self, profile: DeviceProfile) -> None:
         """Swap the drive's behaviour for another firmware of the same drive (same geometry):

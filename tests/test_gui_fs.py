@@ -1,0 +1,168 @@
+"""The workbench's file-system controls, driven through the real window: journal, atime,
+discard, fstrim (now and every N simulated minutes), partition start, kernel tree unpack,
+rm -rf, sequential write and trace replay, with the step table, pause and bad input marked
+on the control it is about."""
+
+import time
+from pathlib import Path
+
+import pytest
+
+from app.workbench import Workbench
+
+TRACES = Path(__file__).resolve().parents[1] / "assets" / "traces"
+
+
+@pytest.fixture
+def bench(qtbot):
+    w = Workbench()
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.snapshot is not None, timeout=10000)
+    w.confirm = lambda text: True
+    yield w
+    w.close()
+
+
+def choose(combo, data):
+    combo.setCurrentIndex(combo.findData(data))
+
+
+def fs_drive(qtbot, w, mib=256):
+    c = w.controls.widgets
+    choose(c["profile"], "ocz_vertex_le_100")
+    c["capacity_mib"].setValue(mib)
+    qtbot.waitUntil(lambda: w.snapshot.user_pages == w.session.settings.user_pages,
+                    timeout=5000)
+
+
+def run_step(qtbot, w, timeout=20000):
+    n = len(w.snapshot.steps)
+    w.run_workload()
+    qtbot.waitUntil(lambda: len(w.snapshot.steps) > n and not w.snapshot.running,
+                    timeout=timeout)
+    return w.snapshot.steps[-1]
+
+
+def test_unpack_rm_fstrim_fill_the_step_table(qtbot, bench):
+    c = bench.controls.widgets
+    fs_drive(qtbot, bench)
+    bench.controls.fs_toggle.click()
+    assert bench.controls.fs.isVisible()
+    choose(c["workload"], "unpack")
+    c["kernel_scale"].setValue(0.1)
+    assert c["kernel_scale"].isVisible() and not c["amount"].isVisible()
+    unpack = run_step(qtbot, bench)
+    assert bench.snapshot.mounted
+    assert unpack["host_mb"] > 45 and unpack["nand_mb"] >= unpack["host_mb"] * 0.99
+    assert unpack["seconds"] > 0 and unpack["trims"] == 0
+    c["discard"].setChecked(True)  # a mount option: no new drive
+    assert bench.session.settings.discard and bench.snapshot.mounted
+    choose(c["workload"], "rmrf")
+    rm = run_step(qtbot, bench)
+    assert rm["trims"] > 0  # discard TRIMs the freed extents at commit
+    bench.controls.fstrim_button.click()
+    qtbot.waitUntil(lambda: len(bench.snapshot.steps) == 3 and not bench.snapshot.running,
+                    timeout=10000)
+    assert bench.snapshot.steps[-1]["step"] == "fstrim"
+    rows = bench.charts.steps.rows()
+    assert [r[0] for r in rows] == ["unpack kernel tree x0.1", "rm -rf tree", "fstrim"]
+    assert bench.charts.currentWidget() is bench.charts.steps
+    choose(c["workload"], "rmrf")  # nothing left to remove: an inline message
+    bench.run_workload()
+    qtbot.waitUntil(lambda: "no kernel tree" in bench.controls.error.text(), timeout=5000)
+
+
+def test_journal_partition_and_periodic_fstrim_reach_the_file_system(qtbot, bench):
+    c = bench.controls.widgets
+    fs_drive(qtbot, bench)
+    c["journal"].setChecked(False)
+    choose(c["atime"], "noatime")
+    choose(c["partition_start"], 63)
+    c["fstrim_every_min"].setValue(0.01)  # every 0.6 s of simulated time
+    choose(c["workload"], "seqwrite")
+    c["seq_mb"].setValue(200)
+    step = run_step(qtbot, bench)
+    m = bench.worker._machine
+    assert m.fs.journal is None and m.fs.opt.atime == "noatime"
+    assert m.dev.partition.start_sector == 63
+    assert step["host_mb"] > 200 and step["trims"] > 0  # the periodic fstrims ran
+
+
+def test_trace_replay_and_bad_trace_file(qtbot, bench, tmp_path):
+    fs_drive(qtbot, bench)
+    choose(bench.controls.widgets["workload"], "trace")
+    bad = tmp_path / "bad.log"
+    bad.write_text("fio version 3 iolog\n0 /dev/sda add\n12 /dev/sda write banana 4096\n")
+    assert not bench.choose_trace(str(bad))
+    text = bench.controls.error.text()
+    assert "Trace file" in text and "line 3" in text
+    assert bench.controls.invalid_field == "trace_path"
+    assert bench.controls.widgets["trace_path"].property("invalid")
+    assert bench.session.settings.trace_path == ""
+    assert bench.choose_trace(str(TRACES / "mixed.fio3.log"))
+    assert not bench.controls.error.isVisible()
+    assert "requests" in bench.controls.trace_note.text()
+    step = run_step(qtbot, bench)
+    assert step["host_mb"] > 5 and step["trims"] > 0
+    assert "204 of 204 requests replayed" in bench.snapshot.message
+
+
+def test_file_system_step_pauses_and_resets_mid_run(qtbot, bench):
+    c = bench.controls.widgets
+    fs_drive(qtbot, bench, mib=1024)
+    choose(c["workload"], "unpack")
+    c["kernel_scale"].setValue(0.6)
+    bench.run_workload()
+    qtbot.waitUntil(lambda: bench.snapshot.running and bench.snapshot.progress > 0.02,
+                    timeout=10000)
+    t0 = time.perf_counter()
+    bench.toggle_play()
+    qtbot.waitUntil(lambda: not bench.snapshot.running, timeout=2000)
+    assert time.perf_counter() - t0 < 1.0
+    done = bench.snapshot.progress
+    qtbot.wait(150)
+    assert bench.snapshot.progress == done < 1
+    bench.reset_drive()
+    qtbot.waitUntil(lambda: not bench.snapshot.mounted
+                    and bench.snapshot.counters["host_writes"] == 0, timeout=3000)
+    assert bench.snapshot.steps == []
+
+
+def test_file_system_workload_needs_a_profile(qtbot, bench):
+    choose(bench.controls.widgets["workload"], "unpack")
+    assert bench.session.settings.workload == "fill"
+    assert "need a device profile" in bench.controls.error.text()
+    assert bench.controls.invalid_field == "workload"
+    assert bench.controls.widgets["workload"].property("invalid")
+
+
+def test_bad_value_marks_its_control_until_fixed(qtbot, bench):
+    spare = bench.controls.widgets["spare_pct"]
+    spare.setValue(95)
+    assert spare.property("invalid") and bench.controls.invalid_field == "spare_pct"
+    assert not bench.controls.widgets["capacity_mib"].property("invalid")
+    bench.controls.widgets["d"].setValue(0)  # a field in the folded expert section
+    assert bench.controls.expert.isVisible()
+    assert bench.controls.widgets["d"].property("invalid") and not spare.property("invalid")
+    spare.setValue(10)
+    assert not any(w.property("invalid") for w in bench.controls.widgets.values())
+    assert not bench.controls.error.isVisible()
+
+
+def test_file_system_session_saves_and_reopens(qtbot, bench, tmp_path):
+    c = bench.controls.widgets
+    fs_drive(qtbot, bench)
+    choose(c["workload"], "unpack")
+    c["kernel_scale"].setValue(0.05)
+    run_step(qtbot, bench)
+    saved = bench.snapshot
+    path = tmp_path / "fs.json"
+    bench.save(str(path))
+    bench.reset_all()
+    qtbot.waitUntil(lambda: bench.snapshot.counters["host_writes"] == 0, timeout=3000)
+    assert bench.open(str(path))
+    qtbot.waitUntil(lambda: bench.snapshot.counters == saved.counters
+                    and not bench.snapshot.running, timeout=20000)
+    assert bench.snapshot.mounted
+    assert [s["step"] for s in bench.snapshot.steps] == [s["step"] for s in saved.steps]
