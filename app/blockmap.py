@@ -290,7 +290,7 @@ class Legend(QWidget):
         rows = QVBoxLayout(self._inner)
         rows.setContentsMargins(0, 0, 0, 0)
         rows.setSpacing(1)
-        per_row = 4
+        per_row = 3  # narrow enough to leave room for the controls at 1024 px
         for start in range(0, len(items), per_row):
             row = QHBoxLayout()
             row.setSpacing(4)

@@ -83,7 +83,15 @@ class Workbench(QMainWindow):
         self.worker.start()
         self._apply_theme()
         self._on_settings(self.session.settings, True)
-        self.resize(1280, 860)
+        self._fit_to_screen(1280, 860)
+
+    def _fit_to_screen(self, width: int, height: int) -> None:
+        """Open at the preferred size, or smaller when the screen is smaller."""
+        screen = self.screen()
+        if screen is not None:
+            room = screen.availableGeometry()
+            width, height = min(width, room.width()), min(height, room.height())
+        self.resize(width, height)
 
     # --- layout ----------------------------------------------------------------------------
 
@@ -100,7 +108,7 @@ class Workbench(QMainWindow):
         self.run_button = self._button("Run", "Start the chosen workload from its "
                                        "beginning (Ctrl+Enter).", self.run_workload)
         self.play_button = self._button("Play", "Play or pause the run (Space).",
-                                        self.toggle_play)
+                                        self.toggle_play, longest="Pause")
         self.step_button = self._button("Step", "Run one batch, then stop (Right arrow).",
                                         self.step)
         self.reset_button = self._button("Reset drive", "Erase the drive and clear the charts; "
@@ -122,9 +130,10 @@ class Workbench(QMainWindow):
                   self.speed, self.reset_button, self.reset_all_button, help_button):
             bar.addWidget(w)
         bar.addStretch(1)
+        # On its own row: a long status line must never widen the window.
         self.progress_label = QLabel()
         self.progress_label.setToolTip("What the worker is doing now.")
-        bar.addWidget(self.progress_label)
+        self.progress_label.setWordWrap(True)
 
         self.blockmap = BlockMap()
         self.legend = Legend()
@@ -132,6 +141,7 @@ class Workbench(QMainWindow):
         v = QVBoxLayout(top)
         v.setContentsMargins(0, 0, 0, 0)
         v.addLayout(bar)
+        v.addWidget(self.progress_label)
         v.addWidget(self.blockmap, 1)
         v.addWidget(self.legend)
         self.charts = Charts()
@@ -160,10 +170,14 @@ class Workbench(QMainWindow):
             self.status[key] = lab
         self._menus()
 
-    def _button(self, text: str, tip: str, slot) -> QPushButton:
+    def _button(self, text: str, tip: str, slot, longest: str = "") -> QPushButton:
         b = QPushButton(text)
         b.setToolTip(tip)
         b.clicked.connect(slot)
+        # The style's default minimum (about 80 px) would keep the window wider than 1024;
+        # the text's own width is enough. `longest` is a label the button switches to.
+        fm = b.fontMetrics()
+        b.setMinimumWidth(max(fm.horizontalAdvance(t) for t in (text, longest)) + 20)
         return b
 
     def _menus(self) -> None:
