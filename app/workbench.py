@@ -46,6 +46,7 @@ CHART_PERIOD_S = 0.25  # chart redraws while running flat out
 KEYS = (
     ("Space", "play / pause (starts the chosen workload when none is running)"),
     ("Right or .", "step one batch"),
+    ("G", "step one garbage collection: collect one victim now"),
     ("Ctrl+Enter", "run the chosen workload from the start"),
     ("1 / 2 / 3", "speed slow / normal / fast (flat out)"),
     ("Ctrl+R", "reset the drive (keep the settings)"),
@@ -111,6 +112,8 @@ class Workbench(QMainWindow):
                                         self.toggle_play, longest="Pause")
         self.step_button = self._button("Step", "Run one batch, then stop (Right arrow).",
                                         self.step)
+        self.gc_button = self._button("GC", "Collect one victim block now and show its "
+                                      "copies and erase (G).", self.step_gc)
         self.reset_button = self._button("Reset drive", "Erase the drive and clear the charts; "
                                          "settings stay (Ctrl+R).", self.reset_drive)
         self.reset_all_button = self._button("Reset All", "Everything back to the start-up "
@@ -126,7 +129,8 @@ class Workbench(QMainWindow):
             lambda _i: self.request(speed=self.speed.currentData()))
         help_button = self._button("?", "Keyboard help (F1).", self.show_help)
         bar = QHBoxLayout()
-        for w in (self.run_button, self.play_button, self.step_button, QLabel("Speed"),
+        for w in (self.run_button, self.play_button, self.step_button, self.gc_button,
+                  QLabel("Speed"),
                   self.speed, self.reset_button, self.reset_all_button, help_button):
             bar.addWidget(w)
         bar.addStretch(1)
@@ -206,6 +210,7 @@ class Workbench(QMainWindow):
         for keys, slot in (("Space", self.toggle_play), ("Right", self.step),
                            (".", self.step), ("Ctrl+Return", self.run_workload),
                            ("Ctrl+R", self.reset_drive), ("Alt+R", self.reset_all),
+                           ("G", self.step_gc),
                            ("?", self.show_help),
                            ("1", lambda: self.speed.setCurrentIndex(0)),
                            ("2", lambda: self.speed.setCurrentIndex(1)),
@@ -373,6 +378,12 @@ class Workbench(QMainWindow):
                 return
             self.worker.send("pause")
         self.worker.send("step")
+        self.play_button.setText("Play")
+
+    @Slot()
+    def step_gc(self) -> None:
+        """One garbage collection now (the run pauses)."""
+        self.worker.send("gc")
         self.play_button.setText("Play")
 
     @Slot()

@@ -20,7 +20,7 @@ import numpy as np
 from PySide6.QtCore import QThread, Signal
 
 from model.commands import Commands
-from model.drive import Drive, event_capacity_for, window_wa
+from model.drive import Drive, DriveError, event_capacity_for, window_wa
 from model.host import Machine
 from model.state import (
     BLOCK_FREE,
@@ -220,6 +220,16 @@ class Worker(QThread):
                 self._tick_fs(single=True)
             elif self._stream is not None:
                 self._tick(single=True)
+            self._publish(force=True)
+        elif name == "gc":  # one garbage collection, now, with its events shown
+            if self.drive is not None:
+                self._running = False
+                try:
+                    self.drive.collect_one()
+                except DriveError as e:
+                    self.failed.emit(str(e))
+                if self.drive.event_capacity:
+                    self._mark(self.drive.take_events())
             self._publish(force=True)
         elif name == "speed":
             self._speed = args[0]

@@ -230,3 +230,20 @@ def qtbot_app_style():
     from PySide6.QtWidgets import QApplication
 
     return QApplication.instance().styleSheet()
+
+
+def test_step_one_gc_collects_a_victim(qtbot):
+    """G collects one victim now: erases go up by one and the run is paused."""
+    from app.workbench import Workbench
+
+    w = Workbench()
+    qtbot.addWidget(w)
+    w.request(capacity_mib=16.0, pages_per_block=32, spare_pct=10.0)
+    w.request(workload="fill", fill_pct=100.0)
+    w.run_workload()
+    qtbot.waitUntil(lambda: w.snapshot is not None and w.snapshot.counters["host_writes"]
+                    >= 4096 and not w.snapshot.running, timeout=20000)
+    before = w.snapshot.counters["erases"]
+    w.step_gc()
+    qtbot.waitUntil(lambda: w.snapshot.counters["erases"] == before + 1, timeout=5000)
+    w.close()
