@@ -46,7 +46,7 @@ def _plan_item(d: dict):
         return ("fs", FsStep(**{k: v for k, v in d.items() if k in known}), d.get("done"))
     return Segment(**d)
 
-FRAME_S = 1 / 30  # snapshots at most this often
+FRAME_S = 1 / 36  # snapshots at most this often: a little above 30 so 30 fps is met
 BATCH_S = 0.02  # engine time per flat-out batch
 EVENT_BLOCKS = 16384  # drives with at most this many blocks animate with events
 PAGE_LEVEL_PAGES = 1 << 18  # physical pages up to which snapshots carry page states
