@@ -129,10 +129,12 @@ class FsJob:
     def advance(self, until: float, clock) -> None:
         while not self.finished and (self.limit is None or self.done < self.limit):
             try:
-                self.done = next(self._gen)
+                done = next(self._gen)
             except StopIteration:
                 self.finished = True
                 break
+            if done is not None:  # a sync slice yields None: progress stays where it was
+                self.done = done
             if clock() >= until:
                 break
         if self.limit is not None and self.done >= self.limit:
@@ -146,7 +148,7 @@ class FsJob:
         for i in fw.unpack_steps(self.m, files, top):
             if i % FILES_PER_SLICE == 0:
                 yield i
-        self.m.sync()
+        yield from self.m.sync_steps()
         yield len(files)
 
     def _count(self, ino: int) -> int:
@@ -164,7 +166,7 @@ class FsJob:
             if done % UNLINKS_PER_SLICE == 0:
                 yield done
         self.trees.remove(top)
-        self.m.sync()
+        yield from self.m.sync_steps()
         yield done
 
     def _seqwrite(self, size: int) -> Iterator[int]:
@@ -174,7 +176,7 @@ class FsJob:
                 self.m, f"seq-{self.step.index}.bin", size, sync=False), 1):
             if chunks % MIB_PER_SLICE == 0:
                 yield chunks
-        self.m.sync()
+        yield from self.m.sync_steps()
         yield chunks
 
     def _replay(self, trace) -> Iterator[int]:
@@ -194,7 +196,7 @@ class FsJob:
             if first_bad is None:
                 first_bad = result.first_out_of_range_line
             yield min(n, start + REQUESTS_PER_SLICE)
-        self.m.sync()
+        yield from self.m.sync_steps()
         lines = [f"{trace.source.rsplit('/', 1)[-1]} ({trace.fmt}): {sent:,} of {n:,} "
                  "requests replayed"]
         if skipped:

@@ -654,13 +654,22 @@ class FileSystem:
         self.dev.flush()
         self.count.flushes += 1
 
-    def sync(self) -> None:
-        """Write back all dirty data, commit, and checkpoint: everything reaches the drive."""
-        self._writeback_inodes(list(self._dirty_inodes))
+    def sync_steps(self, inodes_per_step: int = 2048):
+        """sync as a generator: write back dirty files a few thousand at a time (yielding
+        after each group, so a caller can pause), then commit and checkpoint."""
+        pending = list(self._dirty_inodes)
+        for i in range(0, len(pending), inodes_per_step):
+            self._writeback_inodes(pending[i:i + inodes_per_step])
+            yield
         self.commit()
         self._write_home()
         self.dev.flush()
         self.count.flushes += 1
+
+    def sync(self) -> None:
+        """Write back all dirty data, commit, and checkpoint: everything reaches the drive."""
+        for _ in self.sync_steps():
+            pass
 
     def fstrim(self, minimum_blocks: int = 1) -> int:
         """TRIM every free range of at least minimum_blocks in groups not trimmed since their

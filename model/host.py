@@ -125,9 +125,17 @@ class Machine:
         if quiet > 0:
             timing.idle(self.profile, self.drive, quiet)
 
-    def sync(self) -> None:
-        self.fs.sync()
+    def sync_steps(self):
+        """sync, yielding between groups of files so a caller can pause; the clock reaches
+        the moment the drive is done at the end."""
+        for _ in self.fs.sync_steps():
+            self._io(wait=False)
+            yield
         self._io(wait=True)
+
+    def sync(self) -> None:
+        for _ in self.sync_steps():
+            pass
 
     def fsync(self, ino: int) -> None:
         self.fs.fsync(ino)
