@@ -69,6 +69,7 @@ _DEVICE_FIELDS: dict[str, tuple] = {
     "erase_us": ("float", 1.0, 1_000_000.0, "die time to erase one block, us"),
     "host_link_mb_s": ("float", 1.0, 100_000.0, "host link payload limit, MB/s"),
     "command_overhead_us": ("float", 0.0, 100_000.0, "controller time per command, us"),
+    "flush_us": ("float", 0.0, 1_000_000.0, "time a cache flush holds the drive, us"),
     "trim_honoured": ("bool", None, None, "whether the firmware acts on TRIM"),
     "trim_queued": ("bool", None, None, "queued TRIM (SATA 3.1 / NVMe) vs non-queued"),
     "trim_command_us": ("float", 0.0, 1_000_000.0, "time per TRIM command, us"),
@@ -221,6 +222,7 @@ class DeviceProfile:
     erase_us: float
     host_link_mb_s: float
     command_overhead_us: float
+    flush_us: float
     trim_honoured: bool
     trim_queued: bool
     trim_command_us: float

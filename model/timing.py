@@ -95,15 +95,18 @@ def batch_seconds(profile: DeviceProfile, stats: BatchStats,
         commands += stats.trim_requests  # acknowledged and dropped: only the overhead
     overhead_s = commands * profile.command_overhead_us * 1e-6
     trim_s = trim_seconds(profile, stats.trim_requests, stats.trim_bytes)
+    # A cache flush drains the queue and holds it while the drive persists its caches and
+    # tables, so its time adds to everything else.
+    flush_s = stats.flush_requests * profile.flush_us * 1e-6
 
     if queue_depth >= 2:
         io_s = max(flash_s, link_s, overhead_s)
     else:
         io_s = flash_s + link_s + overhead_s
     if profile.trim_queued and queue_depth >= 2:
-        seconds = max(io_s, trim_s)
+        seconds = max(io_s, trim_s) + flush_s
     else:
-        seconds = io_s + trim_s
+        seconds = io_s + trim_s + flush_s
 
     write_mb_s = (stats.write_bytes / 1e6 / seconds
                   if stats.write_bytes and seconds > 0 else math.nan)

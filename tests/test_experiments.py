@@ -12,9 +12,6 @@ import pytest
 from model import experiments
 
 KNOWN_GAPS = {
-    # 0.17 s documented; the model writes ~20 MB of metadata in ~0.07 s. What else the real
-    # drive spent time on (cache flushes?) is not documented.
-    ("discard", "sync again time", "without discard"),
     # Real ext4 on kernel 6.18 (recorded in tests/recordings) and the model both roughly
     # double make clean's writes with a journal; the 2009 kernel measured +42..55 %.
     ("journal", "journal overhead", "make clean"),
