@@ -21,7 +21,8 @@ from model.experiments import KERNEL_DISK_BYTES, kernel_tree_on_disk
 from model.filesystem import ROOT_INO, FsOptions
 from model.host import Machine
 from model.profiles import load_host_profile, load_profile
-from model.traces import parse, replay
+from model.replay import replay
+from model.traces import parse
 
 HOST_PROFILE = "host_phenom2_x4_965"
 FILES_PER_SLICE = 200

@@ -14,109 +14,26 @@ submits them and charges their time (see host.py).
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, field
 
 from .blockdev import BlockDevice
 from .ext4layout import MAX_EXTENT_BLOCKS, BlockAllocator, Layout, default_journal_blocks
+from .fstypes import (
+    DAY_S,
+    DIRECT_BLOCKS,
+    EXTENTS_IN_INODE,
+    EXTENTS_PER_BLOCK,
+    FIRST_INO,
+    POINTERS_PER_BLOCK,
+    ROOT_INO,
+    SMALL_FILE_BLOCKS,
+    STREAM_CHUNK_BLOCKS,
+    FsCounters,
+    FsOptions,
+    Inode,
+    _dirty_pages,
+    _entry_bytes,
+)
 from .journal import Journal, Transaction
-
-ATIME_MODES = ("strict", "relatime", "noatime")
-ROOT_INO = 2
-FIRST_INO = 11
-EXTENTS_IN_INODE = 4
-EXTENTS_PER_BLOCK = 340
-POINTERS_PER_BLOCK = 1024  # ext2/3 indirect block: 4 KiB of 4-byte block numbers
-DIRECT_BLOCKS = 12
-SMALL_FILE_BLOCKS = 16  # ext4's mb_stream_req: smaller files share a stream of blocks
-STREAM_CHUNK_BLOCKS = 512
-DAY_S = 86400.0
-
-
-@dataclass(frozen=True)
-class FsOptions:
-    """Mount and format options. Times in seconds, sizes in bytes unless named otherwise."""
-
-    journal: bool = True
-    atime: str = "relatime"
-    discard: bool = False
-    extents: bool = True  # False: ext2/ext3 indirect block maps
-    commit_interval_s: float = 5.0
-    dirty_expire_s: float = 30.0
-    writeback_interval_s: float = 5.0
-    dirty_background_bytes: int = 400 * 2**20
-    stripe_width_blocks: int = 0
-    max_request_bytes: int = 512 * 1024
-    max_discard_bytes: int = 2**32
-    blocks_per_group: int = 32768
-    inodes_per_group: int = 8192
-    journal_blocks: int | None = None  # None: as mke2fs chooses for the size
-
-    def __post_init__(self) -> None:
-        if self.atime not in ATIME_MODES:
-            raise ValueError(f"atime must be one of {', '.join(ATIME_MODES)}; got "
-                             f"{self.atime!r}")
-        for name in ("commit_interval_s", "dirty_expire_s", "writeback_interval_s"):
-            if not (0.1 <= getattr(self, name) <= 3600):
-                raise ValueError(f"{name} must be between 0.1 and 3600 seconds; got "
-                                 f"{getattr(self, name)}")
-        if not (0 <= self.stripe_width_blocks <= 4096):
-            raise ValueError(f"stripe_width_blocks must be from 0 to 4096; got "
-                             f"{self.stripe_width_blocks}")
-        if self.max_request_bytes < 4096 or self.max_request_bytes % 4096:
-            raise ValueError("max_request_bytes must be a multiple of 4096, at least 4096; "
-                             f"got {self.max_request_bytes}")
-
-
-@dataclass
-class FsCounters:
-    """Blocks (4 KiB) the file system wrote or trimmed, by kind."""
-
-    data_blocks: int = 0
-    metadata_blocks: int = 0  # written to their home location
-    journal_blocks: int = 0
-    read_blocks: int = 0
-    discard_requests: int = 0
-    discard_blocks: int = 0
-    commits: int = 0
-    flushes: int = 0
-
-    @property
-    def written_blocks(self) -> int:
-        """What ext4's lifetime_write_kbytes counts, in blocks."""
-        return self.data_blocks + self.metadata_blocks + self.journal_blocks
-
-    def copy(self) -> FsCounters:
-        return FsCounters(**vars(self))
-
-
-@dataclass(eq=False)
-class Inode:
-    ino: int
-    is_dir: bool
-    parent: int
-    size: int = 0  # bytes
-    extents: list = field(default_factory=list)  # [first block, blocks]
-    map_blocks: list = field(default_factory=list)  # extent-tree or indirect blocks
-    pending_blocks: int = 0  # delayed allocation: blocks written but not yet placed
-    dirty_blocks: set = field(default_factory=set)  # file-relative blocks to rewrite
-    dirty_since: float | None = None
-    atime: float = 0.0
-    mtime: float = 0.0
-    entries: dict = field(default_factory=dict)  # directories: name -> (ino, dir block idx)
-    fill: list = field(default_factory=list)  # directories: bytes used per dir block
-
-    @property
-    def allocated_blocks(self) -> int:
-        return sum(e[1] for e in self.extents)
-
-
-def _dirty_pages(f: Inode) -> int:
-    """Pages of f in the page cache that still have to be written."""
-    return f.pending_blocks + len(f.dirty_blocks)
-
-
-def _entry_bytes(name: str) -> int:
-    return 8 + (len(name.encode()) + 3) // 4 * 4
 
 
 class FileSystem:
@@ -689,41 +606,3 @@ class FileSystem:
                     trimmed += ln
             self._trimmed_groups.add(g)
         return trimmed
-
-    # --- checks ---------------------------------------------------------------------------
-
-    def used_blocks_by_files(self) -> set[int]:
-        used = set()
-        for f in self.inodes.values():
-            for s, ln in f.extents:
-                used.update(range(s, s + ln))
-            used.update(f.map_blocks)
-        return used
-
-    def check(self) -> list[str]:
-        """Bookkeeping problems (empty when sound): every block a file owns is marked used
-        exactly once; no two files share a block; directory entries point at inodes."""
-        out = []
-        seen: dict[int, int] = {}
-        for f in self.inodes.values():
-            blocks = [b for s, ln in f.extents for b in range(s, s + ln)] + list(f.map_blocks)
-            for b in blocks:
-                if b in seen:
-                    out.append(f"block {b} owned by inodes {seen[b]} and {f.ino}")
-                seen[b] = f.ino
-                if not self.alloc.used[b]:
-                    out.append(f"block {b} of inode {f.ino} is marked free")
-            if f.is_dir:
-                for name, (ino, _) in f.entries.items():
-                    if ino not in self.inodes:
-                        out.append(f"entry {name} in {f.ino} points at missing inode {ino}")
-        fixed = sum(min(self.layout.metadata_end(g), self.layout.total_blocks)
-                    - self.layout.group_start(g) for g in range(self.layout.groups))
-        journal = self.journal.blocks if self.journal else 0
-        stream = self._stream[1] - self._stream[0]
-        expected_used = fixed + journal + len(seen) + stream
-        actual_used = int(self.alloc.used.sum())
-        if actual_used != expected_used:
-            out.append(f"bitmap marks {actual_used} blocks used; metadata, journal, files and "
-                       f"the allocation stream account for {expected_used}")
-        return out

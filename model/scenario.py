@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import fsworkloads as w
-from .filesystem import ATIME_MODES, FsOptions
+from .fstypes import ATIME_MODES, FsOptions
 from .host import Machine, StepResult
 from .partition import Partition
 from .profiles import list_host_profiles, list_profiles, load_host_profile, load_profile
@@ -244,7 +244,8 @@ def run_scenario(s: Scenario, on_step: Callable[[int, StepResult], None] | None 
     """Play every step; on_step(index, result) is called after each (for progress)."""
     from .experiments import kernel_tree_on_disk
     from .filetree import tar_members
-    from .traces import parse, replay
+    from .replay import replay
+    from .traces import parse
 
     m = machine or build_machine(s)
     results = []

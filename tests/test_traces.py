@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from model import replay as R
 from model import traces as T
 from model.blockdev import BlockDevice
 from model.drive import Drive
@@ -292,7 +293,7 @@ def test_replay_samples(fmt):
     tr = T.parse(SAMPLES / SAMPLE_FILES[fmt], device="7,0" if fmt == "tracefs" else None)
     drive, dev = small_device()
     calls = []
-    res = T.replay(tr, dev, batch_requests=50, progress=lambda d, n: calls.append((d, n)))
+    res = R.replay(tr, dev, batch_requests=50, progress=lambda d, n: calls.append((d, n)))
     s = res.stats
     n = len(tr.requests)
     assert calls[-1] == (n, n) and len(calls) == -(-n // 50)
@@ -315,7 +316,7 @@ def test_replay_samples(fmt):
         assert res.duration_s == pytest.approx(span, abs=1e-5)
     assert drive.counters()["host_writes"] == s.host_pages_written
     drive.check_invariants()
-    text = T.summary(res, tr, page_bytes=drive.geometry.page_bytes)
+    text = R.summary(res, tr, page_bytes=drive.geometry.page_bytes)
     assert "WA" in text and str(len(by_op["write"])) in text
 
 
@@ -327,28 +328,28 @@ def test_out_of_range_requests_are_counted_not_fatal():
              f"d trim {(1 << 16) * 4096 - 4096} 8192"]  # straddles the end
     tr = T.parse(lines)
     drive, dev = small_device(start_sector=2048)  # 1 MiB partition offset shrinks it too
-    res = T.replay(tr, dev)
+    res = R.replay(tr, dev)
     assert res.requests == 2 and res.skipped_out_of_range == 2
     assert res.first_out_of_range_line == 3
     assert res.stats.write_requests == 2 and res.stats.trim_requests == 0
     assert res.duration_s is None
-    assert "outside the partition (first at line 3)" in T.summary(res, tr)
+    assert "outside the partition (first at line 3)" in R.summary(res, tr)
     drive.check_invariants()
 
 
 def test_replay_can_be_cancelled():
     tr = T.parse(SAMPLES / SAMPLE_FILES["fio-v2"])
     drive, dev = small_device()
-    res = T.replay(tr, dev, batch_requests=10, cancel=lambda: True)
+    res = R.replay(tr, dev, batch_requests=10, cancel=lambda: True)
     assert res.cancelled and res.stats.write_requests + res.stats.flush_requests <= 10
-    assert "cancelled" in T.summary(res, tr)
+    assert "cancelled" in R.summary(res, tr)
     drive.check_invariants()
 
 
 def test_summary_mentions_problems_and_mixed_devices():
     tr = T.parse(TRACEFS.splitlines())
     _drive, dev = small_device()
-    res = T.replay(tr, dev)
-    text = T.summary(res, tr)
+    res = R.replay(tr, dev)
+    text = R.summary(res, tr)
     assert "3 lines could not be read (lines 9, 10, 15)" in text
     assert "7,0 (10), 8,0 (1)" in text
