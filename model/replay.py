@@ -16,9 +16,6 @@ from .traces import Trace
 
 
 @dataclass(frozen=True)
-# --- replay ------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
 class ReplayResult:
     """stats: what the replay cost, summed over batches. requests: requests sent to the
     device. skipped_out_of_range: requests that fell outside the partition, the first of
