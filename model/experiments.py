@@ -204,11 +204,20 @@ def journal_overhead() -> list[Row]:
         for step, (_, _, pct) in table.items():
             sim = 100.0 * (on[step] / off[step] - 1.0)
             tol = 10.0 if step == "make clean" else 3.0
+            why = (f"{on[step]:.1f} vs {off[step]:.1f} MB simulated: metadata blocks "
+                   "dirtied in each 5 s transaction are written to the journal and again home")
+            if step == "make clean":
+                why += ("; deleting is almost all metadata, so the journal doubles it, as "
+                        "real ext4 on kernel 6.18 does in tests/recordings (+101 %); the "
+                        "2009 kernel measured about half that, for reasons the source "
+                        "does not give")
+            elif step == "make" and mode == "relatime":
+                why += ("; relatime still updates atime on the first read after a write, "
+                        "which is most of what strict costs here and in the kernel 6.18 "
+                        "recordings (relatime 5.9 % vs strict 6.1 %)")
             rows.append(Row(
                 "002", f"{label}: {step}", "journal overhead", "%", pct, sim, "predicted",
-                f"within {tol:g} points", abs(sim - pct) <= tol,
-                f"{on[step]:.1f} vs {off[step]:.1f} MB simulated: metadata blocks dirtied "
-                "in each 5 s transaction are written to the journal and again home"))
+                f"within {tol:g} points", abs(sim - pct) <= tol, why))
     return rows
 
 
