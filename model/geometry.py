@@ -10,7 +10,7 @@ import math
 import os
 from dataclasses import dataclass
 
-MAPPINGS = ("page", "block")
+MAPPINGS = ("page", "block", "fast")
 GC_POLICIES = ("greedy", "fifo", "cost-benefit", "random-d")
 
 # GC keeps this many free blocks in hand beyond the watermark so that the copy stream always
@@ -135,7 +135,10 @@ class FtlConfig:
     """How the flash translation layer manages the flash.
 
     mapping: "page" (any logical page anywhere) or "block" (first generation: a logical erase
-        block lives in one physical block; a partial rewrite merges the whole block).
+        block lives in one physical block; a partial rewrite merges the whole block) or
+        "fast" (hybrid log-block FTL after Lee et al., "A log buffer-based flash translation
+        layer using fully-associative sector translation", ACM TECS 2007: block-mapped data
+        blocks plus a few page-mapped log blocks shared by all logical blocks; see ftl.py).
     gc: victim policy, one of greedy, fifo, cost-benefit, random-d.
     d: blocks sampled per choice for random-d.
     gc_low_blocks: foreground GC runs while free blocks are at or below this watermark.
@@ -192,6 +195,14 @@ def check_buildable(geometry: Geometry, config: FtlConfig,
             f"collection; got {geometry.spare_blocks:.1f} blocks (spare={geometry.spare}, "
             f"{geometry.blocks} blocks of {geometry.pages_per_block} pages): raise spare or "
             "user_pages",
+        )
+    elif config.mapping == "fast":
+        _require(
+            geometry.spare_blocks >= 3,
+            f"spare must leave at least 3 spare erase blocks for the fast mapping (2 log "
+            f"blocks and 1 for merges); got {geometry.spare_blocks:.1f} blocks "
+            f"(spare={geometry.spare}, {geometry.blocks} blocks of "
+            f"{geometry.pages_per_block} pages): raise spare or user_pages",
         )
     else:
         _require(

@@ -18,6 +18,7 @@ from .state import (
     GC_GREEDY,
     INVALID_PAGE,
     MAP_BLOCK,
+    MAP_FAST,
     R_BLOCKS,
     R_CLOSED_COUNT,
     R_ERROR,
@@ -29,6 +30,7 @@ from .state import (
     R_GC_OFFSET,
     R_HOST_BLOCK,
     R_HOST_OFFSET,
+    R_LOG_BLOCKS,
     R_MAPPING,
     R_MIN_VALID,
     R_PAGES_PER_BLOCK,
@@ -87,6 +89,8 @@ def problems(a) -> list[str]:
 
     if regs[R_MAPPING] == MAP_BLOCK:
         out += _block_mapping_problems(a, ppb)
+    elif regs[R_MAPPING] == MAP_FAST:
+        out += _fast_mapping_problems(a, ppb, free_pages)
     else:
         out += _page_mapping_problems(a, ppb, free_pages)
     return out
@@ -151,6 +155,48 @@ def _block_mapping_problems(a, ppb: int) -> list[str]:
         expect = lb * ppb + np.arange(ppb)
         if np.any((row >= 0) & (row != expect)):
             out.append(f"logical block {lb} holds pages out of place")
+    return out
+
+
+def _fast_mapping_problems(a, ppb: int, free_pages: np.ndarray) -> list[str]:
+    """Data blocks as in block mapping; log blocks page-mapped, filled in order, oldest first
+    in the FIFO ring, only the newest one open."""
+    out = []
+    regs = a.regs
+    data = a.lb2pb[a.lb2pb >= 0]
+    log = _ring(a.fifo_ring, int(regs[R_FIFO_HEAD]), int(regs[R_FIFO_COUNT]))
+    if int(regs[R_FIFO_COUNT]) > int(regs[R_LOG_BLOCKS]):
+        out.append(f"{int(regs[R_FIFO_COUNT])} log blocks in use, more than the "
+                   f"{int(regs[R_LOG_BLOCKS])} allowed")
+    both = np.concatenate([data, log])
+    if np.unique(both).size != both.size:
+        out.append("a physical block serves twice (two logical blocks, twice in the log, or "
+                   "both data and log block)")
+    in_use = np.flatnonzero(a.bstate != BLOCK_FREE)
+    if sorted(both.tolist()) != in_use.tolist():
+        out.append("blocks in use are not exactly the data blocks and the log blocks")
+    if np.any(a.bstate[data] != BLOCK_FULL):
+        out.append("a data block is not in the full state")
+    for lb in np.flatnonzero(a.lb2pb >= 0):
+        row = a.p2l[a.lb2pb[lb] * ppb:(a.lb2pb[lb] + 1) * ppb]
+        if np.any((row >= 0) & (row != lb * ppb + np.arange(ppb))):
+            out.append(f"logical block {lb} holds pages out of place in its data block")
+    host = int(regs[R_HOST_BLOCK])
+    if host >= 0:
+        if log.size == 0 or int(log[-1]) != host:
+            out.append("the open log block is not the newest log block")
+        else:
+            off = int(regs[R_HOST_OFFSET])
+            row = a.p2l[host * ppb:(host + 1) * ppb]
+            if not 0 <= off < ppb or np.any(row[:off] == FREE_PAGE) or np.any(
+                    row[off:] != FREE_PAGE):
+                out.append(f"log block {host} is not programmed exactly up to its offset")
+    closed = log[:-1] if host >= 0 else log
+    if closed.size and (np.any(free_pages[closed] != 0) or np.any(a.bstate[closed]
+                                                                   != BLOCK_FULL)):
+        out.append("a log block other than the open one is not full")
+    if host >= 0 and a.bstate[host] != BLOCK_OPEN:
+        out.append("the open log block is not in the open state")
     return out
 
 

@@ -30,8 +30,8 @@ BLOCK_STATE_NAMES = ("free", "open", "full", "victim")
 # GC policies and mappings, as the engine numbers them.
 GC_CODES = {"greedy": 0, "fifo": 1, "cost-benefit": 2, "random-d": 3}
 GC_GREEDY, GC_FIFO, GC_COST_BENEFIT, GC_RANDOM_D = 0, 1, 2, 3
-MAPPING_CODES = {"page": 0, "block": 1}
-MAP_PAGE, MAP_BLOCK = 0, 1
+MAPPING_CODES = {"page": 0, "block": 1, "fast": 2}
+MAP_PAGE, MAP_BLOCK, MAP_FAST = 0, 1, 2
 
 # Command opcodes.
 OP_WRITE, OP_TRIM, OP_READ = 0, 1, 2
@@ -81,6 +81,7 @@ R_EVENTS = 29  # events written to the buffer
 R_EVENTS_DROPPED = 30
 R_ERROR = 31  # first error code, 0 if none
 R_EVENT_CAPACITY = 32  # rows of the event buffer in use; 0 turns events off
+R_LOG_BLOCKS = 33  # mapping "fast": how many log blocks it may use at once
 N_REGS = 40
 
 COUNTER_NAMES = {
@@ -122,7 +123,7 @@ FlashArrays = namedtuple(
         "bstate",  # int8[blocks]: BLOCK_*
         "close_seq",  # int64[blocks]: NAND writes when the block closed (its age origin)
         "free_ring",  # int32[blocks]
-        "fifo_ring",  # int32[blocks]
+        "fifo_ring",  # int32[blocks]; mapping "fast": its log blocks, oldest first
         "bucket_prev",  # int32[blocks]: greedy buckets, doubly linked by valid count
         "bucket_next",  # int32[blocks]
         "bucket_head",  # int32[pages per block + 1]
@@ -158,6 +159,9 @@ def allocate(geometry: Geometry, config: FtlConfig, event_capacity: int = 0) -> 
     regs[R_MIN_VALID] = ppb + 1
     regs[R_EVENT_CAPACITY] = event_capacity
     logical_blocks = -(-geometry.user_pages // ppb)
+    if config.mapping == "fast":
+        # Every block not needed as a data block is a log block, but one: merges need it.
+        regs[R_LOG_BLOCKS] = nb - logical_blocks - 1
     return FlashArrays(
         regs=regs,
         rng=np.array([config.seed], dtype=np.uint64),
