@@ -60,7 +60,9 @@ def _add_simulate(sub) -> None:
     p.add_argument("--gc", choices=("greedy", "fifo", "cost-benefit", "random-d"),
                    default="greedy", help="GC victim policy")
     p.add_argument("--d", type=int, default=2, help="blocks sampled by random-d (1 to 1024)")
-    p.add_argument("--mapping", choices=("page", "block"), default="page")
+    p.add_argument("--mapping", choices=("page", "block", "fast"), default="page",
+                   help="page-mapped, block-mapped (first generation) or hybrid log-block "
+                   "(FAST)")
     p.add_argument("--workload", choices=("random", "sequential", "hotcold"),
                    default="random")
     p.add_argument("--hot-lbas", type=float, default=0.2,

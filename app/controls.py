@@ -47,7 +47,8 @@ TIPS = {
     "pages_per_block": "Pages in one erase block, the unit the drive erases. GC must copy a "
                        "block's valid pages before erasing it.",
     "mapping": "Page-mapped (modern) puts any logical page anywhere; block-mapped (first "
-               "generation) rewrites a whole erase block for a small write.",
+               "generation) rewrites a whole erase block for a small write; fast (hybrid) "
+               "logs small writes in spare blocks and merges them later.",
     "gc": "How GC picks a victim block: greedy (fewest valid pages), FIFO (oldest), "
           "cost-benefit (age vs. emptiness) or random-d (best of d at random).",
     "d": "random-d: blocks sampled per choice; the emptiest of them is collected.",
@@ -134,7 +135,7 @@ class Controls(QWidget):
         self._add(form, "page_kib", "Page size", pages)
         self._add(form, "pages_per_block", "Pages / block", _spin(False, 0, 100000))
         self.block_note = self._note(form, "Erase-block size: pages per block x page size.")
-        self._add(form, "mapping", "Mapping", self._combo(("page", "block")))
+        self._add(form, "mapping", "Mapping", self._combo(("page", "block", "fast")))
         self._add(form, "gc", "GC policy",
                   self._combo(("greedy", "fifo", "cost-benefit", "random-d")))
         layout.addWidget(drive)
