@@ -21,7 +21,7 @@ KNOWN_GAPS = {
     # Greedy GC over 6.9 % spare levels off at half the fresh speed; the real drive fell
     # to a quarter.
     ("corsair", "write speed", "fw 1.0 without TRIM"),
-    # No hybrid log-block mapping: the Indilinx's per-write merge cost is missing.
+    # The Indilinx's per-write merge cost needs its (undocumented) log-block pool size.
     ("vertex60", "requests/s", "sysbench 4 KiB random writes at 63.9 % full"),
 }
 
