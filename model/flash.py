@@ -16,6 +16,7 @@ from .state import (
     BLOCK_OPEN,
     ERR_ERASE_VALID,
     ERR_NO_FREE_BLOCK,
+    EV_COPY,
     EV_ERASE,
     EV_INVALIDATE,
     FREE_PAGE,
@@ -33,7 +34,9 @@ from .state import (
     R_FIFO_HEAD,
     R_FREE_COUNT,
     R_FREE_HEAD,
+    R_GC_COPIES,
     R_MIN_VALID,
+    R_NAND_READS,
     R_NAND_WRITES,
     R_PAGES_PER_BLOCK,
     R_POLICY,
@@ -192,6 +195,19 @@ def put_page(a, ppn, lpn, stamp):
     a.regs[R_NAND_WRITES] += 1
     if a.regs[R_TRACK_VERSIONS]:
         a.stamp[ppn] = stamp
+
+
+@inline
+def copy_page(a, src, dst, lpn):
+    """Move valid page src (holding lpn) to the free page dst, as a merge does: one NAND
+    read, one program, the old copy made stale."""
+    stamp = page_stamp(a, src)
+    a.p2l[src] = INVALID_PAGE
+    a.valid[src // a.regs[R_PAGES_PER_BLOCK]] -= 1
+    put_page(a, dst, lpn, stamp)
+    a.regs[R_GC_COPIES] += 1
+    a.regs[R_NAND_READS] += 1
+    emit(a, EV_COPY, src, dst, lpn)
 
 
 @inline

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from .compiled import inline, jit
 from .flash import (
+    copy_page,
     emit,
     erase,
     fail,
     invalidate,
-    page_stamp,
     pop_free,
     put_page,
     stream_program,
@@ -25,14 +25,12 @@ from .state import (
     BLOCK_FULL,
     BLOCK_OPEN,
     ERR_NO_FREE_BLOCK,
-    EV_COPY,
     EV_MERGE,
     EV_PROGRAM,
     EV_TRIM,
     FREE_PAGE,
     GC_COST_BENEFIT,
     GC_GREEDY,
-    INVALID_PAGE,
     MAP_BLOCK,
     MAP_FAST,
     MAP_PAGE,
@@ -46,7 +44,6 @@ from .state import (
     R_FIFO_COUNT,
     R_FIFO_HEAD,
     R_FREE_COUNT,
-    R_GC_COPIES,
     R_HONOUR_TRIM,
     R_HOST_BLOCK,
     R_HOST_OFFSET,
@@ -141,13 +138,7 @@ def _block_write(a, lpn, count):
             put_page(a, dst, lpn_off, stamp)
             emit(a, EV_PROGRAM, dst, lpn_off, 0)
         elif a.p2l[src] >= 0:
-            stamp = page_stamp(a, src)
-            a.p2l[src] = INVALID_PAGE
-            a.valid[pb] -= 1
-            put_page(a, dst, lpn_off, stamp)
-            a.regs[R_GC_COPIES] += 1
-            a.regs[R_NAND_READS] += 1
-            emit(a, EV_COPY, src, dst, lpn_off)
+            copy_page(a, src, dst, lpn_off)
     a.regs[R_MERGES] += 1
     a.lb2pb[lb] = nb
     erase(a, pb)
@@ -213,14 +204,7 @@ def _fast_full_merge(a, lb):
         src = a.l2p[lpn]
         if src < 0:
             continue
-        dst = nb * ppb + off
-        stamp = page_stamp(a, src)
-        a.p2l[src] = INVALID_PAGE
-        a.valid[src // ppb] -= 1
-        put_page(a, dst, lpn, stamp)
-        a.regs[R_GC_COPIES] += 1
-        a.regs[R_NAND_READS] += 1
-        emit(a, EV_COPY, src, dst, lpn)
+        copy_page(a, src, nb * ppb + off, lpn)
     a.regs[R_MERGES] += 1
     a.lb2pb[lb] = nb
     if old >= 0:
