@@ -93,6 +93,19 @@ def trim_page(a, lpn):
 # --- block mapping -------------------------------------------------------------------------
 
 @inline
+def _data_block(a, lb):
+    """The physical block of logical block lb (block and fast mappings), taking a free one
+    if it has none; -1 if none is free."""
+    pb = a.lb2pb[lb]
+    if pb < 0:
+        pb = pop_free(a)
+        if pb >= 0:
+            a.bstate[pb] = BLOCK_FULL
+            a.lb2pb[lb] = pb
+    return pb
+
+
+@inline
 def _block_write(a, lpn, count):
     """Write count pages inside one logical block. Free target pages are programmed in
     place; otherwise the block is merged: a fresh block receives the new pages and copies of
@@ -100,20 +113,14 @@ def _block_write(a, lpn, count):
     ppb = a.regs[R_PAGES_PER_BLOCK]
     lb = lpn // ppb
     first = lpn - lb * ppb
-    pb = a.lb2pb[lb]
-    in_place = pb >= 0
-    if in_place:
-        for off in range(first, first + count):
-            if a.p2l[pb * ppb + off] != FREE_PAGE:
-                in_place = False
-                break
+    pb = _data_block(a, lb)
     if pb < 0:
-        pb = pop_free(a)
-        if pb < 0:
-            return
-        a.bstate[pb] = BLOCK_FULL
-        a.lb2pb[lb] = pb
-        in_place = True
+        return
+    in_place = True  # a block just taken is all free
+    for off in range(first, first + count):
+        if a.p2l[pb * ppb + off] != FREE_PAGE:
+            in_place = False
+            break
     if in_place:
         for off in range(first, first + count):
             stamp = a.regs[R_HOST_WRITES]
@@ -278,13 +285,9 @@ def fast_write_page(a, lpn):
         invalidate(a, old)
         a.l2p[lpn] = UNMAPPED
     lb = lpn // ppb
-    pb = a.lb2pb[lb]
+    pb = _data_block(a, lb)
     if pb < 0:
-        pb = pop_free(a)
-        if pb < 0:
-            return
-        a.bstate[pb] = BLOCK_FULL
-        a.lb2pb[lb] = pb
+        return
     ppn = pb * ppb + lpn - lb * ppb
     if a.p2l[ppn] != FREE_PAGE:
         b = a.regs[R_HOST_BLOCK]
