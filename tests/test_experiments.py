@@ -12,12 +12,6 @@ import pytest
 from model import experiments
 
 KNOWN_GAPS = {
-    # Real ext4 on kernel 6.18 (recorded in tests/recordings) and the model both roughly
-    # double make clean's writes with a journal; the 2009 kernel measured +42..55 %.
-    ("journal", "journal overhead", "make clean"),
-    # relatime costs about what strict costs in the model and in the 6.18 recordings
-    # (first read after a write updates atime); 2009 measured it halfway.
-    ("journal", "journal overhead", "relatime atime: make"),
     # Greedy GC over 6.9 % spare levels off at half the fresh speed; the real drive fell
     # to a quarter.
     ("corsair", "write speed", "fw 1.0 without TRIM"),
