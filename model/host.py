@@ -39,6 +39,7 @@ class StepResult:
     trimmed_mb: float
     gc_copies: int
     erases: int
+    flushes: int = 0  # cache flushes the drive was sent (fsync, sync, journal commits)
 
     @property
     def mb_s(self) -> float:
@@ -176,4 +177,5 @@ class Machine:
             trimmed_mb=(s1.trim_bytes - s0.trim_bytes) / MB,
             gc_copies=s1.gc_copies - s0.gc_copies,
             erases=s1.erases - s0.erases,
+            flushes=s1.flush_requests - s0.flush_requests,
         )

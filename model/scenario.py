@@ -42,7 +42,9 @@ STEP_FIELDS: dict[str, dict[str, tuple]] = {
     "write": {"name": (str, None, None, "dd.bin"), "mb": (float, 0.001, 1e7, 1024.0)},
     "delete": {"name": (str, None, None, "dd.bin")},
     "fill": {"percent": (float, 0.0, 99.0, 50.0)},
-    "random_writes": {"name": (str, None, None, "sbtest"), "mb": (float, 1.0, 1e6, 512.0),
+    # sysbench fileio rndwr; defaults are seed 004's run (--file-total-size=200M, 128 files)
+    "random_writes": {"name": (str, None, None, "test_file"),
+                      "mb": (float, 1.0, 1e6, 209.7152), "files": (int, 1, 4096, 128),
                       "requests": (int, 1, 10**8, 10000),
                       "fsync_every": (int, 1, 10**6, 100)},
     "fill_free_and_delete": {},
@@ -254,6 +256,8 @@ def run_scenario(s: Scenario, on_step: Callable[[int, StepResult], None] | None 
     for i, step in enumerate(s.steps):
         a = step.args
         label = step.do if not a.get("name") else f"{step.do} {a['name']}"
+        if step.do == "random_writes":  # sysbench prepare: not part of the measured run
+            inos = w.sysbench_prepare(m, int(a["mb"] * 1e6), a["files"], a["name"])
         m.begin(label)
         if step.do == "unpack":
             files = tar_members(a["tar"]) if a["tar"] else kernel_tree_on_disk(
@@ -283,8 +287,7 @@ def run_scenario(s: Scenario, on_step: Callable[[int, StepResult], None] | None 
         elif step.do == "fill":
             w.fill_to(m, a["percent"] / 100.0)
         elif step.do == "random_writes":
-            ino = w.write_file(m, a["name"], int(a["mb"] * 1e6))
-            w.random_writes(m, ino, a["requests"], fsync_every=a["fsync_every"])
+            w.random_writes(m, inos, a["requests"], fsync_every=a["fsync_every"])
         elif step.do == "fill_free_and_delete":
             w.fill_free_and_delete(m)
         elif step.do == "remount":

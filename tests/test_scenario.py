@@ -46,6 +46,30 @@ def test_a_small_scenario_runs_and_trims_after_the_commit():
     assert sync.trims >= 1
 
 
+SYSBENCH = """version = 1
+[drive]
+profile = "ocz_vertex_60"
+user_gib = 0.5
+[[steps]]
+do = "random_writes"
+mb = 8
+files = 4
+requests = 250
+fsync_every = 100
+"""
+
+
+def test_random_writes_are_sysbench_rounds_over_every_file():
+    """sysbench fsyncs every file of its set after each fsync_every writes (and once more
+    after a partial last round): 4 files x 3 rounds, and only the run is measured, not the
+    prepare that wrote the files."""
+    (run,) = run_scenario(parse_scenario(SYSBENCH))
+    # a block written twice between fsyncs goes out once
+    assert 0.9 * 250 * 4096 / 1e6 <= run.data_mb <= 250 * 4096 / 1e6
+    assert run.flushes >= 4 * 3
+    assert run.seconds >= 4 * 3 * 2118e-6  # each flush holds the Indilinx for 2.1 ms
+
+
 @pytest.mark.parametrize("edit, where", [
     (("version = 1", "version = 2"), ":1: version must be 1"),
     (('profile = "firstgen_block_64"', 'profile = "nope"'), ":4: drive.profile"),
