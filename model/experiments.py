@@ -20,14 +20,13 @@ from . import timing
 from .blockdev import BlockDevice
 from .drive import Drive
 from .filesystem import FsOptions
-from .filetree import FileSpec, kernel_tree
+from .filetree import kernel_tree_on_disk
 from .host import Machine, StepResult
 from .partition import Partition
 from .profiles import load_host_profile, load_profile
 
 HOST = "host_phenom2_x4_965"
 QUALITATIVE = float("nan")  # the source states the effect in words, not as a number
-KERNEL_DISK_BYTES = 493_000_000
 # C source compresses to 0.30 of its size with zlib level 1 in 4 KiB chunks (measured on
 # 60 MB of /usr/include headers). SandForce's compressor is not documented; any ratio under
 # about 0.47 makes the Vertex LE link-bound, so the exact value matters little.
@@ -58,21 +57,6 @@ def _within(documented: float, simulated: float, rel: float) -> bool:
 def _row(source, experiment, quantity, unit, documented, simulated, basis, rel, why) -> Row:
     return Row(source, experiment, quantity, unit, documented, simulated, basis,
                f"within {100 * rel:.0f} %", _within(documented, simulated, rel), why)
-
-
-def kernel_tree_on_disk(disk_bytes: int = KERNEL_DISK_BYTES, scale: float = 1.0
-                        ) -> list[FileSpec]:
-    """The kernel tree with file sizes scaled so that it occupies disk_bytes in 4 KiB blocks
-    (what du reports, and how the seeds size the 2.6.39 tree: 36,706 files, 493 MB)."""
-    files = kernel_tree(scale=scale)
-    sizes = np.array([f.size_bytes for f in files], dtype=np.float64)
-    target = disk_bytes * scale
-    lo, hi = 0.1, 1.0
-    for _ in range(50):
-        mid = (lo + hi) / 2
-        on_disk = (np.ceil(sizes * mid / 4096) * 4096).sum()
-        lo, hi = (mid, hi) if on_disk < target else (lo, mid)
-    return [FileSpec(f.path, max(1, int(f.size_bytes * lo))) for f in files]
 
 
 def _steps(m: Machine, plan: list[tuple[str, Callable[[], object]]]) -> dict[str, StepResult]:

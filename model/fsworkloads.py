@@ -111,27 +111,36 @@ def remove_tree(m: Machine, top: str = "linux") -> None:
         pass
 
 
-def git_clone(m: Machine, files: Sequence[FileSpec], top: str = "linux",
-              seconds: float = CLONE_SECONDS) -> Tree:
-    """git clone: the pack, its index and the checked-out tree, spread over `seconds`."""
-    outputs = clone_outputs(files)
+def git_clone_steps(m: Machine, outputs: Sequence[FileSpec], top: str = "linux",
+                    seconds: float = CLONE_SECONDS) -> Iterator[int]:
+    """git clone: the pack, its index and the checked-out tree (outputs: clone_outputs of
+    the tree), spread over `seconds`; yields files written so far. m.last_tree is the
+    Tree."""
     tree = Tree(m, top)
     tree.ensure_dir(top)
     for d in directories(outputs):
         tree.ensure_dir(top + "/" + d)
+    m.last_tree = tree
     per_file = seconds / len(outputs)
-    for spec in outputs:
+    for i, spec in enumerate(outputs, 1):
         tree.create(spec, per_file)
-    return tree
+        yield i
 
 
-def make(m: Machine, tree: Tree, files: Sequence[FileSpec],
-         seconds: float = MAKE_SECONDS) -> None:
-    """make: each unit reads its sources (atime) and writes its object, over `seconds`."""
-    units = make_schedule(files)
+def git_clone(m: Machine, files: Sequence[FileSpec], top: str = "linux",
+              seconds: float = CLONE_SECONDS) -> Tree:
+    for _ in git_clone_steps(m, clone_outputs(files), top, seconds):
+        pass
+    return m.last_tree
+
+
+def make_steps(m: Machine, tree: Tree, units: Sequence, seconds: float = MAKE_SECONDS
+               ) -> Iterator[int]:
+    """make over units (make_schedule of the tree's files): each unit reads its sources
+    (atime) and writes its object, over `seconds`; yields units done."""
     per_unit = seconds / len(units)
     fs = m.fs
-    for unit in units:
+    for i, unit in enumerate(units, 1):
         for path in unit.reads:
             ino = tree.files.get(path)
             if ino is not None:
@@ -141,20 +150,46 @@ def make(m: Machine, tree: Tree, files: Sequence[FileSpec],
             tree.ensure_dir(parent_path)
             tree.create(spec, 0.0)
         m.cpu(per_unit)
+        yield i
+
+
+def make(m: Machine, tree: Tree, files: Sequence[FileSpec],
+         seconds: float = MAKE_SECONDS) -> None:
+    for _ in make_steps(m, tree, make_schedule(files), seconds):
+        pass
+
+
+def make_clean_targets(tree: Tree, files: Sequence[FileSpec]) -> tuple[list[int], list[str]]:
+    """What make clean visits: the tree's directories (inodes) and the build outputs
+    that exist (paths)."""
+    outputs = [spec.path for spec in build_outputs(files) if spec.path in tree.files]
+    dirs = [ino for path, ino in tree.dirs.items() if path.startswith(tree.top)]
+    return dirs, outputs
+
+
+def make_clean_steps(m: Machine, tree: Tree, targets: tuple[list[int], list[str]],
+                     seconds: float = MAKE_CLEAN_SECONDS) -> Iterator[int]:
+    """make clean: walk the tree's directories (atime) and delete every build output;
+    yields operations done."""
+    dirs, outputs = targets
+    per_op = seconds / max(1, len(outputs) + len(dirs))
+    done = 0
+    for ino in dirs:
+        m.fs.readdir(ino)
+        m.cpu(per_op)
+        done += 1
+        yield done
+    for path in outputs:
+        tree.delete(path)
+        m.cpu(per_op)
+        done += 1
+        yield done
 
 
 def make_clean(m: Machine, tree: Tree, files: Sequence[FileSpec],
                seconds: float = MAKE_CLEAN_SECONDS) -> None:
-    """make clean: walk the tree's directories (atime) and delete every build output."""
-    outputs = [spec.path for spec in build_outputs(files) if spec.path in tree.files]
-    dirs = [ino for path, ino in tree.dirs.items() if path.startswith(tree.top)]
-    per_op = seconds / max(1, len(outputs) + len(dirs))
-    for ino in dirs:
-        m.fs.readdir(ino)
-        m.cpu(per_op)
-    for path in outputs:
-        tree.delete(path)
-        m.cpu(per_op)
+    for _ in make_clean_steps(m, tree, make_clean_targets(tree, files), seconds):
+        pass
 
 
 def write_file_steps(m: Machine, name: str, size_bytes: int, sync: bool = True
@@ -223,13 +258,14 @@ def sysbench_prepare(m: Machine, total_bytes: int, files: int = SYSBENCH_FILES,
     return inos
 
 
-def random_writes(m: Machine, inos: int | Sequence[int], requests: int,
-                  block_bytes: int = 4096, fsync_every: int = 100, seed: int = 1) -> None:
+def random_writes_steps(m: Machine, inos: int | Sequence[int], requests: int,
+                        block_bytes: int = 4096, fsync_every: int = 100, seed: int = 1
+                        ) -> Iterator[int]:
     """sysbench fileio rndwr: block_bytes writes at random aligned offsets in a set of files
     (sysbench draws an offset in the whole set, so each file is hit in proportion to its
     size). After every fsync_every requests every file of the set is fsynced, whether it
     was written or not: seed 004's run of 10,000 requests over 128 files reports those
-    12,800 fsyncs as "Other" operations."""
+    12,800 fsyncs as "Other" operations. Yields requests done."""
     fs = m.fs
     inos = [inos] if isinstance(inos, int) else list(inos)
     blocks = np.array([fs.inodes[i].size // block_bytes for i in inos], dtype=np.int64)
@@ -243,3 +279,10 @@ def random_writes(m: Machine, inos: int | Sequence[int], requests: int,
         if (i + 1) % fsync_every == 0 or i + 1 == requests:
             for ino in inos:
                 m.fsync(ino)
+        yield i + 1
+
+
+def random_writes(m: Machine, inos: int | Sequence[int], requests: int,
+                  block_bytes: int = 4096, fsync_every: int = 100, seed: int = 1) -> None:
+    for _ in random_writes_steps(m, inos, requests, block_bytes, fsync_every, seed):
+        pass

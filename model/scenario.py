@@ -21,11 +21,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import fsworkloads as w
 from .fstypes import ATIME_MODES, FsOptions
 from .host import Machine, StepResult
 from .partition import Partition
 from .profiles import list_host_profiles, list_profiles, load_host_profile, load_profile
+from .steps import Context, StepError, StepRun
 
 VERSION = 1
 
@@ -198,31 +198,85 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
         raise ScenarioError(f"{path}: a scenario needs at least one [[steps]] entry")
     for i, raw in enumerate(raw_steps):
         line = _line_of(text, "steps", i, None)
-        do = raw.get("do")
-        if do not in STEP_FIELDS:
-            raise ScenarioError(f"{path}:{_line_of(text, 'steps', i, 'do')}: steps[{i}].do "
-                                f"must be one of {', '.join(STEP_FIELDS)}; got {do!r}")
-        spec = STEP_FIELDS[do]
-        args = {}
-        for key, value in raw.items():
-            if key == "do":
-                continue
-            where = f"{path}:{_line_of(text, 'steps', i, key)}"
-            if key not in spec:
-                raise ScenarioError(f"{where}: steps[{i}] ({do}) has no field {key!r}; "
-                                    f"allowed: {', '.join(spec) or 'none'}")
-            args[key] = _check(where, f"steps[{i}].{key}", value, spec[key])
-        for key, (_, _, _, default) in spec.items():
-            args.setdefault(key, default)
-        if do == "remount" and args["atime"] is not None and args["atime"] not in ATIME_MODES:
-            raise ScenarioError(f"{path}:{_line_of(text, 'steps', i, 'atime')}: "
-                                f"steps[{i}].atime must be one of {', '.join(ATIME_MODES)}")
-        if do == "replay":
-            args["trace"] = _resolve(args["trace"], path, line, i)
-        steps.append(Step(do, args, line))
+        step = _checked_step(raw.get("do"), raw, f"steps[{i}]",
+                             lambda key, i=i: f"{path}:{_line_of(text, 'steps', i, key)}", line)
+        if step.do == "replay":
+            step.args["trace"] = _resolve(step.args["trace"], path, line, i)
+        steps.append(step)
     return Scenario(name=str(data.get("name", Path(path).stem)), profile=profile,
                     host=host_name, user_pages=user_pages, data_compression=compression,
                     partition=partition, fs=fs_options, steps=tuple(steps), source=path)
+
+
+def _checked_step(do, raw: dict, name: str, where: Callable[[str], str], line: int = 0
+                  ) -> Step:
+    """A Step with its fields checked against STEP_FIELDS and defaults filled in;
+    ScenarioError names where (where(field)), the field and its allowed range."""
+    if do not in STEP_FIELDS:
+        raise ScenarioError(f"{where('do')}: {name}.do must be one of {', '.join(STEP_FIELDS)}"
+                            f"; got {do!r}")
+    spec = STEP_FIELDS[do]
+    args = {}
+    for key, value in raw.items():
+        if key == "do":
+            continue
+        if key not in spec:
+            raise ScenarioError(f"{where(key)}: {name} ({do}) has no field {key!r}; "
+                                f"allowed: {', '.join(spec) or 'none'}")
+        args[key] = _check(where(key), f"{name}.{key}", value, spec[key])
+    for key, (_, _, _, default) in spec.items():
+        args.setdefault(key, default)
+    if do == "remount" and args["atime"] is not None and args["atime"] not in ATIME_MODES:
+        raise ScenarioError(f"{where('atime')}: {name}.atime must be one of "
+                            f"{', '.join(ATIME_MODES)}")
+    return Step(do, args, line)
+
+
+def make_step(do: str, **fields) -> Step:
+    """A checked Step built in code (the workbench's buttons), exactly as a scenario file's
+    [[steps]] entry with these fields would be."""
+    return _checked_step(do, fields, "step", lambda key: "step")
+
+
+def _toml_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def scenario_text(s: Scenario, comment: str = "") -> str:
+    """The scenario as a version-1 TOML file that parse_scenario reads back to the same
+    Scenario (trace paths as they are, fields at their defaults left out)."""
+    lines = [f"# {ln}" for ln in comment.splitlines()]
+    lines += [f"version = {VERSION}", f"name = {_toml_value(s.name)}", "", "[drive]",
+              f"profile = {_toml_value(s.profile)}"]
+    if s.user_pages is not None:
+        page = load_profile(s.profile).page_bytes
+        lines.append(f"user_gib = {_toml_value(s.user_pages * page / 2**30)}")
+    lines += ["", "[host]", f"profile = {_toml_value(s.host)}"]
+    if s.data_compression is not None:
+        lines.append(f"data_compression = {_toml_value(float(s.data_compression))}")
+    lines += ["", "[partition]", f"start_sector = {s.partition.start_sector}"]
+    if s.partition.lvm_pe_start_bytes:
+        lines.append(f"lvm_pe_start_kib = {s.partition.lvm_pe_start_bytes // 1024}")
+    lines += ["", "[filesystem]"]
+    default = FsOptions()
+    for key in ("journal", "atime", "discard", "extents", "commit_interval_s",
+                "stripe_width_blocks"):
+        value = getattr(s.fs, key)
+        if key in ("journal", "atime", "discard") or value != getattr(default, key):
+            lines.append(f"{key} = {_toml_value(value)}")
+    for step in s.steps:
+        lines += ["", "[[steps]]", f"do = {_toml_value(step.do)}"]
+        spec = STEP_FIELDS[step.do]
+        for key, value in step.args.items():
+            if value is not None and value != spec[key][3]:
+                lines.append(f"{key} = {_toml_value(value)}")
+    return "\n".join(lines) + "\n"
 
 
 def _resolve(trace: str, path: str, line: int, i: int) -> str:
@@ -244,63 +298,17 @@ def build_machine(s: Scenario) -> Machine:
 def run_scenario(s: Scenario, on_step: Callable[[int, StepResult], None] | None = None,
                  machine: Machine | None = None) -> list[StepResult]:
     """Play every step; on_step(index, result) is called after each (for progress)."""
-    from .experiments import kernel_tree_on_disk
-    from .filetree import tar_members
-    from .replay import replay
-    from .traces import parse
-
     m = machine or build_machine(s)
+    context = Context()
     results = []
-    trees: dict[str, object] = {}
-    files = None
     for i, step in enumerate(s.steps):
-        a = step.args
-        label = step.do if not a.get("name") else f"{step.do} {a['name']}"
-        if step.do == "random_writes":  # sysbench prepare: not part of the measured run
-            inos = w.sysbench_prepare(m, int(a["mb"] * 1e6), a["files"], a["name"])
-        m.begin(label)
-        if step.do == "unpack":
-            files = tar_members(a["tar"]) if a["tar"] else kernel_tree_on_disk(
-                scale=a["scale"])
-            w.unpack(m, files)
-        elif step.do == "rm":
-            w.remove_tree(m)
-        elif step.do == "sync":
-            m.sync()
-        elif step.do == "fstrim":
-            m.fstrim()
-        elif step.do == "idle":
-            m.idle(a["seconds"])
-        elif step.do == "git_clone":
-            files = kernel_tree_on_disk(scale=a["scale"])
-            trees["linux"] = w.git_clone(m, files, seconds=a["seconds"])
-        elif step.do == "make":
-            _need(trees, step, "git_clone")
-            w.make(m, trees["linux"], files, seconds=a["seconds"])
-        elif step.do == "make_clean":
-            _need(trees, step, "git_clone")
-            w.make_clean(m, trees["linux"], files, seconds=a["seconds"])
-        elif step.do == "write":
-            w.write_file(m, a["name"], int(a["mb"] * 1e6))
-        elif step.do == "delete":
-            w.delete_file(m, a["name"])
-        elif step.do == "fill":
-            w.fill_to(m, a["percent"] / 100.0)
-        elif step.do == "random_writes":
-            w.random_writes(m, inos, a["requests"], fsync_every=a["fsync_every"])
-        elif step.do == "fill_free_and_delete":
-            w.fill_free_and_delete(m)
-        elif step.do == "remount":
-            opts = {k: v for k, v in a.items() if v is not None}
-            m.fs.remount(FsOptions(**{**vars(m.fs.opt), **opts}))
-        elif step.do == "replay":
-            m.account(replay(parse(a["trace"]), m.dev).stats)
+        try:
+            run = StepRun(m, step, context)  # untimed preparation
+        except StepError as e:
+            raise ScenarioError(f"{s.source}:{step.line}: steps[{i}]: {e}") from e
+        m.begin(run.label)
+        run.run()
         results.append(m.end())
         if on_step:
             on_step(i, results[-1])
     return results
-
-
-def _need(trees: dict, step: Step, before: str) -> None:
-    if "linux" not in trees:
-        raise ScenarioError(f"line {step.line}: {step.do} needs a {before} step before it")
