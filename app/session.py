@@ -28,7 +28,7 @@ VERSION = 1
 # Fields that change the drive itself: changing one mid-run discards the run.
 DRIVE_FIELDS = ("profile", "capacity_mib", "spare_pct", "page_kib", "pages_per_block",
                 "mapping", "gc", "d", "gc_low_blocks", "seed", "partition_start", "lvm_kib",
-                "journal")
+                "journal", "data_compression")
 # Mount options: applied to a mounted file system at once (remount), no new drive.
 MOUNT_FIELDS = ("atime", "discard")
 
@@ -77,6 +77,9 @@ class Settings:
     kernel_scale: float = 0.1  # kernel tree: share of the 36,706 files, 493 MB
     seq_mb: float = 100.0  # sequential write through the file system
     trace_path: str = ""
+    # SandForce drives: the share of its size the data keeps when compressed (0 = the
+    # profile's rated data). Set by a scenario file; no control of its own.
+    data_compression: float = 0.0
 
     @property
     def user_pages(self) -> int:
@@ -88,6 +91,10 @@ class Settings:
         if self.profile:
             p = load_profile(self.profile)
             g = replace(g, channels=p.channels, dies_per_channel=p.dies_per_channel)
+            if self.spare_pct == round(100 * p.spare, 2):
+                # the control shows two decimals: keep the profile's own spare, so the drive
+                # is bit for bit the one a scenario of this profile builds
+                g = replace(g, spare=p.spare)
         return g
 
     def config(self) -> FtlConfig:
@@ -121,6 +128,9 @@ def check_fs(s: Settings) -> None:
     if not 1 <= s.seq_mb <= 1e7 or (s.workload == "seqwrite" and s.seq_mb > room_mb):
         raise ValueError(f"seq_mb must be from 1 to {room_mb:,.0f} MB on this drive; "
                          f"got {s.seq_mb:g}")
+    if s.data_compression and not 0.05 <= s.data_compression <= 1:
+        raise ValueError(f"data_compression must be 0 (the profile's) or from 0.05 to 1; got "
+                         f"{s.data_compression}")
     if s.workload in FS_WORKLOADS and not s.profile:
         raise ValueError("file-system workloads need a device profile (for its timing and "
                          "host model); choose one under Drive > Profile")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
@@ -30,15 +31,19 @@ from PySide6.QtWidgets import (
 )
 
 from model.profiles import load_profile
+from model.scenario import load_scenario, scenario_text
 
 from . import theme
 from .blockmap import BlockMap, Legend
 from .charts import Charts
 from .controls import Controls
 from .fsjobs import FsStep
+from .scenariofiles import profile_settings, scenario_for, settings_for, steps_for
 from .session import DRIVE_FIELDS, FS_WORKLOADS, Session, Settings
 from .streams import Segment
 from .worker import Snapshot, Worker
+
+SCENARIO_DIR = Path(__file__).resolve().parent.parent / "assets" / "scenarios"
 
 WINDOW_TITLE = "SSD Lab"
 CHART_PERIOD_S = 0.25  # chart redraws while running flat out
@@ -190,6 +195,10 @@ class Workbench(QMainWindow):
                                   self.open_dialog),
                                  ("&Save session...", QKeySequence.StandardKey.Save,
                                   self.save_dialog),
+                                 ("Open s&cenario...", QKeySequence("Ctrl+Shift+O"),
+                                  self.open_scenario_dialog),
+                                 ("Save as sce&nario...", QKeySequence("Ctrl+Shift+S"),
+                                  self.save_scenario_dialog),
                                  ("&Quit", QKeySequence.StandardKey.Quit, self.close)):
             action = QAction(text, self)
             action.setShortcut(keys)
@@ -241,12 +250,10 @@ class Workbench(QMainWindow):
 
     def _profile_changes(self, key: str) -> dict:
         p = load_profile(key)
-        kib = p.page_bytes // 1024
         # at least 256 erase blocks, so the spare leaves GC room
-        least_mib = 256 * p.pages_per_block * kib / 1024
-        return {"page_kib": kib, "pages_per_block": p.pages_per_block,
-                "spare_pct": round(100 * p.spare, 2), "mapping": p.mapping, "gc": p.gc_policy,
-                "capacity_mib": max(self.session.settings.capacity_mib, least_mib)}
+        least_mib = 256 * p.pages_per_block * p.page_bytes / 2**20
+        return profile_settings(key) | {
+            "capacity_mib": max(self.session.settings.capacity_mib, least_mib)}
 
     @Slot(object, bool)
     def _on_settings(self, s: Settings, drive_changed: bool) -> None:
@@ -290,10 +297,8 @@ class Workbench(QMainWindow):
         return self.snapshot is not None and self.snapshot.running
 
     def fs_step(self, kind: str) -> FsStep:
-        s = self.session.settings
         self._segments += 1
-        return FsStep(kind=kind, index=self._segments, scale=s.kernel_scale,
-                      megabytes=s.seq_mb, path=s.trace_path)
+        return FsStep.from_control(kind, self.session.settings, self._segments)
 
     def _send_workload(self) -> bool:
         """Send the chosen workload. File-system steps need the drive to hold a file system
@@ -490,6 +495,64 @@ class Workbench(QMainWindow):
         self.worker.send("replay", log, series)
         self.controls.show_error("")
         return True
+
+    def open_scenario(self, path: str) -> bool:
+        """Set the drive, partition and file system a scenario file names and run its steps,
+        as `ssdlab run` would. A bad file is reported and the current run stays."""
+        try:
+            sc = load_scenario(path)
+            settings = settings_for(sc, self.session.settings)
+            Session.check(settings)
+        except ValueError as e:  # ScenarioError is a ValueError
+            self.controls.show_error(f"Open scenario: {e}")
+            return False
+        if self.has_data() and not self.confirm(
+                "Opening a scenario discards the current run. Continue?"):
+            return False
+        self.worker.send("pause")
+        self.session.settings = settings
+        self._on_settings(settings, True)
+        steps = steps_for(sc)
+        self._segments = len(steps)
+        self.worker.send("fs", steps)
+        self.controls.show_error("")
+        self.controls.set_fs_shown(True)  # the mount options and partition it set
+        self.play_button.setText("Pause")
+        self.charts.setCurrentWidget(self.charts.steps)
+        self.statusBar().showMessage(f"Scenario: {sc.name} ({len(steps)} steps)", 10000)
+        return True
+
+    def save_scenario(self, path: str) -> bool:
+        """Write this file-system run as a scenario file `ssdlab run` plays to the same
+        counters; a run a scenario cannot hold is refused with the reason."""
+        self.settle()
+        snap = self.snapshot
+        try:
+            sc = scenario_for(self.session.settings, snap.log if snap else [],
+                              Path(path).name.split(".")[0])
+            Path(path).write_text(scenario_text(
+                sc, "Saved from the SSD Lab workbench. Play it with: ssdlab run FILE"))
+        except ValueError as e:
+            self.controls.show_error(f"Save as scenario: {e}")
+            return False
+        except OSError as e:
+            self.controls.show_error(f"Save as scenario: {path} cannot be written: "
+                                     f"{e.strerror}")
+            return False
+        self.statusBar().showMessage(f"Saved scenario {path}", 10000)
+        return True
+
+    def open_scenario_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open scenario", str(SCENARIO_DIR),
+                                              "Scenario files (*.toml)")
+        if path:
+            self.open_scenario(path)
+
+    def save_scenario_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save as scenario", "run.toml",
+                                              "Scenario files (*.toml)")
+        if path:
+            self.save_scenario(path)
 
     def save_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Save session", "session.ssdlab.json",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import queue
 import time
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from PySide6.QtCore import QThread, Signal
@@ -33,6 +33,7 @@ from model.state import (
     INVALID_PAGE,
     OP_WRITE,
 )
+from model.steps import Context
 
 from .fsjobs import FsJob, FsStep, build_machine, remount
 from .streams import Segment, Stream
@@ -42,8 +43,7 @@ def _plan_item(d: dict):
     """A saved log entry as something the worker can run again: a Segment, or a
     ("fs", FsStep, units done) for a file-system step."""
     if d.get("fs"):
-        known = {f.name for f in fields(FsStep)}
-        return ("fs", FsStep(**{k: v for k, v in d.items() if k in known}), d.get("done"))
+        return ("fs", FsStep.from_dict(d), d.get("done"))
     return Segment(**d)
 
 FRAME_S = 1 / 36  # snapshots at most this often: a little above 30 so 30 fps is met
@@ -184,18 +184,16 @@ class Worker(QThread):
         elif name == "reset":
             self._reset_state(self._geometry, self._config, self._profile, self._settings)
             self._publish(force=True)
-        elif name == "fs":
-            self._plan = [("fs", args[0], None)]
+        elif name == "fs":  # one step, or a list of them (a scenario)
+            steps = args[0] if isinstance(args[0], list) else [args[0]]
+            self._plan = [("fs", step, None) for step in steps]
             self._next_segment()
             self._running = self._job is not None
             self._publish(force=True)
         elif name == "settings":  # mount options and the fstrim period, no new drive
             self._settings = args[0]
             if self._machine is not None:
-                try:
-                    remount(self._machine, self._settings)
-                except ValueError as e:
-                    self.failed.emit(str(e))
+                self._remount()
                 self._schedule_fstrim()
         elif name == "workload":
             self._plan = [args[0]]
@@ -241,7 +239,7 @@ class Worker(QThread):
         self._machine: Machine | None = None
         self._job: FsJob | None = None
         self._steps: list[dict] = []
-        self._trees: list[str] = []
+        self._context = Context()
         self._message = ""
         self._next_fstrim = float("inf")
         self._running = False
@@ -323,6 +321,23 @@ class Worker(QThread):
         self._sim_s = m.clock
         self._schedule_fstrim()
 
+    def _remount(self) -> None:
+        """New mount options on the mounted file system, logged as a step so a replay or a
+        saved scenario remounts at the same point."""
+        m = self._machine
+        old = (m.fs.opt.atime, m.fs.opt.discard)
+        try:
+            remount(m, self._settings)
+        except ValueError as e:
+            self.failed.emit(str(e))
+            return
+        if (m.fs.opt.atime, m.fs.opt.discard) != old and not self._replaying:
+            # Logged after the step running now, if any: a replay remounts when it ends.
+            step = FsStep("remount", {"atime": m.fs.opt.atime, "discard": m.fs.opt.discard},
+                          total=1)
+            self._log.append(step.as_dict() | {"done": 1, "from": {"atime": old[0],
+                                                                   "discard": old[1]}})
+
     def _schedule_fstrim(self) -> None:
         every = self._settings.fstrim_every_min if self._settings is not None else 0
         if self._machine is None or every <= 0:
@@ -336,14 +351,11 @@ class Worker(QThread):
                 self._fresh()
             self._mount()
         m = self._machine
+        self._job = FsJob(m, step, self._context, limit=limit)  # untimed preparation
         m.begin(step.label)
-        try:
-            self._job = FsJob(m, step, self._trees, limit=limit)
-        except Exception:
-            m.end()
-            raise
         self._message = ""
-        self._log.append(replace(step, total=self._job.total).as_dict() | {"done": 0})
+        self._job_entry = replace(step, total=self._job.total).as_dict() | {"done": 0}
+        self._log.append(self._job_entry)
 
     def _tick_fs(self, single: bool = False) -> None:
         job, m = self._job, self._machine
@@ -353,13 +365,13 @@ class Worker(QThread):
             m.fstrim()
             self._next_fstrim += 60.0 * self._settings.fstrim_every_min
         self._sim_s = m.clock
-        self._log[-1]["done"] = job.done
+        self._job_entry["done"] = job.done
         if job.finished:
             self._end_job()
             self._next_segment()
             if self._stream is None and self._job is None:
                 self._running = False
-                self.segment_done.emit(job.step.kind)
+                self.segment_done.emit(job.step.do)
             self._publish(force=True)
         elif not single:
             self._publish()
@@ -458,6 +470,12 @@ class Worker(QThread):
         if copies.size:
             self._copied.append(copies)
 
+    def _stored_fraction(self) -> float:
+        """How much of a flash page the drive programs per page (below 1 on a compressing
+        drive), from the profile the model runs."""
+        profile = self._machine.profile if self._machine is not None else self._profile
+        return profile.compression_ratio if profile is not None else 1.0
+
     def _record_row(self) -> None:
         """Append one time-series row (cumulative counters and rates since the last row)."""
         c = self.drive.counters()
@@ -466,14 +484,15 @@ class Worker(QThread):
         if prev is not None and c["host_writes"] == prev[1]["host_writes"] \
                 and c["trims"] == prev[1]["trims"]:
             return
-        wa = window_wa(dict.fromkeys(c, 0), c)
+        stored = self._stored_fraction()
+        wa = window_wa(dict.fromkeys(c, 0), c, stored)
         # Per-window WA over windows of WA_WINDOW of the user capacity, not per frame:
         # a frame of a slow animation is a few dozen pages, far too noisy.
         start = self._window_start
         if start is None:
             self._window_start = c
         elif c["host_writes"] - start["host_writes"] >= WA_WINDOW * g.user_pages:
-            self._wa_window = window_wa(start, c)
+            self._wa_window = window_wa(start, c, stored)
             self._window_start = c
         rates = (float("nan"),) * 3
         if prev is not None:
@@ -481,7 +500,7 @@ class Worker(QThread):
             dt = self._sim_s - prev[0]
             if self._profile is not None and dt > 0:  # MB/s, and GC pages per second
                 mb = g.page_bytes / 1e6
-                scales = (mb / dt, mb / dt, 1.0 / dt)
+                scales = (mb / dt, mb * stored / dt, 1.0 / dt)
             elif self._profile is None and host > 0:  # pages per 1,000 host page writes
                 scales = (1000.0 / host,) * 3
             else:

@@ -35,13 +35,14 @@ class DriveError(RuntimeError):
     """The engine reached a state it cannot continue from (see state.ERROR_MESSAGES)."""
 
 
-def window_wa(before: dict, after: dict) -> float:
+def window_wa(before: dict, after: dict, stored_fraction: float = 1.0) -> float:
     """Write amplification between two counter readings: NAND page writes / host page writes
-    (nan if the host wrote nothing in between)."""
+    (nan if the host wrote nothing in between). stored_fraction: the share of a flash page
+    a compressing drive (SandForce) programs per page, which can bring WA below 1."""
     host = after["host_writes"] - before["host_writes"]
     if host <= 0:
         return float("nan")
-    return (after["nand_writes"] - before["nand_writes"]) / host
+    return stored_fraction * (after["nand_writes"] - before["nand_writes"]) / host
 
 
 def event_capacity_for(geometry: Geometry, config: FtlConfig, pages_per_command: int = 1) -> int:

@@ -34,7 +34,7 @@ class StepResult:
     journal_mb: float
     device_written_mb: float  # bytes the drive was asked to write
     nand_written_mb: float
-    wa: float  # NAND pages programmed per page the drive was asked to write
+    wa: float  # NAND bytes programmed per byte the drive was asked to write
     trims: int
     trimmed_mb: float
     gc_copies: int
@@ -162,7 +162,8 @@ class Machine:
         c1, s1 = self.fs.count, self._io_stats
         page = self.drive.geometry.page_bytes
         host_pages = s1.host_pages_written - s0.host_pages_written
-        nand = s1.nand_writes - s0.nand_writes
+        # a compressing drive (SandForce) stores each page in a fraction of a flash page
+        nand = (s1.nand_writes - s0.nand_writes) * self.profile.compression_ratio
         return StepResult(
             name=name,
             seconds=self.clock - t0,

@@ -54,7 +54,9 @@ def test_unpack_rm_fstrim_fill_the_step_table(qtbot, bench):
     assert c["kernel_scale"].isVisible() and not c["amount"].isVisible()
     unpack = run_step(qtbot, bench)
     assert bench.snapshot.mounted
-    assert unpack["host_mb"] > 45 and unpack["nand_mb"] >= unpack["host_mb"] * 0.99
+    assert unpack["host_mb"] > 45
+    # SandForce stores the data compressed: 0.6 of its size, the profile's rated data
+    assert unpack["nand_mb"] == pytest.approx(0.6 * unpack["host_mb"], rel=0.02)
     assert unpack["seconds"] > 0 and unpack["trims"] == 0
     c["discard"].setChecked(True)  # a mount option: no new drive
     assert bench.session.settings.discard and bench.snapshot.mounted

@@ -1,0 +1,143 @@
+"""Scenario files in the workbench: opening one runs the same steps `ssdlab run` runs, to the
+same drive counters; a file-system run saved as a scenario plays back on the command line to
+the same counters; what a scenario cannot hold is refused with the reason."""
+
+from pathlib import Path
+
+import pytest
+
+from app.workbench import Workbench
+from model.scenario import build_machine, load_scenario, parse_scenario, run_scenario
+
+SCENARIO = """version = 1
+name = "small discard run"
+[drive]
+profile = "ocz_vertex_le_100"
+user_gib = 0.25
+[host]
+data_compression = 0.3
+[partition]
+start_sector = 63
+[filesystem]
+atime = "strict"
+discard = true
+[[steps]]
+do = "unpack"
+scale = 0.02
+[[steps]]
+do = "sync"
+[[steps]]
+do = "rm"
+[[steps]]
+do = "sync"
+[[steps]]
+do = "write"
+name = "big"
+mb = 24
+[[steps]]
+do = "remount"
+discard = false
+[[steps]]
+do = "delete"
+name = "big"
+[[steps]]
+do = "fstrim"
+"""
+
+
+@pytest.fixture
+def bench(qtbot):
+    w = Workbench()
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.snapshot is not None, timeout=10000)
+    w.confirm = lambda text: True
+    yield w
+    w.close()
+
+
+def cli_counters(scenario) -> dict:
+    m = build_machine(scenario)
+    run_scenario(scenario, machine=m)
+    return m.drive.counters()
+
+
+def wait_steps(qtbot, w, n, timeout=30000):
+    qtbot.waitUntil(lambda: len(w.snapshot.steps) >= n and not w.snapshot.running,
+                    timeout=timeout)
+
+
+def test_opening_a_scenario_runs_what_ssdlab_run_runs(qtbot, bench, tmp_path):
+    path = tmp_path / "small.toml"
+    path.write_text(SCENARIO)
+    assert bench.open_scenario(str(path))
+    s = bench.session.settings
+    assert (s.profile, s.partition_start, s.atime, s.discard) == (
+        "ocz_vertex_le_100", 63, "strict", True)
+    assert s.data_compression == 0.3
+    wait_steps(qtbot, bench, 8)
+    names = [r["step"] for r in bench.snapshot.steps]
+    assert names[0] == "unpack kernel tree x0.02" and names[-1] == "fstrim"
+    assert bench.snapshot.counters == cli_counters(load_scenario(path))
+    assert bench.snapshot.counters["trims"] > 0
+
+
+def test_a_workbench_run_saved_as_a_scenario_plays_back_the_same(qtbot, bench, tmp_path):
+    c = bench.controls.widgets
+    c["profile"].setCurrentIndex(c["profile"].findData("crucial_m4_128"))
+    c["capacity_mib"].setValue(256)
+    qtbot.waitUntil(lambda: bench.snapshot.user_pages == bench.session.settings.user_pages,
+                    timeout=5000)
+    c["workload"].setCurrentIndex(c["workload"].findData("unpack"))
+    c["kernel_scale"].setValue(0.03)
+    bench.run_workload()
+    wait_steps(qtbot, bench, 1)
+    c["discard"].setChecked(True)  # a remount between the steps
+    c["workload"].setCurrentIndex(c["workload"].findData("rmrf"))
+    bench.run_workload()
+    wait_steps(qtbot, bench, 2)
+    path = tmp_path / "saved.toml"
+    assert bench.save_scenario(str(path))
+    text = path.read_text()
+    assert "discard = false" in text.split("[[steps]]")[0]  # mounted without, at first
+    saved = load_scenario(path)
+    assert [st.do for st in saved.steps] == ["unpack", "sync", "remount", "rm", "sync"]
+    assert cli_counters(saved) == bench.snapshot.counters
+
+
+def test_bad_scenario_is_reported_and_the_run_stays(qtbot, bench, tmp_path):
+    before = bench.session.settings
+    path = tmp_path / "bad.toml"
+    path.write_text(SCENARIO.replace("scale = 0.02", "scale = 9"))
+    assert not bench.open_scenario(str(path))
+    text = bench.controls.error.text()
+    assert "Open scenario" in text and ":15:" in text and "steps[0].scale" in text
+    assert bench.session.settings == before
+
+
+def test_block_workloads_are_not_saved_as_a_scenario(qtbot, bench, tmp_path):
+    c = bench.controls.widgets
+    c["profile"].setCurrentIndex(c["profile"].findData("crucial_m4_128"))
+    qtbot.waitUntil(lambda: bench.snapshot.user_pages == bench.session.settings.user_pages,
+                    timeout=5000)
+    bench.run_workload()  # the default block workload: fill
+    qtbot.waitUntil(lambda: bool(bench.snapshot.log), timeout=10000)
+    bench.toggle_play()
+    qtbot.waitUntil(lambda: not bench.snapshot.running, timeout=5000)
+    path = tmp_path / "x.toml"
+    assert not bench.save_scenario(str(path))
+    assert "block workloads" in bench.controls.error.text()
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("path", sorted(
+    (Path(__file__).resolve().parent.parent / "assets" / "scenarios").glob("*.toml")),
+    ids=lambda p: p.stem)
+def test_shipped_scenarios_round_trip_through_text(path):
+    from model.scenario import scenario_text
+    s = load_scenario(path)
+    again = parse_scenario(scenario_text(s), str(path))
+    for key in ("name", "profile", "host", "user_pages", "data_compression", "partition",
+                "fs"):
+        assert getattr(again, key) == getattr(s, key), key
+    assert [(st.do, st.args) for st in again.steps] == [(st.do, st.args) for st in s.steps]
