@@ -204,14 +204,14 @@ def _simulate_table(r) -> str:
     return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
 
 
-STEP_COLUMNS = ("step", "host MB", "NAND MB", "WA", "TRIMs", "sim s", "MB/s")
+STEP_COLUMNS = ("step", "host MB", "NAND MB", "WA", "TRIMs", "flushes", "sim s", "MB/s")
 
 
 def _step_cells(r) -> list[str]:
     wa = "-" if r.wa != r.wa else f"{r.wa:.3f}"
     mbs = "-" if r.mb_s != r.mb_s else f"{r.mb_s:.1f}"
     return [r.name, f"{r.fs_written_mb:.1f}", f"{r.nand_written_mb:.1f}", wa, str(r.trims),
-            f"{r.seconds:.3f}", mbs]
+            str(r.flushes), f"{r.seconds:.3f}", mbs]
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -238,13 +238,19 @@ def _run(args: argparse.Namespace) -> int:
     show = sys.stderr.isatty() and not args.json
 
     def on_step(i: int, r) -> None:
+        if show:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)  # clear the progress line
         if not args.json:
             print("  ".join(f"{c:>10s}" for c in _step_cells(r)), flush=True)
         elif show:
             print(f"step {i + 1}/{len(scenario.steps)} done", file=sys.stderr)
 
+    def progress(i: int, label: str, done: int, total: int, unit: str) -> None:
+        print(f"\rstep {i + 1}/{len(scenario.steps)} {label}: {done:,} of {total:,} {unit} "
+              f"({100 * done / max(1, total):.0f} %)", end="", file=sys.stderr, flush=True)
+
     try:
-        results = run_scenario(scenario, on_step)
+        results = run_scenario(scenario, on_step, progress=progress if show else None)
     except KeyboardInterrupt:
         print("\nssdlab run: stopped", file=sys.stderr)
         return 130

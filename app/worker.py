@@ -124,6 +124,7 @@ class Worker(QThread):
         self._queue: queue.Queue = queue.Queue()
         self._latest: Snapshot | None = None
         self._seq = 0
+        self._initial_mount: dict | None = None  # mount options a replayed run began with
         self.drive: Drive | None = None
 
     # --- GUI side (thread-safe) ------------------------------------------------------------
@@ -194,6 +195,7 @@ class Worker(QThread):
             self._settings = args[0]
             if self._machine is not None:
                 self._remount()
+                self._publish(force=True)
                 self._schedule_fstrim()
         elif name == "workload":
             self._plan = [args[0]]
@@ -202,6 +204,10 @@ class Worker(QThread):
         elif name == "replay":
             self._reset_state(self._geometry, self._config, self._profile, self._settings)
             self._plan = [_plan_item(d) for d in args[0] if d.get("done", d["total"]) > 0]
+            # a run that remounted began with the options its first remount replaced
+            first = next((d for d in args[0] if d.get("do") == "remount" and "from" in d),
+                         None)
+            self._initial_mount = first["from"] if first else None
             self._restore = args[1] if len(args) > 1 else None
             self._replaying = True
             self._next_segment()
@@ -312,7 +318,10 @@ class Worker(QThread):
         """Put a file system on the drive (a fresh drive: mkfs writes its metadata)."""
         if self._settings is None or not self._settings.profile:
             raise ValueError("file-system workloads need a device profile")
-        m = build_machine(self._settings)
+        settings = self._settings
+        if self._replaying and self._initial_mount:
+            settings = replace(settings, **self._initial_mount)
+        m = build_machine(settings)
         self._machine = m
         self.drive = m.drive
         self.animated = False
@@ -337,6 +346,9 @@ class Worker(QThread):
                           total=1)
             self._log.append(step.as_dict() | {"done": 1, "from": {"atime": old[0],
                                                                    "discard": old[1]}})
+            self._steps.append({"step": step.label, "host_mb": 0.0, "nand_mb": 0.0,
+                                "wa": float("nan"), "trims": 0, "seconds": 0.0,
+                                "mb_s": float("nan")})
 
     def _schedule_fstrim(self) -> None:
         every = self._settings.fstrim_every_min if self._settings is not None else 0

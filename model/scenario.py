@@ -16,6 +16,7 @@ half-applied. `run_scenario` plays the steps on a Machine and returns one StepRe
 from __future__ import annotations
 
 import re
+import time
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -296,8 +297,11 @@ def build_machine(s: Scenario) -> Machine:
 
 
 def run_scenario(s: Scenario, on_step: Callable[[int, StepResult], None] | None = None,
-                 machine: Machine | None = None) -> list[StepResult]:
-    """Play every step; on_step(index, result) is called after each (for progress)."""
+                 machine: Machine | None = None,
+                 progress: Callable[[int, str, int, int, str], None] | None = None,
+                 every_s: float = 0.5) -> list[StepResult]:
+    """Play every step; on_step(index, result) is called after each, and progress(index,
+    label, done, total, unit) about every every_s seconds of wall time within a step."""
     m = machine or build_machine(s)
     context = Context()
     results = []
@@ -307,7 +311,14 @@ def run_scenario(s: Scenario, on_step: Callable[[int, StepResult], None] | None 
         except StepError as e:
             raise ScenarioError(f"{s.source}:{step.line}: steps[{i}]: {e}") from e
         m.begin(run.label)
-        run.run()
+        if progress is None:
+            run.run()
+        else:
+            next_report = time.perf_counter() + every_s
+            for done in run:
+                if done is not None and time.perf_counter() >= next_report:
+                    progress(i, run.label, done, run.total, run.unit)
+                    next_report = time.perf_counter() + every_s
         results.append(m.end())
         if on_step:
             on_step(i, results[-1])

@@ -60,15 +60,18 @@ def test_unpack_rm_fstrim_fill_the_step_table(qtbot, bench):
     assert unpack["seconds"] > 0 and unpack["trims"] == 0
     c["discard"].setChecked(True)  # a mount option: no new drive
     assert bench.session.settings.discard and bench.snapshot.mounted
+    qtbot.waitUntil(lambda: len(bench.snapshot.steps) == 2, timeout=5000)  # the remount
     choose(c["workload"], "rmrf")
     rm = run_step(qtbot, bench)
     assert rm["trims"] > 0  # discard TRIMs the freed extents at commit
     bench.controls.fstrim_button.click()
-    qtbot.waitUntil(lambda: len(bench.snapshot.steps) == 3 and not bench.snapshot.running,
+    qtbot.waitUntil(lambda: len(bench.snapshot.steps) == 4 and not bench.snapshot.running,
                     timeout=10000)
     assert bench.snapshot.steps[-1]["step"] == "fstrim"
     rows = bench.charts.steps.rows()
-    assert [r[0] for r in rows] == ["unpack kernel tree x0.1", "rm -rf tree", "fstrim"]
+    assert [r[0] for r in rows] == ["unpack kernel tree x0.1",
+                                    "remount atime=relatime,discard=True", "rm -rf tree",
+                                    "fstrim"]
     assert bench.charts.currentWidget() is bench.charts.steps
     choose(c["workload"], "rmrf")  # nothing left to remove: an inline message
     bench.run_workload()

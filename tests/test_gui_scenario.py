@@ -95,7 +95,7 @@ def test_a_workbench_run_saved_as_a_scenario_plays_back_the_same(qtbot, bench, t
     c["discard"].setChecked(True)  # a remount between the steps
     c["workload"].setCurrentIndex(c["workload"].findData("rmrf"))
     bench.run_workload()
-    wait_steps(qtbot, bench, 2)
+    wait_steps(qtbot, bench, 3)  # unpack, the remount, rm -rf
     path = tmp_path / "saved.toml"
     assert bench.save_scenario(str(path))
     text = path.read_text()
@@ -141,3 +141,37 @@ def test_shipped_scenarios_round_trip_through_text(path):
                 "fs"):
         assert getattr(again, key) == getattr(s, key), key
     assert [(st.do, st.args) for st in again.steps] == [(st.do, st.args) for st in s.steps]
+
+
+def test_a_session_that_remounted_replays_from_its_first_mount(qtbot, bench, tmp_path):
+    """Mounted with discard, unpack and rm -rf (TRIMs), then remounted without: a replay
+    must mount with discard again, or its rm sends no TRIM."""
+    c = bench.controls.widgets
+    c["profile"].setCurrentIndex(c["profile"].findData("crucial_m4_128"))
+    c["capacity_mib"].setValue(256)
+    qtbot.waitUntil(lambda: bench.snapshot.user_pages == bench.session.settings.user_pages,
+                    timeout=5000)
+    c["discard"].setChecked(True)
+    for n, kind in enumerate(("unpack", "rmrf"), 1):
+        c["workload"].setCurrentIndex(c["workload"].findData(kind))
+        c["kernel_scale"].setValue(0.03)
+        bench.run_workload()
+        wait_steps(qtbot, bench, n)
+    c["discard"].setChecked(False)
+    c["workload"].setCurrentIndex(c["workload"].findData("seqwrite"))
+    c["seq_mb"].setValue(20)
+    bench.run_workload()
+    wait_steps(qtbot, bench, 4)
+    saved = bench.snapshot
+    assert [r["step"] for r in saved.steps][2] == "remount atime=relatime,discard=False"
+    assert saved.counters["trims"] > 0
+    path = tmp_path / "remount.json"
+    bench.save(str(path))
+    bench.reset_all()
+    qtbot.waitUntil(lambda: bench.snapshot.counters["host_writes"] == 0, timeout=3000)
+    assert bench.open(str(path))
+    qtbot.waitUntil(lambda: len(bench.snapshot.steps) == 4 and not bench.snapshot.running,
+                    timeout=20000)
+    assert [r["step"] for r in bench.snapshot.steps] == [r["step"] for r in saved.steps]
+    assert bench.snapshot.counters == saved.counters
+    assert not bench.worker._machine.fs.opt.discard

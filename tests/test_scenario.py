@@ -111,3 +111,12 @@ def test_ssdlab_run_bad_file_exits_2_with_the_line(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 2
     assert f"{scenario}:12: steps[0].mb" in done.stderr
+
+
+def test_progress_reports_units_within_a_step():
+    calls = []
+    run_scenario(parse_scenario(GOOD), progress=lambda *a: calls.append(a), every_s=0.0)
+    writes = [c for c in calls if c[0] == 0]
+    assert writes and all(c[1] == "write a" and c[4] == "MiB" for c in writes)
+    done = [c[2] for c in writes]
+    assert done == sorted(done) and done[-1] == writes[-1][3] == 8
