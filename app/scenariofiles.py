@@ -39,7 +39,7 @@ def settings_for(sc: Scenario, current: Settings) -> Settings:
     if sc.host != HOST_PROFILE:
         raise ValueError(f"host.profile: the workbench runs {HOST_PROFILE}; got {sc.host!r}")
     default = FsOptions()
-    for key in ("extents", "commit_interval_s", "stripe_width_blocks"):
+    for key in ("extents", "commit_interval_s", "stripe_width_blocks", "max_request_bytes"):
         if getattr(sc.fs, key) != getattr(default, key):
             raise ValueError(f"filesystem.{key}: the workbench formats with the default "
                              f"({getattr(default, key)}); play this scenario with ssdlab run")

@@ -178,7 +178,7 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
 
     fs = _table(data, "filesystem", path)
     allowed_fs = {"journal", "atime", "discard", "extents", "commit_interval_s",
-                  "stripe_width_blocks"}
+                  "stripe_width_blocks", "max_request_kib"}
     for key in fs:
         if key not in allowed_fs:
             raise ScenarioError(f"{path}:{_line_of(text, 'filesystem', 0, key)}: unknown "
@@ -188,6 +188,12 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
         if key in fs and not isinstance(fs[key], bool):
             raise ScenarioError(f"{path}:{_line_of(text, 'filesystem', 0, key)}: "
                                 f"filesystem.{key} must be true or false; got {fs[key]!r}")
+    fs = dict(fs)
+    if "max_request_kib" in fs:  # the largest request the block layer sends (dd oflag=direct)
+        kib = _check(f"{path}:{_line_of(text, 'filesystem', 0, 'max_request_kib')}",
+                     "filesystem.max_request_kib", fs.pop("max_request_kib"),
+                     (int, 4, 32768, None))
+        fs["max_request_bytes"] = kib * 1024
     try:
         fs_options = FsOptions(**fs)
     except (ValueError, TypeError) as e:
@@ -271,6 +277,8 @@ def scenario_text(s: Scenario, comment: str = "") -> str:
         value = getattr(s.fs, key)
         if key in ("journal", "atime", "discard") or value != getattr(default, key):
             lines.append(f"{key} = {_toml_value(value)}")
+    if s.fs.max_request_bytes != default.max_request_bytes:
+        lines.append(f"max_request_kib = {s.fs.max_request_bytes // 1024}")
     for step in s.steps:
         lines += ["", "[[steps]]", f"do = {_toml_value(step.do)}"]
         spec = STEP_FIELDS[step.do]
