@@ -107,7 +107,8 @@ class FsStep:
         if self.do == "remount":
             options = [f"{k}={v}" for k, v in a.items() if v is not None]
             return " ".join(["remount"] + options[:1]) + "".join("," + o for o in options[1:])
-        return self.do.replace("_", " ")
+        what = self.do.replace("_", " ")
+        return f"{what} {a['name']}" if a.get("name") else what
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Slot
@@ -77,6 +78,7 @@ class Workbench(QMainWindow):
         self.session = Session(settings)
         self.worker = Worker()
         self.snapshot: Snapshot | None = None
+        self._last_mount: tuple[str, bool] | None = None  # mount options of the last snapshot
         self.frame_times: deque[float] = deque(maxlen=240)
         self._segments = 0
         self._charts_at = 0.0
@@ -271,6 +273,18 @@ class Workbench(QMainWindow):
             self.worker.send("settings", s)
         self.charts.show_snapshot(self.snapshot, bool(s.profile))
 
+    def _follow_mount(self, snap: Snapshot) -> None:
+        """A scenario's remount step changed the mount options: the controls show them (the
+        file system already has them, so nothing is sent back)."""
+        s = self.session.settings
+        last, self._last_mount = self._last_mount, snap.mount
+        # only a change the model made: a snapshot taken before a remount the controls asked
+        # for still shows the old options, and must not undo the request
+        if snap.mount is not None and last is not None and snap.mount != last \
+                and snap.mount != (s.atime, s.discard):
+            self.session.settings = replace(s, atime=snap.mount[0], discard=snap.mount[1])
+            self._show_settings()
+
     def _show_settings(self) -> None:
         self.controls.show_settings(self.session.settings, self.session.op_text(),
                                     self.session.alignment_note())
@@ -420,6 +434,7 @@ class Workbench(QMainWindow):
             return
         self.snapshot = snap
         self.frame_times.append(time.perf_counter())
+        self._follow_mount(snap)
         self.blockmap.set_snapshot(snap)
         # Charts cost a few ms each: while a run goes flat out, redraw them a few times a
         # second; every frame of an animation, and always when the run stops.

@@ -109,6 +109,7 @@ class Snapshot:
     log: list[dict] = field(default_factory=list)
     steps: list[dict] = field(default_factory=list)  # file-system steps run (StepResult)
     mounted: bool = False  # the drive holds the file system (a Machine drives it)
+    mount: tuple[str, bool] | None = None  # its mount options now: (atime, discard)
     message: str = ""  # what the last file-system step reported (trace summary)
 
 
@@ -578,6 +579,8 @@ class Worker(QThread):
             sim_s=self._sim_s, animated=self.animated and not self._replaying,
             events_dropped=drive.events_dropped, log=[dict(d) for d in self._log],
             steps=[dict(d) for d in self._steps], mounted=self._machine is not None,
+            mount=None if self._machine is None else (self._machine.fs.opt.atime,
+                                                      self._machine.fs.opt.discard),
             message=self._message,
         )
         self._marks[:] = 0

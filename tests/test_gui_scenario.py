@@ -175,3 +175,13 @@ def test_a_session_that_remounted_replays_from_its_first_mount(qtbot, bench, tmp
     assert [r["step"] for r in bench.snapshot.steps] == [r["step"] for r in saved.steps]
     assert bench.snapshot.counters == saved.counters
     assert not bench.worker._machine.fs.opt.discard
+
+
+def test_a_scenario_remount_shows_in_the_controls(qtbot, bench, tmp_path):
+    path = tmp_path / "small.toml"
+    path.write_text(SCENARIO)
+    assert bench.open_scenario(str(path))
+    wait_steps(qtbot, bench, 8)
+    assert not bench.session.settings.discard  # the remount step turned it off
+    assert not bench.controls.widgets["discard"].isChecked()
+    assert bench.snapshot.steps[5]["step"] == "remount discard=False"
