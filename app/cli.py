@@ -104,10 +104,15 @@ def _add_bench(sub) -> None:
 def _add_run(sub) -> None:
     p = sub.add_parser("run", help="play a scenario file (drive, file system, steps)",
                        description="Play every step of a scenario file and print, per "
-                       "step, host MB, NAND MB, WA, TRIMs, simulated seconds and MB/s.")
+                       "step, host MB, NAND MB, WA, TRIMs, cache flushes, simulated seconds "
+                       "and MB/s; --json adds the time series.")
     p.add_argument("scenario", help="a scenario TOML file (see assets/scenarios/)")
     p.add_argument("--json", action="store_true", help="print the steps as JSON")
     p.add_argument("--csv", metavar="FILE", help="also write the steps as CSV to FILE")
+    p.add_argument("--series", metavar="FILE", help="also write the time series (counters "
+                   "every --series-every simulated seconds) as CSV to FILE")
+    p.add_argument("--series-every", metavar="S", type=float, default=1.0,
+                   help="simulated seconds between time-series rows (default 1)")
 
 
 def _add_experiments(sub) -> None:
@@ -217,20 +222,26 @@ def _step_cells(r) -> list[str]:
 def _run(args: argparse.Namespace) -> int:
     import csv
 
-    from model.scenario import ScenarioError, load_scenario, run_scenario
+    from model.scenario import ScenarioError, build_machine, load_scenario, run_scenario
+    from model.series import COLUMNS, Series
 
     try:
         scenario = load_scenario(args.scenario)
     except ScenarioError as e:
         print(f"ssdlab run: error: {e}", file=sys.stderr)
         return 2
-    if args.csv:
-        try:
-            open(args.csv, "w").close()
-        except OSError as e:
-            print(f"ssdlab run: error: --csv {args.csv} cannot be written: {e.strerror}",
-                  file=sys.stderr)
-            return 2
+    if not args.series_every > 0:
+        print(f"ssdlab run: error: --series-every must be above 0 simulated seconds; got "
+              f"{args.series_every:g}", file=sys.stderr)
+        return 2
+    for flag, out in (("--csv", args.csv), ("--series", args.series)):
+        if out:
+            try:
+                open(out, "w").close()
+            except OSError as e:
+                print(f"ssdlab run: error: {flag} {out} cannot be written: {e.strerror}",
+                      file=sys.stderr)
+                return 2
     if not args.json:
         print(f"{scenario.name}  ({scenario.profile}, partition at sector "
               f"{scenario.partition.start_sector})")
@@ -250,7 +261,9 @@ def _run(args: argparse.Namespace) -> int:
               f"({100 * done / max(1, total):.0f} %)", end="", file=sys.stderr, flush=True)
 
     try:
-        results = run_scenario(scenario, on_step, progress=progress if show else None)
+        series = Series(build_machine(scenario), args.series_every)
+        results = run_scenario(scenario, on_step, progress=progress if show else None,
+                               series=series)
     except KeyboardInterrupt:
         print("\nssdlab run: stopped", file=sys.stderr)
         return 130
@@ -259,12 +272,15 @@ def _run(args: argparse.Namespace) -> int:
         return 1
     rows = [r.as_dict() for r in results]
     if args.json:
-        print(json.dumps({"scenario": scenario.name, "steps": rows}))
-    if args.csv:
-        with open(args.csv, "w", newline="") as f:
-            out = csv.DictWriter(f, fieldnames=list(rows[0]))
-            out.writeheader()
-            out.writerows(rows)
+        print(json.dumps({"scenario": scenario.name, "steps": rows,
+                          "series": series.as_dicts()}))
+    for out, fields, data in ((args.csv, list(rows[0]), rows),
+                              (args.series, list(COLUMNS), series.as_dicts())):
+        if out:
+            with open(out, "w", newline="") as f:
+                writer = csv.DictWriter(f, fieldnames=fields)
+                writer.writeheader()
+                writer.writerows(data)
     return 0
 
 

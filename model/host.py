@@ -80,6 +80,9 @@ class Machine:
         self.clock = 0.0
         self.busy_until = 0.0
         self._io_stats = BatchStats()
+        # (start s, end s, BatchStats, free blocks after) of every batch the drive worked
+        # on, when something (a time series) asked for it; None: not recorded
+        self.timeline: list[tuple[float, float, BatchStats, int]] | None = None
         self._step: tuple[str, float, object, BatchStats] | None = None
         self.last_tree = None  # what the last unpack created (fsworkloads)
         self.last_ino = 0  # the last file write_file created (fsworkloads)
@@ -93,13 +96,21 @@ class Machine:
         self.profile = profile
         self.drive.set_trim_honoured(profile.trim_honoured)
 
+    @property
+    def io_stats(self) -> BatchStats:
+        """Everything sent to the drive so far (requests in bytes, drive counters in pages)."""
+        return self._io_stats
+
     # --- time -------------------------------------------------------------------------------
 
     def account(self, stats: BatchStats, wait: bool = True) -> None:
         """Charge a batch that was sent to the device from outside (a trace replay)."""
         seconds = timing.batch_seconds(self.profile, stats).seconds
-        self.busy_until = max(self.clock, self.busy_until) + seconds
+        start = max(self.clock, self.busy_until)
+        self.busy_until = start + seconds
         self._io_stats = self._io_stats + stats
+        if self.timeline is not None:
+            self.timeline.append((start, self.busy_until, stats, self.drive.free_blocks))
         if wait:
             self.clock = max(self.clock, self.busy_until)
 

@@ -26,6 +26,7 @@ from .fstypes import ATIME_MODES, FsOptions
 from .host import Machine, StepResult
 from .partition import Partition
 from .profiles import list_host_profiles, list_profiles, load_host_profile, load_profile
+from .series import Series
 from .steps import Context, StepError, StepRun
 
 VERSION = 1
@@ -307,10 +308,11 @@ def build_machine(s: Scenario) -> Machine:
 def run_scenario(s: Scenario, on_step: Callable[[int, StepResult], None] | None = None,
                  machine: Machine | None = None,
                  progress: Callable[[int, str, int, int, str], None] | None = None,
-                 every_s: float = 0.5) -> list[StepResult]:
-    """Play every step; on_step(index, result) is called after each, and progress(index,
-    label, done, total, unit) about every every_s seconds of wall time within a step."""
-    m = machine or build_machine(s)
+                 every_s: float = 0.5, series: Series | None = None) -> list[StepResult]:
+    """Play every step; on_step(index, result) is called after each, progress(index,
+    label, done, total, unit) about every every_s seconds of wall time within a step, and
+    series (built on the same machine) learns when each step began."""
+    m = machine or (series.m if series is not None else build_machine(s))
     context = Context()
     results = []
     for i, step in enumerate(s.steps):
@@ -319,6 +321,8 @@ def run_scenario(s: Scenario, on_step: Callable[[int, StepResult], None] | None 
         except StepError as e:
             raise ScenarioError(f"{s.source}:{step.line}: steps[{i}]: {e}") from e
         m.begin(run.label)
+        if series is not None:
+            series.step(i)
         if progress is None:
             run.run()
         else:
