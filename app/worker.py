@@ -22,6 +22,7 @@ from PySide6.QtCore import QThread, Signal
 from model.commands import Commands
 from model.drive import Drive, DriveError, event_capacity_for, window_wa
 from model.host import Machine
+from model.series import Completed
 from model.state import (
     BLOCK_FREE,
     BLOCK_OPEN,
@@ -244,6 +245,7 @@ class Worker(QThread):
         self._settings = settings
         self.drive = None
         self._machine: Machine | None = None
+        self._completed: Completed | None = None  # the drive's clock, for file-system rates
         self._job: FsJob | None = None
         self._steps: list[dict] = []
         self._context = Context()
@@ -324,6 +326,7 @@ class Worker(QThread):
             settings = replace(settings, **self._initial_mount)
         m = build_machine(settings)
         self._machine = m
+        self._completed = Completed(m)
         self.drive = m.drive
         self.animated = False
         self._marks = np.zeros(m.drive.geometry.blocks, dtype=np.int8)
@@ -508,7 +511,16 @@ class Worker(QThread):
             self._wa_window = window_wa(start, c, stored)
             self._window_start = c
         rates = (float("nan"),) * 3
-        if prev is not None:
+        if prev is not None and self._completed is not None:
+            # a file system: the rates are what the drive completed in the interval, on its
+            # own clock, not what the host queued (page-cache bursts beat any drive)
+            dt = self._sim_s - prev[0]
+            done = self._completed.until(self._sim_s)
+            if dt > 0:
+                mb = g.page_bytes / 1e6
+                rates = (done["write_bytes"] / 1e6 / dt, done["nand_writes"] * stored * mb / dt,
+                         done["gc_copies"] / dt)
+        elif prev is not None:
             host = c["host_writes"] - prev[1]["host_writes"]
             dt = self._sim_s - prev[0]
             if self._profile is not None and dt > 0:  # MB/s, and GC pages per second

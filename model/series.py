@@ -1,12 +1,12 @@
-"""A scenario run's time series, on the drive's clock: what the drive had completed by each
-tick of simulated time.
+"""Time series on the drive's clock: what the drive had completed by each tick of simulated
+time.
 
 The host writes into its page cache and moves on while the drive works through the queue,
 so counters sampled on the host's clock would show bursts faster than any drive. Instead
-the Machine records when the drive worked on each batch (start, end); each batch's bytes
-and pages are spread evenly over its span and summed per interval. Rows are cumulative,
-except the rates, which cover the interval that ends at sim_s. Sizes in MB (10^6 bytes),
-time in simulated seconds.
+the Machine records when the drive worked on each batch (start, end); `Completed` spreads
+each batch evenly over its span and reports what was done in an interval. `Series` bins a
+whole scenario run that way (ssdlab run); the workbench reads `Completed` as it goes.
+Sizes in MB (10^6 bytes), time in simulated seconds.
 """
 
 from __future__ import annotations
@@ -20,11 +20,49 @@ from .host import MB, Machine
 COLUMNS = ("sim_s", "step", "device_written_mb", "nand_written_mb", "wa", "trims",
            "flushes", "gc_copies", "erases", "free_blocks", "write_mb_s", "nand_mb_s")
 MAX_ROWS = 20_000  # a long idle step widens the interval rather than print a day of rows
+NAMES = ("write_bytes", "host_pages_written", "nand_writes", "trim_requests",
+         "flush_requests", "gc_copies", "erases")
+
+
+class Completed:
+    """The drive's work, read off the Machine's timeline in order of time. Starts the
+    recording; `until(t)` returns what was completed since the previous call (a dict of
+    NAMES) and forgets batches it has fully counted. free_blocks: after the last batch
+    that ended by then."""
+
+    def __init__(self, m: Machine):
+        self.m = m
+        m.timeline = []
+        self.t = m.clock
+        self.free_blocks = m.drive.free_blocks
+
+    def until(self, t: float) -> dict[str, float]:
+        line = self.m.timeline
+        sums = np.zeros(len(NAMES))
+        keep = []
+        t0 = self.t
+        for batch in line:
+            start, stop, stats, free_after = batch
+            if stop <= start:  # instant, and not yet counted (counted ones are dropped)
+                share = 1.0 if stop <= t else 0.0
+            else:
+                share = max(0.0, min(stop, t) - max(start, t0)) / (stop - start)
+            if share:
+                sums += share * np.array([getattr(stats, k) for k in NAMES], dtype=float)
+            if stop <= t:
+                self.free_blocks = free_after
+            else:
+                keep.append(batch)
+        line[:] = keep
+        self.t = max(t0, t)
+        return dict(zip(NAMES, sums.tolist(), strict=True))
 
 
 class Series:
     """Built on a Machine before its steps run; step(i) marks when step i begins; rows()
-    bins the drive's recorded work into intervals of every_s simulated seconds."""
+    bins the drive's recorded work into intervals of every_s simulated seconds (call it
+    once, after the run). Rows are cumulative, except the rates, which cover the interval
+    that ends at sim_s."""
 
     def __init__(self, m: Machine, every_s: float = 1.0):
         if not (every_s > 0 and math.isfinite(every_s)):
@@ -33,48 +71,40 @@ class Series:
         self.m = m
         self.every_s = every_s
         self.t0 = m.clock
-        m.timeline = []
-        self.free_blocks0 = m.drive.free_blocks
+        self._done = Completed(m)
         self._steps: list[tuple[float, int]] = []
+        self._rows: list[tuple] | None = None
 
     def step(self, index: int) -> None:
         self._steps.append((self.m.clock, index))
 
     def rows(self) -> list[tuple]:
+        if self._rows is not None:
+            return self._rows
         m = self.m
-        line = m.timeline or []
-        end = max([m.clock] + [b[1] for b in line])
+        end = max([m.clock] + [b[1] for b in m.timeline or []])
         every = max(self.every_s, (end - self.t0) / MAX_ROWS)
         n = max(1, math.ceil((end - self.t0) / every - 1e-9))
-        edges = self.t0 + every * np.arange(n + 1)
         page = m.drive.geometry.page_bytes
         stored = m.profile.compression_ratio
-        names = ("write_bytes", "host_pages_written", "nand_writes", "trim_requests",
-                 "flush_requests", "gc_copies", "erases")
-        per_bin = np.zeros((len(names), n))
-        free = np.full(n, float(self.free_blocks0))
-        for start, stop, stats, free_after in line:
-            values = np.array([getattr(stats, k) for k in names], dtype=float)
-            if stop <= start:  # instant: all of it in the interval where it happened
-                per_bin[:, min(n - 1, int((stop - self.t0) / every))] += values
-            else:
-                lo = np.clip(edges[:-1], start, stop)
-                hi = np.clip(edges[1:], start, stop)
-                per_bin += np.outer(values, (hi - lo) / (stop - start))
-            free[min(n - 1, int((stop - self.t0) / every)):] = free_after
-        cum = np.cumsum(per_bin, axis=1)
         steps = sorted(self._steps)
+        total = dict.fromkeys(NAMES, 0.0)
         out = []
         for j in range(n):
-            t = float(edges[j + 1])
-            step = next((i for s, i in reversed(steps) if s <= t), 0)
-            host_pages = cum[1, j]
-            nand = cum[2, j] * stored
-            out.append((t, step, cum[0, j] / MB, nand * page / MB,
-                        nand / host_pages if host_pages else float("nan"),
-                        int(round(cum[3, j])), int(round(cum[4, j])), int(round(cum[5, j])),
-                        int(round(cum[6, j])), free[j], per_bin[0, j] / every / MB,
-                        per_bin[2, j] * stored * page / every / MB))
+            t = self.t0 + every * (j + 1)
+            got = self._done.until(t)
+            for k in NAMES:
+                total[k] += got[k]
+            nand = total["nand_writes"] * stored
+            host = total["host_pages_written"]
+            out.append((t, next((i for s, i in reversed(steps) if s <= t), 0),
+                        total["write_bytes"] / MB, nand * page / MB,
+                        nand / host if host else float("nan"),
+                        round(total["trim_requests"]), round(total["flush_requests"]),
+                        round(total["gc_copies"]), round(total["erases"]),
+                        self._done.free_blocks, got["write_bytes"] / every / MB,
+                        got["nand_writes"] * stored * page / every / MB))
+        self._rows = out
         return out
 
     def as_dicts(self) -> list[dict]:
