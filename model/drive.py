@@ -7,8 +7,6 @@ views of the per-block arrays for display, and the event buffer for animation.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
 from . import ftl, gc, invariants
@@ -25,7 +23,6 @@ from .state import (
     R_EVENTS,
     R_EVENTS_DROPPED,
     R_FREE_COUNT,
-    R_HONOUR_TRIM,
     R_TRACK_VERSIONS,
     allocate,
 )
@@ -130,11 +127,6 @@ class Drive:
         n = int(gc.idle_gc(self.arrays, target_free_blocks, max_victims, max_valid))
         self._raise_if_broken()
         return n
-
-    def set_trim_honoured(self, honoured: bool) -> None:
-        """A firmware change: from now on the drive honours (or ignores) TRIM."""
-        self.config = replace(self.config, honour_trim=bool(honoured))
-        self.arrays.regs[R_HONOUR_TRIM] = int(honoured)
 
     def _raise_if_broken(self) -> None:
         code = int(self.arrays.regs[R_ERROR])

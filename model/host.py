@@ -87,15 +87,6 @@ class Machine:
         self.last_tree = None  # what the last unpack created (fsworkloads)
         self.last_ino = 0  # the last file write_file created (fsworkloads)
 
-    def upgrade_firmware(self, profile: DeviceProfile) -> None:
-        """Swap the drive's behaviour for another firmware of the same drive (same geometry):
-        its timing and whether it honours TRIM change; the flash keeps its contents."""
-        if profile.geometry(self.drive.geometry.user_pages) != self.drive.geometry:
-            raise ValueError(f"{profile.key} has another geometry; a firmware upgrade keeps "
-                             "the flash as it is")
-        self.profile = profile
-        self.drive.set_trim_honoured(profile.trim_honoured)
-
     @property
     def io_stats(self) -> BatchStats:
         """Everything sent to the drive so far (requests in bytes, drive counters in pages)."""
