@@ -102,6 +102,9 @@ class FsStep:
             return f"fill to {a['percent']:g} %"
         if self.do == "random_writes":
             return f"sysbench {a['requests']:,} x 4 KiB"
+        if self.do == "user_mix":
+            skew = f", {a['hot_writes_pct']:g} % to {a['hot_pct']:g} %" if a["hot_pct"] else ""
+            return f"user mix {a['drive_writes']:g} drive writes{skew}"
         if self.do == "idle":
             return f"idle {a['seconds']:g} s"
         if self.do == "remount":

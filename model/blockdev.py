@@ -167,6 +167,29 @@ class BlockDevice:
         if self._shadow is not None:
             self._shadow_write(first, last - first + 1)
 
+    def write_blocks(self, blocks: np.ndarray, block_bytes: int = 4096) -> None:
+        """One write request of block_bytes per entry of blocks (block numbers from the
+        partition's start), in order: what many small in-place writes send. Queued as
+        arrays when blocks are whole, aligned pages; otherwise request by request."""
+        blocks = np.asarray(blocks, dtype=np.int64)
+        if blocks.size == 0:
+            return
+        offset = self.partition.offset_bytes
+        if (block_bytes != self.page_bytes or offset % self.page_bytes
+                or self._shadow is not None):
+            for b in blocks.tolist():
+                self.write(b * block_bytes, block_bytes)
+            return
+        self._check("write", int(blocks.min()) * block_bytes, block_bytes)
+        self._check("write", int(blocks.max()) * block_bytes, block_bytes)
+        self._host["write_requests"] += int(blocks.size)
+        self._host["write_bytes"] += int(blocks.size) * block_bytes
+        self._ops.extend([OP_WRITE] * int(blocks.size))
+        self._lpns.extend((blocks + offset // self.page_bytes).tolist())
+        self._counts.extend([1] * int(blocks.size))
+        if len(self._ops) >= _AUTO_SUBMIT_COMMANDS:
+            self._done = self._done + self._run()
+
     def read(self, offset: int, length: int) -> None:
         self._check("read", offset, length)
         start = offset + self.partition.offset_bytes

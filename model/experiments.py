@@ -288,37 +288,6 @@ def _dd_mb_s(m: Machine, size_bytes: int, name: str = "dd.bin", keep: bool = Fal
     return r.data_mb / r.seconds
 
 
-def _use(m: Machine, drive_writes: float, rng: np.random.Generator, files: list[str],
-         fill: float = 0.6, serial: list[int] | None = None) -> None:
-    """Ordinary use: files of 64 KiB to 32 MiB created and deleted at random, keeping the
-    file system about `fill` full; half of the bytes are 4 KiB rewrites scattered over the
-    live files (logs, databases, caches), issued straight to the drive's pages of those files
-    because their file-system metadata does not change."""
-    fs = m.fs
-    total = fs.layout.total_blocks * 4096
-    budget = drive_writes * m.drive.geometry.user_bytes
-    offset = m.dev.partition.offset_bytes // 4096
-    written = 0
-    serial = serial if serial is not None else [len(files)]
-    while written < budget:
-        churn = 0
-        while churn < budget / 20:
-            used = total - w.free_bytes(m)
-            if used > fill * total and files:
-                w.delete_file(m, files.pop(int(rng.integers(len(files)))))
-            size = int(min(32 * 2**20, 64 * 1024 * np.exp(rng.normal(2.5, 1.5))))
-            name = f"u{serial[0]}"
-            serial[0] += 1
-            w.write_file(m, name, size, sync=False)
-            files.append(name)
-            churn += size
-        m.sync()
-        pages = np.concatenate([np.arange(e[0], e[0] + e[1]) for f in files
-                                for e in fs.inodes[fs.lookup(2, f)].extents]) + offset
-        m.drive.write_pages(rng.choice(pages, size=int(churn // 4096)))
-        written += 2 * churn
-
-
 # Use is not documented in bytes. 3 drive writes a year is light use of a 64 GB system
 # disk (about 0.5 GB a day); seed 003's later periods are scaled from it by their dates.
 YEAR_DRIVE_WRITES = 3.0
@@ -338,7 +307,7 @@ def corsair_x64() -> list[Row]:
     m = Machine(fw10, load_host_profile(HOST), FsOptions(atime="relatime"),
                 user_pages=CORSAIR_USER_PAGES)
     fresh = _dd_mb_s(m, size)
-    _use(m, YEAR_DRIVE_WRITES, rng, [])
+    w.user_mix(m, YEAR_DRIVE_WRITES, rng, [], [0])
     used = _dd_mb_s(m, size)
 
     m = Machine(fw20, load_host_profile(HOST), FsOptions(atime="relatime"),
@@ -346,13 +315,12 @@ def corsair_x64() -> list[Row]:
     # The source does not say how the system came back onto the blank drive. That it was
     # slow again within two months says every LBA was written, as restoring a partition
     # image does: the image's free space is garbage the drive must keep.
-    first = m.dev.partition.offset_bytes // 4096
-    m.drive.write_pages(np.arange(first, first + m.fs.layout.total_blocks))
+    w.restore_image(m)
     files: list[str] = []
     serial = [0]
-    _use(m, YEAR_DRIVE_WRITES * 2 / 12, rng, files, serial=serial)  # 2 Nov 2010 - 10 Jan 2011
+    w.user_mix(m, YEAR_DRIVE_WRITES * 2 / 12, rng, files, serial)  # 2 Nov 2010 - 10 Jan 2011
     m.fs.remount(FsOptions(atime="noatime", discard=True))
-    _use(m, YEAR_DRIVE_WRITES * 0.5 / 12, rng, files, serial=serial)  # until 25 Jan 2011
+    w.user_mix(m, YEAR_DRIVE_WRITES * 0.5 / 12, rng, files, serial)  # until 25 Jan 2011
     discard_only = _dd_mb_s(m, size)
     w.fill_free_and_delete(m)
     restored = _dd_mb_s(m, size)

@@ -245,6 +245,78 @@ def fill_free_and_delete(m: Machine, name: str = "zero.fill", margin: float = 0.
     m.sync()
 
 
+def user_mix_steps(m: Machine, drive_writes: float, rng: np.random.Generator,
+                   files: list[str], serial: list[int], fill: float = 0.6,
+                   hot_share: float = 0.0, hot_writes: float = 0.8) -> Iterator[int]:
+    """Ordinary use, drive_writes times the drive's capacity in all: files of 64 KiB to
+    32 MiB (log-normal) created, and deleted at random while the file system is over
+    `fill`; for every byte of new files, a byte of 4 KiB rewrites in place of live files'
+    blocks (logs, databases, caches: their metadata does not change). hot_share > 0 makes
+    the rewrites skewed: that share of the live blocks takes hot_writes of them. files and
+    serial (the next file number) carry the live files from one call to the next. Yields
+    MB written so far."""
+    if not 0.0 <= hot_share < 1.0 or not 0.0 < hot_writes < 1.0:
+        raise ValueError(f"hot share must be from 0 to 1 and hot writes between 0 and 1; "
+                         f"got {hot_share}, {hot_writes}")
+    fs = m.fs
+    total = fs.layout.total_blocks * 4096
+    budget = drive_writes * m.drive.geometry.user_bytes
+    written = 0
+    while written < budget:
+        churn = 0
+        while churn < budget / 20:
+            used = total - free_bytes(m)
+            if used > fill * total and files:
+                delete_file(m, files.pop(int(rng.integers(len(files)))))
+            size = int(min(32 * 2**20, 64 * 1024 * np.exp(rng.normal(2.5, 1.5))))
+            name = f"u{serial[0]}"
+            serial[0] += 1
+            write_file(m, name, size, sync=False)
+            files.append(name)
+            churn += size
+            yield int((written + churn) / 1e6)
+        m.sync()
+        blocks = np.concatenate([np.arange(e[0], e[0] + e[1]) for f in files
+                                 for e in fs.inodes[fs.lookup(ROOT_INO, f)].extents])
+        n = int(churn // 4096)
+        if hot_share > 0:
+            hot = max(1, int(hot_share * blocks.size))
+            pick_hot = rng.random(n) < hot_writes
+            picks = np.where(pick_hot, rng.integers(0, hot, n),
+                             rng.integers(hot, max(hot + 1, blocks.size), n))
+            rewrite = blocks[np.minimum(picks, blocks.size - 1)]
+        else:
+            rewrite = rng.choice(blocks, size=n)
+        m.dev.write_blocks(rewrite)
+        m.sync()
+        written += 2 * churn
+        yield int(written / 1e6)
+
+
+def user_mix(m: Machine, drive_writes: float, rng: np.random.Generator, files: list[str],
+             serial: list[int], **kwargs) -> None:
+    for _ in user_mix_steps(m, drive_writes, rng, files, serial, **kwargs):
+        pass
+
+
+def restore_image_steps(m: Machine) -> Iterator[int | None]:
+    """dd of a partition image onto the partition, 1 MiB at a time, then sync: the file
+    system is the one already there, and every block, free ones too, is written (the drive
+    must keep the image's free space as data). Yields MiB written."""
+    size = m.fs.layout.total_blocks * 4096
+    for i, offset in enumerate(range(0, size, CHUNK_BYTES), 1):
+        m.dev.write(offset, min(CHUNK_BYTES, size - offset))
+        if i % 64 == 0:
+            m.cpu(0.0)  # the Machine sends what is queued
+        yield i
+    yield from m.sync_steps()
+
+
+def restore_image(m: Machine) -> None:
+    for _ in restore_image_steps(m):
+        pass
+
+
 SYSBENCH_FILES = 128  # sysbench fileio's default --file-num
 
 

@@ -50,6 +50,11 @@ STEP_FIELDS: dict[str, dict[str, tuple]] = {
                       "requests": (int, 1, 10**8, 10000),
                       "fsync_every": (int, 1, 10**6, 100)},
     "fill_free_and_delete": {},
+    # ordinary use: file churn at a fill level plus 4 KiB rewrites, optionally hot/cold
+    "user_mix": {"drive_writes": (float, 0.001, 100.0, 1.0), "fill": (float, 1.0, 95.0, 60.0),
+                 "hot_pct": (float, 0.0, 99.0, 0.0), "hot_writes_pct": (float, 1.0, 99.0, 80.0),
+                 "seed": (int, 0, 2**31 - 1, 1)},
+    "restore_image": {},  # write every block of the partition, as restoring an image does
     "remount": {"atime": (str, None, None, None), "discard": (bool, None, None, None)},
     "replay": {"trace": (str, None, None, "")},
 }

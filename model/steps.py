@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
+import numpy as np
+
 from . import fsworkloads as w
 from .filesystem import ROOT_INO
 from .filetree import clone_outputs, kernel_tree_on_disk, make_schedule, tar_members
@@ -39,6 +41,8 @@ class Context:
     """What the steps of one run share: the trees unpacked or cloned, newest last."""
 
     trees: list[TreeRecord] = field(default_factory=list)
+    mix_files: list[str] = field(default_factory=list)  # files user_mix steps keep alive
+    mix_serial: list[int] = field(default_factory=lambda: [0])  # next user_mix file number
 
     def new_top(self) -> str:
         """linux, then linux-2, linux-3, ... while earlier trees still exist."""
@@ -130,6 +134,17 @@ class StepRun:
             size = int(w.free_bytes(m) * 0.99) // 4096 * 4096
             self.total, self.unit = max(1, -(-size // MIB)), "MiB"
             return self._fill_free_and_delete(size)
+        if do == "user_mix":
+            self.total = max(1, int(a["drive_writes"] * m.drive.geometry.user_bytes / 1e6))
+            self.unit = "MB"
+            return w.user_mix_steps(m, a["drive_writes"], np.random.default_rng(a["seed"]),
+                                    ctx.mix_files, ctx.mix_serial, fill=a["fill"] / 100,
+                                    hot_share=a["hot_pct"] / 100,
+                                    hot_writes=a["hot_writes_pct"] / 100)
+        if do == "restore_image":
+            size = m.fs.layout.total_blocks * 4096
+            self.total, self.unit = max(1, -(-size // MIB)), "MiB"
+            return w.restore_image_steps(m)
         if do == "random_writes":
             inos = w.sysbench_prepare(m, int(a["mb"] * 1e6), a["files"], a["name"])
             self.total, self.unit = a["requests"], "requests"

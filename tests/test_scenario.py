@@ -9,7 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from model.scenario import ScenarioError, load_scenario, parse_scenario, run_scenario
+from model.scenario import (
+    ScenarioError,
+    build_machine,
+    load_scenario,
+    parse_scenario,
+    run_scenario,
+)
 
 SCENARIOS = sorted(Path(__file__).resolve().parent.parent.glob("assets/scenarios/*.toml"))
 
@@ -163,3 +169,30 @@ def test_time_series_follows_the_drive_clock():
     assert {r["step"] for r in rows} == {0, 1, 2, 3}
     sysbench = [r["write_mb_s"] for r in rows if r["step"] == 3][1:-1]
     assert 1.0 < sum(sysbench) / len(sysbench) < 2.0  # 334 x 4 KiB/s plus the journal
+
+
+MIX = """version = 1
+[drive]
+profile = "crucial_m4_128"
+user_gib = 0.5
+[[steps]]
+do = "restore_image"
+[[steps]]
+do = "user_mix"
+drive_writes = 0.5
+hot_pct = 10
+hot_writes_pct = 90
+"""
+
+
+def test_restore_image_writes_every_block_and_user_mix_skews_rewrites():
+    m = build_machine(parse_scenario(MIX))
+    restore, mix = run_scenario(parse_scenario(MIX), machine=m)
+    assert restore.device_written_mb >= m.fs.layout.total_blocks * 4096 / 1e6
+    assert m.drive.counters()["host_writes"] >= m.fs.layout.total_blocks  # all mapped
+    budget = 0.5 * m.drive.geometry.user_bytes / 1e6
+    assert budget <= mix.device_written_mb <= 1.3 * budget
+    assert mix.gc_copies > 0  # a full drive: every rewrite needs GC sooner or later
+    # the same use with the rewrites spread evenly costs GC far more (hot blocks empty out)
+    _, uniform = run_scenario(parse_scenario(MIX.replace("hot_pct = 10\n", "")))
+    assert uniform.gc_copies > 3 * mix.gc_copies
