@@ -83,8 +83,8 @@ def run_speed_case(name: str, log2_pages: int, spare: float | None) -> dict:
 def run_host_stack_case() -> dict:
     """Wall-clock seconds to simulate seeds 000/001 on the full 100 GB Vertex LE: unpack the
     kernel tree, sync, rm -rf, sync (with discard), file system and FTL together."""
-    from model.experiments import kernel_tree_on_disk
     from model.filesystem import FsOptions
+    from model.filetree import kernel_tree_on_disk
     from model.fsworkloads import remove_tree, unpack
     from model.host import Machine
     from model.profiles import load_host_profile, load_profile

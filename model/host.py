@@ -43,8 +43,8 @@ class StepResult:
 
     @property
     def mb_s(self) -> float:
-        """Bytes the file system wrote per simulated second (nan for an instant step)."""
-        return self.fs_written_mb / self.seconds if self.seconds > 0 else float("nan")
+        """MB the host sent the drive per simulated second (nan for an instant step)."""
+        return self.device_written_mb / self.seconds if self.seconds > 0 else float("nan")
 
     def as_dict(self) -> dict:
         out = asdict(self)
