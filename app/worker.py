@@ -47,6 +47,9 @@ def _plan_item(d: dict):
         return ("fs", FsStep.from_dict(d), d.get("done"))
     return Segment(**d)
 
+FS_ROW_S = 0.5  # simulated seconds between time-series rows of a file-system run
+MAX_GAP_ROWS = 2000  # rows one tick may add; a longer stretch gets a wider interval
+DRIVE_TOTALS = ("write_bytes", "host_pages_written", "nand_writes", "gc_copies", "erases")
 FRAME_S = 1 / 36  # snapshots at most this often: a little above 30 so 30 fps is met
 BATCH_S = 0.02  # engine time per flat-out batch
 EVENT_BLOCKS = 16384  # drives with at most this many blocks animate with events
@@ -327,6 +330,9 @@ class Worker(QThread):
         m = build_machine(settings)
         self._machine = m
         self._completed = Completed(m)
+        self._fs_row_t = m.clock
+        self._fs_totals = dict.fromkeys(DRIVE_TOTALS, 0.0)
+        self._fs_window = (0.0, 0.0)  # (host pages, NAND pages) where the WA window began
         self.drive = m.drive
         self.animated = False
         self._marks = np.zeros(m.drive.geometry.blocks, dtype=np.int8)
@@ -397,6 +403,7 @@ class Worker(QThread):
         if job is None:
             return
         r = self._machine.end()
+        self._record_fs_rows(force=True)  # the step's last, partial interval
         self._message = job.message
         self._steps.append({
             "step": r.name + (" (failed)" if failed else ""),
@@ -492,8 +499,52 @@ class Worker(QThread):
         profile = self._machine.profile if self._machine is not None else self._profile
         return profile.compression_ratio if profile is not None else 1.0
 
+    def _record_fs_rows(self, force: bool = False) -> None:
+        """A file-system run: rows every FS_ROW_S of simulated time, from what the drive had
+        completed by then on its own clock, however fast the wall clock ran (a 30 s dd may
+        take a frame). force: also the partial interval up to now (a step's end)."""
+        m, g, done = self._machine, self._geometry, self._completed
+        end = m.clock
+        span = end - self._fs_row_t
+        if span <= 0:
+            return
+        every = max(FS_ROW_S, span / MAX_GAP_ROWS)  # an idle hour widens the interval
+        stored = self._stored_fraction()
+        mb = g.page_bytes / 1e6
+        tot = self._fs_totals
+        t = self._fs_row_t
+        while t + every <= end or (force and t < end):
+            t_next = min(end, t + every)
+            got = done.until(t_next)
+            for k in tot:
+                tot[k] += got[k]
+            host, nand = tot["host_pages_written"], tot["nand_writes"]
+            start = self._fs_window
+            if host - start[0] >= WA_WINDOW * g.user_pages:
+                self._wa_window = stored * (nand - start[1]) / (host - start[0])
+                self._fs_window = (host, nand)
+            dt = t_next - t
+            self._append_row((host / g.user_pages, t_next, host, nand, tot["gc_copies"],
+                              tot["erases"], done.free_blocks,
+                              stored * nand / host if host else float("nan"),
+                              self._wa_window, got["write_bytes"] / 1e6 / dt,
+                              got["nand_writes"] * stored * mb / dt, got["gc_copies"] / dt))
+            t = t_next
+        self._fs_row_t = t
+
+    def _append_row(self, row: tuple) -> None:
+        if self._nrows == len(self._rows):  # full: keep every second row
+            half = self._rows[:self._nrows:2].copy()
+            self._nrows = len(half)
+            self._rows[:self._nrows] = half
+        self._rows[self._nrows] = row
+        self._nrows += 1
+
     def _record_row(self) -> None:
         """Append one time-series row (cumulative counters and rates since the last row)."""
+        if self._completed is not None:
+            self._record_fs_rows()
+            return
         c = self.drive.counters()
         g = self._geometry
         prev = self._last_row
@@ -511,16 +562,7 @@ class Worker(QThread):
             self._wa_window = window_wa(start, c, stored)
             self._window_start = c
         rates = (float("nan"),) * 3
-        if prev is not None and self._completed is not None:
-            # a file system: the rates are what the drive completed in the interval, on its
-            # own clock, not what the host queued (page-cache bursts beat any drive)
-            dt = self._sim_s - prev[0]
-            done = self._completed.until(self._sim_s)
-            if dt > 0:
-                mb = g.page_bytes / 1e6
-                rates = (done["write_bytes"] / 1e6 / dt, done["nand_writes"] * stored * mb / dt,
-                         done["gc_copies"] / dt)
-        elif prev is not None:
+        if prev is not None:
             host = c["host_writes"] - prev[1]["host_writes"]
             dt = self._sim_s - prev[0]
             if self._profile is not None and dt > 0:  # MB/s, and GC pages per second
@@ -533,15 +575,9 @@ class Worker(QThread):
             if scales is not None:
                 rates = tuple((c[k] - prev[1][k]) * f for k, f in zip(
                     ("host_writes", "nand_writes", "gc_copies"), scales, strict=True))
-        row = (c["host_writes"] / g.user_pages, self._sim_s, c["host_writes"],
-               c["nand_writes"], c["gc_copies"], c["erases"], self.drive.free_blocks, wa,
-               self._wa_window, *rates)
-        if self._nrows == len(self._rows):  # full: keep every second row
-            half = self._rows[:self._nrows:2].copy()
-            self._nrows = len(half)
-            self._rows[:self._nrows] = half
-        self._rows[self._nrows] = row
-        self._nrows += 1
+        self._append_row((c["host_writes"] / g.user_pages, self._sim_s, c["host_writes"],
+                          c["nand_writes"], c["gc_copies"], c["erases"],
+                          self.drive.free_blocks, wa, self._wa_window, *rates))
         self._last_row = (self._sim_s, c)
 
     def _publish(self, force: bool = False) -> None:

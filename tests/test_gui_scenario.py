@@ -4,6 +4,7 @@ the same counters; what a scenario cannot hold is refused with the reason."""
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from app.workbench import Workbench
@@ -196,3 +197,6 @@ def test_file_system_throughput_is_what_the_drive_completed(qtbot, bench):
     rates = bench.snapshot.series["host_rate"]
     rates = rates[rates == rates]
     assert rates.size > 3 and 150 < rates.max() <= 300
+    # rows every half second of simulated time, however fast the run went in wall time
+    gaps = np.diff(bench.snapshot.series["sim_s"])
+    assert np.median(gaps) == pytest.approx(0.5) and gaps.max() <= 0.5 + 1e-9
