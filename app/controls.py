@@ -248,6 +248,10 @@ class Controls(QWidget):
         lab.setBuddy(w)
         form.addRow(lab, w)
         if isinstance(w, QComboBox):
+            # long item names must not widen the panel past the screen (projector type)
+            w.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            w.setMinimumContentsLength(10)
             w.currentIndexChanged.connect(lambda _i, n=name, w=w: self._send(n, w.currentData()))
         elif isinstance(w, QCheckBox):
             w.toggled.connect(lambda v, n=name: self._send(n, bool(v)))
