@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from model.filesystem import FsOptions
+from model.geometry import FtlConfig
 from model.profiles import load_profile
 from model.scenario import Scenario
 
@@ -23,7 +24,7 @@ from .session import LABELS, Settings
 # Workbench fields that must match the profile for the drive to be the scenario's.
 PROFILE_FIELDS = ("page_kib", "pages_per_block", "spare_pct", "mapping", "gc")
 # Engine settings a scenario leaves at FtlConfig's defaults.
-ENGINE_DEFAULTS = {"d": 2, "gc_low_blocks": 2, "seed": 1}
+ENGINE_DEFAULTS = {k: getattr(FtlConfig(), k) for k in ("d", "gc_low_blocks", "seed")}
 
 
 def profile_settings(profile: str) -> dict:

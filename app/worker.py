@@ -330,7 +330,6 @@ class Worker(QThread):
         m = build_machine(settings)
         self._machine = m
         self._completed = Completed(m)
-        self._fs_row_t = m.clock
         self._fs_totals = dict.fromkeys(DRIVE_TOTALS, 0.0)
         self._fs_window = (0.0, 0.0)  # (host pages, NAND pages) where the WA window began
         self.drive = m.drive
@@ -504,18 +503,12 @@ class Worker(QThread):
         completed by then on its own clock, however fast the wall clock ran (a 30 s dd may
         take a frame). force: also the partial interval up to now (a step's end)."""
         m, g, done = self._machine, self._geometry, self._completed
-        end = m.clock
-        span = end - self._fs_row_t
-        if span <= 0:
-            return
-        every = max(FS_ROW_S, span / MAX_GAP_ROWS)  # an idle hour widens the interval
+        # an idle hour widens the interval rather than add thousands of rows
+        every = max(FS_ROW_S, (m.clock - done.t) / MAX_GAP_ROWS)
         stored = self._stored_fraction()
         mb = g.page_bytes / 1e6
         tot = self._fs_totals
-        t = self._fs_row_t
-        while t + every <= end or (force and t < end):
-            t_next = min(end, t + every)
-            got = done.until(t_next)
+        for t, dt, got in done.intervals(m.clock, every, force):
             for k in tot:
                 tot[k] += got[k]
             host, nand = tot["host_pages_written"], tot["nand_writes"]
@@ -523,14 +516,11 @@ class Worker(QThread):
             if host - start[0] >= WA_WINDOW * g.user_pages:
                 self._wa_window = stored * (nand - start[1]) / (host - start[0])
                 self._fs_window = (host, nand)
-            dt = t_next - t
-            self._append_row((host / g.user_pages, t_next, host, nand, tot["gc_copies"],
+            self._append_row((host / g.user_pages, t, host, nand, tot["gc_copies"],
                               tot["erases"], done.free_blocks,
                               stored * nand / host if host else float("nan"),
                               self._wa_window, got["write_bytes"] / 1e6 / dt,
                               got["nand_writes"] * stored * mb / dt, got["gc_copies"] / dt))
-            t = t_next
-        self._fs_row_t = t
 
     def _append_row(self, row: tuple) -> None:
         if self._nrows == len(self._rows):  # full: keep every second row

@@ -74,9 +74,6 @@ def with_args(s: Scenario, index: int, **args) -> Scenario:
     return replace(s, steps=tuple(steps))
 
 
-def play(s: Scenario) -> list[StepResult]:
-    return run_scenario(s)
-
 
 # --- seeds 000/001: discard on the OCZ Vertex LE --------------------------------------------
 
@@ -100,7 +97,7 @@ def discard_vertex_le() -> list[Row]:
     results = {}
     base = scenario("discard_vertex_le")  # unpack, sync, rm -rf, sync
     for discard in (False, True):
-        r = play(replace(base, fs=replace(base.fs, discard=discard)))
+        r = run_scenario(replace(base, fs=replace(base.fs, discard=discard)))
         results[discard] = r
         label = "with discard" if discard else "without discard"
         for i, step in enumerate(("unpack", "sync", "delete", "sync again")):
@@ -111,7 +108,7 @@ def discard_vertex_le() -> list[Row]:
     rows.append(Row("000/001", "Vertex LE 100 GB, kernel tree", "final sync with / without "
                     "discard", "x", 40.41 / 0.17, ratio, "predicted", "at least 30x",
                     ratio >= 30, "per-extent TRIMs dominate the commit after rm -rf"))
-    m4 = play(replace(base, profile="crucial_m4_128"))
+    m4 = run_scenario(replace(base, profile="crucial_m4_128"))
     rows.append(_row("000 (reader)", "Crucial M4, kernel tree with discard",
                      "final sync time", "s", 1.54, m4[3].seconds, "calibrated", 0.25,
                      "the Marvell controller handles each TRIM in tens of microseconds"))
@@ -121,13 +118,13 @@ def discard_vertex_le() -> list[Row]:
 def fstrim_times() -> list[Row]:
     rows = []
     # The article's file system is 95 GB on the 100 GB drive, 60 % full: fill, fstrim.
-    r = play(scenario("fstrim_vertex_le"))[1]
+    r = run_scenario(scenario("fstrim_vertex_le"))[1]
     rows.append(_row("000", "Vertex LE, fstrim of a 60 %-full file system", "fstrim time",
                      "s", 360.0, r.seconds, "calibrated", 0.25,
                      "SandForce spends about 10 s per GiB trimmed, so 38 GB of free space "
                      "takes minutes"))
     base = scenario("fstrim_vertex_le")
-    r = play(replace(base, profile="intel_320_120", steps=base.steps[1:]))[0]  # empty
+    r = run_scenario(replace(base, profile="intel_320_120", steps=base.steps[1:]))[0]  # empty
     rows.append(Row("000 (reader)", "Intel-controller SSD, fstrim of 120 GB", "fstrim time",
                     "s", QUALITATIVE, r.seconds, "calibrated", "seconds, not minutes (< 30 s)",
                     r.seconds < 30, "Intel's controller unmaps ranges in its table without "
@@ -154,7 +151,7 @@ def _clone_make_clean(journal: bool, atime: str, extents: bool) -> dict[str, flo
     """MB the file system wrote for git clone, make and make clean, each with the sync
     after it (journal_atime_x25m.toml with the journal, atime and extents varied)."""
     base = scenario("journal_atime_x25m")
-    r = play(replace(base, fs=replace(base.fs, journal=journal, atime=atime,
+    r = run_scenario(replace(base, fs=replace(base.fs, journal=journal, atime=atime,
                                       extents=extents)))
     return {name: r[i].fs_written_mb + r[i + 1].fs_written_mb
             for i, name in ((0, "git clone"), (2, "make"), (4, "make clean"))}
@@ -204,7 +201,7 @@ def _aligned_write_wa(profile: str, start_sector: int) -> tuple[float, float]:
     """WA and MB/s of a 64 MiB file written in 4 KiB requests (dd bs=4k oflag=direct) into
     free space (alignment_firstgen.toml on another profile or partition start), WA as NAND
     bytes per file-system byte."""
-    r = play(replace(scenario("alignment_firstgen"), profile=profile,
+    r = run_scenario(replace(scenario("alignment_firstgen"), profile=profile,
                      partition=Partition(start_sector)))[0]
     return r.nand_written_mb / r.data_mb, r.data_mb / r.seconds
 
@@ -269,9 +266,9 @@ def corsair_x64() -> list[Row]:
     Each measurement is a dd of a quarter of the drive (like iozone's 14 GB file on 64 GB).
     How much a year of use writes is not documented: 3 drive writes (about 0.5 GB a day on
     64 GB) is light use, and the later periods are scaled from it by their dates."""
-    year = play(scenario("corsair_x64_year_fw10"))
+    year = run_scenario(scenario("corsair_x64_year_fw10"))
     fresh, used = _write_mb_s(year[1]), _write_mb_s(year[6])
-    later = play(scenario("corsair_x64_discard_fw20"))
+    later = run_scenario(scenario("corsair_x64_discard_fw20"))
     discard_only, restored = _write_mb_s(later[5]), _write_mb_s(later[10])
     hybrid = load_profile("corsair_x64_fw10").mapping == "fast"
     how = ("the Indilinx keeps data in place and logs updates in its 6.9 % factory spare; "
@@ -304,7 +301,7 @@ VERTEX60_SCALE = 4  # the scenario files simulate a quarter of the drive (14 GiB
 
 def _dd_at(percent: float) -> float:
     """fill_level_vertex60.toml at another fill: fill, fstrim (wiper.sh), idle, dd."""
-    return _write_mb_s(play(with_args(scenario("fill_level_vertex60"), 0,
+    return _write_mb_s(run_scenario(with_args(scenario("fill_level_vertex60"), 0,
                                       percent=percent))[3])
 
 

@@ -225,13 +225,24 @@ def free_bytes(m: Machine) -> int:
     return m.fs.alloc.free_blocks * 4096
 
 
-def fill_to(m: Machine, fraction: float, name: str = "filler") -> None:
-    """Make the file system `fraction` full with one file, written and synced (untimed
-    preparation: call it outside a measured step)."""
+def fill_size(m: Machine, fraction: float) -> int:
+    """Bytes one more file must have to make the file system `fraction` full (0 if it is
+    already)."""
     if not 0.0 <= fraction < 1.0:
         raise ValueError(f"fill fraction must be between 0 and 1; got {fraction}")
     total = m.fs.layout.total_blocks * 4096
-    want = int(fraction * total) - (total - free_bytes(m))
+    return max(0, int(fraction * total) - (total - free_bytes(m)))
+
+
+def free_fill_size(m: Machine, margin: float = 0.01) -> int:
+    """Bytes of a file that covers (almost) all free space, in whole blocks."""
+    return int(free_bytes(m) * (1.0 - margin)) // 4096 * 4096
+
+
+def fill_to(m: Machine, fraction: float, name: str = "filler") -> None:
+    """Make the file system `fraction` full with one file, written and synced (untimed
+    preparation: call it outside a measured step)."""
+    want = fill_size(m, fraction)
     if want > 0:
         write_file(m, name, want)
 
@@ -239,8 +250,7 @@ def fill_to(m: Machine, fraction: float, name: str = "filler") -> None:
 def fill_free_and_delete(m: Machine, name: str = "zero.fill", margin: float = 0.01) -> None:
     """Write a file over (almost) all free space, sync, delete it, sync: with TRIM on, this
     hands every free block back to the drive (seed 003's recovery)."""
-    size = int(free_bytes(m) * (1.0 - margin)) // 4096 * 4096
-    write_file(m, name, size)
+    write_file(m, name, free_fill_size(m, margin))
     delete_file(m, name)
     m.sync()
 

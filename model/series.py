@@ -12,6 +12,7 @@ Sizes in MB (10^6 bytes), time in simulated seconds.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -58,6 +59,18 @@ class Completed:
         return dict(zip(NAMES, sums.tolist(), strict=True))
 
 
+    def intervals(self, end: float, every: float, force: bool = False
+                  ) -> Iterator[tuple[float, float, dict[str, float]]]:
+        """(interval end, its length, what was completed in it) for each whole interval of
+        `every` seconds from where the last reading stopped to `end`; force: also the
+        partial interval up to `end`."""
+        t = self.t
+        while t + every <= end or (force and t < end):
+            t_next = min(end, t + every)
+            yield t_next, t_next - t, self.until(t_next)
+            t = t_next
+
+
 class Series:
     """Built on a Machine before its steps run; step(i) marks when step i begins; rows()
     bins the drive's recorded work into intervals of every_s simulated seconds (call it
@@ -90,9 +103,7 @@ class Series:
         steps = sorted(self._steps)
         total = dict.fromkeys(NAMES, 0.0)
         out = []
-        for j in range(n):
-            t = self.t0 + every * (j + 1)
-            got = self._done.until(t)
+        for t, _, got in self._done.intervals(self.t0 + every * n, every):
             for k in NAMES:
                 total[k] += got[k]
             nand = total["nand_writes"] * stored

@@ -126,12 +126,11 @@ class StepRun:
             self.total, self.unit = max(1, -(-size // MIB)), "MiB"
             return self._write(a["name"], size)
         if do == "fill":
-            total = m.fs.layout.total_blocks * 4096
-            want = max(0, int(a["percent"] / 100.0 * total) - (total - w.free_bytes(m)))
+            want = w.fill_size(m, a["percent"] / 100.0)
             self.total, self.unit = max(1, -(-want // MIB)), "MiB"
             return self._write("filler", want) if want else _once(lambda: None)
         if do == "fill_free_and_delete":
-            size = int(w.free_bytes(m) * 0.99) // 4096 * 4096
+            size = w.free_fill_size(m)
             self.total, self.unit = max(1, -(-size // MIB)), "MiB"
             return self._fill_free_and_delete(size)
         if do == "user_mix":

@@ -8,4 +8,20 @@ headless without anyone exporting it by hand. A value already in the environment
 
 import os
 
+import pytest
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+@pytest.fixture
+def bench(qtbot):
+    """The workbench window, shown, with its first snapshot drawn. (Imported here, not at
+    the top, so model tests never load Qt.)"""
+    from app.workbench import Workbench
+
+    w = Workbench()
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.snapshot is not None, timeout=10000)
+    yield w
+    w.close()

@@ -8,20 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from app.workbench import Workbench
-
 TRACES = Path(__file__).resolve().parents[1] / "assets" / "traces"
 
 
 @pytest.fixture
-def bench(qtbot):
-    w = Workbench()
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitUntil(lambda: w.snapshot is not None, timeout=10000)
-    w.confirm = lambda text: True
-    yield w
-    w.close()
+def bench(bench):
+    bench.confirm = lambda text: True  # every "discard the current run?" answered yes
+    return bench
 
 
 def choose(combo, data):

@@ -7,7 +7,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.workbench import Workbench
 from model.scenario import build_machine, load_scenario, parse_scenario, run_scenario
 
 SHIPPED = Path(__file__).resolve().parent.parent / "assets" / "scenarios"
@@ -48,14 +47,9 @@ do = "fstrim"
 
 
 @pytest.fixture
-def bench(qtbot):
-    w = Workbench()
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitUntil(lambda: w.snapshot is not None, timeout=10000)
-    w.confirm = lambda text: True
-    yield w
-    w.close()
+def bench(bench):
+    bench.confirm = lambda text: True  # every "discard the current run?" answered yes
+    return bench
 
 
 def cli_counters(scenario) -> dict:

@@ -11,16 +11,6 @@ from app.session import Settings
 from app.workbench import Workbench
 
 
-@pytest.fixture
-def bench(qtbot):
-    w = Workbench()
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitUntil(lambda: w.snapshot is not None, timeout=10000)
-    yield w
-    w.close()
-
-
 def choose(combo, data):
     combo.setCurrentIndex(combo.findData(data))
 
@@ -234,7 +224,6 @@ def qtbot_app_style():
 
 def test_step_one_gc_collects_a_victim(qtbot):
     """G collects one victim now: erases go up by one and the run is paused."""
-    from app.workbench import Workbench
 
     w = Workbench()
     qtbot.addWidget(w)
