@@ -20,9 +20,8 @@ import numpy as np
 from PySide6.QtCore import QThread, Signal
 
 from model.commands import Commands
-from model.drive import Drive, DriveError, event_capacity_for, window_wa
+from model.drive import Drive, DriveError, event_capacity_for
 from model.host import Machine
-from model.series import Completed
 from model.state import (
     BLOCK_FREE,
     BLOCK_OPEN,
@@ -37,6 +36,7 @@ from model.state import (
 from model.steps import Context
 
 from .fsjobs import FsJob, FsStep, build_machine, remount
+from .recorder import Recorder
 from .streams import Segment, Stream
 
 
@@ -47,19 +47,12 @@ def _plan_item(d: dict):
         return ("fs", FsStep.from_dict(d), d.get("done"))
     return Segment(**d)
 
-FS_ROW_S = 0.5  # simulated seconds between time-series rows of a file-system run
-MAX_GAP_ROWS = 2000  # rows one tick may add; a longer stretch gets a wider interval
-DRIVE_TOTALS = ("write_bytes", "host_pages_written", "nand_writes", "gc_copies", "erases")
 FRAME_S = 1 / 36  # snapshots at most this often: a little above 30 so 30 fps is met
 BATCH_S = 0.02  # engine time per flat-out batch
 EVENT_BLOCKS = 16384  # drives with at most this many blocks animate with events
 PAGE_LEVEL_PAGES = 1 << 18  # physical pages up to which snapshots carry page states
-MAX_SERIES_ROWS = 4000  # kept between this many and twice as many rows
-WA_WINDOW = 0.05  # per-window WA: windows of this share of the user capacity
 # Seconds one whole drive write takes at each animation speed ("fast" is flat out).
 SPEED_DRIVE_WRITE_S = {"slow": 120.0, "normal": 20.0}
-SERIES_COLUMNS = ("drive_writes", "sim_s", "host", "nand", "gc", "erases", "free", "wa",
-                  "wa_window", "host_rate", "nand_rate", "gc_rate")
 
 # Marks for blocks and pages in a snapshot (what happened since the previous snapshot).
 MARK_VICTIM, MARK_ERASED = 1, 2
@@ -248,7 +241,6 @@ class Worker(QThread):
         self._settings = settings
         self.drive = None
         self._machine: Machine | None = None
-        self._completed: Completed | None = None  # the drive's clock, for file-system rates
         self._job: FsJob | None = None
         self._steps: list[dict] = []
         self._context = Context()
@@ -260,16 +252,12 @@ class Worker(QThread):
         self._plan: list[Segment] = []
         self._stream: Stream | None = None
         self._log: list[dict] = []
-        self._rows = np.empty((2 * MAX_SERIES_ROWS, len(SERIES_COLUMNS)))
-        self._nrows = 0
+        self._recorder = Recorder(geometry, profile)
         self._sim_s = 0.0
         self._marks = None
         self._pages_marked = None
         self._rate = (0, 0.0)
         self._last_publish = 0.0
-        self._last_row = None
-        self._window_start = None
-        self._wa_window = float("nan")
         self._speed = getattr(self, "_speed", "normal")
         self._batch = 4096
         if geometry is None:
@@ -279,7 +267,7 @@ class Worker(QThread):
         self.drive = Drive(geometry, config, event_capacity=capacity)
         self._marks = np.zeros(geometry.blocks, dtype=np.int8)
         self._copied: list[np.ndarray] = []
-        self._record_row()
+        self._recorder.record(self.drive, self._sim_s)
 
     def _next_segment(self) -> None:
         self._stream = None
@@ -299,18 +287,7 @@ class Worker(QThread):
     def _restore_series(self) -> None:
         """After a replay, show the time series the saved run recorded."""
         saved, self._restore = self._restore, None
-        if not saved or "drive_writes" not in saved:
-            return
-        cols = [saved.get(k, [float("nan")] * len(saved["drive_writes"]))
-                for k in SERIES_COLUMNS]
-        rows = np.array(cols, dtype=float).T.reshape(-1, len(SERIES_COLUMNS))
-        if len(rows) > len(self._rows):
-            rows = rows[::-(-len(rows) // len(self._rows))]
-        self._nrows = len(rows)
-        self._rows[:self._nrows] = rows
-        if self._nrows:
-            self._sim_s = float(self._rows[self._nrows - 1, 1])
-        self._last_row = (self._sim_s, self.drive.counters())
+        self._sim_s = self._recorder.restore(saved, self.drive, self._sim_s)
 
     # --- file-system steps -----------------------------------------------------------------
 
@@ -329,9 +306,7 @@ class Worker(QThread):
             settings = replace(settings, **self._initial_mount)
         m = build_machine(settings)
         self._machine = m
-        self._completed = Completed(m)
-        self._fs_totals = dict.fromkeys(DRIVE_TOTALS, 0.0)
-        self._fs_window = (0.0, 0.0)  # (host pages, NAND pages) where the WA window began
+        self._recorder.follow(m)
         self.drive = m.drive
         self.animated = False
         self._marks = np.zeros(m.drive.geometry.blocks, dtype=np.int8)
@@ -402,7 +377,7 @@ class Worker(QThread):
         if job is None:
             return
         r = self._machine.end()
-        self._record_fs_rows(force=True)  # the step's last, partial interval
+        self._recorder.record(self.drive, self._sim_s, force=True)  # the step's last part
         self._message = job.message
         self._steps.append({
             "step": r.name + (" (failed)" if failed else ""),
@@ -492,84 +467,6 @@ class Worker(QThread):
         if copies.size:
             self._copied.append(copies)
 
-    def _stored_fraction(self) -> float:
-        """How much of a flash page the drive programs per page (below 1 on a compressing
-        drive), from the profile the model runs."""
-        profile = self._machine.profile if self._machine is not None else self._profile
-        return profile.compression_ratio if profile is not None else 1.0
-
-    def _record_fs_rows(self, force: bool = False) -> None:
-        """A file-system run: rows every FS_ROW_S of simulated time, from what the drive had
-        completed by then on its own clock, however fast the wall clock ran (a 30 s dd may
-        take a frame). force: also the partial interval up to now (a step's end)."""
-        m, g, done = self._machine, self._geometry, self._completed
-        # an idle hour widens the interval rather than add thousands of rows
-        every = max(FS_ROW_S, (m.clock - done.t) / MAX_GAP_ROWS)
-        stored = self._stored_fraction()
-        mb = g.page_bytes / 1e6
-        tot = self._fs_totals
-        for t, dt, got in done.intervals(m.clock, every, force):
-            for k in tot:
-                tot[k] += got[k]
-            host, nand = tot["host_pages_written"], tot["nand_writes"]
-            start = self._fs_window
-            if host - start[0] >= WA_WINDOW * g.user_pages:
-                self._wa_window = stored * (nand - start[1]) / (host - start[0])
-                self._fs_window = (host, nand)
-            self._append_row((host / g.user_pages, t, host, nand, tot["gc_copies"],
-                              tot["erases"], done.free_blocks,
-                              stored * nand / host if host else float("nan"),
-                              self._wa_window, got["write_bytes"] / 1e6 / dt,
-                              got["nand_writes"] * stored * mb / dt, got["gc_copies"] / dt))
-
-    def _append_row(self, row: tuple) -> None:
-        if self._nrows == len(self._rows):  # full: keep every second row
-            half = self._rows[:self._nrows:2].copy()
-            self._nrows = len(half)
-            self._rows[:self._nrows] = half
-        self._rows[self._nrows] = row
-        self._nrows += 1
-
-    def _record_row(self) -> None:
-        """Append one time-series row (cumulative counters and rates since the last row)."""
-        if self._completed is not None:
-            self._record_fs_rows()
-            return
-        c = self.drive.counters()
-        g = self._geometry
-        prev = self._last_row
-        if prev is not None and c["host_writes"] == prev[1]["host_writes"] \
-                and c["trims"] == prev[1]["trims"]:
-            return
-        stored = self._stored_fraction()
-        wa = window_wa(dict.fromkeys(c, 0), c, stored)
-        # Per-window WA over windows of WA_WINDOW of the user capacity, not per frame:
-        # a frame of a slow animation is a few dozen pages, far too noisy.
-        start = self._window_start
-        if start is None:
-            self._window_start = c
-        elif c["host_writes"] - start["host_writes"] >= WA_WINDOW * g.user_pages:
-            self._wa_window = window_wa(start, c, stored)
-            self._window_start = c
-        rates = (float("nan"),) * 3
-        if prev is not None:
-            host = c["host_writes"] - prev[1]["host_writes"]
-            dt = self._sim_s - prev[0]
-            if self._profile is not None and dt > 0:  # MB/s, and GC pages per second
-                mb = g.page_bytes / 1e6
-                scales = (mb / dt, mb * stored / dt, 1.0 / dt)
-            elif self._profile is None and host > 0:  # pages per 1,000 host page writes
-                scales = (1000.0 / host,) * 3
-            else:
-                scales = None
-            if scales is not None:
-                rates = tuple((c[k] - prev[1][k]) * f for k, f in zip(
-                    ("host_writes", "nand_writes", "gc_copies"), scales, strict=True))
-        self._append_row((c["host_writes"] / g.user_pages, self._sim_s, c["host_writes"],
-                          c["nand_writes"], c["gc_copies"], c["erases"],
-                          self.drive.free_blocks, wa, self._wa_window, *rates))
-        self._last_row = (self._sim_s, c)
-
     def _publish(self, force: bool = False) -> None:
         now = time.perf_counter()
         if not force and now - self._last_publish < FRAME_S:
@@ -580,7 +477,7 @@ class Worker(QThread):
             self._latest = None
             self.snapshot_ready.emit()
             return
-        self._record_row()
+        self._recorder.record(self.drive, self._sim_s)
         drive, g = self.drive, self._geometry
         views = drive.block_views()
         pages = None
@@ -593,7 +490,6 @@ class Worker(QThread):
                 ppn = np.concatenate(self._copied)
                 pages[ppn[pages[ppn] == PAGE_VALID]] = PAGE_COPIED
         self._copied = []
-        series = self._rows[:self._nrows]
         stream = self._stream
         progress = float("nan")
         segment = "" if stream is None else stream.segment.kind
@@ -611,7 +507,7 @@ class Worker(QThread):
             codes=block_codes(views["state"], views["valid"], self._marks, g.pages_per_block),
             counters=drive.counters(),
             free_blocks=drive.free_blocks,
-            series={k: series[:, i].copy() for i, k in enumerate(SERIES_COLUMNS)},
+            series=self._recorder.series(),
             running=self._running, segment=segment,
             progress=progress, engine_pages_per_s=done / secs if secs > 0 else 0.0,
             sim_s=self._sim_s, animated=self.animated and not self._replaying,
