@@ -1,1 +1,2 @@
-"""SSD Lab's PySide6 front end: windows, widgets, charts and the simulation worker."""
+"""SSD Lab's front ends: the headless command line (`cli`), the Qt window (`gui`) and the
+developer tools that drive the window (`devtools`)."""

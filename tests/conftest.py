@@ -17,7 +17,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 def bench(qtbot):
     """The workbench window, shown, with its first snapshot drawn. (Imported here, not at
     the top, so model tests never load Qt.)"""
-    from app.workbench import Workbench
+    from app.gui.workbench import Workbench
 
     w = Workbench()
     qtbot.addWidget(w)

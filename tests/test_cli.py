@@ -6,11 +6,11 @@ import sys
 
 import pytest
 
-from app.cli import main
+from app.cli.main import main
 
 
 def ssdlab(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "app.cli.main", *args], capture_output=True,
                           text=True, timeout=300)
 
 

@@ -21,11 +21,11 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from model.commands import Commands
-from model.drive import Drive, DriveError, event_capacity_for
-from model.geometry import GC_POLICIES, MAPPINGS, FtlConfig, Geometry, check_buildable
-from model.reference import ReferenceDriveError, ReferenceFtl
-from model.state import (
+from model.flash.commands import Commands
+from model.flash.drive import Drive, DriveError, event_capacity_for
+from model.flash.geometry import GC_POLICIES, MAPPINGS, FtlConfig, Geometry, check_buildable
+from model.flash.reference import ReferenceDriveError, ReferenceFtl
+from model.flash.state import (
     EV_COPY,
     EV_ERASE,
     EV_INVALIDATE,

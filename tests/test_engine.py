@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from model import theory
-from model.commands import Commands
-from model.drive import Drive, window_wa
-from model.geometry import GC_POLICIES, FtlConfig, Geometry, check_buildable
-from model.state import BLOCK_FREE, BLOCK_FULL, EV_VICTIM, OP_WRITE
+from model.flash import theory
+from model.flash.commands import Commands
+from model.flash.drive import Drive, window_wa
+from model.flash.geometry import GC_POLICIES, FtlConfig, Geometry, check_buildable
+from model.flash.state import BLOCK_FREE, BLOCK_FULL, EV_VICTIM, OP_WRITE
 
 
 def drive(user_pages=1024, ppb=16, spare=0.25, **config) -> Drive:

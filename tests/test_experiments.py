@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from model import experiments
+from model.lab import experiments
 
 KNOWN_GAPS = {
     # The hybrid (fast) mapping merges every block a reclaimed log block touches, in full:

@@ -3,7 +3,7 @@
 The stateful test drives random mixes of file operations, time, sync and fstrim through an
 ext4-like file system, a partition (aligned or the old DOS start at sector 63) and a small
 page- or block-mapped drive that keeps a write stamp per physical page. The block device
-keeps a shadow of the stamp each drive page should hold; `model.fsverify` then checks every
+keeps a shadow of the stamp each drive page should hold; `model.host.fsverify` then checks every
 page of every live block against the drive after each sync, and free space against the
 drive's mapping after each fstrim.
 
@@ -28,12 +28,12 @@ from hypothesis.stateful import (
     rule,
 )
 
-from model import fsverify
-from model.blockdev import BlockDevice
-from model.drive import Drive
-from model.filesystem import DAY_S, ROOT_INO, FileSystem, FsOptions
-from model.geometry import FtlConfig, Geometry
-from model.partition import Partition
+from model.flash.drive import Drive
+from model.flash.geometry import FtlConfig, Geometry
+from model.host import fsverify
+from model.host.blockdev import BlockDevice
+from model.host.filesystem import DAY_S, ROOT_INO, FileSystem, FsOptions
+from model.host.partition import Partition
 
 KIB = 1024
 MIB = 1024 * 1024

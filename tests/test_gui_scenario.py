@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from model.scenario import build_machine, load_scenario, parse_scenario, run_scenario
+from model.lab.scenario import build_machine, load_scenario, parse_scenario, run_scenario
 
 SHIPPED = Path(__file__).resolve().parent.parent / "assets" / "scenarios"
 SCENARIO = """version = 1
@@ -128,7 +128,7 @@ def test_block_workloads_are_not_saved_as_a_scenario(qtbot, bench, tmp_path):
 
 @pytest.mark.parametrize("path", sorted(SHIPPED.glob("*.toml")), ids=lambda p: p.stem)
 def test_shipped_scenarios_round_trip_through_text(path):
-    from model.scenario import scenario_text
+    from model.lab.scenario import scenario_text
     s = load_scenario(path)
     again = parse_scenario(scenario_text(s), str(path))
     for key in ("name", "profile", "host", "user_pages", "data_compression", "partition",

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt, QTimer
 
-from app.session import Settings
-from app.workbench import Workbench
+from app.gui.session import Settings
+from app.gui.workbench import Workbench
 
 
 def choose(combo, data):

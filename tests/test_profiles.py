@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from model.profiles import (
+from model.host.profiles import (
     PROFILES_DIR,
     DeviceProfile,
     HostProfile,

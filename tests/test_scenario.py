@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from model.scenario import (
+from model.lab.scenario import (
     ScenarioError,
     build_machine,
     load_scenario,
@@ -103,7 +103,7 @@ def test_ssdlab_run_prints_steps_and_writes_csv(tmp_path):
     scenario = tmp_path / "s.toml"
     scenario.write_text(GOOD)
     out = tmp_path / "steps.csv"
-    done = subprocess.run([sys.executable, "-m", "app.cli", "run", str(scenario), "--csv",
+    done = subprocess.run([sys.executable, "-m", "app.cli.main", "run", str(scenario), "--csv",
                            str(out)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "NAND MB" in done.stdout and "write a" in done.stdout
@@ -115,7 +115,7 @@ def test_ssdlab_run_writes_the_time_series(tmp_path):
     scenario = tmp_path / "s.toml"
     scenario.write_text(GOOD)
     out = tmp_path / "series.csv"
-    done = subprocess.run([sys.executable, "-m", "app.cli", "run", str(scenario), "--json",
+    done = subprocess.run([sys.executable, "-m", "app.cli.main", "run", str(scenario), "--json",
                            "--series", str(out), "--series-every", "0.01"],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -123,7 +123,7 @@ def test_ssdlab_run_writes_the_time_series(tmp_path):
     rows = list(csv.DictReader(out.open()))
     assert len(rows) == len(doc["series"]) > 3
     assert float(rows[-1]["device_written_mb"]) >= 8.0
-    bad = subprocess.run([sys.executable, "-m", "app.cli", "run", str(scenario),
+    bad = subprocess.run([sys.executable, "-m", "app.cli.main", "run", str(scenario),
                           "--series-every", "0"], capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and "--series-every must be above 0" in bad.stderr
 
@@ -131,7 +131,7 @@ def test_ssdlab_run_writes_the_time_series(tmp_path):
 def test_ssdlab_run_bad_file_exits_2_with_the_line(tmp_path):
     scenario = tmp_path / "s.toml"
     scenario.write_text(GOOD.replace("mb = 8", "mb = -8"))
-    done = subprocess.run([sys.executable, "-m", "app.cli", "run", str(scenario)],
+    done = subprocess.run([sys.executable, "-m", "app.cli.main", "run", str(scenario)],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 2
     assert f"{scenario}:12: steps[0].mb" in done.stderr
@@ -149,9 +149,9 @@ def test_progress_reports_units_within_a_step():
 def test_time_series_follows_the_drive_clock():
     """The series bins what the drive completed: its write rate never beats the link, its
     totals match the step table, and the sync after an unpack shows up as drive work."""
-    from model.profiles import load_profile
-    from model.scenario import build_machine
-    from model.series import Series
+    from model.host.profiles import load_profile
+    from model.lab.scenario import build_machine
+    from model.lab.series import Series
 
     s = load_scenario(Path(__file__).resolve().parent.parent / "assets" / "scenarios" /
                       "sysbench_vertex60.toml")

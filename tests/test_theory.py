@@ -1,4 +1,4 @@
-"""Tests for model/theory.py: the analytic write-amplification models.
+"""Tests for model/flash/theory.py: the analytic write-amplification models.
 
 Independent checks used here: direct fixed-point iteration for FIFO, a hand-solved greedy
 case (b = 2), a forward-Euler integration of the d-Choices mean-field ODE, the exact
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.theory import (
+from model.flash.theory import (
     extra_from_spare,
     fifo_hotcold_wa,
     fifo_multiclass_wa,

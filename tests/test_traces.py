@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from model import replay as R
-from model import traces as T
-from model.blockdev import BlockDevice
-from model.drive import Drive
-from model.geometry import FtlConfig, Geometry
-from model.partition import Partition
+from model.flash.drive import Drive
+from model.flash.geometry import FtlConfig, Geometry
+from model.host import replay as R
+from model.host import traces as T
+from model.host.blockdev import BlockDevice
+from model.host.partition import Partition
 
 SAMPLES = Path(__file__).resolve().parent.parent / "assets" / "traces"
 SAMPLE_FILES = {"tracefs": "mixed.tracefs.txt", "blkparse": "mixed.blkparse.txt",

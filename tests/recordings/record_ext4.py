@@ -2,7 +2,7 @@
 
 For each configuration this script creates a sparse image file in /tmp, attaches it to a
 loop device, makes an ext4 file system on it (with or without a journal), mounts it with
-the configuration's options and runs the workload steps of model/filetree.py at a small
+the configuration's options and runs the workload steps of model/host/filetree.py at a small
 scale: unpack, sync, rm -rf, sync, git clone, make, make clean, dd, rm of the dd file,
 fstrim. Per step it records the change of /sys/fs/ext4/<loop>/lifetime_write_kbytes (the
 counter seed 002 used), the block requests the loop device was issued (tracefs event
@@ -38,7 +38,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from model.filetree import (  # noqa: E402
+from model.host.filetree import (  # noqa: E402
     FileSpec,
     build_outputs,
     clone_outputs,

@@ -1,0 +1,1 @@
+"""The `ssdlab` command line. Headless: only opening the window imports Qt."""

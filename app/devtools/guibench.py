@@ -1,0 +1,150 @@
+"""Speed of the workbench, measured: numbers, not verdicts.
+
+    python -m app.devtools.guibench [--log2-pages 24] [--seconds 5]
+
+Prints
+- animation: frames shown per second on a 4,096-block drive with the event buffer on
+  (random writes at "normal" speed), and the block map's paint time per frame;
+- flat out: host page writes per second of random writes on a 2^N-page drive inside the
+  workbench, beside the same engine driven headless (Drive.write_pages in 2^20-page chunks);
+- responsiveness: the gaps between ticks of a 5 ms GUI timer during that flat-out run
+  (maximum and 99th percentile) and how long a pause takes to show.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+import numpy as np
+
+
+def _wait(app, seconds, until=None):
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        app.processEvents()
+        if until is not None and until():
+            return True
+        time.sleep(0.002)
+    return False
+
+
+def _fill(app, w):
+    w.request(workload="fill", fill_pct=100.0, speed="fast")
+    w.run_workload()
+    _wait(app, 600, lambda: w.snapshot.counters["host_writes"] > 0)
+    _wait(app, 600, lambda: not w.snapshot.running and not w.snapshot.segment)
+
+
+def animation(app, seconds: float) -> dict:
+    from app.gui.workbench import Workbench
+
+    w = Workbench()
+    w.show()
+    _wait(app, 10, lambda: w.snapshot is not None)
+    w.request(capacity_mib=960.0, spare_pct=6.25, pages_per_block=64)
+    _wait(app, 10, lambda: w.snapshot.blocks == 4096)
+    _fill(app, w)
+    w.request(workload="random", amount=0.0, speed="normal")
+    w.run_workload()
+    _wait(app, 1.0)
+    seq0, t0 = w.snapshot.seq, time.perf_counter()
+    paints = []
+    last = w.snapshot.seq
+
+    def frame():
+        nonlocal last
+        if w.snapshot.seq != last:
+            last = w.snapshot.seq
+            paints.append(w.blockmap.paint_ms)
+        return False
+
+    _wait(app, seconds, frame)
+    frames = w.snapshot.seq - seq0
+    out = {"blocks": w.snapshot.blocks, "fps": frames / (time.perf_counter() - t0),
+           "paint_ms_median": float(np.median(paints)) if paints else float("nan"),
+           "page_level": w.blockmap.page_level, "events_dropped": w.snapshot.events_dropped}
+    w.close()
+    return out
+
+
+def flat_out(app, log2_pages: int, seconds: float) -> dict:
+    from PySide6.QtCore import QTimer
+
+    from app.gui.workbench import Workbench
+
+    w = Workbench()
+    w.show()
+    _wait(app, 10, lambda: w.snapshot is not None)
+    w.request(capacity_mib=float((1 << log2_pages) * 4 / 1024), pages_per_block=256,
+              spare_pct=7.0)
+    _wait(app, 60, lambda: w.snapshot.user_pages == 1 << log2_pages)
+    _fill(app, w)
+    w.request(workload="random", amount=0.0, speed="fast")
+    w.run_workload()
+    _wait(app, 1.0)
+    h0, t0 = w.snapshot.counters["host_writes"], time.perf_counter()
+    ticks = []
+    timer = QTimer()
+    timer.setTimerType(timer.timerType().PreciseTimer)
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.start(5)
+    _wait(app, seconds)
+    timer.stop()
+    h1, t1 = w.snapshot.counters["host_writes"], time.perf_counter()
+    p0 = time.perf_counter()
+    w.worker.send("pause")
+    _wait(app, 5, lambda: not w.snapshot.running)
+    pause_ms = 1000 * (time.perf_counter() - p0)
+    gaps = np.diff(ticks) * 1000
+    w.close()
+    return {"gui_writes_per_s": (h1 - h0) / (t1 - t0), "gap_max_ms": float(gaps.max()),
+            "gap_p99_ms": float(np.percentile(gaps, 99)), "pause_ms": pause_ms}
+
+
+def headless(log2_pages: int, seconds: float) -> float:
+    from model.flash.drive import Drive
+    from model.flash.geometry import FtlConfig, Geometry
+    from model.flash.workloads import sequential_fill
+
+    user = 1 << log2_pages
+    drive = Drive(Geometry(user_pages=user, pages_per_block=256, spare=0.07), FtlConfig())
+    drive.run(sequential_fill(user))
+    rng = np.random.default_rng(1)
+    drive.write_pages(rng.integers(0, user, size=1 << 20))
+    done, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        drive.write_pages(rng.integers(0, user, size=1 << 20))
+        done += 1 << 20
+    return done / (time.perf_counter() - t0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m app.devtools.guibench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--log2-pages", type=int, default=24)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    args = parser.parse_args(argv)
+    if not os.environ.get("DISPLAY"):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    a = animation(app, args.seconds)
+    print(f"animation, {a['blocks']} blocks with events: {a['fps']:.1f} frames/s, block map "
+          f"{a['paint_ms_median']:.1f} ms per frame (page level: {a['page_level']}, "
+          f"events dropped: {a['events_dropped']})", flush=True)
+    f = flat_out(app, args.log2_pages, args.seconds)
+    h = headless(args.log2_pages, args.seconds)
+    print(f"flat out, 2^{args.log2_pages} pages, random writes: workbench "
+          f"{f['gui_writes_per_s'] / 1e6:.2f} M/s, headless {h / 1e6:.2f} M/s "
+          f"({100 * f['gui_writes_per_s'] / h:.0f} %)")
+    print(f"GUI timer gaps during the run (5 ms timer): max {f['gap_max_ms']:.1f} ms, "
+          f"99th percentile {f['gap_p99_ms']:.1f} ms; pause shown after {f['pause_ms']:.0f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

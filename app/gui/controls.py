@@ -1,0 +1,342 @@
+"""The control panel: every setting of the Session, bound both ways.
+
+A control sends `request(field=value)` to its owner (the workbench decides whether a drive
+change needs confirming, then asks the Session); `show(settings)` sets every control from the
+Session without echoing back. Expert controls (GC details, alignment) start folded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from model.host.partition import CYLINDER_START_SECTOR, DOS_START_SECTOR, MIB_START_SECTOR
+from model.host.profiles import list_profiles, load_profile
+
+from .fsjobs import FS_KINDS
+from .session import Settings
+from .streams import KINDS
+
+PARTITION_STARTS = ((DOS_START_SECTOR, "63 (old DOS)"), (MIB_START_SECTOR, "2048 (1 MiB)"),
+                    (CYLINDER_START_SECTOR, "12544 (224 x 56 cylinder)"))
+LVM_OFFSETS = ((0, "no LVM"), (192, "192 KiB (old default)"), (256, "256 KiB (aligned)"))
+
+TIPS = {
+    "profile": "A real drive's geometry and timing. With a profile the throughput chart shows "
+               "MB/s over simulated time; without one it counts pages.",
+    "capacity_mib": "User capacity the host sees, in MiB. Small drives animate page by page; "
+                    "big ones run flat out.",
+    "spare_pct": "Flash the host never sees, as % of physical capacity. More spare means "
+                 "GC finds emptier victims and WA falls.",
+    "page_kib": "Size of one flash page, the unit the drive programs.",
+    "pages_per_block": "Pages in one erase block, the unit the drive erases. GC must copy a "
+                       "block's valid pages before erasing it.",
+    "mapping": "Page-mapped (modern) puts any logical page anywhere; block-mapped (first "
+               "generation) rewrites a whole erase block for a small write; fast (hybrid) "
+               "logs small writes in spare blocks and merges them later.",
+    "gc": "How GC picks a victim block: greedy (fewest valid pages), FIFO (oldest), "
+          "cost-benefit (age vs. emptiness) or random-d (best of d at random).",
+    "d": "random-d: blocks sampled per choice; the emptiest of them is collected.",
+    "gc_low_blocks": "Foreground GC runs while free blocks are at or below this many.",
+    "seed": "Seeds the workload generators and the engine; same seed, same run.",
+    "partition_start": "Where the partition starts, in 512-byte sectors. 63 was the old DOS "
+                       "default; 2048 (1 MiB) is aligned.",
+    "partition_custom": "A partition start in sectors not in the list.",
+    "lvm_kib": "LVM's data offset (pe_start) inside the partition: 192 KiB was LVM2's old "
+               "default, 256 KiB lines up with 128 KiB erase blocks.",
+    "workload": "What the host does next: block workloads (fill in order, random or "
+                "sequential rewrites, hot/cold writes, random TRIMs) on the bare drive, or "
+                "file-system steps (kernel tree unpack, rm -rf, a big file, a trace replay).",
+    "fill_pct": "Fill to %: the share of logical pages written in order from the start.",
+    "amount": "How much to write, in multiples of the user capacity. 0 runs until paused.",
+    "hot_lba_pct": "Share of logical pages that are hot.",
+    "hot_write_pct": "Share of writes that go to the hot pages.",
+    "trim_max_pages": "Each TRIM unmaps a random range of 1 to this many pages.",
+    "journal": "ext4's JBD2 journal: metadata is written twice (journal, then home). A "
+               "format option: changing it makes a new file system.",
+    "atime": "When reading a file updates its access time: strict (every read), relatime "
+             "(once a day or after a change) or noatime (never). Applies at once (remount).",
+    "discard": "Mount option: TRIM the extents a transaction freed when it commits. Applies "
+               "at once (remount).",
+    "fstrim_every_min": "Run fstrim every this many simulated minutes while file-system "
+                        "steps run (0 = never), like a periodic fstrim timer.",
+    "kernel_scale": "Kernel tree unpack: share of the Linux 2.6.39 tree (36,706 files, "
+                    "493 MB); 0.1 is 3,671 files and 49 MB.",
+    "seq_mb": "Sequential write: one file of this many MB written in 1 MiB writes (dd), "
+              "then sync.",
+    "trace_path": "A block trace to replay through partition and FTL: tracefs "
+                  "block_rq_issue, blkparse, fio iolog or MSR-Cambridge CSV.",
+}
+
+FS_TIP = ("File-system workloads run on an ext4-like file system (partition start and LVM "
+          "offset from the expert section apply) and need a device profile. Each step ends "
+          "with sync; the Steps tab lists what each cost.")
+
+
+def _spin(double: bool, lo: float, hi: float, decimals: int = 1, step: float = 1) -> QWidget:
+    w = QDoubleSpinBox() if double else QSpinBox()
+    if double:
+        w.setDecimals(decimals)
+    w.setRange(lo, hi)
+    w.setSingleStep(step)
+    w.setKeyboardTracking(False)  # one change per edit, not per keystroke
+    return w
+
+
+class Controls(QWidget):
+    """Left-hand panel. request(**changes) -> bool is supplied by the owner."""
+
+    def __init__(self, request: Callable[..., bool], parent=None):
+        super().__init__(parent)
+        self.request = request
+        self.invalid_field = ""
+        self.on_fstrim: Callable[[], None] = lambda: None  # the owner supplies these
+        self.on_browse: Callable[[], None] = lambda: None
+        self.widgets: dict[str, QWidget] = {}
+        self._loading = False
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        self.error = QLabel()
+        self.error.setObjectName("error")
+        self.error.setWordWrap(True)
+        self.error.hide()
+        layout.addWidget(self.error)
+
+        drive = QGroupBox("Drive")
+        form = QFormLayout(drive)
+        profiles = QComboBox()
+        profiles.addItem("none (count pages)", "")
+        for key in list_profiles():
+            name = load_profile(key).name.split(" (")[0].split(" with ")[0]
+            profiles.addItem(name, key)
+        self._add(form, "profile", "Profile", profiles)
+        self._add(form, "capacity_mib", "Capacity (MiB)", _spin(True, 0, 1e8, 1, 16))
+        self._add(form, "spare_pct", "Spare (%)", _spin(True, 0, 99, 1, 1))
+        self.op_note = self._note(form, "Both definitions of over-provisioning, and the "
+                                  "erase blocks the drive has.")
+        pages = QComboBox()
+        for kib in (4, 8, 16):
+            pages.addItem(f"{kib} KiB", kib)
+        self._add(form, "page_kib", "Page size", pages)
+        self._add(form, "pages_per_block", "Pages / block", _spin(False, 0, 100000))
+        self.block_note = self._note(form, "Erase-block size: pages per block x page size.")
+        self._add(form, "mapping", "Mapping", self._combo(("page", "block", "fast")))
+        self._add(form, "gc", "GC policy",
+                  self._combo(("greedy", "fifo", "cost-benefit", "random-d")))
+        layout.addWidget(drive)
+
+        self.expert_toggle = QToolButton()
+        self.expert_toggle.setText("Expert: GC details and alignment")
+        self.expert_toggle.setCheckable(True)
+        self.expert_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.expert_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.expert_toggle.setToolTip("Show or hide the expert controls: random-d's d, the GC "
+                                      "watermark, the seed, partition start and LVM offset.")
+        self.expert_toggle.toggled.connect(self.set_expert)
+        layout.addWidget(self.expert_toggle)
+        self.expert = QGroupBox("Expert")
+        form = QFormLayout(self.expert)
+        self._add(form, "d", "d (random-d)", _spin(False, 0, 4096))
+        self._add(form, "gc_low_blocks", "GC watermark", _spin(False, 0, 1000))
+        self._add(form, "seed", "Seed", _spin(False, 0, 2**31 - 1))
+        starts = QComboBox()
+        for sectors, text in PARTITION_STARTS:
+            starts.addItem(text, sectors)
+        starts.addItem("custom", -1)
+        self._add(form, "partition_start", "Partition start", starts)
+        custom = _spin(False, 0, 2**31 - 1)
+        custom.setToolTip(TIPS["partition_custom"])
+        custom.valueChanged.connect(lambda v: self._send("partition_start", int(v)))
+        self.widgets["partition_custom"] = custom
+        form.addRow("Start sector", custom)
+        lvm = QComboBox()
+        for kib, text in LVM_OFFSETS:
+            lvm.addItem(text, kib)
+        self._add(form, "lvm_kib", "LVM offset", lvm)
+        self.align_note = self._note(form, "Whether the file system starts on a flash page and "
+                                     "erase block boundary (from partition start + LVM).")
+        self.expert.hide()
+        layout.addWidget(self.expert)
+
+        self.fs_toggle = QToolButton()
+        self.fs_toggle.setText("File system: journal, atime, discard, fstrim")
+        self.fs_toggle.setCheckable(True)
+        self.fs_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.fs_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.fs_toggle.setToolTip("Show or hide the file-system options. " + FS_TIP)
+        self.fs_toggle.toggled.connect(self.set_fs_shown)
+        layout.addWidget(self.fs_toggle)
+        self.fs = QGroupBox("File system")
+        self.fs.setToolTip(FS_TIP)
+        form = QFormLayout(self.fs)
+        self._add(form, "journal", "Journal", QCheckBox("on"))
+        self._add(form, "atime", "atime", self._combo(("strict", "relatime", "noatime")))
+        self._add(form, "discard", "discard", QCheckBox("on"))
+        self._add(form, "fstrim_every_min", "fstrim every (min)", _spin(True, 0, 1e6, 2, 1))
+        self.fstrim_button = QPushButton("fstrim now")
+        self.fstrim_button.setToolTip("Walk the file system's free space and TRIM every free "
+                                      "range now (a step of its own in the Steps tab).")
+        self.fstrim_button.clicked.connect(lambda: self.on_fstrim())
+        form.addRow(self.fstrim_button)
+        self.fs.hide()
+        layout.addWidget(self.fs)
+
+        work = QGroupBox("Workload")
+        form = QFormLayout(work)
+        kinds = QComboBox()
+        for key, text in (KINDS | FS_KINDS).items():
+            kinds.addItem(text, key)
+        self._add(form, "workload", "Workload", kinds)
+        self._add(form, "fill_pct", "Fill to (%)", _spin(True, 0, 200, 1, 5))
+        self._add(form, "amount", "Drive writes", _spin(True, 0, 5000, 2, 0.5))
+        self._add(form, "hot_lba_pct", "Hot LBAs (%)", _spin(True, 0, 200, 1, 5))
+        self._add(form, "hot_write_pct", "Hot writes (%)", _spin(True, 0, 200, 1, 5))
+        self._add(form, "trim_max_pages", "TRIM size", _spin(False, 1, 1 << 20))
+        self._add(form, "kernel_scale", "Tree scale", _spin(True, 0, 10, 3, 0.05))
+        self._add(form, "seq_mb", "Write (MB)", _spin(True, 0, 1e7, 0, 50))
+        trace = QLineEdit()
+        trace.setReadOnly(True)
+        trace.setPlaceholderText("no file chosen")
+        self._add(form, "trace_path", "Trace file", trace)
+        self.browse_button = QPushButton("Choose trace file…")
+        self.browse_button.setToolTip(TIPS["trace_path"])
+        self.browse_button.clicked.connect(lambda: self.on_browse())
+        form.addRow(self.browse_button)
+        self.trace_note = self._note(form, "What the chosen trace holds, or why it cannot be "
+                                     "read (with the line number).")
+        self._work_form = form
+        layout.addWidget(work)
+        layout.addStretch(1)
+
+    # --- building --------------------------------------------------------------------------
+
+    @staticmethod
+    def _combo(items) -> QComboBox:
+        w = QComboBox()
+        for item in items:
+            w.addItem(item, item)
+        return w
+
+    def _note(self, form: QFormLayout, tip: str) -> QLabel:
+        note = QLabel()
+        note.setObjectName("note")
+        note.setWordWrap(True)
+        note.setToolTip(tip)
+        form.addRow(note)
+        return note
+
+    def _add(self, form: QFormLayout, name: str, label: str, w: QWidget) -> None:
+        w.setToolTip(TIPS[name])
+        self.widgets[name] = w
+        lab = QLabel(label)
+        lab.setToolTip(TIPS[name])
+        lab.setBuddy(w)
+        form.addRow(lab, w)
+        if isinstance(w, QComboBox):
+            # long item names must not widen the panel past the screen (projector type)
+            w.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            w.setMinimumContentsLength(10)
+            w.currentIndexChanged.connect(lambda _i, n=name, w=w: self._send(n, w.currentData()))
+        elif isinstance(w, QCheckBox):
+            w.toggled.connect(lambda v, n=name: self._send(n, bool(v)))
+        elif isinstance(w, QLineEdit):
+            pass  # set through its button
+        elif isinstance(w, QDoubleSpinBox):
+            w.valueChanged.connect(lambda v, n=name: self._send(n, float(v)))
+        else:
+            w.valueChanged.connect(lambda v, n=name: self._send(n, int(v)))
+
+    def _send(self, name: str, value) -> None:
+        if self._loading:
+            return
+        if name == "partition_start" and value == -1:  # "custom": use the sector spin box
+            value = int(self.widgets["partition_custom"].value())
+        self.request(**{name: value})
+
+    def set_expert(self, shown: bool) -> None:
+        self.expert.setVisible(shown)
+        self.expert_toggle.setChecked(shown)
+        self.expert_toggle.setArrowType(Qt.ArrowType.DownArrow if shown
+                                        else Qt.ArrowType.RightArrow)
+
+    # --- showing ---------------------------------------------------------------------------
+
+    def show_settings(self, s: Settings, op_note: str, align_note: str) -> None:
+        """Set every control from s without sending requests back."""
+        self._loading = True
+        try:
+            for name, w in self.widgets.items():
+                if name == "partition_custom":
+                    w.setValue(s.partition_start)
+                    continue
+                value = getattr(s, name)
+                if isinstance(w, QComboBox):
+                    i = w.findData(value)
+                    if i < 0 and name == "partition_start":
+                        i = w.findData(-1)
+                    w.setCurrentIndex(i)
+                elif isinstance(w, QCheckBox):
+                    w.setChecked(bool(value))
+                elif isinstance(w, QLineEdit):
+                    w.setText(value)
+                    w.setToolTip(value or TIPS[name])
+                else:
+                    w.setValue(value)
+        finally:
+            self._loading = False
+        self.op_note.setText(op_note)
+        ebytes = s.pages_per_block * s.page_kib
+        self.block_note.setText(f"erase block = {s.pages_per_block} x {s.page_kib} KiB = "
+                                f"{ebytes:,} KiB")
+        self.align_note.setText(align_note)
+        self._show_workload_fields(s.workload)
+
+    def _show_workload_fields(self, kind: str) -> None:
+        shown = {"fill_pct": kind == "fill", "amount": kind in KINDS and kind != "fill",
+                 "hot_lba_pct": kind == "hotcold", "hot_write_pct": kind == "hotcold",
+                 "trim_max_pages": kind == "trim", "kernel_scale": kind == "unpack",
+                 "seq_mb": kind == "seqwrite", "trace_path": kind == "trace"}
+        for name, visible in shown.items():
+            self._work_form.setRowVisible(self.widgets[name], visible)
+        self._work_form.setRowVisible(self.browse_button, kind == "trace")
+        self._work_form.setRowVisible(self.trace_note, kind == "trace")
+
+    def set_fs_shown(self, shown: bool) -> None:
+        self.fs.setVisible(shown)
+        self.fs_toggle.setChecked(shown)
+        self.fs_toggle.setArrowType(Qt.ArrowType.DownArrow if shown
+                                    else Qt.ArrowType.RightArrow)
+
+    def show_error(self, message: str, field: str = "") -> None:
+        """Show (or, with "", clear) the inline message; mark the control it is about."""
+        self.error.setText(message)
+        self.error.setVisible(bool(message))
+        self.invalid_field = field if message else ""
+        for name, w in self.widgets.items():
+            bad = bool(message) and name == field
+            if bool(w.property("invalid")) != bad:
+                w.setProperty("invalid", bad)
+                w.style().unpolish(w)
+                w.style().polish(w)
+        if message and field in self.widgets:
+            w = self.widgets[field]
+            if w.parentWidget() is self.expert and not self.expert.isVisible():
+                self.set_expert(True)
+            if w.parentWidget() is self.fs and not self.fs.isVisible():
+                self.set_fs_shown(True)

@@ -1,0 +1,149 @@
+"""The workbench run's time series: one row of SERIES_COLUMNS at a time, kept between
+MAX_SERIES_ROWS and twice as many (when full, every second row goes).
+
+Block workloads add a row per snapshot from the drive's counters, on the simulated clock
+the timing model keeps. A file-system run adds a row for every FS_ROW_S of simulated time
+from what the drive had completed by then on its own clock (model/series.Completed), so a
+30 s dd that the model runs within one frame still draws as a curve, and page-cache bursts
+never show faster than the drive.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from model.flash.drive import window_wa
+from model.host.machine import Machine
+from model.lab.series import Completed
+
+SERIES_COLUMNS = ("drive_writes", "sim_s", "host", "nand", "gc", "erases", "free", "wa",
+                  "wa_window", "host_rate", "nand_rate", "gc_rate")
+MAX_SERIES_ROWS = 4000  # kept between this many and twice as many rows
+WA_WINDOW = 0.05  # per-window WA: windows of this share of the user capacity
+FS_ROW_S = 0.5  # simulated seconds between rows of a file-system run
+MAX_GAP_ROWS = 2000  # rows one call may add; a longer stretch gets a wider interval
+DRIVE_TOTALS = ("write_bytes", "host_pages_written", "nand_writes", "gc_copies", "erases")
+
+
+class Recorder:
+    """Rows for a drive of `geometry`; profile: the device profile whose timing gives the
+    simulated clock (None: no profile, rates per 1,000 host writes)."""
+
+    def __init__(self, geometry, profile=None):
+        self.g = geometry
+        self.profile = profile
+        self.rows = np.empty((2 * MAX_SERIES_ROWS, len(SERIES_COLUMNS)))
+        self.n = 0
+        self.wa_window = float("nan")
+        self._last = None  # (sim s, counters) of the last block-workload row
+        self._window_start = None  # counters where the WA window began
+        self._done: Completed | None = None  # a mounted file system's drive clock
+        self._totals = dict.fromkeys(DRIVE_TOTALS, 0.0)
+        self._fs_window = (0.0, 0.0)  # (host pages, NAND pages) where the WA window began
+
+    @property
+    def stored(self) -> float:
+        """How much of a flash page the drive programs per page (below 1 on a compressing
+        drive)."""
+        return self.profile.compression_ratio if self.profile is not None else 1.0
+
+    def follow(self, m: Machine) -> None:
+        """From now on, rows come from this Machine's drive clock."""
+        self.profile = m.profile
+        self._done = Completed(m)
+
+    def series(self) -> dict[str, np.ndarray]:
+        rows = self.rows[:self.n]
+        return {k: rows[:, i].copy() for i, k in enumerate(SERIES_COLUMNS)}
+
+    def _append(self, row: tuple) -> None:
+        if self.n == len(self.rows):  # full: keep every second row
+            half = self.rows[:self.n:2].copy()
+            self.n = len(half)
+            self.rows[:self.n] = half
+        self.rows[self.n] = row
+        self.n += 1
+
+    def record(self, drive, sim_s: float, force: bool = False) -> None:
+        """Rows up to now. force (file systems): also the partial interval up to now (a
+        step's end)."""
+        if self._done is not None:
+            self._record_fs(force)
+        else:
+            self._record_block(drive, sim_s)
+
+    def _record_fs(self, force: bool) -> None:
+        g, done = self.g, self._done
+        end = done.m.clock
+        # an idle hour widens the interval rather than add thousands of rows
+        every = max(FS_ROW_S, (end - done.t) / MAX_GAP_ROWS)
+        stored = self.stored
+        mb = g.page_bytes / 1e6
+        tot = self._totals
+        for t, dt, got in done.intervals(end, every, force):
+            for k in tot:
+                tot[k] += got[k]
+            host, nand = tot["host_pages_written"], tot["nand_writes"]
+            start = self._fs_window
+            if host - start[0] >= WA_WINDOW * g.user_pages:
+                self.wa_window = stored * (nand - start[1]) / (host - start[0])
+                self._fs_window = (host, nand)
+            self._append((host / g.user_pages, t, host, nand, tot["gc_copies"],
+                          tot["erases"], done.free_blocks,
+                          stored * nand / host if host else float("nan"),
+                          self.wa_window, got["write_bytes"] / 1e6 / dt,
+                          got["nand_writes"] * stored * mb / dt, got["gc_copies"] / dt))
+
+    def _record_block(self, drive, sim_s: float) -> None:
+        """One row: cumulative counters and rates since the last row."""
+        c = drive.counters()
+        g = self.g
+        prev = self._last
+        if prev is not None and c["host_writes"] == prev[1]["host_writes"] \
+                and c["trims"] == prev[1]["trims"]:
+            return
+        stored = self.stored
+        wa = window_wa(dict.fromkeys(c, 0), c, stored)
+        # Per-window WA over windows of WA_WINDOW of the user capacity, not per frame:
+        # a frame of a slow animation is a few dozen pages, far too noisy.
+        start = self._window_start
+        if start is None:
+            self._window_start = c
+        elif c["host_writes"] - start["host_writes"] >= WA_WINDOW * g.user_pages:
+            self.wa_window = window_wa(start, c, stored)
+            self._window_start = c
+        rates = (float("nan"),) * 3
+        if prev is not None:
+            host = c["host_writes"] - prev[1]["host_writes"]
+            dt = sim_s - prev[0]
+            if self.profile is not None and dt > 0:  # MB/s, and GC pages per second
+                mb = g.page_bytes / 1e6
+                scales = (mb / dt, mb * stored / dt, 1.0 / dt)
+            elif self.profile is None and host > 0:  # pages per 1,000 host page writes
+                scales = (1000.0 / host,) * 3
+            else:
+                scales = None
+            if scales is not None:
+                rates = tuple((c[k] - prev[1][k]) * f for k, f in zip(
+                    ("host_writes", "nand_writes", "gc_copies"), scales, strict=True))
+        self._append((c["host_writes"] / g.user_pages, sim_s, c["host_writes"],
+                      c["nand_writes"], c["gc_copies"], c["erases"], drive.free_blocks, wa,
+                      self.wa_window, *rates))
+        self._last = (sim_s, c)
+
+    def restore(self, saved: dict, drive, sim_s: float) -> float:
+        """Show a saved run's series (after its replay); returns the simulated time to show:
+        the saved series' last, or sim_s when there is none."""
+        if not saved or "drive_writes" not in saved:
+            return sim_s
+        cols = [saved.get(k, [float("nan")] * len(saved["drive_writes"]))
+                for k in SERIES_COLUMNS]
+        rows = np.array(cols, dtype=float).T.reshape(-1, len(SERIES_COLUMNS))
+        if len(rows) > len(self.rows):
+            rows = rows[::-(-len(rows) // len(self.rows))]
+        self.n = len(rows)
+        self.rows[:self.n] = rows
+        if self.n:
+            sim_s = float(self.rows[self.n - 1, 1])
+        self._last = (sim_s, drive.counters())
+        return sim_s

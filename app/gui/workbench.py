@@ -1,0 +1,621 @@
+"""The workbench window: controls on the left, block map and charts on the right.
+
+It wires a Session (settings), a Worker (the drive, in its own thread) and the views, and
+owns the keyboard. It holds no simulation state of its own beyond the newest snapshot.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer, Slot
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QDialog,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from model.host.profiles import load_profile
+from model.lab.scenario import load_scenario, scenario_text
+
+from . import theme
+from .blockmap import BlockMap, Legend
+from .charts import Charts
+from .controls import Controls
+from .fsjobs import FsStep
+from .scenariofiles import profile_settings, scenario_for, settings_for, steps_for
+from .session import DRIVE_FIELDS, FS_WORKLOADS, Session, Settings
+from .streams import Segment
+from .worker import Snapshot, Worker
+
+SCENARIO_DIR = Path(__file__).resolve().parents[2] / "assets" / "scenarios"
+
+WINDOW_TITLE = "SSD Lab"
+CHART_PERIOD_S = 0.25  # chart redraws while running flat out
+
+KEYS = (
+    ("Space", "play / pause (starts the chosen workload when none is running)"),
+    ("Right or .", "step one batch"),
+    ("G", "step one garbage collection: collect one victim now"),
+    ("Ctrl+Enter", "run the chosen workload from the start"),
+    ("1 / 2 / 3", "speed slow / normal / fast (flat out)"),
+    ("Ctrl+R", "reset the drive (keep the settings)"),
+    ("Alt+R", "Reset All: settings, drive, charts and theme as at start-up"),
+    ("Ctrl+S / Ctrl+O", "save / open a session"),
+    ("F11", "projector mode: high contrast, larger type"),
+    ("Ctrl+Tab", "next chart"),
+    ("F1 or ?", "this list"),
+)
+
+
+def ask(parent: QWidget, text: str) -> bool:
+    """Yes/No question; the workbench calls it through self.confirm so tests can answer."""
+    answer = QMessageBox.question(parent, WINDOW_TITLE, text)
+    return answer == QMessageBox.StandardButton.Yes
+
+
+class Workbench(QMainWindow):
+    def __init__(self, settings: Settings | None = None, parent=None):
+        super().__init__(parent)
+        self.setWindowTitle(WINDOW_TITLE)
+        self.confirm = lambda text: ask(self, text)
+        self.session = Session(settings)
+        self.worker = Worker()
+        self.snapshot: Snapshot | None = None
+        self._last_mount: tuple[str, bool] | None = None  # mount options of the last snapshot
+        self.frame_times: deque[float] = deque(maxlen=240)
+        self._segments = 0
+        self._charts_at = 0.0
+        self._build()
+        self._shortcuts()
+        self.session.changed.connect(self._on_settings)
+        self.session.error.connect(lambda f, msg: self.controls.show_error(msg, f))
+        self.worker.snapshot_ready.connect(self._on_snapshot, Qt.ConnectionType.QueuedConnection)
+        self.worker.failed.connect(self._on_failed, Qt.ConnectionType.QueuedConnection)
+        self.worker.start()
+        self._apply_theme()
+        self._on_settings(self.session.settings, True)
+        self._fit_to_screen(1280, 860)
+
+    def _fit_to_screen(self, width: int, height: int) -> None:
+        """Open at the preferred size, or smaller when the screen is smaller."""
+        screen = self.screen()
+        if screen is not None:
+            room = screen.availableGeometry()
+            width, height = min(width, room.width()), min(height, room.height())
+        self.resize(width, height)
+
+    # --- layout ----------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.controls = Controls(self.request)
+        self.controls.on_fstrim = self.fstrim_now
+        self.controls.on_browse = self.choose_trace
+        scroll = QScrollArea()
+        scroll.setWidget(self.controls)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.controls_scroll = scroll
+
+        self.run_button = self._button("Run", "Start the chosen workload from its "
+                                       "beginning (Ctrl+Enter).", self.run_workload)
+        self.play_button = self._button("Play", "Play or pause the run (Space).",
+                                        self.toggle_play, longest="Pause")
+        self.step_button = self._button("Step", "Run one batch, then stop (Right arrow).",
+                                        self.step)
+        self.gc_button = self._button("GC", "Collect one victim block now and show its "
+                                      "copies and erase (G).", self.step_gc)
+        self.reset_button = self._button("Reset drive", "Erase the drive and clear the charts; "
+                                         "settings stay (Ctrl+R).", self.reset_drive)
+        self.reset_all_button = self._button("Reset All", "Everything back to the start-up "
+                                             "state: settings, drive, charts, theme (Alt+R).",
+                                             self.reset_all)
+        self.speed = QComboBox()
+        for key in ("slow", "normal", "fast"):
+            self.speed.addItem(key, key)
+        self.speed.setCurrentIndex(1)
+        self.speed.setToolTip("Animation speed: slow and normal show every batch; fast runs "
+                              "flat out and shows a frame 30 times a second (keys 1, 2, 3).")
+        self.speed.currentIndexChanged.connect(
+            lambda _i: self.request(speed=self.speed.currentData()))
+        help_button = self._button("?", "Keyboard help (F1).", self.show_help)
+        bar = QHBoxLayout()
+        for w in (self.run_button, self.play_button, self.step_button, self.gc_button,
+                  QLabel("Speed"),
+                  self.speed, self.reset_button, self.reset_all_button, help_button):
+            bar.addWidget(w)
+        bar.addStretch(1)
+        # On its own row: a long status line must never widen the window.
+        self.progress_label = QLabel()
+        self.progress_label.setToolTip("What the worker is doing now.")
+        self.progress_label.setWordWrap(True)
+
+        self.blockmap = BlockMap()
+        self.legend = Legend()
+        top = QWidget()
+        v = QVBoxLayout(top)
+        v.setContentsMargins(0, 0, 0, 0)
+        v.addLayout(bar)
+        v.addWidget(self.progress_label)
+        v.addWidget(self.blockmap, 1)
+        v.addWidget(self.legend)
+        self.charts = Charts()
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(top)
+        right.addWidget(self.charts)
+        right.setStretchFactor(0, 1)
+        right.setStretchFactor(1, 1)
+        right.setSizes([500, 400])
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(scroll)
+        split.addWidget(right)
+        split.setStretchFactor(1, 1)
+        self.setCentralWidget(split)
+
+        self.status: dict[str, QLabel] = {}
+        for key, tip in (("capacity", "User capacity and physical flash."),
+                         ("fill", "Share of logical pages holding data."),
+                         ("wa", "Write amplification since the drive was erased."),
+                         ("time", "Simulated time (needs a device profile)."),
+                         ("speed", "Engine speed: host page writes per wall-clock second, "
+                                   "and frames shown per second.")):
+            lab = QLabel()
+            lab.setToolTip(tip)
+            self.statusBar().addPermanentWidget(lab)
+            self.status[key] = lab
+        self._menus()
+
+    def _button(self, text: str, tip: str, slot, longest: str = "") -> QPushButton:
+        b = QPushButton(text)
+        b.setToolTip(tip)
+        b.clicked.connect(slot)
+        # The style's default minimum (about 80 px) would keep the window wider than 1024;
+        # the text's own width is enough. `longest` is a label the button switches to.
+        fm = b.fontMetrics()
+        b.setMinimumWidth(max(fm.horizontalAdvance(t) for t in (text, longest)) + 20)
+        return b
+
+    def _menus(self) -> None:
+        file = self.menuBar().addMenu("&File")
+        for text, keys, slot in (("&Open session...", QKeySequence.StandardKey.Open,
+                                  self.open_dialog),
+                                 ("&Save session...", QKeySequence.StandardKey.Save,
+                                  self.save_dialog),
+                                 ("Open s&cenario...", QKeySequence("Ctrl+Shift+O"),
+                                  self.open_scenario_dialog),
+                                 ("Save as sce&nario...", QKeySequence("Ctrl+Shift+S"),
+                                  self.save_scenario_dialog),
+                                 ("&Quit", QKeySequence.StandardKey.Quit, self.close)):
+            action = QAction(text, self)
+            action.setShortcut(keys)
+            action.triggered.connect(slot)
+            file.addAction(action)
+        view = self.menuBar().addMenu("&View")
+        self.projector_action = QAction("&Projector mode", self)
+        self.projector_action.setCheckable(True)
+        self.projector_action.setShortcut(QKeySequence(Qt.Key.Key_F11))
+        self.projector_action.toggled.connect(self.set_projector)
+        view.addAction(self.projector_action)
+        help_action = QAction("&Keyboard help", self)
+        help_action.setShortcut(QKeySequence(Qt.Key.Key_F1))
+        help_action.triggered.connect(self.show_help)
+        view.addAction(help_action)
+
+    def _shortcuts(self) -> None:
+        for keys, slot in (("Space", self.toggle_play), ("Right", self.step),
+                           (".", self.step), ("Ctrl+Return", self.run_workload),
+                           ("Ctrl+R", self.reset_drive), ("Alt+R", self.reset_all),
+                           ("G", self.step_gc),
+                           ("?", self.show_help),
+                           ("1", lambda: self.speed.setCurrentIndex(0)),
+                           ("2", lambda: self.speed.setCurrentIndex(1)),
+                           ("3", lambda: self.speed.setCurrentIndex(2))):
+            QShortcut(QKeySequence(keys), self, activated=slot)
+
+    # --- settings --------------------------------------------------------------------------
+
+    def has_data(self) -> bool:
+        s = self.snapshot
+        return s is not None and (s.counters["host_writes"] > 0 or s.counters["trims"] > 0)
+
+    def request(self, **changes) -> bool:
+        """A control asks for a change. Drive changes on a drive with data need a yes."""
+        if "profile" in changes and changes["profile"]:
+            changes = self._profile_changes(changes["profile"]) | changes
+        drive = any(k in DRIVE_FIELDS and getattr(self.session.settings, k) != v
+                    for k, v in changes.items())
+        if drive and self.has_data() and not self.confirm(
+                "Changing the drive discards the current run. Continue?"):
+            self._show_settings()
+            return False
+        ok = self.session.update(**changes)
+        if not ok:
+            self._show_settings()  # the controls go back to the state that stayed
+            self.controls.show_error(self.session.last_error, self.session.last_field)
+        return ok
+
+    def _profile_changes(self, key: str) -> dict:
+        p = load_profile(key)
+        # at least 256 erase blocks, so the spare leaves GC room
+        least_mib = 256 * p.pages_per_block * p.page_bytes / 2**20
+        return profile_settings(key) | {
+            "capacity_mib": max(self.session.settings.capacity_mib, least_mib)}
+
+    @Slot(object, bool)
+    def _on_settings(self, s: Settings, drive_changed: bool) -> None:
+        self._show_settings()
+        self.worker.send("speed", s.speed)
+        self.speed.blockSignals(True)
+        self.speed.setCurrentIndex(self.speed.findData(s.speed))
+        self.speed.blockSignals(False)
+        self.charts.theory = self.session.theory_wa()
+        if drive_changed:
+            self._segments = 0
+            profile = load_profile(s.profile) if s.profile else None
+            self.worker.configure(s.geometry(), s.config(), profile, s)
+        else:
+            self.worker.send("settings", s)
+        self.charts.show_snapshot(self.snapshot, bool(s.profile))
+
+    def _follow_mount(self, snap: Snapshot) -> None:
+        """A scenario's remount step changed the mount options: the controls show them (the
+        file system already has them, so nothing is sent back)."""
+        s = self.session.settings
+        last, self._last_mount = self._last_mount, snap.mount
+        # only a change the model made: a snapshot taken before a remount the controls asked
+        # for still shows the old options, and must not undo the request
+        if snap.mount is not None and last is not None and snap.mount != last \
+                and snap.mount != (s.atime, s.discard):
+            self.session.settings = replace(s, atime=snap.mount[0], discard=snap.mount[1])
+            self._show_settings()
+
+    def _show_settings(self) -> None:
+        self.controls.show_settings(self.session.settings, self.session.op_text(),
+                                    self.session.alignment_note())
+
+    # --- time controls ---------------------------------------------------------------------
+
+    def segment(self) -> Segment:
+        """The chosen workload as a segment (the Session's settings, in pages)."""
+        s = self.session.settings
+        user = s.user_pages
+        if s.workload == "fill":
+            total = int(round(user * s.fill_pct / 100))
+        elif s.workload == "trim":
+            total = int(round(s.amount * user / ((1 + s.trim_max_pages) / 2)))
+        else:
+            total = int(round(s.amount * user))
+        self._segments += 1
+        return Segment(kind=s.workload, total=total, seed=s.seed, index=self._segments,
+                       hot_lba_fraction=s.hot_lba_pct / 100,
+                       hot_write_fraction=s.hot_write_pct / 100,
+                       trim_max_pages=s.trim_max_pages)
+
+    def is_running(self) -> bool:
+        return self.snapshot is not None and self.snapshot.running
+
+    def fs_step(self, kind: str) -> FsStep:
+        self._segments += 1
+        return FsStep.from_control(kind, self.session.settings, self._segments)
+
+    def _send_workload(self) -> bool:
+        """Send the chosen workload. File-system steps need the drive to hold a file system
+        and block workloads a bare drive: switching asks before discarding a run."""
+        s = self.session.settings
+        snap = self.snapshot
+        fs = s.workload in FS_WORKLOADS
+        if fs and not s.profile:
+            self.controls.show_error("Workload: file-system workloads need a device profile; "
+                                     "choose one under Drive > Profile", "profile")
+            return False
+        if fs and s.workload == "trace" and not s.trace_path:
+            self.controls.show_error("Trace file: choose a trace file first", "trace_path")
+            return False
+        mounted = snap is not None and snap.mounted
+        if self.has_data() and fs != mounted:
+            text = ("File-system workloads format the drive first" if fs else
+                    "Block workloads write the bare drive, without the file system")
+            if not self.confirm(text + ": this discards the current run. Continue?"):
+                return False
+            self.reset_drive()
+        self.controls.show_error("")
+        if fs:
+            self.worker.send("fs", self.fs_step(s.workload))
+            self.charts.setCurrentWidget(self.charts.steps)
+        else:
+            self.worker.send("workload", self.segment())
+        return True
+
+    @Slot()
+    def run_workload(self) -> None:
+        if self._send_workload():
+            self.play_button.setText("Pause")
+
+    @Slot()
+    def fstrim_now(self) -> None:
+        s = self.session.settings
+        if not s.profile:
+            self.controls.show_error("fstrim: the file system needs a device profile; choose "
+                                     "one under Drive > Profile", "profile")
+            return
+        snap = self.snapshot
+        if self.has_data() and not (snap is not None and snap.mounted):
+            if not self.confirm("fstrim needs a file system: formatting the drive discards "
+                                "the current run. Continue?"):
+                return
+            self.reset_drive()
+        self.worker.send("fs", self.fs_step("fstrim"))
+        self.charts.setCurrentWidget(self.charts.steps)
+
+    def choose_trace(self, path: str | None = None) -> bool:
+        """Pick a trace file; a file the parser cannot read is reported at the control (with
+        its line number) and the previous choice stays."""
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(self, "Replay trace file", "",
+                                                  "Block traces (*.txt *.log *.csv *.gz);;"
+                                                  "All files (*)")
+            if not path:
+                return False
+        ok = self.request(trace_path=path)
+        if ok:  # a bad file leaves the previous choice, and its note, in place
+            self.controls.trace_note.setText(self.session.trace_note)
+        return ok
+
+    @Slot()
+    def toggle_play(self) -> None:
+        snap = self.snapshot
+        if snap is not None and snap.running:
+            self.worker.send("pause")
+            self.play_button.setText("Play")
+        elif snap is not None and snap.segment:
+            self.worker.send("play")
+            self.play_button.setText("Pause")
+        else:
+            self.run_workload()
+
+    @Slot()
+    def step(self) -> None:
+        snap = self.snapshot
+        if snap is None or not snap.segment:
+            if not self._send_workload():
+                return
+            self.worker.send("pause")
+        self.worker.send("step")
+        self.play_button.setText("Play")
+
+    @Slot()
+    def step_gc(self) -> None:
+        """One garbage collection now (the run pauses)."""
+        self.worker.send("gc")
+        self.play_button.setText("Play")
+
+    @Slot()
+    def reset_drive(self) -> None:
+        self._segments = 0
+        self.worker.send("reset")
+        self.play_button.setText("Play")
+
+    @Slot()
+    def reset_all(self) -> None:
+        """Back to the start-up state, even mid-run, without asking."""
+        self.worker.send("pause")
+        defaults = Settings()
+        self.session.settings = defaults
+        self.session.last_error = ""
+        self.controls.show_error("")
+        self.controls.set_expert(False)
+        self.projector_action.setChecked(False)
+        self.charts.setCurrentIndex(0)
+        self._on_settings(defaults, True)
+        self.play_button.setText("Play")
+
+    # --- snapshots -------------------------------------------------------------------------
+
+    @Slot()
+    def _on_snapshot(self) -> None:
+        snap = self.worker.take_snapshot()
+        if snap is None:
+            return
+        self.snapshot = snap
+        self.frame_times.append(time.perf_counter())
+        self._follow_mount(snap)
+        self.blockmap.set_snapshot(snap)
+        # Charts cost a few ms each: while a run goes flat out, redraw them a few times a
+        # second; every frame of an animation, and always when the run stops.
+        now = time.perf_counter()
+        if not snap.running or snap.animated or now - self._charts_at >= CHART_PERIOD_S:
+            self._charts_at = now
+            self.charts.show_snapshot(snap, bool(self.session.settings.profile))
+        self._status(snap)
+        self.play_button.setText("Pause" if snap.running else "Play")
+
+    @Slot(str)
+    def _on_failed(self, message: str) -> None:
+        self.controls.show_error(f"Engine: {message}")
+
+    def fps(self) -> float:
+        now = time.perf_counter()
+        recent = [t for t in self.frame_times if now - t <= 1.0]
+        return float(len(recent))
+
+    def _status(self, snap: Snapshot) -> None:
+        s = self.session.settings
+        g = s.geometry()
+        mib = g.user_bytes / 2**20
+        self.status["capacity"].setText(
+            f"{mib:,.0f} MiB user, {g.physical_bytes / 2**20:,.0f} MiB flash, "
+            f"{g.blocks:,} blocks")
+        fill = float(snap.valid.sum()) / snap.user_pages
+        self.status["fill"].setText(f"fill {100 * fill:.1f} %")
+        wa = snap.series["wa"][-1] if snap.series["wa"].size else float("nan")
+        self.status["wa"].setText("WA -" if wa != wa else f"WA {wa:.3f}")
+        self.status["time"].setText(f"sim {snap.sim_s:,.2f} s" if s.profile else "sim time -")
+        self.status["speed"].setText(f"{snap.engine_pages_per_s / 1e6:.2f} M writes/s, "
+                                     f"{self.fps():.0f} fps")
+        if snap.segment:
+            done = "" if snap.progress != snap.progress else f" {100 * snap.progress:.0f} %"
+            state = "running" if snap.running else "paused"
+            self.progress_label.setText(f"{snap.segment}{done} {state}")
+        else:
+            self.progress_label.setText("idle: choose a workload, press Run or Space")
+
+    # --- files, help, theme ----------------------------------------------------------------
+
+    def settle(self, timeout_s: float = 5.0) -> None:
+        """Pause and wait until the worker has published a paused snapshot."""
+        self.worker.send("pause")
+        end = time.perf_counter() + timeout_s
+        while time.perf_counter() < end:
+            QApplication.processEvents()
+            if self.snapshot is not None and not self.snapshot.running:
+                break
+            time.sleep(0.005)
+
+    def save(self, path: str) -> None:
+        self.settle()
+        snap = self.snapshot
+        log = snap.log if snap else []
+        series = snap.series if snap else {}
+        try:
+            self.session.save(path, log, series)
+        except OSError as e:
+            self.controls.show_error(f"Save: {path} cannot be written: {e.strerror}")
+
+    def open(self, path: str) -> bool:
+        try:
+            settings, log, series = Session.read(path)
+        except ValueError as e:
+            self.controls.show_error(f"Open: {e}")
+            return False
+        self.worker.send("pause")
+        self.session.settings = settings
+        self._on_settings(settings, True)
+        self._segments = max((d.get("index", 0) for d in log), default=0)
+        self.worker.send("replay", log, series)
+        self.controls.show_error("")
+        return True
+
+    def open_scenario(self, path: str) -> bool:
+        """Set the drive, partition and file system a scenario file names and run its steps,
+        as `ssdlab run` would. A bad file is reported and the current run stays."""
+        try:
+            sc = load_scenario(path)
+            settings = settings_for(sc, self.session.settings)
+            Session.check(settings)
+        except ValueError as e:  # ScenarioError is a ValueError
+            self.controls.show_error(f"Open scenario: {e}")
+            return False
+        if self.has_data() and not self.confirm(
+                "Opening a scenario discards the current run. Continue?"):
+            return False
+        self.worker.send("pause")
+        self.session.settings = settings
+        self._on_settings(settings, True)
+        steps = steps_for(sc)
+        self._segments = len(steps)
+        self.worker.send("fs", steps)
+        self.controls.show_error("")
+        self.controls.set_fs_shown(True)  # the mount options and partition it set
+        self.play_button.setText("Pause")
+        self.charts.setCurrentWidget(self.charts.steps)
+        self.statusBar().showMessage(f"Scenario: {sc.name} ({len(steps)} steps)", 10000)
+        return True
+
+    def save_scenario(self, path: str) -> bool:
+        """Write this file-system run as a scenario file `ssdlab run` plays to the same
+        counters; a run a scenario cannot hold is refused with the reason."""
+        self.settle()
+        snap = self.snapshot
+        try:
+            sc = scenario_for(self.session.settings, snap.log if snap else [],
+                              Path(path).name.split(".")[0])
+            Path(path).write_text(scenario_text(
+                sc, "Saved from the SSD Lab workbench. Play it with: ssdlab run FILE"))
+        except ValueError as e:
+            self.controls.show_error(f"Save as scenario: {e}")
+            return False
+        except OSError as e:
+            self.controls.show_error(f"Save as scenario: {path} cannot be written: "
+                                     f"{e.strerror}")
+            return False
+        self.statusBar().showMessage(f"Saved scenario {path}", 10000)
+        return True
+
+    def open_scenario_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open scenario", str(SCENARIO_DIR),
+                                              "Scenario files (*.toml)")
+        if path:
+            self.open_scenario(path)
+
+    def save_scenario_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save as scenario", "run.toml",
+                                              "Scenario files (*.toml)")
+        if path:
+            self.save_scenario(path)
+
+    def save_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save session", "session.ssdlab.json",
+                                              "SSD Lab sessions (*.json)")
+        if path:
+            self.save(path)
+
+    def open_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open session", "",
+                                              "SSD Lab sessions (*.json)")
+        if path:
+            self.open(path)
+
+    def show_help(self) -> None:
+        dialog = QDialog(self)
+        dialog.setWindowTitle("Keyboard")
+        table = QTableWidget(len(KEYS), 2, dialog)
+        table.setHorizontalHeaderLabels(["key", "does"])
+        for row, (key, text) in enumerate(KEYS):
+            table.setItem(row, 0, QTableWidgetItem(key))
+            table.setItem(row, 1, QTableWidgetItem(text))
+        table.resizeColumnsToContents()
+        table.verticalHeader().hide()
+        layout = QVBoxLayout(dialog)
+        layout.addWidget(table)
+        dialog.resize(620, 380)
+        self.help_dialog = dialog
+        dialog.show()
+
+    @Slot(bool)
+    def set_projector(self, on: bool) -> None:
+        theme.set_current("projector" if on else "normal")
+        self._apply_theme()
+
+    def _apply_theme(self) -> None:
+        app = QApplication.instance()
+        app.setPalette(theme.current().palette())
+        app.setStyleSheet(theme.current().stylesheet())
+        # the panel is as wide as its widest control needs (wider in projector type)
+        want = self.controls.minimumSizeHint().width() + 24
+        self.controls_scroll.setMinimumWidth(min(want, 520))
+        self.controls_scroll.setMaximumWidth(min(want, 520) + 60)
+        self.charts.apply_theme()
+        self.legend.refresh()
+        self.blockmap.set_snapshot(self.snapshot)
+        QTimer.singleShot(0, lambda: self.charts.show_snapshot(
+            self.snapshot, bool(self.session.settings.profile)))
+
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt name
+        self.worker.stop()
+        super().closeEvent(event)

@@ -1,0 +1,524 @@
+"""The simulation thread: owns the Drive, runs batches, hands out snapshots.
+
+The GUI talks to the worker only through its command queue (configure, workload, play,
+pause, step, speed, reset, replay, stop) and reads `take_snapshot()`, which returns the
+newest snapshot and drops older ones. Batches are sized to take about BATCH_S of engine time,
+so a pause, reset or stop is seen within a few tens of milliseconds.
+
+Two modes, chosen by drive size: a drive of at most EVENT_BLOCKS erase blocks runs with the
+engine's event buffer on, one small batch per frame (animation: victims, erases and GC copies
+are marked in the snapshot); a bigger drive runs without events, batch after batch, flat out.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+from PySide6.QtCore import QThread, Signal
+
+from model.flash.commands import Commands
+from model.flash.drive import Drive, DriveError, event_capacity_for
+from model.flash.state import (
+    BLOCK_FREE,
+    BLOCK_OPEN,
+    BLOCK_VICTIM,
+    EV_COPY,
+    EV_ERASE,
+    EV_VICTIM,
+    FREE_PAGE,
+    INVALID_PAGE,
+    OP_WRITE,
+)
+from model.host.machine import Machine
+from model.lab.steps import Context
+
+from .fsjobs import FsJob, FsStep, build_machine, remount
+from .recorder import Recorder
+from .streams import Segment, Stream
+
+
+def _plan_item(d: dict):
+    """A saved log entry as something the worker can run again: a Segment, or a
+    ("fs", FsStep, units done) for a file-system step."""
+    if d.get("fs"):
+        return ("fs", FsStep.from_dict(d), d.get("done"))
+    return Segment(**d)
+
+FRAME_S = 1 / 36  # snapshots at most this often: a little above 30 so 30 fps is met
+BATCH_S = 0.02  # engine time per flat-out batch
+EVENT_BLOCKS = 16384  # drives with at most this many blocks animate with events
+PAGE_LEVEL_PAGES = 1 << 18  # physical pages up to which snapshots carry page states
+# Seconds one whole drive write takes at each animation speed ("fast" is flat out).
+SPEED_DRIVE_WRITE_S = {"slow": 120.0, "normal": 20.0}
+
+# Marks for blocks and pages in a snapshot (what happened since the previous snapshot).
+MARK_VICTIM, MARK_ERASED = 1, 2
+PAGE_FREE, PAGE_VALID, PAGE_INVALID, PAGE_COPIED = 0, 1, 2, 3
+# Colour codes per block (uint16), theme-free: 0..255 a full block's valid fraction (the
+# block map looks them up in viridis), then the block states and marks.
+CODE_FREE, CODE_OPEN, CODE_VICTIM, CODE_ERASED = 256, 257, 258, 259
+CODES = 260
+
+
+def block_codes(state: np.ndarray, valid: np.ndarray, marks: np.ndarray,
+                pages_per_block: int) -> np.ndarray:
+    """uint16 per block: what colour the block map paints it (see CODE_*). Computed in the
+    worker, so the GUI thread only looks colours up."""
+    codes = (valid.astype(np.int32) * 255 // pages_per_block).astype(np.uint16)
+    np.minimum(codes, 255, out=codes)
+    codes[state == BLOCK_FREE] = CODE_FREE
+    codes[state == BLOCK_OPEN] = CODE_OPEN
+    codes[state == BLOCK_VICTIM] = CODE_VICTIM
+    if marks.any():
+        codes[marks == MARK_ERASED] = CODE_ERASED
+        codes[marks == MARK_VICTIM] = CODE_VICTIM
+    return codes
+
+
+@dataclass
+class Snapshot:
+    """Copies of what the display needs; the GUI may keep it as long as it likes."""
+
+    seq: int
+    blocks: int
+    pages_per_block: int
+    user_pages: int
+    state: np.ndarray  # int8 per block (model BLOCK_*)
+    valid: np.ndarray  # int32 per block
+    erases: np.ndarray  # int32 per block
+    close_seq: np.ndarray  # int64 per block: NAND writes when it closed, -1 if open/free
+    marks: np.ndarray  # int8 per block: MARK_VICTIM / MARK_ERASED since the last frame
+    codes: np.ndarray  # uint16 per block: colour code (block_codes)
+    pages: np.ndarray | None  # int8 per physical page (PAGE_*) on small drives
+    counters: dict
+    free_blocks: int
+    series: dict[str, np.ndarray]
+    running: bool
+    segment: str
+    progress: float  # of the current segment, 0..1 (nan when endless)
+    engine_pages_per_s: float
+    sim_s: float
+    animated: bool
+    events_dropped: int = 0
+    log: list[dict] = field(default_factory=list)
+    steps: list[dict] = field(default_factory=list)  # file-system steps run (StepResult)
+    mounted: bool = False  # the drive holds the file system (a Machine drives it)
+    mount: tuple[str, bool] | None = None  # its mount options now: (atime, discard)
+    message: str = ""  # what the last file-system step reported (trace summary)
+
+
+class Worker(QThread):
+    """Runs the drive; see the module docstring."""
+
+    snapshot_ready = Signal()
+    failed = Signal(str)
+    segment_done = Signal(str)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._queue: queue.Queue = queue.Queue()
+        self._latest: Snapshot | None = None
+        self._seq = 0
+        self._initial_mount: dict | None = None  # mount options a replayed run began with
+        self.drive: Drive | None = None
+
+    # --- GUI side (thread-safe) ------------------------------------------------------------
+
+    def send(self, name: str, *args) -> None:
+        self._queue.put((name, args))
+
+    def configure(self, geometry, config, profile=None, settings=None) -> None:
+        self.send("configure", geometry, config, profile, settings)
+
+    def take_snapshot(self) -> Snapshot | None:
+        snap, self._latest = self._latest, None
+        return snap
+
+    def stop(self) -> None:
+        self.send("stop")
+        self.wait(5000)
+
+    # --- worker thread ---------------------------------------------------------------------
+
+    def run(self) -> None:  # noqa: C901 - one command loop
+        self._reset_state(None, None, None)
+        self._alive = True
+        while self._alive:
+            busy = self._running and (self._stream is not None or self._job is not None)
+            try:
+                name, args = self._queue.get(block=not busy, timeout=None if not busy else 0)
+            except queue.Empty:
+                name = None
+            if name is not None:
+                try:
+                    self._handle(name, args)
+                except Exception as e:  # noqa: BLE001 - a bad request must not end the thread
+                    self._running = False
+                    self.failed.emit(str(e) or type(e).__name__)
+                    self._publish(force=True)
+                continue
+            try:
+                if self._job is not None:
+                    self._tick_fs()
+                else:
+                    self._tick()
+            except Exception as e:  # noqa: BLE001 - any model error ends the run, not the app
+                self._running = False
+                self._end_job(failed=True)
+                self.failed.emit(str(e) or type(e).__name__)
+                self._publish(force=True)
+
+    def _handle(self, name: str, args: tuple) -> None:
+        if name == "stop":
+            self._alive = False
+        elif name == "configure":
+            try:
+                self._reset_state(*args)
+            except (ValueError, MemoryError) as e:
+                self.failed.emit(str(e))
+            self._publish(force=True)
+        elif name == "reset":
+            self._reset_state(self._geometry, self._config, self._profile, self._settings)
+            self._publish(force=True)
+        elif name == "fs":  # one step, or a list of them (a scenario)
+            steps = args[0] if isinstance(args[0], list) else [args[0]]
+            self._plan = [("fs", step, None) for step in steps]
+            self._next_segment()
+            self._running = self._job is not None
+            self._publish(force=True)
+        elif name == "settings":  # mount options and the fstrim period, no new drive
+            self._settings = args[0]
+            if self._machine is not None:
+                self._remount()
+                self._publish(force=True)
+                self._schedule_fstrim()
+        elif name == "workload":
+            self._plan = [args[0]]
+            self._next_segment()
+            self._running = True
+        elif name == "replay":
+            self._reset_state(self._geometry, self._config, self._profile, self._settings)
+            self._plan = [_plan_item(d) for d in args[0] if d.get("done", d["total"]) > 0]
+            # a run that remounted began with the options its first remount replaced
+            first = next((d for d in args[0] if d.get("do") == "remount" and "from" in d),
+                         None)
+            self._initial_mount = first["from"] if first else None
+            self._restore = args[1] if len(args) > 1 else None
+            self._replaying = True
+            self._next_segment()
+            self._running = self._stream is not None or self._job is not None
+            self._publish(force=True)
+        elif name == "play":
+            self._running = self._stream is not None or self._job is not None
+            self._publish(force=True)
+        elif name == "pause":
+            self._running = False
+            self._publish(force=True)
+        elif name == "step":
+            if self._job is not None:
+                self._tick_fs(single=True)
+            elif self._stream is not None:
+                self._tick(single=True)
+            self._publish(force=True)
+        elif name == "gc":  # one garbage collection, now, with its events shown
+            if self.drive is not None:
+                self._running = False
+                try:
+                    self.drive.collect_one()
+                except DriveError as e:
+                    self.failed.emit(str(e))
+                if self.drive.event_capacity:
+                    self._mark(self.drive.take_events())
+            self._publish(force=True)
+        elif name == "speed":
+            self._speed = args[0]
+
+    def _reset_state(self, geometry, config, profile, settings=None) -> None:
+        self._geometry, self._config, self._profile = geometry, config, profile
+        self._settings = settings
+        self.drive = None
+        self._machine: Machine | None = None
+        self._job: FsJob | None = None
+        self._steps: list[dict] = []
+        self._context = Context()
+        self._message = ""
+        self._next_fstrim = float("inf")
+        self._running = False
+        self._replaying = False
+        self._restore = None
+        self._plan: list[Segment] = []
+        self._stream: Stream | None = None
+        self._log: list[dict] = []
+        self._recorder = Recorder(geometry, profile)
+        self._sim_s = 0.0
+        self._marks = None
+        self._pages_marked = None
+        self._rate = (0, 0.0)
+        self._last_publish = 0.0
+        self._speed = getattr(self, "_speed", "normal")
+        self._batch = 4096
+        if geometry is None:
+            return
+        self.animated = geometry.blocks <= EVENT_BLOCKS
+        capacity = event_capacity_for(geometry, config, 1) if self.animated else 0
+        self.drive = Drive(geometry, config, event_capacity=capacity)
+        self._marks = np.zeros(geometry.blocks, dtype=np.int8)
+        self._copied: list[np.ndarray] = []
+        self._recorder.record(self.drive, self._sim_s)
+
+    def _next_segment(self) -> None:
+        self._stream = None
+        while self._plan and self._stream is None and self._job is None:
+            item = self._plan.pop(0)
+            if isinstance(item, tuple):
+                self._start_job(item[1], item[2])
+                continue
+            if self._machine is not None:  # block workloads start on a bare drive again
+                self._fresh()
+            self._stream = Stream(item, self._geometry.user_pages)
+            self._log.append(item.as_dict() | {"total": 0})
+        if self._stream is None and self._job is None and self._replaying:
+            self._replaying = False
+            self._restore_series()
+
+    def _restore_series(self) -> None:
+        """After a replay, show the time series the saved run recorded."""
+        saved, self._restore = self._restore, None
+        self._sim_s = self._recorder.restore(saved, self.drive, self._sim_s)
+
+    # --- file-system steps -----------------------------------------------------------------
+
+    def _fresh(self) -> None:
+        """A new bare drive (and a new log), keeping the plan being run."""
+        plan, replaying, restore = self._plan, self._replaying, self._restore
+        self._reset_state(self._geometry, self._config, self._profile, self._settings)
+        self._plan, self._replaying, self._restore = plan, replaying, restore
+
+    def _mount(self) -> None:
+        """Put a file system on the drive (a fresh drive: mkfs writes its metadata)."""
+        if self._settings is None or not self._settings.profile:
+            raise ValueError("file-system workloads need a device profile")
+        settings = self._settings
+        if self._replaying and self._initial_mount:
+            settings = replace(settings, **self._initial_mount)
+        m = build_machine(settings)
+        self._machine = m
+        self._recorder.follow(m)
+        self.drive = m.drive
+        self.animated = False
+        self._marks = np.zeros(m.drive.geometry.blocks, dtype=np.int8)
+        self._copied = []
+        self._sim_s = m.clock
+        self._schedule_fstrim()
+
+    def _remount(self) -> None:
+        """New mount options on the mounted file system, logged as a step so a replay or a
+        saved scenario remounts at the same point."""
+        m = self._machine
+        old = (m.fs.opt.atime, m.fs.opt.discard)
+        try:
+            remount(m, self._settings)
+        except ValueError as e:
+            self.failed.emit(str(e))
+            return
+        if (m.fs.opt.atime, m.fs.opt.discard) != old and not self._replaying:
+            # Logged after the step running now, if any: a replay remounts when it ends.
+            step = FsStep("remount", {"atime": m.fs.opt.atime, "discard": m.fs.opt.discard},
+                          total=1)
+            self._log.append(step.as_dict() | {"done": 1, "from": {"atime": old[0],
+                                                                   "discard": old[1]}})
+            self._steps.append({"step": step.label, "host_mb": 0.0, "nand_mb": 0.0,
+                                "wa": float("nan"), "trims": 0, "seconds": 0.0,
+                                "mb_s": float("nan")})
+
+    def _schedule_fstrim(self) -> None:
+        every = self._settings.fstrim_every_min if self._settings is not None else 0
+        if self._machine is None or every <= 0:
+            self._next_fstrim = float("inf")
+        else:
+            self._next_fstrim = self._machine.clock + 60.0 * every
+
+    def _start_job(self, step: FsStep, limit: int | None) -> None:
+        if self._machine is None:
+            if self.drive is not None and self.drive.counters()["host_writes"] > 0:
+                self._fresh()
+            self._mount()
+        m = self._machine
+        self._job = FsJob(m, step, self._context, limit=limit)  # untimed preparation
+        m.begin(step.label)
+        self._message = ""
+        self._job_entry = replace(step, total=self._job.total).as_dict() | {"done": 0}
+        self._log.append(self._job_entry)
+
+    def _tick_fs(self, single: bool = False) -> None:
+        job, m = self._job, self._machine
+        t0 = time.perf_counter()
+        job.advance(t0 + (0.0 if single else BATCH_S), time.perf_counter)
+        while m.clock >= self._next_fstrim:  # fstrim every N simulated minutes
+            m.fstrim()
+            self._next_fstrim += 60.0 * self._settings.fstrim_every_min
+        self._sim_s = m.clock
+        self._job_entry["done"] = job.done
+        if job.finished:
+            self._end_job()
+            self._next_segment()
+            if self._stream is None and self._job is None:
+                self._running = False
+                self.segment_done.emit(job.step.do)
+            self._publish(force=True)
+        elif not single:
+            self._publish()
+
+    def _end_job(self, failed: bool = False) -> None:
+        job, self._job = self._job, None
+        if job is None:
+            return
+        r = self._machine.end()
+        self._recorder.record(self.drive, self._sim_s, force=True)  # the step's last part
+        self._message = job.message
+        self._steps.append({
+            "step": r.name + (" (failed)" if failed else ""),
+            "host_mb": r.device_written_mb, "nand_mb": r.nand_written_mb, "wa": r.wa,
+            "trims": r.trims, "seconds": r.seconds,
+            "mb_s": r.device_written_mb / r.seconds if r.seconds > 0 else float("nan")})
+
+    def _tick(self, single: bool = False) -> None:
+        stream = self._stream
+        flat = self._replaying or self._speed == "fast" or not self.animated
+        if flat:
+            n = self._batch
+        else:
+            per_drive = SPEED_DRIVE_WRITE_S[self._speed]
+            n = max(1, int(round(self._geometry.user_pages * FRAME_S / per_drive)))
+            if stream.is_trim:
+                n = max(1, n // max(1, stream.segment.trim_max_pages // 2))
+        t0 = time.perf_counter()
+        work = stream.take(n)
+        self._run(work)
+        dt = time.perf_counter() - t0
+        pages = len(work) if stream.is_trim else work.size
+        self._rate = (self._rate[0] + pages, self._rate[1] + dt)
+        if flat and dt > 0:
+            self._batch = int(min(1 << 22, max(256, self._batch * min(4.0, BATCH_S / dt))))
+        self._log[-1]["total"] = stream.done
+        if stream.finished:
+            label = stream.segment.kind
+            self._next_segment()
+            if self._stream is None:
+                self._running = False
+                self.segment_done.emit(label)
+            self._publish(force=True)
+        elif single:
+            return
+        elif flat:
+            self._publish()
+        else:
+            self._publish(force=True)
+            left = FRAME_S - (time.perf_counter() - t0)
+            if left > 0:
+                time.sleep(left)
+
+    def _run(self, work) -> None:
+        drive = self.drive
+        before = drive.counters()
+        if isinstance(work, Commands):
+            cmds = work
+        elif drive.event_capacity:
+            cmds = Commands.single_page(OP_WRITE, work)
+        else:
+            drive.write_pages(work)
+            cmds = None
+        if cmds is not None:
+            start = 0
+            while start < len(cmds):
+                start = drive.run(cmds, start)
+                if drive.event_capacity:
+                    self._mark(drive.take_events())
+        if self._profile is not None:
+            self._sim_s += self._batch_seconds(before, drive.counters(), work)
+
+    def _batch_seconds(self, before: dict, after: dict, work) -> float:
+        from model.host.blockdev import BatchStats
+        from model.host.timing import batch_seconds
+
+        d = {k: after[k] - before[k] for k in after}
+        page_bytes = self._geometry.page_bytes
+        if isinstance(work, Commands):
+            stats = BatchStats(trim_requests=len(work),
+                               trim_bytes=int(work.counts.sum()) * page_bytes,
+                               trimmed_pages=d["trimmed_pages"])
+        else:
+            stats = BatchStats(write_requests=work.size, write_bytes=work.size * page_bytes,
+                               host_pages_written=d["host_writes"], nand_writes=d["nand_writes"],
+                               nand_reads=d["nand_reads"], gc_copies=d["gc_copies"],
+                               erases=d["erases"])
+        return batch_seconds(self._profile, stats).seconds
+
+    def _mark(self, events: np.ndarray) -> None:
+        if not events.size:
+            return
+        kind = events[:, 0]
+        self._marks[events[kind == EV_ERASE, 1]] = MARK_ERASED
+        self._marks[events[kind == EV_VICTIM, 1]] = MARK_VICTIM  # a victim is erased too
+        copies = events[kind == EV_COPY, 2]  # b: the page copied to
+        if copies.size:
+            self._copied.append(copies)
+
+    def _publish(self, force: bool = False) -> None:
+        now = time.perf_counter()
+        if not force and now - self._last_publish < FRAME_S:
+            return
+        self._last_publish = now
+        self._seq += 1
+        if self.drive is None:
+            self._latest = None
+            self.snapshot_ready.emit()
+            return
+        self._recorder.record(self.drive, self._sim_s)
+        drive, g = self.drive, self._geometry
+        views = drive.block_views()
+        pages = None
+        if g.physical_pages <= PAGE_LEVEL_PAGES:
+            p2l = drive.arrays.p2l
+            pages = np.full(p2l.shape, PAGE_VALID, dtype=np.int8)
+            pages[p2l == FREE_PAGE] = PAGE_FREE
+            pages[p2l == INVALID_PAGE] = PAGE_INVALID
+            if self._copied:
+                ppn = np.concatenate(self._copied)
+                pages[ppn[pages[ppn] == PAGE_VALID]] = PAGE_COPIED
+        self._copied = []
+        stream = self._stream
+        progress = float("nan")
+        segment = "" if stream is None else stream.segment.kind
+        if stream is not None and stream.segment.total > 0:
+            progress = stream.done / stream.segment.total
+        if self._job is not None:
+            segment = self._job.step.label
+            progress = self._job.done / max(1, self._job.total)
+        done, secs = self._rate
+        snap = Snapshot(
+            seq=self._seq, blocks=g.blocks, pages_per_block=g.pages_per_block,
+            user_pages=g.user_pages, state=views["state"].copy(), valid=views["valid"].copy(),
+            erases=views["erases"].copy(), close_seq=drive.arrays.close_seq.copy(),
+            marks=self._marks.copy(), pages=pages,
+            codes=block_codes(views["state"], views["valid"], self._marks, g.pages_per_block),
+            counters=drive.counters(),
+            free_blocks=drive.free_blocks,
+            series=self._recorder.series(),
+            running=self._running, segment=segment,
+            progress=progress, engine_pages_per_s=done / secs if secs > 0 else 0.0,
+            sim_s=self._sim_s, animated=self.animated and not self._replaying,
+            events_dropped=drive.events_dropped, log=[dict(d) for d in self._log],
+            steps=[dict(d) for d in self._steps], mounted=self._machine is not None,
+            mount=None if self._machine is None else (self._machine.fs.opt.atime,
+                                                      self._machine.fs.opt.discard),
+            message=self._message,
+        )
+        self._marks[:] = 0
+        if secs > 0.5:
+            self._rate = (0, 0.0)
+        self._latest = snap
+        self.snapshot_ready.emit()

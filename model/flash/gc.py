@@ -1,0 +1,219 @@
+"""Compiled garbage collection: victim policies, collecting a victim, foreground and idle GC.
+
+Victim policies (exact tie-breaks, which the reference FTL in `reference.py` repeats):
+- greedy: fewest valid pages; among equals, the block that reached that count most recently.
+- fifo: the block closed longest ago.
+- cost-benefit: largest age * (1 - u) / (2u), u = valid fraction, age = NAND page writes since
+  the block closed (Kawaguchi, Nishioka and Motoda, "A flash-memory based file system",
+  USENIX Winter 1995: one read and one write per live page, hence 2u); an empty block scores
+  infinitely high; among equals, the lowest block number.
+- random-d: d draws with replacement from the closed list (index = random mod length); the
+  first drawn among those with the fewest valid pages (Van Houdt, SIGMETRICS 2013).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .compiled import inline, jit
+from .primitives import emit, erase, fail, page_stamp, put_page, stream_program, unclose_block
+from .state import (
+    BLOCK_VICTIM,
+    ERR_GC_STUCK,
+    ERR_NO_VICTIM,
+    EV_COPY,
+    EV_VICTIM,
+    GC_COST_BENEFIT,
+    GC_FIFO,
+    GC_GREEDY,
+    INVALID_PAGE,
+    R_BLOCKS,
+    R_CLOSED_COUNT,
+    R_D,
+    R_ERROR,
+    R_FIFO_COUNT,
+    R_FIFO_HEAD,
+    R_FREE_COUNT,
+    R_GC_BLOCK,
+    R_GC_COPIES,
+    R_GC_LOW,
+    R_GC_OFFSET,
+    R_GC_VICTIMS,
+    R_MIN_VALID,
+    R_NAND_READS,
+    R_NAND_WRITES,
+    R_PAGES_PER_BLOCK,
+    R_POLICY,
+)
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+@inline
+def next_random(a):
+    """splitmix64 (Steele, Lea and Flood 2014): the engine's own reproducible stream."""
+    z = a.rng[0] + _GOLDEN
+    a.rng[0] = z
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@inline
+def _greedy_victim(a):
+    ppb = a.regs[R_PAGES_PER_BLOCK]
+    v = a.regs[R_MIN_VALID]
+    while v <= ppb and a.bucket_head[v] < 0:
+        v += 1
+    a.regs[R_MIN_VALID] = v
+    if v > ppb:
+        return -1
+    return a.bucket_head[v]
+
+
+@inline
+def _cost_benefit_victim(a):
+    ppb = a.regs[R_PAGES_PER_BLOCK]
+    now = a.regs[R_NAND_WRITES]
+    best = -1
+    best_score = -1.0
+    for i in range(a.regs[R_CLOSED_COUNT]):
+        b = a.closed_list[i]
+        v = a.valid[b]
+        if v == 0:
+            score = np.inf
+        else:
+            u = v / ppb
+            score = (now - a.close_seq[b]) * (1.0 - u) / (2.0 * u)
+        if score > best_score or (score == best_score and b < best):
+            best = b
+            best_score = score
+    return best
+
+
+@inline
+def _random_d_victim(a):
+    n = a.regs[R_CLOSED_COUNT]
+    if n == 0:
+        return -1
+    best = -1
+    for _ in range(a.regs[R_D]):
+        b = a.closed_list[np.int64(next_random(a) % np.uint64(n))]
+        if best < 0 or a.valid[b] < a.valid[best]:
+            best = b
+    return best
+
+
+@inline
+def pick_victim(a):
+    """The block the policy collects next, or -1 if no block is closed."""
+    policy = a.regs[R_POLICY]
+    if policy == GC_GREEDY:
+        return _greedy_victim(a)
+    if policy == GC_FIFO:
+        if a.regs[R_FIFO_COUNT] == 0:
+            return -1
+        return a.fifo_ring[a.regs[R_FIFO_HEAD]]
+    if policy == GC_COST_BENEFIT:
+        return _cost_benefit_victim(a)
+    return _random_d_victim(a)
+
+
+@jit
+def collect(a):
+    """Collect one victim: copy its valid pages to the GC stream, then erase it.
+
+    Returns the victim's valid page count, or -1 if there was nothing to collect.
+    """
+    v = pick_victim(a)
+    if v < 0:
+        fail(a, ERR_NO_VICTIM)
+        return -1
+    return collect_block(a, v)
+
+
+@jit
+def collect_block(a, v):
+    """Collect closed block v, which pick_victim just chose (for FIFO, v is the ring's head).
+
+    Kept apart from the choice so a caller that inspects the victim first (idle_gc) collects
+    that same block: random-d draws fresh random numbers on every pick.
+    """
+    if a.regs[R_POLICY] == GC_FIFO:
+        a.regs[R_FIFO_HEAD] = (a.regs[R_FIFO_HEAD] + 1) % a.regs[R_BLOCKS]
+        a.regs[R_FIFO_COUNT] -= 1
+    unclose_block(a, v)
+    a.bstate[v] = BLOCK_VICTIM
+    moved = a.valid[v]
+    emit(a, EV_VICTIM, v, moved, 0)
+    ppb = a.regs[R_PAGES_PER_BLOCK]
+    for src in range(v * ppb, (v + 1) * ppb):
+        lpn = a.p2l[src]
+        if lpn < 0:
+            continue
+        stamp = page_stamp(a, src)
+        a.p2l[src] = INVALID_PAGE
+        a.valid[v] -= 1
+        dst = stream_program(a, R_GC_BLOCK, R_GC_OFFSET, lpn, stamp)
+        if dst < 0:
+            # No block for the copy: put the page back so nothing is lost, and stop.
+            put_page(a, src, lpn, stamp)
+            a.regs[R_NAND_WRITES] -= 1
+            return -1
+        a.regs[R_GC_COPIES] += 1
+        a.regs[R_NAND_READS] += 1
+        emit(a, EV_COPY, src, dst, lpn)
+    erase(a, v)
+    a.regs[R_GC_VICTIMS] += 1
+    return moved
+
+
+@inline
+def _any_stale_closed(a):
+    """Whether some closed block holds a stale page (collecting it would gain space)."""
+    ppb = a.regs[R_PAGES_PER_BLOCK]
+    for i in range(a.regs[R_CLOSED_COUNT]):
+        if a.valid[a.closed_list[i]] < ppb:
+            return True
+    return False
+
+
+@jit
+def foreground_gc(a):
+    """Collect until the free pool is above the low watermark (called before a host block
+    is taken).
+
+    FIFO and random-d may collect fully valid blocks, which frees nothing; after a drive's
+    worth of victims in one call it checks whether any closed block could still gain
+    space, and gives up (recording an error) only if none can.
+    """
+    rounds = 0
+    limit = a.regs[R_BLOCKS]
+    while a.regs[R_FREE_COUNT] <= a.regs[R_GC_LOW] and a.regs[R_ERROR] == 0:
+        if collect(a) < 0:
+            return
+        rounds += 1
+        if rounds > limit:
+            if not _any_stale_closed(a):
+                fail(a, ERR_GC_STUCK)
+                return
+            rounds = 0
+
+
+@jit
+def idle_gc(a, target_free_blocks, max_victims, max_valid_pages):
+    """Background GC for idle time: collect victims holding at most max_valid_pages valid
+    pages until target_free_blocks are free or max_victims were collected. Returns the
+    number collected."""
+    done = 0
+    while (done < max_victims and a.regs[R_FREE_COUNT] < target_free_blocks
+           and a.regs[R_FREE_COUNT] > 0 and a.regs[R_ERROR] == 0):
+        v = pick_victim(a)
+        if v < 0 or a.valid[v] > max_valid_pages:
+            break
+        if collect_block(a, v) < 0:
+            break
+        done += 1
+    return done

@@ -1,0 +1,247 @@
+"""The block device a file system sees: byte ranges in, flash page commands out.
+
+BlockDevice sits between a file system (or a trace replay) and a Drive. It shifts addresses
+by the partition offset, turns byte ranges into page ranges, and charges a read of the old
+page for every partially written page (read-modify-write). TRIM covers whole pages only, as
+a drive can unmap nothing smaller. Requests are buffered and run through the engine in
+batches by `submit`, which returns what the batch cost as a `BatchStats`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from model.flash.commands import Commands
+from model.flash.drive import Drive
+from model.flash.state import OP_READ, OP_TRIM, OP_WRITE
+
+from .partition import Partition
+
+_AUTO_SUBMIT_COMMANDS = 1 << 16
+
+
+@dataclass(frozen=True)
+class BatchStats:
+    """What a batch of host requests did. Request sizes are the host's, in bytes; the rest
+    are the drive's counters for the batch, in pages."""
+
+    write_requests: int = 0
+    write_bytes: int = 0
+    read_requests: int = 0
+    read_bytes: int = 0
+    trim_requests: int = 0
+    trim_bytes: int = 0
+    flush_requests: int = 0
+    rmw_pages: int = 0  # partially written pages whose old contents had to be read
+    host_pages_written: int = 0
+    nand_writes: int = 0
+    nand_reads: int = 0
+    gc_copies: int = 0
+    erases: int = 0
+    trimmed_pages: int = 0
+    merges: int = 0
+
+    def __add__(self, other: BatchStats) -> BatchStats:
+        return BatchStats(**{f.name: getattr(self, f.name) + getattr(other, f.name)
+                             for f in fields(self)})
+
+    @property
+    def drive_wa(self) -> float:
+        """NAND page writes per page the drive was asked to write (nan if none)."""
+        if not self.host_pages_written:
+            return float("nan")
+        return self.nand_writes / self.host_pages_written
+
+    def host_wa(self, page_bytes: int) -> float:
+        """NAND bytes written per byte the host wrote: includes read-modify-write of
+        misaligned pages on top of the drive's own write amplification (nan if none)."""
+        if not self.write_bytes:
+            return float("nan")
+        return self.nand_writes * page_bytes / self.write_bytes
+
+
+_DRIVE_COUNTERS = {"host_pages_written": "host_writes", "nand_writes": "nand_writes",
+                   "nand_reads": "nand_reads", "gc_copies": "gc_copies", "erases": "erases",
+                   "trimmed_pages": "trimmed_pages", "merges": "merges"}
+
+
+class BlockDevice:
+    """A partition on a Drive, addressed in bytes from the partition's start.
+
+    track_versions: keep a shadow of the version every drive page should read back, for
+    tests (see `expected_version`). Off by default; when off it costs nothing but one test
+    per queued write or TRIM.
+    """
+
+    def __init__(self, drive: Drive, partition: Partition | None = None,
+                 track_versions: bool = False):
+        self.drive = drive
+        self.partition = partition or Partition()
+        self.page_bytes = drive.geometry.page_bytes
+        offset = self.partition.offset_bytes
+        if offset >= drive.geometry.user_bytes:
+            raise ValueError(f"partition start ({offset} bytes) must lie inside the drive "
+                             f"({drive.geometry.user_bytes} bytes)")
+        self.size_bytes = drive.geometry.user_bytes - offset
+        self._ops: list[int] = []
+        self._lpns: list[int] = []
+        self._counts: list[int] = []
+        self._host = dict.fromkeys(("write_requests", "write_bytes", "read_requests",
+                                    "read_bytes", "trim_requests", "trim_bytes",
+                                    "flush_requests", "rmw_pages"), 0)
+        self._done = BatchStats()
+        self._shadow: np.ndarray | None = None
+        if track_versions:
+            self._start_shadow()
+
+    # --- expected versions (tests) ----------------------------------------------------------
+
+    def _start_shadow(self) -> None:
+        """The engine numbers host page writes consecutively in command order, for page and
+        block mapping alike: a write command of pages first..last gives them stamps n, n+1,
+        ... where n is the drive's host_writes counter when it runs. So the stamp of every
+        queued page is known at queue time: counter now plus pages queued before it. Pages
+        already mapped start at the stamp the drive holds for them (needs a drive with
+        FtlConfig(track_versions=True)); otherwise every page starts unmapped."""
+        drive = self.drive
+        shadow = np.full(drive.geometry.user_pages, -1, dtype=np.int64)
+        if drive.config.track_versions:
+            l2p = drive.arrays.l2p
+            mapped = l2p >= 0
+            shadow[mapped] = drive.arrays.stamp[l2p[mapped]]
+        self._shadow = shadow
+        self._next_stamp = drive.counters()["host_writes"]
+
+    def _shadow_write(self, first: int, count: int) -> None:
+        n = self._next_stamp
+        self._shadow[first:first + count] = np.arange(n, n + count, dtype=np.int64)
+        self._next_stamp = n + count
+
+    def _shadow_trim(self, first: int, count: int) -> None:
+        if self.drive.config.honour_trim:
+            self._shadow[first:first + count] = -1
+
+    @property
+    def tracks_versions(self) -> bool:
+        return self._shadow is not None
+
+    def expected_version(self, page: int) -> int | None:
+        """The host write number drive page `page` (a page of the whole drive, not of the
+        partition) should read back once everything queued has run, or None if it should be
+        unmapped. Only writes and TRIMs queued through this BlockDevice since it was built
+        are known; needs BlockDevice(..., track_versions=True)."""
+        if self._shadow is None:
+            raise ValueError("expected_version needs BlockDevice(..., track_versions=True)")
+        v = int(self._shadow[page])
+        return None if v < 0 else v
+
+    def _check(self, what: str, offset: int, length: int) -> None:
+        if offset < 0 or length <= 0 or offset + length > self.size_bytes:
+            raise ValueError(f"{what} of {length} bytes at {offset} must lie inside the "
+                             f"partition (0 to {self.size_bytes} bytes)")
+
+    def _queue(self, op: int, lpn: int, count: int) -> None:
+        self._ops.append(op)
+        self._lpns.append(lpn)
+        self._counts.append(count)
+        if len(self._ops) >= _AUTO_SUBMIT_COMMANDS:
+            self._done = self._done + self._run()
+
+    def write(self, offset: int, length: int) -> None:
+        """Write length bytes at byte offset of the partition."""
+        self._check("write", offset, length)
+        start = offset + self.partition.offset_bytes
+        end = start + length
+        first, last = start // self.page_bytes, (end - 1) // self.page_bytes
+        self._host["write_requests"] += 1
+        self._host["write_bytes"] += length
+        # A partly covered page must be read first so its other bytes survive.
+        if start % self.page_bytes:
+            self._queue(OP_READ, first, 1)
+            self._host["rmw_pages"] += 1
+        if end % self.page_bytes and (last != first or not start % self.page_bytes):
+            self._queue(OP_READ, last, 1)
+            self._host["rmw_pages"] += 1
+        self._queue(OP_WRITE, first, last - first + 1)
+        if self._shadow is not None:
+            self._shadow_write(first, last - first + 1)
+
+    def write_blocks(self, blocks: np.ndarray, block_bytes: int = 4096) -> None:
+        """One write request of block_bytes per entry of blocks (block numbers from the
+        partition's start), in order: what many small in-place writes send. Queued as
+        arrays when blocks are whole, aligned pages; otherwise request by request."""
+        blocks = np.asarray(blocks, dtype=np.int64)
+        if blocks.size == 0:
+            return
+        offset = self.partition.offset_bytes
+        if (block_bytes != self.page_bytes or offset % self.page_bytes
+                or self._shadow is not None):
+            for b in blocks.tolist():
+                self.write(b * block_bytes, block_bytes)
+            return
+        self._check("write", int(blocks.min()) * block_bytes, block_bytes)
+        self._check("write", int(blocks.max()) * block_bytes, block_bytes)
+        self._host["write_requests"] += int(blocks.size)
+        self._host["write_bytes"] += int(blocks.size) * block_bytes
+        self._ops.extend([OP_WRITE] * int(blocks.size))
+        self._lpns.extend((blocks + offset // self.page_bytes).tolist())
+        self._counts.extend([1] * int(blocks.size))
+        if len(self._ops) >= _AUTO_SUBMIT_COMMANDS:
+            self._done = self._done + self._run()
+
+    def read(self, offset: int, length: int) -> None:
+        self._check("read", offset, length)
+        start = offset + self.partition.offset_bytes
+        first, last = start // self.page_bytes, (start + length - 1) // self.page_bytes
+        self._host["read_requests"] += 1
+        self._host["read_bytes"] += length
+        self._queue(OP_READ, first, last - first + 1)
+
+    def trim(self, offset: int, length: int) -> None:
+        """TRIM (discard) a byte range; only the whole pages inside it are unmapped."""
+        self._check("trim", offset, length)
+        start = offset + self.partition.offset_bytes
+        first = -(-start // self.page_bytes)
+        end_page = (start + length) // self.page_bytes
+        self._host["trim_requests"] += 1
+        self._host["trim_bytes"] += length
+        # A range with no whole page in it unmaps nothing; the host still sent (and the
+        # timing model still charges) the request.
+        if end_page > first:
+            self._queue(OP_TRIM, first, end_page - first)
+            if self._shadow is not None:
+                self._shadow_trim(first, end_page - first)
+
+    def flush(self) -> None:
+        """A cache flush (FUA/flush request): no flash work here, counted for timing."""
+        self._host["flush_requests"] += 1
+
+    def _run(self) -> BatchStats:
+        before = self.drive.counters()
+        if self._ops:
+            cmds = Commands(np.array(self._ops, dtype=np.int8),
+                            np.array(self._lpns, dtype=np.int64),
+                            np.array(self._counts, dtype=np.int64))
+            self._ops.clear()
+            self._lpns.clear()
+            self._counts.clear()
+            self.drive.run_all(cmds)
+        after = self.drive.counters()
+        host = dict(self._host)
+        for k in self._host:
+            self._host[k] = 0
+        return BatchStats(**host, **{k: after[v] - before[v]
+                                     for k, v in _DRIVE_COUNTERS.items()})
+
+    @property
+    def pending(self) -> bool:
+        """Whether requests are queued (or were run) since the last submit."""
+        return bool(self._ops) or any(self._host.values()) or self._done != BatchStats()
+
+    def submit(self) -> BatchStats:
+        """Run everything queued since the last submit; return what it cost."""
+        stats = self._done + self._run()
+        self._done = BatchStats()
+        return stats

@@ -1,0 +1,185 @@
+"""A computer in front of the simulated drive: file system, block device, drive, and a clock.
+
+Machine advances simulated time two ways. CPU work (file operations, priced by the host
+profile) moves the clock and lets the file system's timers run; the I/O they queue is sent
+to the drive in the background, and the drive works through it in order. Waiting calls
+(`sync`, `fstrim`) move the clock to when the drive is done. Each `step` records what one
+workload step cost: bytes the file system wrote, bytes the drive received, NAND bytes,
+TRIMs and simulated seconds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+
+from model.flash.drive import Drive
+
+from . import timing
+from .blockdev import BatchStats, BlockDevice
+from .filesystem import FileSystem, FsOptions
+from .partition import Partition
+from .profiles import DeviceProfile, HostProfile
+
+MB = 1e6
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """One workload step. Sizes in MB (10^6 bytes), time in simulated seconds."""
+
+    name: str
+    seconds: float
+    fs_written_mb: float  # what ext4's lifetime_write_kbytes would grow by
+    data_mb: float
+    metadata_mb: float
+    journal_mb: float
+    device_written_mb: float  # bytes the drive was asked to write
+    nand_written_mb: float
+    wa: float  # NAND bytes programmed per byte the drive was asked to write
+    trims: int
+    trimmed_mb: float
+    gc_copies: int
+    erases: int
+    flushes: int = 0  # cache flushes the drive was sent (fsync, sync, journal commits)
+
+    @property
+    def mb_s(self) -> float:
+        """MB the host sent the drive per simulated second (nan for an instant step)."""
+        return self.device_written_mb / self.seconds if self.seconds > 0 else float("nan")
+
+    def as_dict(self) -> dict:
+        out = asdict(self)
+        out["mb_s"] = self.mb_s
+        return out
+
+
+class Machine:
+    """A drive of `profile` (optionally scaled to user_pages) with a partition and an
+    ext4-like file system, driven by a host of `host` speed.
+
+    data_compression: what fraction of its size the workload's data keeps when compressed
+    (1.0 = incompressible). It replaces the profile's compression_ratio, which describes the
+    drive's rating data, on drives that compress (SandForce); other drives ignore it.
+    """
+
+    def __init__(self, profile: DeviceProfile, host: HostProfile,
+                 fs_options: FsOptions | None = None, partition: Partition | None = None,
+                 user_pages: int | None = None, data_compression: float | None = None,
+                 **ftl_overrides):
+        if data_compression is not None:
+            if not 0.05 <= data_compression <= 1.0:
+                raise ValueError(f"data_compression must be between 0.05 and 1; got "
+                                 f"{data_compression}")
+            if profile.compression_ratio < 1.0:
+                profile = replace(profile, compression_ratio=data_compression)
+        self.profile = profile
+        self.host = host
+        self.drive = Drive(profile.geometry(user_pages), profile.ftl_config(**ftl_overrides))
+        self.dev = BlockDevice(self.drive, partition)
+        self.fs = FileSystem(self.dev, fs_options)
+        self.dev.submit()  # mkfs happens before anything is measured
+        self.clock = 0.0
+        self.busy_until = 0.0
+        self._io_stats = BatchStats()
+        # (start s, end s, BatchStats, free blocks after) of every batch the drive worked
+        # on, when something (a time series) asked for it; None: not recorded
+        self.timeline: list[tuple[float, float, BatchStats, int]] | None = None
+        self._step: tuple[str, float, object, BatchStats] | None = None
+        self.last_tree = None  # what the last unpack created (fsworkloads)
+        self.last_ino = 0  # the last file write_file created (fsworkloads)
+
+    @property
+    def io_stats(self) -> BatchStats:
+        """Everything sent to the drive so far (requests in bytes, drive counters in pages)."""
+        return self._io_stats
+
+    # --- time -------------------------------------------------------------------------------
+
+    def account(self, stats: BatchStats, wait: bool = True) -> None:
+        """Charge a batch that was sent to the device from outside (a trace replay)."""
+        seconds = timing.batch_seconds(self.profile, stats).seconds
+        start = max(self.clock, self.busy_until)
+        self.busy_until = start + seconds
+        self._io_stats = self._io_stats + stats
+        if self.timeline is not None:
+            self.timeline.append((start, self.busy_until, stats, self.drive.free_blocks))
+        if wait:
+            self.clock = max(self.clock, self.busy_until)
+
+    def _io(self, wait: bool) -> None:
+        if self.dev.pending:
+            self.account(self.dev.submit(), wait=False)
+        if wait:
+            self.clock = max(self.clock, self.busy_until)
+            self.fs.advance(self.clock)
+            if self.dev.pending:
+                self._io(wait=True)
+
+    def cpu(self, seconds: float) -> None:
+        """The host computes for `seconds`; timers fire, background I/O goes out."""
+        self.clock += seconds
+        self.fs.advance(self.clock)
+        self._io(wait=False)
+
+    def idle(self, seconds: float) -> None:
+        """Nothing to do for `seconds`: timers fire; a drive with background GC cleans."""
+        start = max(self.clock, self.busy_until)
+        self.cpu(seconds)
+        quiet = self.clock - max(start, self.busy_until)
+        if quiet > 0:
+            timing.idle(self.profile, self.drive, quiet)
+
+    def sync_steps(self):
+        """sync, yielding between groups of files so a caller can pause; the clock reaches
+        the moment the drive is done at the end."""
+        for _ in self.fs.sync_steps():
+            self._io(wait=False)
+            yield
+        self._io(wait=True)
+
+    def sync(self) -> None:
+        for _ in self.sync_steps():
+            pass
+
+    def fsync(self, ino: int) -> None:
+        self.fs.fsync(ino)
+        self._io(wait=True)
+
+    def fstrim(self) -> int:
+        blocks = self.fs.fstrim()
+        self._io(wait=True)
+        return blocks
+
+    # --- steps ------------------------------------------------------------------------------
+
+    def begin(self, name: str) -> None:
+        self._io(wait=False)
+        self._step = (name, self.clock, self.fs.count.copy(), self._io_stats)
+
+    def end(self) -> StepResult:
+        """Close the step begun last. Background I/O still running belongs to what comes
+        next (a later sync waits for it)."""
+        self._io(wait=False)
+        name, t0, c0, s0 = self._step
+        self._step = None
+        c1, s1 = self.fs.count, self._io_stats
+        page = self.drive.geometry.page_bytes
+        host_pages = s1.host_pages_written - s0.host_pages_written
+        # a compressing drive (SandForce) stores each page in a fraction of a flash page
+        nand = (s1.nand_writes - s0.nand_writes) * self.profile.compression_ratio
+        return StepResult(
+            name=name,
+            seconds=self.clock - t0,
+            fs_written_mb=(c1.written_blocks - c0.written_blocks) * 4096 / MB,
+            data_mb=(c1.data_blocks - c0.data_blocks) * 4096 / MB,
+            metadata_mb=(c1.metadata_blocks - c0.metadata_blocks) * 4096 / MB,
+            journal_mb=(c1.journal_blocks - c0.journal_blocks) * 4096 / MB,
+            device_written_mb=(s1.write_bytes - s0.write_bytes) / MB,
+            nand_written_mb=nand * page / MB,
+            wa=nand / host_pages if host_pages else float("nan"),
+            trims=s1.trim_requests - s0.trim_requests,
+            trimmed_mb=(s1.trim_bytes - s0.trim_bytes) / MB,
+            gc_copies=s1.gc_copies - s0.gc_copies,
+            erases=s1.erases - s0.erases,
+            flushes=s1.flush_requests - s0.flush_requests,
+        )

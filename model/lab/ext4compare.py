@@ -1,0 +1,299 @@
+"""The model beside real ext4: replay the recorded workloads and put the numbers side by side.
+
+tests/recordings/ holds what a real ext4 (Linux 6.18, 2 GiB image on a loop device) wrote
+while tests/recordings/record_ext4.py ran the workloads of model/host/filetree.py. This module
+runs the same workload on the model, step by step, on a file system of the same size and
+options, and returns per step what the kernel wrote (the change of lifetime_write_kbytes)
+beside what the model's file system wrote (data + home metadata + journal), and for the
+steps that discard, the distinct bytes the kernel discarded beside the distinct bytes the
+model trimmed.
+
+How the replay matches the recording:
+
+- the tree is kernel_tree(scale, seed) with the recording's scale and seed; the clone,
+  build schedule and build outputs are derived from it as the recorder derived them;
+- the drive has exactly the image's capacity and the file system starts at its sector 0
+  (a loop device has no partition table), so the model's mke2fs sees 524,288 blocks, 16
+  groups of 8,192 inodes and picks the same 64 MiB journal as the real mke2fs;
+- mount options: journal on/off, strictatime/relatime/noatime, discard as recorded;
+- steps in the recorded order; unpack, rm -rf and fstrim end without sync, the others with
+  one; git clone and make clean last their recorded wall time, make is paced over the
+  recorded paced_seconds (so it spans the same number of 5-second journal commits), unpack
+  and rm -rf cost what the host profile says (a fraction of a second, as recorded).
+
+Dropping the page cache before rm -rf, make and make clean changes what is read, not what is
+written, so the replay does not model it (the model's reads never write).
+
+Real discards are compared as distinct sectors (the union of the ranges), never as summed
+bytes: this kernel discards the whole free extent around freed blocks, again each time a
+neighbour is freed, so the summed bytes of one step can exceed the device many times over.
+
+    python -m model.lab.ext4compare      # markdown tables of every recorded configuration
+
+Nothing here imports Qt.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from model.host import fsworkloads as w
+from model.host.filesystem import FsOptions
+from model.host.filetree import kernel_tree
+from model.host.machine import Machine
+from model.host.partition import Partition
+from model.host.profiles import load_host_profile, load_profile
+from model.host.traces import tracefs_requests
+
+RECORDINGS = Path(__file__).resolve().parents[2] / "tests" / "recordings"
+CONFIGS = (
+    "journal_strictatime", "journal_relatime", "journal_noatime",
+    "nojournal_strictatime", "nojournal_relatime", "nojournal_noatime",
+    "journal_relatime_discard",
+)
+STEPS = ("unpack", "sync", "rm -rf", "sync", "git clone", "make", "make clean", "dd",
+         "rm dd file", "fstrim")
+ATIME_MODES = ("strictatime", "relatime", "noatime")
+DRIVE_PROFILE = "nvme_modern_1tb"  # any drive will do: only the file system's bytes count
+HOST_PROFILE = "host_phenom2_x4_965"
+# The seed the schedule and build outputs of fsworkloads.make / make_clean are drawn with.
+WORKLOAD_SEED = 2639
+_ATIME = {"strictatime": "strict", "relatime": "relatime", "noatime": "noatime"}
+
+
+@dataclass(frozen=True)
+class StepComparison:
+    """One step of one configuration, real beside model.
+
+    real_kib: change of lifetime_write_kbytes; model_kib: KiB the model's file system wrote
+    (data + metadata + journal), split into the three model_*_kib fields; ratio: model_kib /
+    real_kib (nan when the kernel wrote nothing). Discards: real_discard_bytes is the
+    distinct bytes (union of sector ranges) the kernel discarded during the step,
+    model_trimmed_bytes the distinct bytes the model trimmed; *_requests count requests.
+    real_fstrim_bytes: what fstrim -v reported (fstrim step only)."""
+
+    config: str
+    index: int
+    step: str
+    real_kib: int
+    model_kib: float
+    ratio: float
+    model_data_kib: float
+    model_metadata_kib: float
+    model_journal_kib: float
+    real_discard_requests: int
+    real_discard_bytes: int
+    model_trim_requests: int
+    model_trimmed_bytes: int
+    real_fstrim_bytes: int | None = None
+
+
+@dataclass(frozen=True)
+class OverheadRow:
+    """Journal overhead of one step in one atime mode, in percent: KiB written with a
+    journal / KiB written without - 1 (nan when the journal-less run wrote nothing)."""
+
+    step: str
+    index: int
+    atime: str
+    real_pct: float
+    model_pct: float
+
+
+def load_recording(config: str) -> dict:
+    """The JSON summary of one recorded configuration."""
+    if config not in CONFIGS:
+        raise ValueError(f"no recording {config!r}; recorded: {', '.join(CONFIGS)}")
+    return json.loads((RECORDINGS / f"ext4_{config}.json").read_text())
+
+
+def distinct_bytes(ranges) -> int:
+    """Bytes covered by (first byte, end byte) ranges, overlaps counted once."""
+    total, end = 0, -1
+    for first, last in sorted(ranges):
+        if last > end:
+            total += last - max(first, end)
+            end = last
+    return total
+
+
+@cache
+def real_discard_ranges(config: str) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per recorded step, the byte ranges (first, end) the kernel discarded, read from the
+    step's block_rq_issue lines (model/host/traces.py parses them)."""
+    chunks: list[list[str]] = []
+    with gzip.open(RECORDINGS / f"ext4_{config}.trace.gz", "rt") as f:
+        for line in f:
+            if line.startswith("# step: "):
+                chunks.append([])
+            elif chunks:
+                chunks[-1].append(line)
+    out = []
+    for lines in chunks:
+        out.append(tuple((r.offset_bytes, r.offset_bytes + r.length_bytes)
+                         for r in tracefs_requests(lines) if r.op == "discard"))
+    return tuple(out)
+
+
+def fs_options(recording: dict) -> FsOptions:
+    """Mount and format options of the model that match the recording's mkfs and mount."""
+    mkfs = recording["mkfs_options"]
+    if mkfs[mkfs.index("-b") + 1] != "4096":
+        raise ValueError("the model's file system has 4 KiB blocks only")
+    journal = "^has_journal" not in mkfs
+    if journal != recording["journal"]:
+        raise ValueError("mkfs options and the journal flag of the recording disagree")
+    mount = recording["mount_options"].split(",")
+    return FsOptions(journal=journal, atime=_ATIME[mount[0]], discard="discard" in mount)
+
+
+def machine_for(recording: dict) -> Machine:
+    """A model machine whose drive is exactly the recorded image, file system at sector 0."""
+    profile = load_profile(DRIVE_PROFILE)
+    image = recording["image_bytes"]
+    if image % profile.page_bytes:
+        raise ValueError(f"image of {image} bytes is not a whole number of pages")
+    return Machine(profile, load_host_profile(HOST_PROFILE), fs_options(recording),
+                   partition=Partition(start_sector=0), user_pages=image // profile.page_bytes)
+
+
+@cache
+def _replay(config: str) -> tuple[StepComparison, ...]:
+    rec = load_recording(config)
+    if rec["seed"] != WORKLOAD_SEED:
+        raise ValueError(f"recording seed {rec['seed']} differs from the seed the model's "
+                         f"make and make clean use ({WORKLOAD_SEED})")
+    if [s["name"] for s in rec["steps"]] != list(STEPS):
+        raise ValueError(f"{config}: recorded steps differ from {STEPS}")
+    tree = kernel_tree(rec["scale"], rec["seed"])
+    wall = [s["wall_s"] for s in rec["steps"]]
+    m = machine_for(rec)
+
+    # Record every TRIM the model sends (byte ranges of the file system), to count distinct
+    # bytes as for the real trace.
+    trims: list[tuple[int, int]] = []
+    send = m.dev.trim
+
+    def trim(offset: int, length: int) -> None:
+        trims.append((offset, offset + length))
+        send(offset, length)
+
+    m.dev.trim = trim
+    clone: list[w.Tree] = []
+
+    def git_clone() -> None:
+        clone.append(w.git_clone(m, tree, top="clone", seconds=wall[4]))
+        m.sync()
+
+    def make() -> None:
+        w.make(m, clone[0], tree, seconds=rec["make"]["paced_seconds"])
+        m.sync()
+
+    def make_clean() -> None:
+        w.make_clean(m, clone[0], tree, seconds=wall[6])
+        m.sync()
+
+    def rm_dd() -> None:
+        w.delete_file(m, "big.dd")
+        m.sync()
+
+    plan = [
+        lambda: w.unpack(m, tree, top="linux"),
+        m.sync,
+        lambda: w.remove_tree(m, "linux"),
+        m.sync,
+        git_clone,
+        make,
+        make_clean,
+        lambda: w.write_file(m, "big.dd", rec["dd_bytes"]),
+        rm_dd,
+        m.fstrim,
+    ]
+    real_ranges = real_discard_ranges(config)
+    out = []
+    for i, (action, step) in enumerate(zip(plan, rec["steps"], strict=True)):
+        c0 = m.fs.count.copy()
+        first_trim = len(trims)
+        m.begin(step["name"])
+        action()
+        m.end()
+        c1 = m.fs.count
+        data, meta, jour = ((getattr(c1, k) - getattr(c0, k)) * 4
+                            for k in ("data_blocks", "metadata_blocks", "journal_blocks"))
+        model_kib = float(data + meta + jour)
+        real_kib = step["lifetime_write_kbytes"]
+        out.append(StepComparison(
+            config=config, index=i, step=step["name"], real_kib=real_kib,
+            model_kib=model_kib,
+            ratio=model_kib / real_kib if real_kib else math.nan,
+            model_data_kib=float(data), model_metadata_kib=float(meta),
+            model_journal_kib=float(jour),
+            real_discard_requests=step["requests"]["discard"],
+            real_discard_bytes=distinct_bytes(real_ranges[i]),
+            model_trim_requests=len(trims) - first_trim,
+            model_trimmed_bytes=distinct_bytes(trims[first_trim:]),
+            real_fstrim_bytes=step.get("fstrim_reported_bytes")))
+    return tuple(out)
+
+
+def replay_recording_workload(config_name: str) -> list[StepComparison]:
+    """Run the recorded workload of config_name on the model; per step, real beside model.
+    (Replays are cached: the model is deterministic.)"""
+    return list(_replay(config_name))
+
+
+def journal_overhead_table() -> list[OverheadRow]:
+    """Per step that writes and per atime mode: the journal's extra writes, real and model."""
+    rows = []
+    for atime in ATIME_MODES:
+        with_j = _replay(f"journal_{atime}")
+        without = _replay(f"nojournal_{atime}")
+        for a, b in zip(with_j, without, strict=True):
+            if a.real_kib == 0 and b.real_kib == 0:
+                continue
+            rows.append(OverheadRow(
+                step=a.step, index=a.index, atime=atime,
+                real_pct=100 * (a.real_kib / b.real_kib - 1) if b.real_kib else math.nan,
+                model_pct=100 * (a.model_kib / b.model_kib - 1) if b.model_kib else math.nan))
+    return rows
+
+
+def _mb(b: int) -> str:
+    return f"{b / 1e6:.1f}" if b else "-"
+
+
+def markdown() -> str:
+    """Tables of every configuration and of the journal overhead, as markdown."""
+    parts = ["# Real ext4 (Linux 6.18, loop device) versus the model", ""]
+    for config in CONFIGS:
+        rows = replay_recording_workload(config)
+        parts += [f"## {config}", "",
+                  "| # | step | real KiB | model KiB | ratio | real discard MB (distinct) "
+                  "| model trim MB (distinct) |",
+                  "|---|---|---:|---:|---:|---:|---:|"]
+        for r in rows:
+            ratio = "-" if math.isnan(r.ratio) else f"{r.ratio:.3f}"
+            parts.append(f"| {r.index} | {r.step} | {r.real_kib} | {r.model_kib:.0f} | {ratio} "
+                         f"| {_mb(r.real_discard_bytes)} | {_mb(r.model_trimmed_bytes)} |")
+        parts.append("")
+    parts += ["## Journal overhead (with journal / without - 1)", "",
+              "| # | step | atime | real % | model % |", "|---|---|---|---:|---:|"]
+    for o in journal_overhead_table():
+        parts.append(f"| {o.index} | {o.step} | {o.atime} | {o.real_pct:.1f} "
+                     f"| {o.model_pct:.1f} |")
+    parts.append("")
+    return "\n".join(parts)
+
+
+def main() -> int:
+    print(markdown())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

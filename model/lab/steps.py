@@ -1,0 +1,242 @@
+"""One scenario step, run a slice at a time.
+
+`StepRun(machine, step, context)` prepares a step (untimed: building the file list, parsing
+a trace, sysbench's prepare) and iterating it performs the step, yielding after each unit of
+work: files created or removed, MiB written, requests sent. A caller that only wants the
+result drains it (`ssdlab run`); the workbench runs it for a few milliseconds at a time so it
+can draw, pause and cancel between slices. Both run exactly the same operations, so a
+scenario played in the window and on the command line ends in the same state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from model.host import fsworkloads as w
+from model.host.filesystem import ROOT_INO
+from model.host.filetree import clone_outputs, kernel_tree_on_disk, make_schedule, tar_members
+from model.host.fstypes import FsOptions
+from model.host.machine import Machine
+
+MIB = 1 << 20
+REPLAY_SLICE_REQUESTS = 2048
+
+
+@dataclass
+class TreeRecord:
+    """A directory tree a step made: its top-level name, the Tree (path -> inode) and the
+    files it was made from (make and make clean need them)."""
+
+    top: str
+    tree: w.Tree
+    files: list
+    cloned: bool
+
+
+@dataclass
+class Context:
+    """What the steps of one run share: the trees unpacked or cloned, newest last."""
+
+    trees: list[TreeRecord] = field(default_factory=list)
+    mix_files: list[str] = field(default_factory=list)  # files user_mix steps keep alive
+    mix_serial: list[int] = field(default_factory=lambda: [0])  # next user_mix file number
+
+    def new_top(self) -> str:
+        """linux, then linux-2, linux-3, ... while earlier trees still exist."""
+        taken = {t.top for t in self.trees}
+        n = 1
+        while (top := "linux" if n == 1 else f"linux-{n}") in taken:
+            n += 1
+        return top
+
+    def newest(self, cloned: bool = False) -> TreeRecord | None:
+        for t in reversed(self.trees):
+            if t.cloned or not cloned:
+                return t
+        return None
+
+
+class StepError(ValueError):
+    """A step that cannot run in the current state (rm with nothing to remove, ...)."""
+
+
+class StepRun:
+    """One step on a Machine. Attributes: total (units the step has), unit (what a unit is),
+    message (a summary once done, for replays). Iterate to run; each item is the units done
+    so far, or None for a slice that does not advance the count (sync)."""
+
+    def __init__(self, m: Machine, step, context: Context):
+        self.m = m
+        self.step = step
+        self.ctx = context
+        self.message = ""
+        self.total = 1
+        self.unit = "step"
+        self._gen = self._prepare(step.do, step.args)
+
+    @property
+    def label(self) -> str:
+        a = self.step.args
+        return self.step.do if not a.get("name") else f"{self.step.do} {a['name']}"
+
+    def __iter__(self) -> Iterator[int | None]:
+        return self._gen
+
+    def run(self) -> None:
+        for _ in self._gen:
+            pass
+
+    # --- preparation: decides the total, builds what the step needs ------------------------
+
+    def _prepare(self, do: str, a: dict) -> Iterator[int | None]:
+        m, ctx = self.m, self.ctx
+        if do == "unpack":
+            files = (tar_members(a["tar"]) if a.get("tar")
+                     else kernel_tree_on_disk(scale=a["scale"]))
+            self.total, self.unit = len(files), "files"
+            return self._unpack(files)
+        if do == "rm":
+            rec = ctx.newest()
+            if rec is None:
+                raise StepError("rm -rf: there is no kernel tree to remove; unpack or clone one "
+                                "first")
+            self.total, self.unit = max(1, _count_files(m, rec.top)), "files"
+            return self._rm(rec)
+        if do == "git_clone":
+            files = kernel_tree_on_disk(scale=a["scale"])
+            outputs = clone_outputs(files)
+            self.total, self.unit = len(outputs), "files"
+            return self._clone(files, outputs, a["seconds"])
+        if do in ("make", "make_clean"):
+            rec = ctx.newest(cloned=True)
+            if rec is None:
+                raise StepError(f"{do}: needs a git_clone step before it")
+            if do == "make":
+                units = make_schedule(rec.files)
+                self.total, self.unit = len(units), "compile units"
+                return w.make_steps(m, rec.tree, units, seconds=a["seconds"])
+            dirs, outputs = targets = w.make_clean_targets(rec.tree, rec.files)
+            self.total, self.unit = max(1, len(dirs) + len(outputs)), "operations"
+            return w.make_clean_steps(m, rec.tree, targets, seconds=a["seconds"])
+        if do == "write":
+            size = int(a["mb"] * 1e6)
+            self.total, self.unit = max(1, -(-size // MIB)), "MiB"
+            return self._write(a["name"], size)
+        if do == "fill":
+            want = w.fill_size(m, a["percent"] / 100.0)
+            self.total, self.unit = max(1, -(-want // MIB)), "MiB"
+            return self._write("filler", want) if want else _once(lambda: None)
+        if do == "fill_free_and_delete":
+            size = w.free_fill_size(m)
+            self.total, self.unit = max(1, -(-size // MIB)), "MiB"
+            return self._fill_free_and_delete(size)
+        if do == "user_mix":
+            self.total = max(1, int(a["drive_writes"] * m.drive.geometry.user_bytes / 1e6))
+            self.unit = "MB"
+            return w.user_mix_steps(m, a["drive_writes"], np.random.default_rng(a["seed"]),
+                                    ctx.mix_files, ctx.mix_serial, fill=a["fill"] / 100,
+                                    hot_share=a["hot_pct"] / 100,
+                                    hot_writes=a["hot_writes_pct"] / 100)
+        if do == "restore_image":
+            size = m.fs.layout.total_blocks * 4096
+            self.total, self.unit = max(1, -(-size // MIB)), "MiB"
+            return w.restore_image_steps(m)
+        if do == "random_writes":
+            inos = w.sysbench_prepare(m, int(a["mb"] * 1e6), a["files"], a["name"])
+            self.total, self.unit = a["requests"], "requests"
+            return w.random_writes_steps(m, inos, a["requests"], fsync_every=a["fsync_every"])
+        if do == "replay":
+            from model.host.traces import parse
+            trace = parse(a["trace"])
+            self.total, self.unit = max(1, len(trace.requests)), "requests"
+            return self._replay(trace)
+        if do == "sync":
+            return self._sync()
+        simple = {
+            "fstrim": m.fstrim,
+            "idle": lambda: m.idle(a["seconds"]),
+            "delete": lambda: w.delete_file(m, a["name"]),
+            "remount": lambda: m.fs.remount(FsOptions(**{**vars(m.fs.opt), **{
+                k: v for k, v in a.items() if v is not None}})),
+        }
+        if do not in simple:
+            raise StepError(f"unknown step {do!r}")
+        return _once(simple[do])
+
+    # --- the steps -------------------------------------------------------------------------
+
+    def _unpack(self, files) -> Iterator[int]:
+        top = self.ctx.new_top()
+        yield from w.unpack_steps(self.m, files, top)
+        self.ctx.trees.append(TreeRecord(top, self.m.last_tree, files, cloned=False))
+
+    def _clone(self, files, outputs, seconds: float) -> Iterator[int]:
+        top = self.ctx.new_top()
+        yield from w.git_clone_steps(self.m, outputs, top, seconds)
+        self.ctx.trees.append(TreeRecord(top, self.m.last_tree, files, cloned=True))
+
+    def _rm(self, rec: TreeRecord) -> Iterator[int]:
+        yield from w.remove_tree_steps(self.m, rec.top)
+        self.ctx.trees.remove(rec)
+
+    def _write(self, name: str, size: int) -> Iterator[int | None]:
+        for done in w.write_file_steps(self.m, name, size, sync=False):
+            yield -(-done // MIB)
+        yield from self._sync()
+
+    def _fill_free_and_delete(self, size: int) -> Iterator[int | None]:
+        yield from self._write("zero.fill", size)
+        w.delete_file(self.m, "zero.fill")
+        yield from self._sync()
+
+    def _sync(self) -> Iterator[None]:
+        yield from self.m.sync_steps()
+
+    def _replay(self, trace) -> Iterator[int]:
+        """REQUESTS_PER_SLICE requests at a time through the partition; the Machine is
+        charged for each slice, so its clock and step counters include them."""
+        from model.host.replay import replay
+        n = len(trace.requests)
+        sent = skipped = 0
+        first_bad = None
+        for start in range(0, n, REPLAY_SLICE_REQUESTS):
+            part = replace(trace, requests=trace.requests[start:start + REPLAY_SLICE_REQUESTS])
+            result = replay(part, self.m.dev)
+            self.m.account(result.stats)
+            sent += result.requests
+            skipped += result.skipped_out_of_range
+            if first_bad is None:
+                first_bad = result.first_out_of_range_line
+            yield min(n, start + REPLAY_SLICE_REQUESTS)
+        lines = [f"{str(trace.source).rsplit('/', 1)[-1]} ({trace.fmt}): {sent:,} of {n:,} "
+                 "requests replayed"]
+        if skipped:
+            lines.append(f"{skipped:,} outside the partition skipped (first at line "
+                         f"{first_bad})")
+        if trace.problems:
+            p = trace.problems[0]
+            lines.append(f"{len(trace.problems)} lines unreadable; line {p.line}: {p.reason}")
+        self.message = "; ".join(lines)
+
+
+def _once(fn) -> Iterator[int]:
+    fn()
+    yield 1
+
+
+def _count_files(m: Machine, top: str) -> int:
+    """Files under top, from the directory entries as they are (no readdir: counting for a
+    progress bar must not touch atimes)."""
+    inodes = m.fs.inodes
+
+    def count(ino: int) -> int:
+        n = 0
+        for entry in inodes[ino].entries.values():
+            child = entry[0]
+            n += count(child) if inodes[child].is_dir else 1
+        return n
+
+    return count(m.fs.lookup(ROOT_INO, top))
