@@ -1,4 +1,5 @@
-"""The simulator and the lessons never depend on Qt or on the GUI package."""
+"""The layers hold: flash under host under lab under lessons under the front ends; the
+simulator, the lessons and the command line never load Qt."""
 
 import shutil
 import subprocess
@@ -10,16 +11,48 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 QT_MODULES = ("PySide6", "shiboken6")
+# Contract names as pyproject.toml spells them.
+LAYERS = "layers: front ends > lessons > lab > host > flash"
+FRONT_ENDS = "front ends: devtools > gui > cli"
+HEADLESS = "the command line is headless (Qt only to open the window)"
 
 
-def test_import_linter_contracts_hold():
+def _lint_imports(cwd: Path) -> subprocess.CompletedProcess:
     lint_imports = shutil.which("lint-imports", path=str(Path(sys.executable).parent))
     lint_imports = lint_imports or shutil.which("lint-imports")
     assert lint_imports, "lint-imports not found; install the test extra: pip install -e '.[test]'"
-    result = subprocess.run(
-        [lint_imports, "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300
+    return subprocess.run(
+        [lint_imports, "--no-cache"], cwd=cwd, capture_output=True, text=True, timeout=300
     )
+
+
+def test_import_linter_contracts_hold():
+    result = _lint_imports(ROOT)
     assert result.returncode == 0, f"import-linter:\n{result.stdout}\n{result.stderr}"
+
+
+@pytest.mark.parametrize(
+    ("planted", "statement", "contract"),
+    [
+        ("model/flash/_planted.py", "import model.host.machine", LAYERS),
+        ("model/host/_planted.py", "from model.lab import scenario", LAYERS),
+        ("model/lab/_planted.py", "import lessons", LAYERS),
+        ("app/cli/_planted.py", "import PySide6.QtCore", HEADLESS),
+        ("app/gui/_planted.py", "import app.devtools.screenshot", FRONT_ENDS),
+    ],
+)
+def test_an_upward_import_breaks_the_contracts(tmp_path, planted, statement, contract):
+    # The contracts are only worth having if they catch a violation: plant one in a copy.
+    for name in ("app", "model", "lessons"):
+        shutil.copytree(ROOT / name, tmp_path / name,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / planted).write_text(statement + "\n")
+    result = _lint_imports(tmp_path)
+    assert result.returncode != 0, result.stdout
+    # Long contract names wrap; compare with the whitespace folded.
+    report = " ".join(result.stdout.split())
+    assert f"{contract} BROKEN" in report, result.stdout
 
 
 # Imports every module of one package in turn and names the first module after whose
@@ -41,7 +74,7 @@ IMPORT_ALL = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize("package", ["model", "lessons"])
+@pytest.mark.parametrize("package", ["model", "lessons", "app.cli"])
 def test_package_imports_without_qt(package):
     # A fresh interpreter per package, so nothing imported earlier can hide or cause a leak.
     script = IMPORT_ALL.format(package=package, qt=QT_MODULES)
