@@ -103,8 +103,8 @@ class Replay:
         if not data_requests:
             return (f"{name}: the trace holds only cache flushes ({len(self.table):,}); "
                     "there is no read, write or discard to replay")
-        return (f"{name}: none of the trace's {data_requests:,} reads, writes and discards "
-                f"fits the partition (0 to {size:,} bytes): "
+        return (f"{name}: no read, write or discard of the trace fits the partition (0 to "
+                f"{size:,} bytes): "
                 f"{_reasons(self.dropped.counts, self.dropped.lines)}; a whole-disk trace "
                 "needs a partition starting at 0 or a larger drive")
 
@@ -162,6 +162,10 @@ def _span(times: np.ndarray) -> float | None:
 
 # --- for people ------------------------------------------------------------------------------
 
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
 def _lines_text(lines: tuple[int, ...] | list[int], count: int) -> str:
     shown = ", ".join(f"{x:,}" for x in lines[:_SHOWN_LINES])
     more = ", ..." if count > min(len(lines), _SHOWN_LINES) else ""
@@ -189,11 +193,11 @@ def notes(result: ReplayResult, trace: Trace) -> list[str]:
     """What was left out and why: dropped requests, unreadable lines ([] when nothing)."""
     out = []
     if result.dropped.total:
-        out.append(f"{result.dropped.total:,} of {len(trace.requests):,} requests dropped: "
+        out.append(f"{_plural(result.dropped.total, 'request')} dropped: "
                    + _reasons(result.dropped.counts, result.dropped.lines))
     if trace.unreadable:
         counts, lines = _unreadable(trace)
-        out.append(f"{trace.unreadable:,} lines unreadable: {_reasons(counts, lines)}")
+        out.append(f"{_plural(trace.unreadable, 'line')} unreadable: {_reasons(counts, lines)}")
     return out
 
 

@@ -8,8 +8,9 @@ one line at a time, so a trace of any size is never held in memory whole:
 - a line longer than MAX_LINE_CHARS is never read into memory whole: it is recorded as a
   problem, read past in MAX_LINE_CHARS pieces, and handed on as an empty line (so the line
   numbers after it stay right);
-- a caller's cancel() is asked every CANCEL_EVERY_LINES lines (or long-line pieces), and a
-  True answer raises TraceCancelled;
+- a caller's cancel() is asked every CANCEL_EVERY_LINES lines, and after every piece of an
+  over-long line (a piece is as much text as hundreds of lines); True raises
+  TraceCancelled;
 - gzip data that ends early or is damaged is recorded as a problem at the line where it
   happened and reading stops there; what was read before it is kept.
 
@@ -105,9 +106,9 @@ class TraceLines:
         self.complete = False
         self._ticks = 0
 
-    def _tick(self) -> None:
+    def _tick(self, every: int = CANCEL_EVERY_LINES) -> None:
         self._ticks += 1
-        if self.cancel is not None and self._ticks % CANCEL_EVERY_LINES == 0 and self.cancel():
+        if self.cancel is not None and self._ticks % every == 0 and self.cancel():
             raise TraceCancelled(f"{self.name}: reading the trace was cancelled at line "
                                  f"{self.lines_read:,}")
 
@@ -171,6 +172,6 @@ class TraceLines:
             return text.removesuffix("\r")  # the last line, without a line end
         self._too_long(self.lines_read + 1, text)
         while text and not text.endswith("\n"):  # read past the rest, piece by piece
-            self._tick()
+            self._tick(every=1)
             text = f.readline(MAX_LINE_CHARS)
         return ""
