@@ -50,6 +50,8 @@ class TraceRequest:
 def whole(digits: str) -> int:
     """A whole number written in decimal digits, capped at WHOLE_MAX (Python refuses to
     convert strings of thousands of digits; a trace line may hold one)."""
+    if len(digits) <= 18:  # always below 2^63: the common case, quickly
+        return int(digits) if digits else 0
     digits = digits.lstrip("0")
     return WHOLE_MAX if len(digits) > 19 else min(int(digits or "0"), WHOLE_MAX)
 

@@ -67,8 +67,14 @@ class RequestTable(Sequence[TraceRequest]):
         for r in requests:
             t(math.nan if r.time_s is None else r.time_s)
             o(OP_CODES[r.op])
-            off(max(-WHOLE_MAX, min(r.offset_bytes, WHOLE_MAX)))
-            n(max(-WHOLE_MAX, min(r.length_bytes, WHOLE_MAX)))
+            try:  # the parsers cap their numbers; a request built in code may not
+                off(r.offset_bytes)
+            except OverflowError:
+                off(_capped(r.offset_bytes))
+            try:
+                n(r.length_bytes)
+            except OverflowError:
+                n(_capped(r.length_bytes))
             ln(r.line)
         return cls(*(np.frombuffer(c, dtype=d) if len(c) else np.empty(0, d)
                      for c, d in zip(cols, (np.float64, np.int8, np.int64, np.int64,
@@ -94,6 +100,10 @@ class RequestTable(Sequence[TraceRequest]):
     def count_op(self, op: str) -> int:
         """How many requests are `op` (write, read, discard or flush)."""
         return int(np.count_nonzero(self.op == OP_CODES[op]))
+
+
+def _capped(value: int) -> int:
+    return max(-WHOLE_MAX, min(value, WHOLE_MAX))
 
 
 def as_table(requests: Sequence[TraceRequest]) -> RequestTable:
