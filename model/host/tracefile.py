@@ -1,4 +1,4 @@
-"""Reading a block trace line by line, and the log of what a trace parser met on the way.
+"""What every trace parser shares: the lines it reads, the record it makes, the log it keeps.
 
 `TraceLines` streams a trace file (plain or gzip-compressed text) or any iterable of lines,
 one line at a time, so a trace of any size is never held in memory whole:
@@ -14,9 +14,10 @@ one line at a time, so a trace of any size is never held in memory whole:
 - gzip data that ends early or is damaged is recorded as a problem at the line where it
   happened and reading stops there; what was read before it is kept.
 
-`TraceLog` holds what parsing reports besides requests: unreadable lines (only the first
-KEEP_PROBLEMS of them in full, plus a count per reason, so a file of a million bad lines
-costs no memory), lines skipped on purpose, and requests seen per device.
+`TraceRequest` is the record every parser makes, its numbers read by `whole` (capped at 64
+bits). `TraceLog` holds what parsing reports besides requests: unreadable lines (only the
+first KEEP_PROBLEMS of them in full, plus a count per kind, so a file of a million bad
+lines costs no memory), lines skipped on purpose, and requests seen per device.
 """
 
 from __future__ import annotations
@@ -29,10 +30,36 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+SECTOR_BYTES = 512
+OPS = ("write", "read", "discard", "flush")
+WHOLE_MAX = 2**63 - 1  # offsets, lengths and timestamps are kept in 64-bit integers
 MAX_LINE_CHARS = 65536  # no trace format has lines near this long
 CANCEL_EVERY_LINES = 1024  # cancel() is asked this often: a few milliseconds of parsing
 KEEP_PROBLEMS = 20  # unreadable lines kept in full; the rest are only counted
 PROBLEM_TEXT_CHARS = 200  # of each kept line's text
+
+
+@dataclass(frozen=True)
+class TraceRequest:
+    """One host request. time_s: seconds in the trace's own time base (None if the format
+    has none). op: write, read, discard or flush. A flush has offset and length 0.
+    offset_bytes, length_bytes: at most WHOLE_MAX. line: the 1-based line of the trace file
+    it came from."""
+
+    time_s: float | None
+    op: str
+    offset_bytes: int
+    length_bytes: int
+    line: int
+
+
+def whole(digits: str) -> int:
+    """A whole number written in decimal digits, capped at WHOLE_MAX (Python refuses to
+    convert strings of thousands of digits; a trace line may hold one)."""
+    if len(digits) <= 18:  # always below 2^63: the common case, quickly
+        return int(digits) if digits else 0
+    digits = digits.lstrip("0")
+    return WHOLE_MAX if len(digits) > 19 else min(int(digits or "0"), WHOLE_MAX)
 
 
 class TraceCancelled(Exception):

@@ -1,12 +1,13 @@
 """Recorded block traces: `parse` reads a trace file into a `Trace` (model/host/replay.py
 sends it on).
 
-Four text formats are understood (model/host/traceformats.py): Linux tracefs
-block_rq_issue text, blkparse text, fio iolog v2/v3 and MSR-Cambridge CSV. The file, plain
-or gzip-compressed, is streamed line by line (model/host/tracefile.py): it is never held in
-memory whole, a line that cannot be read costs memory only if it is among the first
-KEEP_PROBLEMS (the rest are counted by kind), and the requests are kept in numpy columns,
-about 33 bytes each. Parsing can be cancelled: `cancel` is asked every few thousand lines.
+Four text formats are understood: Linux tracefs block_rq_issue text and blkparse text
+(model/host/kerneltraces.py), fio iolog v2/v3 and MSR-Cambridge CSV (model/host/iologs.py).
+The file, plain or gzip-compressed, is streamed line by line (model/host/tracefile.py): it
+is never held in memory whole, a line that cannot be read costs memory only if it is among
+the first KEEP_PROBLEMS (the rest are counted by kind), and the requests are kept in numpy
+columns, about 33 bytes each. Parsing can be cancelled: `cancel` is asked every thousand
+lines or so.
 
 Offsets are those of the traced device. A trace of a whole disk (8,0) includes the
 partition's start; replay such a trace into a BlockDevice whose Partition starts at 0.
@@ -24,27 +25,40 @@ from itertools import chain, islice
 
 import numpy as np
 
-from .tracefile import KEEP_PROBLEMS, TraceCancelled, TraceLines, TraceLog, TraceProblem
-from .traceformats import (
+from .iologs import (
+    FILETIME_TICK_S,
+    FIO_HEADER,
     FIO_V3_TIME_UNIT_S,
-    FORMATS,
+    MSR_LINE,
+    fio_requests,
+    msr_requests,
+)
+from .kerneltraces import (
+    BLKPARSE_LINE,
+    TRACEFS_LINE,
+    blkparse_requests,
+    decode_rwbs,
+    tracefs_requests,
+)
+from .tracefile import (
+    KEEP_PROBLEMS,
     OPS,
     SECTOR_BYTES,
     WHOLE_MAX,
+    TraceCancelled,
+    TraceLines,
+    TraceLog,
+    TraceProblem,
     TraceRequest,
-    blkparse_requests,
-    decode_rwbs,
-    detect_format,
-    fio_requests,
-    msr_requests,
-    tracefs_requests,
 )
 
-__all__ = ["DETECT_LINES", "FIO_V3_TIME_UNIT_S", "FORMATS", "KEEP_PROBLEMS", "OPS",
-           "SECTOR_BYTES", "RequestTable", "Trace", "TraceCancelled", "TraceProblem",
-           "TraceRequest", "blkparse_requests", "decode_rwbs", "detect_format",
-           "fio_requests", "msr_requests", "parse", "tracefs_requests"]
+__all__ = ["DETECT_LINES", "FILETIME_TICK_S", "FIO_V3_TIME_UNIT_S", "FORMATS",
+           "KEEP_PROBLEMS", "OPS", "SECTOR_BYTES", "WHOLE_MAX", "RequestTable", "Trace",
+           "TraceCancelled", "TraceProblem", "TraceRequest", "blkparse_requests",
+           "decode_rwbs", "detect_format", "fio_requests", "msr_requests", "parse",
+           "tracefs_requests"]
 
+FORMATS = ("tracefs", "blkparse", "fio-v2", "fio-v3", "msr")
 DETECT_LINES = 50  # lines the format is told from
 OP_CODES = {op: i for i, op in enumerate(OPS)}
 
@@ -196,3 +210,29 @@ def _resolve_format(fmt: str, head: list[str], name: str, log: TraceLog) -> str:
         raise ValueError(f"fmt must be 'auto', 'fio' or one of {', '.join(FORMATS)}; "
                          f"got {fmt!r}")
     return fmt
+
+
+def detect_format(first_lines: Iterable[str]) -> str:
+    """Name the format of a trace from its first lines: one of FORMATS. Raises ValueError
+    naming the first non-blank line when nothing fits."""
+    first_text: tuple[int, str] | None = None
+    for n, text in enumerate(first_lines, 1):
+        s = text.strip()
+        if not s:
+            continue
+        if first_text is None:
+            first_text = (n, s)
+        h = FIO_HEADER.match(s)
+        if h:
+            return f"fio-v{h.group(1)}" if h.group(1) in ("2", "3") else "fio-v2"
+        if s.startswith("# tracer:") or TRACEFS_LINE.match(s):
+            return "tracefs"
+        if BLKPARSE_LINE.match(s):
+            return "blkparse"
+        if s.lower().startswith("timestamp,hostname") or MSR_LINE.match(s):
+            return "msr"
+    if first_text is None:
+        raise ValueError("the trace is empty")
+    n, s = first_text
+    raise ValueError(f"cannot tell the trace format (line {n}: {s[:80]!r}); expected "
+                     "tracefs, blkparse, fio iolog v2/v3 or MSR-Cambridge CSV text")
