@@ -413,6 +413,8 @@ def _check_measure(r: _Reader, run: RunStep, m, step, at: tuple) -> None:
         r.fail(at + ("measure",), f"configuration must be one of {', '.join(ids)}; got "
                f"{m.config!r}")
     for c in run.configs:
+        if m.config not in ("*", c.id):
+            continue
         try:
             check_figure(m.figure, c.level, len(c.scenario.steps) if c.scenario else 0)
         except ValueError as e:

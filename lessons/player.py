@@ -174,6 +174,8 @@ class LessonPlay:
 
     def compare(self, step: CompareStep) -> list[Row]:
         if step.experiment is not None:
+            if self.progress:
+                self.progress(f"replaying the documented experiment {step.experiment}", 0.0)
             rows = experiment_rows(step.experiment)
             if not step.rows:
                 return list(rows)
