@@ -4,6 +4,7 @@ A block-level configuration yields the counters of model.flash.runner.RunResult 
 analytic WA, GC copies, ...). A scenario configuration yields, per step, the fields of
 model.host.machine.StepResult, named steps[I].FIELD with I 0-based as in the scenario file.
 A lesson names a figure as RUN.CONFIG.FIGURE, and may divide one by another with " / ".
+steps[I:J].FIELD sums FIELD over steps I to J-1 (a step and the sync after it).
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ STEP_FIGURES = {
     "data_mb_s": "MB of file data per simulated second",
 }
 _NAME = r"[a-z0-9][a-z0-9_-]*"
-_ONE = re.compile(rf"^({_NAME})\.({_NAME}|\*)\.((?:steps\[(\d+)\]\.)?([a-z_]+))$")
+_ONE = re.compile(rf"^({_NAME})\.({_NAME}|\*)\.((?:steps\[\d+(?::\d+)?\]\.)?[a-z_]+)$")
+_STEP = re.compile(r"steps\[(\d+)(?::(\d+))?\]\.([a-z_]+)")
 
 
 def parse_measure(text: str) -> Measure:
@@ -67,14 +69,16 @@ def parse_measure(text: str) -> Measure:
 def check_figure(figure: str, level: str, steps: int) -> None:
     """ValueError unless figure exists for a configuration of this level (block or
     scenario, with this many steps)."""
-    m = re.fullmatch(r"steps\[(\d+)\]\.([a-z_]+)", figure)
+    m = _STEP.fullmatch(figure)
     if level == "block":
         if figure not in BLOCK_FIGURES:
             raise ValueError(f"a block-level run has figures {', '.join(BLOCK_FIGURES)}; "
                              f"got {figure!r}")
         return
-    if not m or int(m.group(1)) >= steps or m.group(2) not in STEP_FIGURES:
-        raise ValueError(f"a scenario run has figures steps[0..{steps - 1}].FIELD, FIELD one "
+    first, end = (int(m.group(1)), int(m.group(2) or int(m.group(1)) + 1)) if m else (0, 0)
+    if not m or not first < end <= steps or m.group(3) not in STEP_FIGURES:
+        raise ValueError(f"a scenario run has figures steps[I].FIELD (I from 0 to "
+                         f"{steps - 1}) or steps[I:J].FIELD (the sum over I to J-1), FIELD one "
                          f"of {', '.join(STEP_FIGURES)}; got {figure!r}")
 
 
@@ -102,8 +106,12 @@ def evaluate(measure: Measure, figures: dict[str, dict[str, dict[str, float]]],
              config: str | None = None) -> float:
     """The measure's value from figures[run][config][figure]; config replaces a * config."""
     def one(m: Measure) -> float:
-        cfg = config if m.config == "*" else m.config
-        return figures[m.run][cfg][m.figure]
+        values = figures[m.run][config if m.config == "*" else m.config]
+        span = _STEP.fullmatch(m.figure)
+        if span is None or span.group(2) is None:
+            return values[m.figure]
+        return sum(values[f"steps[{i}].{span.group(3)}"]
+                   for i in range(int(span.group(1)), int(span.group(2))))
 
     value = one(measure)
     if measure.over is not None:
