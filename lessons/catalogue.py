@@ -30,3 +30,26 @@ def find(name: str) -> Lesson:
         return load_lesson(name)
     raise LessonError(f"lesson must be one of {', '.join(x.id for x in lessons)} (or its "
                       f"number, or a lesson file); got {name!r}")
+
+
+def check_file(path: str | Path) -> str:
+    """Check a lesson file, or a glossary file (one whose top level holds [[terms]]);
+    returns a one-line summary, raises LessonError naming file, line and field."""
+    import tomllib
+
+    from .glossary import check_glossary, parse_glossary
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise LessonError(f"{path}: cannot be read: {getattr(e, 'strerror', None) or e}") from e
+    try:
+        is_glossary = "terms" in tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        is_glossary = False  # the lesson loader reports the syntax error
+    if is_glossary:
+        glossary = parse_glossary(text, str(path))
+        check_glossary(glossary, {x.id for x in bundled()})
+        return f"glossary, {len(glossary.terms)} terms"
+    lesson = load_lesson(path)
+    return f"{lesson.id}, {len(lesson.steps)} steps, {len(lesson.terms)} glossary terms"
