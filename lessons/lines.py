@@ -40,6 +40,8 @@ class LineIndex:
                 names = _split_dotted(header.group(2))
                 current = self._resolve(names, counts, array=header.group(1) == "[[")
                 self.lines.setdefault(current, number)
+                if header.group(1) == "[[":  # the array itself: its first element's line
+                    self.lines.setdefault(current[:-1], number)
                 continue
             key = _KEY.match(raw)
             if key:

@@ -57,6 +57,10 @@ CONFIG_KEYS = ("id", "label", "scenario", "set", *configs.BLOCK_TABLES, *configs
 CHOICE_KEYS = ("text", "explain", "correct", "range", "config")
 
 
+def _fmt(value) -> str:
+    return str(value) if isinstance(value, int) else f"{value:g}"
+
+
 class _Reader:
     """Typed field access that fails with file, line, field path and the allowed values."""
 
@@ -101,15 +105,16 @@ class _Reader:
                integer: bool = False):
         if key not in t:
             if default is None:
-                self.fail(at + (key,), f"{key} is required (from {lo:g} to {hi:g})")
+                self.fail(at + (key,), f"{key} is required (from {_fmt(lo)} to {_fmt(hi)})")
             return default
         value = t[key]
         kind = "a whole number" if integer else "a number"
         if isinstance(value, bool) or not isinstance(value, (int, float)) or (
                 integer and not isinstance(value, int)):
-            self.fail(at + (key,), f"must be {kind} from {lo:g} to {hi:g}; got {value!r}")
+            self.fail(at + (key,), f"must be {kind} from {_fmt(lo)} to {_fmt(hi)}; got "
+                      f"{value!r}")
         if not (math.isfinite(value) and lo <= value <= hi):
-            self.fail(at + (key,), f"must be from {lo:g} to {hi:g}; got {value!r}")
+            self.fail(at + (key,), f"must be from {_fmt(lo)} to {_fmt(hi)}; got {value!r}")
         return value
 
     def flag(self, t: dict, key: str, at: tuple, default: bool) -> bool:
@@ -314,9 +319,14 @@ def _config(r: _Reader, raw, at: tuple, lesson_dir: Path | None) -> RunConfig:
     if "drive" not in tables:
         r.fail(at + ("drive",), "a block-level configuration needs a drive table "
                "(user_pages, pages_per_block, spare), or scenario = NAME")
-    for key in configs.BLOCK_SCALARS:
+    # Run lengths and seed are checked here: the model would take inf or "x" badly.
+    limits = {"warmup_drive_writes": (0, 1000, False), "measure_drive_writes": (0.001, 1000,
+              False), "seed": (0, 2**31 - 1, True), "windows": (1, 10000, True)}
+    for key, (lo, hi, whole) in limits.items():
         if key in raw:
-            tables[key] = raw[key]
+            tables[key] = r.number(raw, key, at, lo, hi, integer=whole)
+    if "honour_trim" in tables.get("ftl", {}):
+        r.flag(tables["ftl"], "honour_trim", at + ("ftl",), True)
     try:
         spec = configs.block_spec(tables)
     except (ValueError, TypeError) as e:
