@@ -355,3 +355,15 @@ def test_lesson_run_writes_a_report_and_prints_wall_times(tmp_path):
     assert report.startswith("# Lesson 1: A tiny lesson")
     assert "You predicted: low." in report
     assert "| 7 % |" in report
+
+
+def test_the_readme_worked_example_validates_and_plays(tmp_path):
+    import re
+
+    readme = (ROOT / "lessons" / "README.md").read_text()
+    example = re.search(r"## A worked example\n\n```toml\n(.*?)```", readme, re.S).group(1)
+    path = tmp_path / "more-spare.toml"
+    path.write_text(example)
+    r = _ssdlab("lesson", "run", str(path), "--report", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert "You predicted: The one with 7 % spare." in (tmp_path / "more-spare.md").read_text()
