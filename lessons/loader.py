@@ -38,6 +38,7 @@ from .lesson import (
     RunStep,
 )
 from .lines import LineIndex, path_text
+from .quiz import QuizAnswerError, parse_answer
 
 ROOT = Path(__file__).resolve().parents[1]
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
@@ -194,10 +195,15 @@ def _step(r: _Reader, raw, at: tuple, lesson_dir: Path | None):
         return _compare(r, raw, at, title, line)
     if kind == "reflect":
         return ReflectStep(title, r.ident(raw, "predict", at), r.text(raw, "text", at), line)
+    answer = r.text(raw, "answer", at, required=False)
+    try:
+        parse_answer(answer)
+    except QuizAnswerError as e:
+        r.fail(at + ("answer",), str(e))
     return QuizStep(title, r.text(raw, "text", at),
                     r.number(raw, "seed", at, 0, 2**31 - 1, integer=True),
                     r.number(raw, "operations", at, 1, 6, default=3, integer=True),
-                    r.text(raw, "answer", at, required=False), line)
+                    answer, line)
 
 
 def _predict(r: _Reader, raw: dict, at: tuple, title: str, line: int) -> PredictStep:

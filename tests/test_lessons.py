@@ -367,3 +367,27 @@ def test_the_readme_worked_example_validates_and_plays(tmp_path):
     r = _ssdlab("lesson", "run", str(path), "--report", str(tmp_path))
     assert r.returncode == 0, r.stderr
     assert "You predicted: The one with 7 % spare." in (tmp_path / "more-spare.md").read_text()
+
+
+def test_a_quiz_answer_that_cannot_be_read_is_refused():
+    text = GOOD + '\n[[steps]]\nkind = "quiz"\ntitle = "Q"\ntext = "t"\nseed = 3\n' \
+        'answer = "erase 4"\n'
+    message, line = _error(text), _line(text, "erase 4")
+    assert message.startswith(f"t.toml:{line}: steps[4].answer: ")
+    assert "starts with one of write, trim, gc" in message
+
+
+def test_ctrl_c_stops_a_lesson_run_cleanly():
+    import signal
+
+    p = subprocess.Popen([sys.executable, "-m", "app.cli.main", "lesson", "run", "trim"],
+                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        # the first stderr line comes when the lesson is loaded and its first run starts
+        assert p.stderr.readline().startswith("lesson 4:")
+        p.send_signal(signal.SIGINT)
+        err = p.communicate(timeout=300)[1]
+    finally:
+        p.kill()
+    assert p.returncode == 130
+    assert "ssdlab lesson: stopped" in err and "Traceback" not in err
