@@ -68,7 +68,8 @@ def _scenario_run(results: list[ConfigResult], charts: tuple[str, ...]) -> list[
 def _compare(rows) -> list[str]:
     body = []
     for r in rows:
-        doc = "(in words)" if math.isnan(r.documented) else f"{_num(r.documented)} {r.unit}"
+        # documented figures as the source printed them; simulated ones to 3 figures
+        doc = "(in words)" if math.isnan(r.documented) else f"{r.documented:g} {r.unit}"
         body.append([r.source, f"{r.experiment}: {r.quantity}", doc,
                      f"{_num(r.simulated)} {r.unit}", r.basis, r.check,
                      "agrees" if r.agrees else "differs", r.why])

@@ -391,3 +391,14 @@ def test_ctrl_c_stops_a_lesson_run_cleanly():
         p.kill()
     assert p.returncode == 130
     assert "ssdlab lesson: stopped" in err and "Traceback" not in err
+
+
+def test_a_failed_report_write_keeps_the_earlier_report(tmp_path):
+    from lessons.report import write_report
+
+    path = tmp_path / "lesson.md"
+    write_report(path, "first\n")
+    with pytest.raises(UnicodeEncodeError):
+        write_report(path, "broken \udc80\n")  # cannot be encoded: the write fails midway
+    assert path.read_text() == "first\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["lesson.md"]
