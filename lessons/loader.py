@@ -17,8 +17,9 @@ from model.lab.experiments import EXPERIMENTS
 from model.lab.scenario import ScenarioError
 
 from . import configs
-from .figures import check_figure, parse_measure
-from .glossary import Glossary, links, load_glossary
+from .fields import Reader
+from .figures import parse_measure
+from .glossary import Glossary, load_glossary
 from .lesson import (
     BLOCK_CHARTS,
     CHARTS,
@@ -37,12 +38,9 @@ from .lesson import (
     RunConfig,
     RunStep,
 )
-from .lines import LineIndex, path_text
 from .quiz import QuizAnswerError, parse_answer
+from .references import check_references, check_text
 
-ROOT = Path(__file__).resolve().parents[1]
-_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
-_IMAGE = re.compile(r"!\[[^\]]*\]\(([^)\s]+)")
 STEP_KEYS = {
     "read": ("kind", "title", "text"),
     "predict": ("kind", "id", "title", "question", "answer", "choices", "measure", "unit",
@@ -56,87 +54,6 @@ STEP_KEYS = {
 TOP_KEYS = ("format", "id", "title", "order", "minutes", "summary", "steps")
 CONFIG_KEYS = ("id", "label", "scenario", "set", *configs.BLOCK_TABLES, *configs.BLOCK_SCALARS)
 CHOICE_KEYS = ("text", "explain", "correct", "range", "config")
-
-
-def _fmt(value) -> str:
-    return str(value) if isinstance(value, int) else f"{value:g}"
-
-
-class _Reader:
-    """Typed field access that fails with file, line, field path and the allowed values."""
-
-    def __init__(self, text: str, path: str):
-        self.path = path
-        self.index = LineIndex(text)
-
-    def fail(self, at: tuple, message: str):
-        raise LessonError(f"{self.path}:{self.index.line_of(at)}: {path_text(at)}: {message}")
-
-    def line(self, at: tuple) -> int:
-        return self.index.line_of(at)
-
-    def table(self, value, at: tuple, allowed) -> dict:
-        if not isinstance(value, dict):
-            self.fail(at, "must be a table")
-        for key in value:
-            if key not in allowed:
-                self.fail(at + (key,), f"unknown field {key!r}; allowed: "
-                          f"{', '.join(sorted(allowed))}")
-        return value
-
-    def text(self, t: dict, key: str, at: tuple, required: bool = True,
-             default: str = "") -> str:
-        if key not in t:
-            if required:
-                self.fail(at + (key,), f"{key} is required (a non-empty string)")
-            return default
-        value = t[key]
-        if not isinstance(value, str) or (required and not value.strip()):
-            self.fail(at + (key,), f"must be a non-empty string; got {value!r}")
-        return value.strip()
-
-    def ident(self, t: dict, key: str, at: tuple) -> str:
-        value = self.text(t, key, at)
-        if not _ID.match(value):
-            self.fail(at + (key,), "must be 1 to 40 of a-z, 0-9, - and _, starting with a "
-                      f"letter or digit; got {value!r}")
-        return value
-
-    def number(self, t: dict, key: str, at: tuple, lo: float, hi: float, default=None,
-               integer: bool = False):
-        if key not in t:
-            if default is None:
-                self.fail(at + (key,), f"{key} is required (from {_fmt(lo)} to {_fmt(hi)})")
-            return default
-        value = t[key]
-        kind = "a whole number" if integer else "a number"
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or (
-                integer and not isinstance(value, int)):
-            self.fail(at + (key,), f"must be {kind} from {_fmt(lo)} to {_fmt(hi)}; got "
-                      f"{value!r}")
-        if not (math.isfinite(value) and lo <= value <= hi):
-            self.fail(at + (key,), f"must be from {_fmt(lo)} to {_fmt(hi)}; got {value!r}")
-        return value
-
-    def flag(self, t: dict, key: str, at: tuple, default: bool) -> bool:
-        value = t.get(key, default)
-        if not isinstance(value, bool):
-            self.fail(at + (key,), f"must be true or false; got {value!r}")
-        return value
-
-    def one_of(self, t: dict, key: str, at: tuple, allowed, default=None):
-        value = t.get(key, default)
-        if value not in allowed:
-            self.fail(at + (key,), f"must be one of {', '.join(map(str, allowed))}; "
-                      f"got {value!r}")
-        return value
-
-    def strings(self, t: dict, key: str, at: tuple) -> tuple[str, ...]:
-        value = t.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip()
-                                                  for v in value):
-            self.fail(at + (key,), f"must be a list of non-empty strings; got {value!r}")
-        return tuple(v.strip() for v in value)
 
 
 def load_lesson(path: str | Path, glossary: Glossary | None = None) -> Lesson:
@@ -157,7 +74,7 @@ def parse_lesson(text: str, path: str = "<lesson>", lesson_dir: Path | None = No
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise LessonError(f"{path}: not valid TOML: {e}") from e
-    r = _Reader(text, path)
+    r = Reader(text, path)
     fmt = data.get("format")
     if fmt not in FORMATS or isinstance(fmt, bool):
         r.fail(("format",), f"format must be one of the supported versions "
@@ -173,12 +90,12 @@ def parse_lesson(text: str, path: str = "<lesson>", lesson_dir: Path | None = No
         minutes=r.number(data, "minutes", (), 1, 60, integer=True),
         summary=r.text(data, "summary", ()), steps=steps,
         path=Path(path) if lesson_dir is not None else None, format=fmt)
-    _cross_check(r, lesson)
-    terms = _check_text(r, raw_steps, lesson_dir, glossary or load_glossary())
+    check_references(r, lesson)
+    terms = check_text(r, raw_steps, lesson_dir, glossary or load_glossary())
     return Lesson(**{**lesson.__dict__, "terms": terms})
 
 
-def _step(r: _Reader, raw, at: tuple, lesson_dir: Path | None):
+def _step(r: Reader, raw, at: tuple, lesson_dir: Path | None):
     if not isinstance(raw, dict):
         r.fail(at, "must be a table")
     kind = r.one_of(raw, "kind", at, STEP_KINDS)
@@ -206,7 +123,7 @@ def _step(r: _Reader, raw, at: tuple, lesson_dir: Path | None):
                     answer, line)
 
 
-def _predict(r: _Reader, raw: dict, at: tuple, title: str, line: int) -> PredictStep:
+def _predict(r: Reader, raw: dict, at: tuple, title: str, line: int) -> PredictStep:
     measure = None
     if "measure" in raw:
         try:
@@ -235,7 +152,7 @@ def _predict(r: _Reader, raw: dict, at: tuple, title: str, line: int) -> Predict
                        float(answer), choices, measure, unit, rule, line)
 
 
-def _choice(r: _Reader, raw, at: tuple) -> Choice:
+def _choice(r: Reader, raw, at: tuple) -> Choice:
     r.table(raw, at, CHOICE_KEYS)
     rng = None
     if "range" in raw:
@@ -250,7 +167,7 @@ def _choice(r: _Reader, raw, at: tuple) -> Choice:
     return Choice(r.text(raw, "text", at), r.text(raw, "explain", at), correct, rng, config)
 
 
-def _check_choices(r: _Reader, at: tuple, choices, measure, rule) -> None:
+def _check_choices(r: Reader, at: tuple, choices, measure, rule) -> None:
     """Who decides the right answer: the run (range or config), or the lesson (correct)."""
     where = at + ("choices",)
     if measure is None:
@@ -276,7 +193,7 @@ def _check_choices(r: _Reader, at: tuple, choices, measure, rule) -> None:
                 r.fail(where, f"ranges must not overlap; got {list(a)} and {list(b)}")
 
 
-def _run(r: _Reader, raw: dict, at: tuple, title: str, line: int,
+def _run(r: Reader, raw: dict, at: tuple, title: str, line: int,
          lesson_dir: Path | None) -> RunStep:
     raw_configs = raw.get("configs")
     if not isinstance(raw_configs, list) or not raw_configs:
@@ -302,7 +219,7 @@ def _run(r: _Reader, raw: dict, at: tuple, title: str, line: int,
                    float(r.number(raw, "max_seconds", at, 1, 300, default=30)), line)
 
 
-def _config(r: _Reader, raw, at: tuple, lesson_dir: Path | None) -> RunConfig:
+def _config(r: Reader, raw, at: tuple, lesson_dir: Path | None) -> RunConfig:
     r.table(raw, at, CONFIG_KEYS)
     cid, label, line = r.ident(raw, "id", at), r.text(raw, "label", at), r.line(at)
     if "scenario" in raw:
@@ -355,7 +272,7 @@ def _field_named(message: str, raw: dict) -> str:
     return name.replace("-", "_") if name.replace("-", "_") in raw else "drive"
 
 
-def _compare(r: _Reader, raw: dict, at: tuple, title: str, line: int) -> CompareStep:
+def _compare(r: Reader, raw: dict, at: tuple, title: str, line: int) -> CompareStep:
     text = r.text(raw, "text", at, required=False)
     if ("experiment" in raw) == ("run" in raw):
         r.fail(at + ("experiment",), "a compare step has either experiment (documented "
@@ -373,97 +290,3 @@ def _compare(r: _Reader, raw: dict, at: tuple, title: str, line: int) -> Compare
     return CompareStep(title, text, run=r.ident(raw, "run", at),
                        tolerance=float(r.number(raw, "tolerance", at, 0.001, 1.0, 0.1)),
                        why=r.text(raw, "why", at), line=line)
-
-
-def _cross_check(r: _Reader, lesson: Lesson) -> None:
-    """Ids resolve, predictions come before the runs they measure, and every run has one."""
-    where = {}
-    for i, step in enumerate(lesson.steps):
-        sid = getattr(step, "id", None)
-        if sid is not None:
-            if sid in where:
-                r.fail(("steps", i, "id"), f"step ids must differ; {sid!r} is also step "
-                       f"{where[sid]}")
-            where[sid] = i
-    predicted = set()
-    for i, step in enumerate(lesson.steps):
-        at = ("steps", i)
-        if step.kind == "predict" and step.measure is not None:
-            for m in (step.measure, step.measure.over):
-                if m is None:
-                    continue
-                run = _run_named(r, lesson, where, m.run, at + ("measure",))
-                if where[m.run] < i:
-                    r.fail(at + ("measure",), f"a prediction comes before the run it "
-                           f"measures; {m.run!r} is step {where[m.run]}")
-                _check_measure(r, run, m, step, at)
-                predicted.add(m.run)
-        elif step.kind == "run" and step.id not in predicted:
-            r.fail(at, f"run {step.id!r} needs a predict step before it that measures it "
-                   "(the student predicts before every run)")
-        elif step.kind == "reflect":
-            if step.predict not in where or lesson.steps[where[step.predict]].kind != \
-                    "predict" or where[step.predict] > i:
-                r.fail(at + ("predict",), f"must name a predict step before this one; got "
-                       f"{step.predict!r}")
-            p = lesson.steps[where[step.predict]]
-            if p.measure is not None and where[p.measure.run] > i:
-                r.fail(at, f"a reflection comes after the run {p.measure.run!r} it explains")
-        elif step.kind == "compare" and step.run is not None:
-            run = _run_named(r, lesson, where, step.run, at + ("run",))
-            if where[step.run] > i or run.configs[0].level != "block":
-                r.fail(at + ("run",), "must name a block-level run step before this one")
-
-
-def _run_named(r: _Reader, lesson: Lesson, where: dict, name: str, at: tuple) -> RunStep:
-    if name not in where or lesson.steps[where[name]].kind != "run":
-        runs = [s.id for s in lesson.steps if s.kind == "run"]
-        r.fail(at, f"must name a run step ({', '.join(runs) or 'none in this lesson'}); got "
-               f"{name!r}")
-    return lesson.steps[where[name]]
-
-
-def _check_measure(r: _Reader, run: RunStep, m, step, at: tuple) -> None:
-    ids = [c.id for c in run.configs]
-    if m.config != "*" and m.config not in ids:
-        r.fail(at + ("measure",), f"configuration must be one of {', '.join(ids)}; got "
-               f"{m.config!r}")
-    for c in run.configs:
-        if m.config not in ("*", c.id):
-            continue
-        try:
-            check_figure(m.figure, c.level, len(c.scenario.steps) if c.scenario else 0)
-        except ValueError as e:
-            r.fail(at + ("measure",), str(e))
-    for j, choice in enumerate(step.choices):
-        if choice.config is not None and choice.config not in ids:
-            r.fail(at + ("choices", j, "config"), f"must be one of {', '.join(ids)}; got "
-                   f"{choice.config!r}")
-
-
-def _check_text(r: _Reader, raw_steps: list, lesson_dir: Path | None,
-                glossary: Glossary) -> tuple[str, ...]:
-    """Every glossary link resolves; every image is a local file (nothing from the network).
-    Returns the terms linked, in first-use order."""
-    terms = []
-    for i, raw in enumerate(raw_steps):
-        texts = [(k, raw[k]) for k in ("text", "question", "why") if isinstance(raw.get(k),
-                                                                                 str)]
-        texts += [(("choices", j, k), c[k]) for j, c in enumerate(raw.get("choices") or [])
-                  for k in ("text", "explain") if isinstance(c, dict) and k in c]
-        for key, text in texts:
-            at = ("steps", i) + (key if isinstance(key, tuple) else (key,))
-            for name in links(text):
-                term = glossary.find(name)
-                if term is None:
-                    r.fail(at, f"the link [[{name}]] names no glossary term (see "
-                           "lessons/glossary.toml)")
-                if term.term not in terms:
-                    terms.append(term.term)
-            for src in _IMAGE.findall(text):
-                if re.match(r"^[a-z][a-z0-9+.-]*:", src, re.I):
-                    r.fail(at, f"images are local files (nothing from the network); got {src}")
-                if not any((base / src).is_file() for base in (lesson_dir or ROOT, ROOT)):
-                    r.fail(at, f"image {src} is not a file beside the lesson or in the "
-                           "project")
-    return tuple(terms)
