@@ -132,6 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_bench(sub)
     _add_run(sub)
     _add_experiments(sub)
+    from app.cli import lessons
+
+    lessons.add_parser(sub)
     return parser
 
 
@@ -340,6 +343,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run(args)
     if args.command == "experiments":
         return _experiments(args)
+    if args.command == "lesson":
+        from app.cli import lessons
+
+        return lessons.main(args)
     if args.command == "bench":
         from app.cli import bench
 

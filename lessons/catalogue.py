@@ -1,0 +1,55 @@
+"""The bundled lessons: every lessons/*.toml file except the glossary, in lesson order."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .glossary import GLOSSARY
+from .lesson import Lesson, LessonError
+from .loader import load_lesson
+
+HERE = Path(__file__).resolve().parent
+
+
+def bundled_paths() -> list[Path]:
+    return sorted(p for p in HERE.glob("*.toml") if p != GLOSSARY)
+
+
+def bundled() -> list[Lesson]:
+    """Every bundled lesson, loaded and checked, sorted by its order field."""
+    return sorted((load_lesson(p) for p in bundled_paths()), key=lambda x: x.order)
+
+
+def find(name: str) -> Lesson:
+    """A bundled lesson by id, order number or file name, or a lesson file on disk."""
+    lessons = bundled()
+    for lesson in lessons:
+        if name in (lesson.id, str(lesson.order), lesson.path.stem, lesson.path.name):
+            return lesson
+    if Path(name).is_file():
+        return load_lesson(name)
+    raise LessonError(f"lesson must be one of {', '.join(x.id for x in lessons)} (or its "
+                      f"number, or a lesson file); got {name!r}")
+
+
+def check_file(path: str | Path) -> str:
+    """Check a lesson file, or a glossary file (one whose top level holds [[terms]]);
+    returns a one-line summary, raises LessonError naming file, line and field."""
+    import tomllib
+
+    from .glossary import check_glossary, parse_glossary
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise LessonError(f"{path}: cannot be read: {getattr(e, 'strerror', None) or e}") from e
+    try:
+        is_glossary = "terms" in tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        is_glossary = False  # the lesson loader reports the syntax error
+    if is_glossary:
+        glossary = parse_glossary(text, str(path))
+        check_glossary(glossary, {x.id for x in bundled()})
+        return f"glossary, {len(glossary.terms)} terms"
+    lesson = load_lesson(path)
+    return f"{lesson.id}, {len(lesson.steps)} steps, {len(lesson.terms)} glossary terms"

@@ -1,0 +1,266 @@
+"""Playing a lesson: the state a player (the window's or the headless one) walks through.
+
+LessonPlay holds what the student predicted and what each run produced; it refuses a run
+until every prediction about it is made, works out the right choice of a question from the
+run itself (so a lesson can never contradict the model), and builds compare rows and
+reflections. play() is the headless player: it answers every prediction with the lesson's
+recorded answer and plays every step in order.
+
+Run steps go through the model: block-level configurations through model.flash.runner,
+scenario configurations through model.lab.scenario's step runner. Progress goes to an
+optional callback; cancel, an optional callable, is asked between chunks of work.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+
+from model.flash import runner
+from model.lab.experiments import EXPERIMENTS, Row
+from model.lab.scenario import run_scenario
+
+from .figures import block_figures, evaluate, step_figures
+from .lesson import (
+    CompareStep,
+    Lesson,
+    LessonError,
+    PredictStep,
+    QuizStep,
+    ReflectStep,
+    RunConfig,
+    RunStep,
+)
+from .quiz import Quiz, Verdict, check_answer, make_quiz
+
+Progress = Callable[[str, float], None]  # (what is running, fraction done)
+Cancelled = runner.Cancelled
+
+
+class LessonClaimError(LessonError):
+    """A question whose right answer the run cannot decide (no choice, or two, fit)."""
+
+
+@dataclass(frozen=True)
+class ConfigResult:
+    """One configuration's run: its figures, its chart data and its wall time (seconds)."""
+
+    config: RunConfig
+    figures: dict[str, float]
+    wa_windows: tuple[float, ...] = ()  # block-level: WA per tenth of the measured phase
+    steps: tuple = ()  # scenario: model.host.machine.StepResult per scenario step
+    wall_seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class Reflection:
+    predicted: str
+    measured: str
+    right: bool
+    explanation: tuple[str, ...]  # the chosen choice's and the right choice's explanations
+
+
+@dataclass
+class LessonPlay:
+    lesson: Lesson
+    progress: Progress | None = None
+    cancel: Callable[[], bool] | None = None
+    answers: dict[str, float] = field(default_factory=dict)  # predict id -> answer
+    runs: dict[str, list[ConfigResult]] = field(default_factory=dict)
+
+    # --- predict -----------------------------------------------------------------------------
+
+    def predict(self, step: PredictStep, answer: float) -> None:
+        if step.choices and not (float(answer).is_integer()
+                                 and 0 <= answer < len(step.choices)):
+            raise ValueError(f"{step.id}: answer must be a choice from 0 to "
+                             f"{len(step.choices) - 1}; got {answer}")
+        if not math.isfinite(answer):
+            raise ValueError(f"{step.id}: answer must be a finite number; got {answer}")
+        self.answers[step.id] = float(answer)
+
+    def waiting_for(self, run: RunStep) -> list[PredictStep]:
+        """Predictions about this run the student has not made yet (Run stays disabled)."""
+        return [s for s in self.lesson.steps if s.kind == "predict" and s.measure is not None
+                and run.id in (s.measure.run, getattr(s.measure.over, "run", None))
+                and s.id not in self.answers]
+
+    # --- run ---------------------------------------------------------------------------------
+
+    def run(self, step: RunStep,
+            on_config: Callable[[ConfigResult], None] | None = None) -> list[ConfigResult]:
+        missing = self.waiting_for(step)
+        if missing:
+            raise ValueError(f"{step.id}: predict first ({', '.join(s.id for s in missing)})")
+        results = []
+        for i, config in enumerate(step.configs):
+            label = f"{step.id} {i + 1}/{len(step.configs)} {config.label}"
+            results.append(self._run_config(config, label))
+            if on_config is not None:
+                on_config(results[-1])
+        self.runs[step.id] = results
+        return results
+
+    def _run_config(self, config: RunConfig, label: str) -> ConfigResult:
+        t0 = time.perf_counter()
+        if config.spec is not None:
+            def block_progress(phase: str, fraction: float) -> None:
+                if self.progress:
+                    self.progress(f"{label}: {phase}", fraction)
+
+            r = runner.run(config.spec, block_progress, self.cancel)
+            return ConfigResult(config, block_figures(r), tuple(r.wa_windows),
+                                wall_seconds=time.perf_counter() - t0)
+        steps = config.scenario.steps
+
+        def step_progress(i: int, what: str, done: int, total: int, unit: str) -> None:
+            if self.cancel is not None and self.cancel():
+                raise Cancelled(label)
+            if self.progress:
+                self.progress(f"{label}: step {i + 1}/{len(steps)} {what}",
+                              (i + done / max(1, total)) / len(steps))
+
+        results = run_scenario(config.scenario, progress=step_progress, every_s=0.2)
+        return ConfigResult(config, step_figures(results), steps=tuple(results),
+                            wall_seconds=time.perf_counter() - t0)
+
+    def figures(self) -> dict[str, dict[str, dict[str, float]]]:
+        return {run: {r.config.id: r.figures for r in results}
+                for run, results in self.runs.items()}
+
+    # --- questions ---------------------------------------------------------------------------
+
+    def measured(self, step: PredictStep, config: str | None = None) -> float:
+        return evaluate(step.measure, self.figures(), config)
+
+    def right_choice(self, step: PredictStep) -> int:
+        """The right choice, from the lesson (a fact) or from the run (a simulated outcome)."""
+        if step.measure is None:
+            return next(i for i, c in enumerate(step.choices) if c.correct)
+        if step.rule:
+            values = [self.measured(step, c.config) for c in step.choices]
+            best = (max if step.rule == "largest" else min)(values)
+            winners = [i for i, v in enumerate(values) if v == best]
+            if len(winners) != 1 or not math.isfinite(best):
+                raise LessonClaimError(f"{step.id}: the run gave {values}; the {step.rule} "
+                                       "is not one choice")
+            return winners[0]
+        value = self.measured(step)
+        fits = [i for i, c in enumerate(step.choices) if c.range[0] <= value < c.range[1]]
+        if len(fits) != 1:
+            raise LessonClaimError(f"{step.id}: the run gave {value:.4g}; no choice's range "
+                                   "holds it")
+        return fits[0]
+
+    def reflect(self, step: ReflectStep) -> Reflection:
+        p = self.lesson.step_of(step.predict)
+        answer = self.answers[p.id]
+        if not p.choices:
+            value = self.measured(p)
+            return Reflection(f"{answer:.3g} {p.unit}", f"{value:.3g} {p.unit}",
+                              _near(answer, value), ())
+        right, chosen = self.right_choice(p), int(answer)
+        measured = p.choices[right].text
+        if p.measure is not None and not p.rule:
+            measured += f" ({self.measured(p):.3g} {p.unit})".replace(" )", ")")
+        explain = (p.choices[chosen].explain,) if chosen == right else (
+            p.choices[chosen].explain, p.choices[right].explain)
+        return Reflection(p.choices[chosen].text, measured, chosen == right, explain)
+
+    # --- compare and quiz --------------------------------------------------------------------
+
+    def compare(self, step: CompareStep) -> list[Row]:
+        if step.experiment is not None:
+            if self.progress:
+                self.progress(f"replaying the documented experiment {step.experiment}", 0.0)
+            rows = experiment_rows(step.experiment)
+            if not step.rows:
+                return list(rows)
+            chosen = []
+            for want in step.rows:
+                hits = [r for r in rows if want.lower() in f"{r.experiment}: {r.quantity}"
+                        .lower()]
+                if not hits:
+                    raise LessonClaimError(f"compare: no row of experiment {step.experiment!r}"
+                                           f" contains {want!r}")
+                chosen += [r for r in hits if r not in chosen]
+            return chosen
+        out = []
+        for r in self.runs[step.run]:
+            model = r.figures["theory_wa_usable"]
+            if not math.isfinite(model):
+                continue  # no published model for this policy or traffic
+            sim = r.figures["wa"]
+            out.append(Row("analytic model", r.config.label, "write amplification", "x",
+                           model, sim, "predicted", f"within {100 * step.tolerance:.0f} %",
+                           abs(sim - model) <= step.tolerance * model, step.why))
+        return out
+
+    def quiz(self, step: QuizStep) -> Quiz:
+        return make_quiz(step.seed, step.operations)
+
+    def check_quiz(self, step: QuizStep, answer: str) -> Verdict:
+        return check_answer(self.quiz(step), answer)
+
+
+def _near(guess: float, value: float) -> bool:
+    """A numeric estimate counts as right within a factor of 1.5 (order of magnitude
+    matters to a first-year student; the third digit does not)."""
+    if not (math.isfinite(value) and value > 0 and guess > 0):
+        return math.isclose(guess, value, abs_tol=1e-9)
+    return 1 / 1.5 <= guess / value <= 1.5
+
+
+@cache
+def experiment_rows(name: str) -> tuple[Row, ...]:
+    """A documented experiment's rows, replayed once per process (several lessons and a
+    test session share them)."""
+    return tuple(EXPERIMENTS[name]())
+
+
+@dataclass
+class StepRecord:
+    """What the headless player saw at one step (for the report)."""
+
+    index: int
+    step: object
+    wall_seconds: float = 0.0
+    results: list[ConfigResult] = field(default_factory=list)
+    rows: list[Row] = field(default_factory=list)
+    right: int | None = None
+    reflection: Reflection | None = None
+    quiz: Quiz | None = None
+    verdict: Verdict | None = None
+
+
+def play(lesson: Lesson, progress: Progress | None = None,
+         cancel: Callable[[], bool] | None = None,
+         on_step: Callable[[StepRecord], None] | None = None) -> list[StepRecord]:
+    """Play every step headless, answering each prediction with the recorded answer."""
+    state = LessonPlay(lesson, progress, cancel)
+    records = []
+    for i, step in enumerate(lesson.steps):
+        rec = StepRecord(i, step)
+        t0 = time.perf_counter()
+        if step.kind == "predict":
+            state.predict(step, step.answer)
+        elif step.kind == "run":
+            rec.results = state.run(step)
+        elif step.kind == "compare":
+            rec.rows = state.compare(step)
+        elif step.kind == "reflect":
+            rec.reflection = state.reflect(step)
+            p = lesson.step_of(step.predict)
+            rec.right = state.right_choice(p) if p.choices else None
+        elif step.kind == "quiz":
+            rec.quiz = state.quiz(step)
+            if step.answer:
+                rec.verdict = check_answer(rec.quiz, step.answer)
+        rec.wall_seconds = time.perf_counter() - t0
+        records.append(rec)
+        if on_step is not None:
+            on_step(rec)
+    return records

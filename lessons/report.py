@@ -1,0 +1,139 @@
+"""A played lesson as a Markdown report: each step's text, the recorded predictions, every
+run's figures and chart data, each compare table (documented beside simulated, the rule,
+the reason) and the quiz. Written to a temporary name and renamed, so a failed run never
+destroys an earlier report.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+from pathlib import Path
+
+from .glossary import plain
+from .lesson import Lesson
+from .player import ConfigResult, StepRecord
+from .quiz import state_text
+
+# chart -> (column heading, StepResult figure)
+STEP_COLUMNS = {"step_seconds": ("sim s", "seconds"), "step_mb_s": ("MB/s", "mb_s"),
+                "step_wa": ("WA", "wa"), "step_nand_mb": ("NAND MB", "nand_written_mb"),
+                "step_fs_mb": ("fs MB", "fs_written_mb")}
+
+
+def _num(value: float) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    if abs(value) >= 100 or float(value).is_integer():
+        return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.0f}"
+    return f"{value:.3g}"
+
+
+def _table(head: list[str], rows: list[list[str]]) -> list[str]:
+    clean = [[c.replace("|", "\\|").replace("\n", " ") for c in row] for row in rows]
+    return ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] + [
+        "| " + " | ".join(r) + " |" for r in clean]
+
+
+def _block_run(results: list[ConfigResult]) -> list[str]:
+    rows = [[r.config.label, f"{100 * r.figures['spare']:.1f} %",
+             f"{100 * r.figures['extra_of_user']:.1f} %", _num(r.figures["wa"]),
+             _num(r.figures["theory_wa_usable"]), _num(r.figures["gc_copies"]),
+             _num(r.figures["erases"]), f"{r.wall_seconds:.1f}"] for r in results]
+    out = _table(["configuration", "spare of physical", "extra of user", "WA",
+                  "analytic WA", "GC copies", "erases", "wall s"], rows)
+    windows = max(len(r.wa_windows) for r in results)
+    out += ["", "WA in each tenth of the measured writes (the chart's curves):", ""]
+    out += _table(["configuration"] + [str(i + 1) for i in range(windows)],
+                  [[r.config.label] + [_num(w) for w in r.wa_windows] for r in results])
+    return out
+
+
+def _scenario_run(results: list[ConfigResult], charts: tuple[str, ...]) -> list[str]:
+    cols = [STEP_COLUMNS[c] for c in charts] or [STEP_COLUMNS["step_seconds"]]
+    out = []
+    for r in results:
+        s = r.config.scenario
+        out += [f"**{r.config.label}**: {s.profile}, partition at sector "
+                f"{s.partition.start_sector}, journal {'on' if s.fs.journal else 'off'}, "
+                f"atime {s.fs.atime}, discard {'on' if s.fs.discard else 'off'} "
+                f"(wall time {r.wall_seconds:.1f} s)", ""]
+        rows = [[f"{i}: {st.name}"] + [_num(st.as_dict()[key]) for _, key in cols]
+                for i, st in enumerate(r.steps)]
+        out += _table(["step"] + [h for h, _ in cols], rows) + [""]
+    return out
+
+
+def _compare(rows) -> list[str]:
+    body = []
+    for r in rows:
+        # documented figures as the source printed them; simulated ones to 3 figures
+        doc = "(in words)" if math.isnan(r.documented) else f"{r.documented:g} {r.unit}"
+        body.append([r.source, f"{r.experiment}: {r.quantity}", doc,
+                     f"{_num(r.simulated)} {r.unit}", r.basis, r.check,
+                     "agrees" if r.agrees else "differs", r.why])
+    return _table(["source", "what", "documented", "simulated", "basis", "rule", "agreement",
+                   "why"], body)
+
+
+def report_text(lesson: Lesson, records: list[StepRecord]) -> str:
+    out = [f"# Lesson {lesson.order}: {lesson.title}", "", plain(lesson.summary), "",
+           f"About {lesson.minutes} minutes. Played headless: every prediction was answered "
+           "with the lesson's recorded answer.", ""]
+    for rec in records:
+        s = rec.step
+        out += [f"## Step {rec.index + 1}: {s.title} ({s.kind})", ""]
+        if s.kind == "read":
+            out += [plain(s.text), ""]
+        elif s.kind == "predict":
+            out += [plain(s.question), ""]
+            if s.choices:
+                out += [f"{j + 1}. {plain(c.text)}" for j, c in enumerate(s.choices)]
+                out += ["", f"Recorded answer: {int(s.answer) + 1}."]
+            else:
+                out += [f"Recorded estimate: {s.answer:g} {s.unit}."]
+            out += [""]
+        elif s.kind == "run":
+            out += ([plain(s.text), ""] if s.text else [])
+            if s.varies:
+                out += [f"What varies: {s.varies}.", ""]
+            if rec.results and rec.results[0].config.spec is not None:
+                out += _block_run(rec.results)
+            else:
+                out += _scenario_run(rec.results, s.charts)
+            out += ["", f"Wall time of this run step: {rec.wall_seconds:.1f} s.", ""]
+        elif s.kind == "compare":
+            out += ([plain(s.text), ""] if s.text else []) + _compare(rec.rows) + [""]
+        elif s.kind == "reflect":
+            r = rec.reflection
+            out += [f"You predicted: {plain(r.predicted)}. The drive did: {plain(r.measured)}"
+                    f" ({'right' if r.right else 'not what was predicted'}).", ""]
+            for e in r.explanation:
+                out += [plain(e), ""]
+            out += [plain(s.text), ""]
+        elif s.kind == "quiz":
+            q = rec.quiz
+            out += [plain(s.text), "", f"Seed {q.seed}. Before:", "", "```",
+                    state_text(q.before), "```", "", "After:", "", "```",
+                    state_text(q.after), "```", "",
+                    f"The engine's event log: {q.truth.text()}."]
+            if rec.verdict is not None:
+                out += [f"Recorded answer: {s.answer} ("
+                        + ("right" if rec.verdict.correct else
+                           "wrong: " + "; ".join(rec.verdict.feedback)) + ")."]
+            out += [""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def write_report(path: Path, text: str) -> None:
+    """Write text to path through a temporary file in the same folder, then rename."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
