@@ -228,6 +228,7 @@ def _run(args: argparse.Namespace) -> int:
 
     from model.lab.scenario import ScenarioError, build_machine, load_scenario, run_scenario
     from model.lab.series import COLUMNS, Series
+    from model.lab.steps import StepError
 
     try:
         scenario = load_scenario(args.scenario)
@@ -271,7 +272,10 @@ def _run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("\nssdlab run: stopped", file=sys.stderr)
         return 130
-    except (ScenarioError, OSError, ValueError) as e:
+    except (ScenarioError, StepError) as e:  # bad input found at load or at run time
+        print(f"ssdlab run: error: {e}", file=sys.stderr)
+        return 2
+    except (OSError, ValueError) as e:
         print(f"ssdlab run: error: {e}", file=sys.stderr)
         return 1
     rows = [r.as_dict() for r in results]
