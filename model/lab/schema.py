@@ -113,7 +113,8 @@ def show(value) -> str:
         return repr(value)
     if isinstance(value, str):
         text = repr(value)
-        return text if len(text) <= 60 else text[:50] + "...' (" + f"{len(value)} characters)"
+        # long enough for a path, short enough for one line
+        return text if len(text) <= 300 else text[:60] + "...' (" + f"{len(value)} characters)"
     if isinstance(value, dict):
         return "a table"
     if isinstance(value, list):
