@@ -62,7 +62,8 @@ def tables_of(draw, spec):
         if spec else []
     table = {k: draw(field_values(spec[k])) for k in keys}
     if draw(rarely):
-        table[draw(st.sampled_from(["start", "colour", "size_mib", "profile"]))] = draw(values)
+        table[draw(st.sampled_from(["start", "colour", "size_mib", "profile"])
+                   | st.text(max_size=8))] = draw(values)
     return table
 
 

@@ -36,6 +36,7 @@ from .schema import (
     Problem,
     check_step,
     check_table,
+    one_line,
     show,
 )
 from .series import Series
@@ -51,7 +52,7 @@ class ScenarioError(ValueError):
     and counts the rest)."""
 
     def __init__(self, message: str, problems: tuple[Problem, ...] = ()):
-        super().__init__(message)
+        super().__init__(one_line(message))
         self.problems = problems
 
 

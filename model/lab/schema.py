@@ -11,6 +11,7 @@ check visits each value once, so it is linear in the size of the file.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -100,6 +101,16 @@ def _num(x: float | None) -> str:
     if x == int(x) and abs(x) >= 2**20 and int(x) & (int(x) - 1) == 0:
         return f"2^{int(x).bit_length() - 1}"
     return f"{int(x):,}" if x == int(x) else f"{x:g}"
+
+
+def _key(key: str) -> str:
+    """A key as a field path shows it: bare when TOML would write it bare, else quoted."""
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else show(key)
+
+
+def one_line(text: str) -> str:
+    """text with its line breaks escaped: every message is one line."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 def show(value) -> str:
@@ -214,7 +225,7 @@ def check_table(raw, spec: dict[str, Field], path: str, table: str = "", index: 
         f = spec.get(key)
         if f is None:
             allowed = ", ".join([*spec, *skip]) or "none"
-            problems.append(Problem(f"{prefix}{key}", f"is not a known field; allowed "
+            problems.append(Problem(f"{prefix}{_key(key)}", f"is not a known field; allowed "
                                     f"here: {allowed}", table, index, key))
             continue
         checked = f.check(value)

@@ -24,7 +24,7 @@ from model.host.filetree import clone_outputs, kernel_tree_on_disk, make_schedul
 from model.host.fstypes import FsOptions
 from model.host.machine import Machine
 
-from .schema import RUNTIME_FIELD, show
+from .schema import RUNTIME_FIELD, one_line, show
 
 MIB = 1 << 20
 REPLAY_SLICE_REQUESTS = 2048
@@ -108,7 +108,7 @@ class StepError(ValueError):
             what += f".{self.field} = {show(self.value)}"
         if self.do:
             what += f" ({self.do})"
-        return f"{where}{what}: {self.reason}"
+        return one_line(f"{where}{what}: {self.reason}")
 
 
 class StepRun:
