@@ -1,8 +1,12 @@
 """Scenario files: a drive, a partition, a file system and a list of workload steps, as data.
 
-A scenario is TOML with `version = 1`. It is read and checked whole before anything runs:
-a bad file raises ScenarioError naming the file, the line and the field, so nothing is ever
-half-applied. `run_scenario` plays the steps on a Machine and returns one StepResult each.
+A scenario is TOML (UTF-8) with `version = 1`. It is read and checked whole before anything
+runs: the schema (schema.py: every table, key, type and range) and then what the steps need
+(preflight.py: archives, files to delete, trees, room on the drive). A bad file raises
+ScenarioError, one line naming the file, the line, the field, its value and what is
+allowed, so nothing is ever half-applied. `run_scenario` plays the steps on a Machine and
+returns one StepResult each; a step that fails as it runs raises StepError naming the step
+number, its `do` and the field the failure is charged to.
 
     version = 1
     name = "Discard on a SandForce drive"
@@ -10,7 +14,7 @@ half-applied. `run_scenario` plays the steps on a Machine and returns one StepRe
     [host]         profile = "host_phenom2_x4_965" # optional: data_compression = 0.3
     [partition]    start_sector = 2048             # optional: lvm_pe_start_kib = 192
     [filesystem]   journal = true, atime = "relatime", discard = false
-    [[steps]]      do = "unpack"                   # see STEP_FIELDS for every step
+    [[steps]]      do = "unpack"                   # schema.STEP_FIELDS has every step
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ from .schema import (
 from .series import Series
 from .steps import Context, StepError, StepRun
 
-VERSION = 1
+VERSION = SUPPORTED_VERSIONS[-1]  # the version scenario_text writes
 BOM = "\ufeff"
 
 
@@ -267,7 +271,8 @@ def run_scenario(s: Scenario, on_step: Callable[[int, StepResult], None] | None 
                  every_s: float = 0.5, series: Series | None = None) -> list[StepResult]:
     """Play every step; on_step(index, result) is called after each, progress(index,
     label, done, total, unit) about every every_s seconds of wall time within a step, and
-    series (built on the same machine) learns when each step began."""
+    series (built on the same machine) learns when each step began. A step that cannot
+    run raises StepError located at its number and line in the file."""
     m = machine or (series.m if series is not None else build_machine(s))
     context = Context()
     results = []

@@ -294,13 +294,11 @@ def _reason(e: BaseException) -> str:
     """An exception as the end of a one-line message."""
     if isinstance(e, MemoryError):
         return "out of memory"
-    if isinstance(e, FileNotFoundError | KeyError) and not getattr(e, "strerror", None):
-        return f"no such file: {e.args[0] if e.args else ''}"
-    if isinstance(e, FileExistsError) and not e.strerror:
-        return f"a file or directory of that name exists: {e}"
+    if isinstance(e, KeyError):
+        return f"not found: {show(e.args[0]) if e.args else '?'}"
     if isinstance(e, OSError) and e.strerror:
         return e.strerror
-    return str(e).splitlines()[0] if str(e) else type(e).__name__
+    return str(e) or type(e).__name__
 
 
 def _once(fn) -> Iterator[int]:
