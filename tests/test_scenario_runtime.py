@@ -203,6 +203,7 @@ def test_a_tree_after_a_file_of_its_name_takes_the_next_name():
     (HEAD + step("unpack", scale=0.5), "steps[0].scale = 0.5 (unpack): no free inodes"),
     (HEAD + step("delete", name="b"), "steps[0].name must name a file an earlier step"),
     (HEAD + step("unpack", tar="no.tar"), "steps[0].tar must be a tar archive"),
+    (HEAD + step("rm"), "steps[0].do = 'rm' needs an earlier unpack"),
     (HEAD + "[partition]\nstart = 63\n" + step("sync"), "partition.start is not a known"),
 ])
 def test_ssdlab_run_prints_one_line_and_exits_2(tmp_path, capsys, text, where):
@@ -210,6 +211,16 @@ def test_ssdlab_run_prints_one_line_and_exits_2(tmp_path, capsys, text, where):
     assert code == 2
     assert err.count("\n") == 1 and err.startswith(f"ssdlab run: error: {tmp_path}/s.toml:")
     assert where in err and "Traceback" not in err
+
+
+def test_ssdlab_run_names_a_damaged_archive_and_exits_2(tmp_path, capsys):
+    path = tar_file(tmp_path / "t.tar", [("a", b"x" * 20000), ("b", b"y" * 20000)])
+    with open(path, "r+b") as f:
+        f.truncate(30000)
+    code, err = ssdlab_run(tmp_path, HEAD + step("unpack", tar=path), capsys)
+    assert code == 2
+    assert err == (f"ssdlab run: error: {tmp_path}/s.toml:5: steps[0].tar = '{path}' "
+                   "(unpack): unexpected end of data\n")
 
 
 def test_the_window_shows_a_step_that_fails_at_run_time(qtbot, bench, tmp_path):
