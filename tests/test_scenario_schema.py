@@ -212,14 +212,26 @@ def test_the_step_lines_come_from_one_pass():
     assert [st.line for st in s.steps] == [12, 16]
 
 
-def test_loading_is_linear_in_the_number_of_steps(monkeypatch):
+MIXED = ('[[steps]]\ndo = "write"\nname = "f{i}"\nmb = 0.5\n'
+         '[[steps]]\ndo = "unpack"\nscale = 0.001\n'
+         '[[steps]]\ndo = "git_clone"\nscale = 0.001\n'
+         '[[steps]]\ndo = "make"\n'
+         '[[steps]]\ndo = "fill"\npercent = 1\n'
+         '[[steps]]\ndo = "random_writes"\nname = "r{i}"\nmb = 1\nfiles = 2\nrequests = 1\n'
+         '[[steps]]\ndo = "delete"\nname = "f{i}"\n')
+
+
+@pytest.mark.parametrize("pattern, per", [
+    ('[[steps]]\ndo = "write"\nname = "f{i}"\nmb = 0.5\n'
+     '[[steps]]\ndo = "delete"\nname = "f{i}"\n', 2),
+    (MIXED, 7),  # trees, fillers and file sets pile up: their names are found in O(1)
+])
+def test_loading_is_linear_in_the_number_of_steps(monkeypatch, pattern, per):
     """Count the operations, not the time: the Python lines executed to load n and 2n
     steps (tomllib included). Linear loading doubles them; the old per-field line lookup,
     which rescanned the file for every step, made them grow fourfold."""
     def steps(n):
-        return HEAD + "".join(f'[[steps]]\ndo = "write"\nname = "f{i}"\nmb = 0.5\n'
-                              f'[[steps]]\ndo = "delete"\nname = "f{i}"\n'
-                              for i in range(n // 2))
+        return HEAD + "".join(pattern.format(i=i) for i in range(n // per))
 
     def lines_run(text):
         count = 0
@@ -237,13 +249,14 @@ def test_loading_is_linear_in_the_number_of_steps(monkeypatch):
             sys.settrace(old)
         return count
 
-    parse_scenario(steps(4))  # profiles loaded and cached before counting
+    parse_scenario(steps(per))  # profiles loaded and cached before counting
     checks = []
     real = schema.check_step
     monkeypatch.setattr("model.lab.scenario.check_step",
                         lambda *a, **k: checks.append(1) or real(*a, **k))
-    small, big = lines_run(steps(300)), lines_run(steps(600))
-    assert len(checks) == 300 + 600  # one schema check per step
+    n = 120 * per
+    small, big = lines_run(steps(n)), lines_run(steps(2 * n))
+    assert len(checks) == 3 * n  # one schema check per step
     assert big < 2.2 * small, (small, big)
 
 

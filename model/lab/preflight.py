@@ -9,10 +9,12 @@ clean have the tree they need. One pass over the steps, constant work per step.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import lzma
 import tarfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from model.flash.geometry import check_buildable
@@ -22,7 +24,6 @@ from model.host.partition import Partition
 from model.host.profiles import load_profile
 
 from .schema import Problem, show
-from .steps import fresh_name, tree_top
 
 PROJECT = Path(__file__).resolve().parents[2]
 MIN_FS_BLOCKS = 64  # the smallest file system the ext4 layout makes
@@ -85,22 +86,54 @@ def drive_problems(profile: str, user_pages: int | None, partition: Partition,
                     "start_sector")]
 
 
+class NameSeries:
+    """base, base-2, base-3, ...: the smallest one free, as steps.fresh_name picks it at run
+    time, in amortized constant time (a scenario of thousands of unpacks stays linear).
+    Every number below `scan` is taken or in `freed`."""
+
+    def __init__(self, base: str):
+        self.base, self.scan, self.freed = base, 1, []
+
+    def name(self, n: int) -> str:
+        return self.base if n == 1 else f"{self.base}-{n}"
+
+    def next(self, taken: Callable[[str], bool]) -> str:
+        while self.freed:
+            n = heapq.heappop(self.freed)
+            if not taken(self.name(n)):
+                return self.name(n)
+        while taken(self.name(self.scan)):
+            self.scan += 1
+        self.scan += 1
+        return self.name(self.scan - 1)
+
+    def released(self, name: str) -> None:
+        """name is free again."""
+        head, _, tail = name.rpartition("-")
+        n = 1 if name == self.base else int(tail) if head == self.base and tail.isdigit() \
+            and tail == str(int(tail)) and int(tail) >= 2 else None
+        if n is not None and n < self.scan:
+            heapq.heappush(self.freed, n)
+
+
 class Namespace:
     """The root directory as the steps leave it: the files written (name -> step index),
-    the sysbench file sets (name -> file count) and the trees unpacked or cloned (top
-    directory, cloned?), newest last."""
+    the sysbench file sets (name -> file count, step), the trees unpacked or cloned (top
+    directory -> cloned?, newest last). Every question costs constant time."""
 
     def __init__(self) -> None:
         self.files: dict[str, int] = {}
-        self.sets: dict[str, tuple[int, int]] = {}  # random_writes name -> (files, step)
+        self.sets: dict[str, tuple[int, int]] = {}
         self.gone: set[str] = set()  # members of a set deleted since
-        self.trees: list[tuple[str, bool]] = []
+        self.trees: dict[str, bool] = {}  # insertion order: newest last
+        self.clones = 0  # cloned trees among them
+        self.series = {base: NameSeries(base) for base in ("linux", "filler")}
 
     def owner(self, name: str) -> str | None:
-        """What made name, if it exists ("steps[2]", "unpack"), else None."""
+        """What made name, if it exists ("steps[2]", "a tree ..."), else None."""
         if name in self.files:
             return f"steps[{self.files[name]}]"
-        if any(top == name for top, _ in self.trees):
+        if name in self.trees:
             return "a tree an earlier step made"
         stem, _, number = name.rpartition(".")
         if stem in self.sets and name not in self.gone and number.isdigit() \
@@ -110,6 +143,19 @@ class Namespace:
 
     def taken(self, name: str) -> bool:
         return self.owner(name) is not None
+
+    def add_tree(self, cloned: bool) -> None:
+        self.trees[self.series["linux"].next(self.taken)] = cloned
+        self.clones += cloned
+
+    def remove_tree(self) -> None:
+        top = next(reversed(self.trees))
+        self.clones -= self.trees.pop(top)
+        self.released(top)
+
+    def released(self, name: str) -> None:
+        for s in self.series.values():
+            s.released(name)
 
 
 def fs_bytes(profile: str, user_pages: int | None, partition: Partition) -> int:
@@ -149,30 +195,31 @@ def step_problems(steps: list, scenario: str, room_bytes: int) -> Iterator[Probl
                 yield Problem(f"{at}.trace", "must name a trace file (tracefs, blkparse, "
                               "fio iolog or MSR-Cambridge CSV); got ''", "steps", i, "trace")
         if do in ("unpack", "git_clone"):
-            ns.trees.append((tree_top(ns.taken), do == "git_clone"))
+            ns.add_tree(do == "git_clone")
         elif do == "rm":
             if not ns.trees:
                 yield Problem(f"{at}.do", "= 'rm' needs an earlier unpack or git_clone step "
                               "whose tree is still there", "steps", i, "do")
             else:
-                ns.trees.pop()
+                ns.remove_tree()
         elif do in ("make", "make_clean"):
-            if not any(cloned for _, cloned in ns.trees):
+            if not ns.clones:
                 yield Problem(f"{at}.do", f"= {do!r} needs an earlier git_clone step whose "
                               "tree is still there", "steps", i, "do")
         elif do in ("write", "random_writes"):
             yield from _new_files(ns, do, a, i, mixing)
         elif do == "fill":
             if a["percent"] > 0:
-                ns.files[fresh_name("filler", ns.taken)] = i
+                ns.files[ns.series["filler"].next(ns.taken)] = i
         elif do == "delete":
             name = a["name"]
             if name in ns.files:
                 del ns.files[name]
+                ns.released(name)
             elif ns.owner(name) is not None and ns.owner(name).startswith("steps["):
                 ns.gone.add(name)
             else:
-                written = ", ".join(list(ns.files)[:8]) or "none"
+                written = ", ".join(itertools.islice(ns.files, 8)) or "none"
                 yield Problem(f"{at}.name", f"must name a file an earlier step wrote; got "
                               f"{show(name)} (files written and not deleted: {written})",
                               "steps", i, "name")
