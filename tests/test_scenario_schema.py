@@ -121,6 +121,12 @@ def test_an_unknown_or_mistyped_do_is_named(do, shown):
     assert message.endswith(shown)
 
 
+def test_a_step_without_do_is_named():
+    message = refused(HEAD + '[[steps]]\nname = "a"\n')
+    assert "bad.toml:12: steps[0].do must be one of unpack, rm" in message
+    assert message.endswith("; it is missing")
+
+
 def test_a_table_of_the_wrong_type_is_named():
     text = 'version = 1\ndrive = "fast"\n' + SYNC
     assert "bad.toml:2: drive must be a table ([drive]); got 'fast'" in refused(text)

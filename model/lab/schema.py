@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from model.host.fstypes import ATIME_MODES
@@ -250,14 +250,9 @@ def check_step(raw, path: str, index: int = 0) -> tuple[str | None, dict, list[P
                                   "steps", index, None)]
     do = raw.get("do")
     if not isinstance(do, str) or do not in STEP_FIELDS:
-        what = "is missing" if do is None else f"got {show(do)}"
+        what = "it is missing" if do is None else f"got {show(do)}"
         return None, {}, [Problem(f"{path}.do", f"must be one of {', '.join(STEP_FIELDS)}; "
                                   f"{what}", "steps", index, "do" if do is not None else None)]
     args, problems = check_table(raw, STEP_FIELDS[do], path, "steps", index, skip=("do",))
     return do, args, problems
 
-
-def tables(data: dict) -> Iterator[tuple[str, object]]:
-    """The top-level tables of a scenario, present or not ({} when absent)."""
-    for name in TABLES:
-        yield name, data.get(name, {})
