@@ -78,10 +78,10 @@ def test_random_writes_are_sysbench_rounds_over_every_file():
 
 
 @pytest.mark.parametrize("edit, where", [
-    (("version = 1", "version = 2"), ":1: version must be 1"),
+    (("version = 1", "version = 2"), ":1: version must be a supported version: 1; got 2"),
     (('profile = "firstgen_block_64"', 'profile = "nope"'), ":4: drive.profile"),
     (("user_gib = 0.25", "user_gib = -1"), ":5: drive.user_gib"),
-    (("journal = true", "jounral = true"), ":7: unknown field filesystem.jounral"),
+    (("journal = true", "jounral = true"), ":7: filesystem.jounral is not a known field"),
     (("mb = 8", "mb = -8"), ":12: steps[0].mb"),
     (('do = "sync"', 'do = "defrag"'), ":17: steps[2].do"),
     (("discard = true", "discard = 1"), "filesystem"),

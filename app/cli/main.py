@@ -231,7 +231,7 @@ def _run(args: argparse.Namespace) -> int:
 
     from model.lab.scenario import ScenarioError, build_machine, load_scenario, run_scenario
     from model.lab.series import COLUMNS, Series
-    from model.lab.steps import Context
+    from model.lab.steps import Context, StepError
 
     try:
         scenario = load_scenario(args.scenario)
@@ -281,7 +281,7 @@ def _run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("\nssdlab run: stopped", file=sys.stderr)
         return 130
-    except ScenarioError as e:  # a step's bad input (a trace with nothing to replay ...)
+    except (ScenarioError, StepError) as e:  # bad input found at load or at run time
         print(f"ssdlab run: error: {e}", file=sys.stderr)
         return 2
     except (OSError, ValueError) as e:

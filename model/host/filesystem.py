@@ -259,7 +259,7 @@ class FileSystem:
 
     def _link(self, d: Inode, name: str, ino: int) -> None:
         if name in d.entries:
-            raise FileExistsError(name)
+            raise FileExistsError(17, f"{name} exists already")
         need = _entry_bytes(name)
         idx = len(d.fill) - 1
         if d.fill[idx] + need > 4096:
@@ -286,6 +286,8 @@ class FileSystem:
 
     def mkdir(self, parent: int, name: str) -> int:
         p = self.inodes[parent]
+        if name in p.entries:  # before an inode is taken, so a refusal changes nothing
+            raise FileExistsError(17, f"{name} exists already")
         if parent == ROOT_INO:
             # Orlov: top-level directories spread over the groups.
             group = (hash(name) & 0x7FFFFFFF) % self.layout.groups
@@ -301,6 +303,8 @@ class FileSystem:
     def create(self, parent: int, name: str, size_bytes: int = 0) -> int:
         """Create a file and write size_bytes into it (page cache; written back later)."""
         p = self.inodes[parent]
+        if name in p.entries:  # before an inode is taken, so a refusal changes nothing
+            raise FileExistsError(17, f"{name} exists already")
         ino = self._new_ino(self.layout.group_of_inode(parent))
         self.inodes[ino] = Inode(ino, False, parent, atime=self.now, mtime=self.now)
         self._link(p, name, ino)
@@ -357,11 +361,12 @@ class FileSystem:
 
     def unlink(self, parent: int, name: str) -> None:
         p = self.inodes[parent]
-        ino = self._unlink_entry(p, name)
-        f = self.inodes[ino]
-        if f.is_dir:
-            raise IsADirectoryError(name)
-        self._drop_file(f)
+        # refused before the entry goes, so a refusal changes nothing
+        if name not in p.entries:
+            raise FileNotFoundError(2, f"no such file: {name}")
+        if self.inodes[p.entries[name][0]].is_dir:
+            raise IsADirectoryError(21, f"{name} is a directory")
+        self._drop_file(self.inodes[self._unlink_entry(p, name)])
 
     def rmdir(self, parent: int, name: str) -> None:
         p = self.inodes[parent]

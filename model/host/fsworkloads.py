@@ -40,6 +40,8 @@ class Tree:
         parent = self.ensure_dir(parent_path) if parent_path else ROOT_INO
         entries = fs.inodes[parent].entries
         ino = entries[name][0] if name in entries else fs.mkdir(parent, name)
+        if not fs.inodes[ino].is_dir:  # an archive with a file where a directory goes
+            raise NotADirectoryError(20, f"{path} is a file, not a directory")
         self.m.cpu(self.m.host.per_dir_us * 1e-6)
         self.dirs[path] = ino
         return ino

@@ -10,7 +10,10 @@ scenario played in the window and on the command line ends in the same state.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import lzma
+import tarfile
+import zlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -20,6 +23,8 @@ from model.host.filesystem import ROOT_INO
 from model.host.filetree import clone_outputs, kernel_tree_on_disk, make_schedule, tar_members
 from model.host.fstypes import FsOptions
 from model.host.machine import Machine
+
+from .schema import RUNTIME_FIELD, one_line, show
 
 MIB = 1 << 20
 REPLAY_SLICE_REQUESTS = 2048
@@ -45,13 +50,11 @@ class Context:
     mix_serial: list[int] = field(default_factory=lambda: [0])  # next user_mix file number
     replays: list[dict] = field(default_factory=list)  # each replay's report (host/replay.py)
 
-    def new_top(self) -> str:
-        """linux, then linux-2, linux-3, ... while earlier trees still exist."""
-        taken = {t.top for t in self.trees}
-        n = 1
-        while (top := "linux" if n == 1 else f"linux-{n}") in taken:
-            n += 1
-        return top
+    def new_top(self, m: Machine) -> str:
+        """linux, then linux-2, linux-3, ... while earlier trees (or files of that name)
+        still exist."""
+        tops = {t.top for t in self.trees}
+        return tree_top(lambda name: name in tops or _exists(m, name))
 
     def newest(self, cloned: bool = False) -> TreeRecord | None:
         for t in reversed(self.trees):
@@ -60,8 +63,53 @@ class Context:
         return None
 
 
+def fresh_name(base: str, taken: Callable[[str], bool]) -> str:
+    """base, or base-2, base-3, ...: the first name taken() says is free."""
+    n = 1
+    while taken(name := base if n == 1 else f"{base}-{n}"):
+        n += 1
+    return name
+
+
+def tree_top(taken: Callable[[str], bool]) -> str:
+    """The top directory the next unpack or git_clone makes."""
+    return fresh_name("linux", taken)
+
+
+def _exists(m: Machine, name: str) -> bool:
+    return name in m.fs.inodes[ROOT_INO].entries
+
+
+# What a step's run can fail with when its input does not fit the drive or the archive is
+# damaged: the model's own refusals (ValueError, OSError such as ENOSPC or a missing file)
+# and the archive readers'. Anything else is a bug and is left to surface as one.
+RUNTIME_ERRORS = (OSError, ValueError, KeyError, tarfile.TarError, EOFError, zlib.error,
+                  lzma.LZMAError, MemoryError)
+
+
 class StepError(ValueError):
-    """A step that cannot run in the current state (rm with nothing to remove, ...)."""
+    """A step that cannot run in the current state (rm with nothing to remove, a file
+    system that fills up, a damaged archive). It names the step's `do`, the field the
+    failure is charged to and its value; `located` adds the step's number and file."""
+
+    def __init__(self, reason: str, do: str = "", field: str | None = None, value=None,
+                 index: int | None = None, source: str = "", line: int = 0):
+        self.reason, self.do, self.field, self.value = reason, do, field, value
+        self.index, self.source, self.line = index, source, line
+        super().__init__(str(self))
+
+    def located(self, index: int, source: str, line: int) -> StepError:
+        return StepError(self.reason, self.do, self.field, self.value, index, source, line)
+
+    def __str__(self) -> str:
+        where = f"{self.source}:{self.line}: " if self.source and self.line else \
+            f"{self.source}: " if self.source else ""
+        what = "step" if self.index is None else f"steps[{self.index}]"
+        if self.field:
+            what += f".{self.field} = {show(self.value)}"
+        if self.do:
+            what += f" ({self.do})"
+        return one_line(f"{where}{what}: {self.reason}")
 
 
 class StepRun:
@@ -78,7 +126,12 @@ class StepRun:
         self.message = ""
         self.total = 1
         self.unit = "step"
-        self._gen = self._prepare(step.do, step.args)
+        try:
+            self._gen = self._guarded(self._prepare(step.do, step.args))
+        except StepError as e:
+            raise self._error(e.reason) from e
+        except RUNTIME_ERRORS as e:
+            raise self._error(_reason(e)) from e
 
     @property
     def label(self) -> str:
@@ -87,6 +140,20 @@ class StepRun:
 
     def __iter__(self) -> Iterator[int | None]:
         return self._gen
+
+    def _error(self, reason: str) -> StepError:
+        """A StepError naming this step's do and the field its failure is charged to."""
+        do, a = self.step.do, self.step.args
+        key = "tar" if do == "unpack" and a.get("tar") else RUNTIME_FIELD.get(do)
+        return StepError(reason, do, key, a.get(key) if key else None)
+
+    def _guarded(self, gen: Iterator[int | None]) -> Iterator[int | None]:
+        try:
+            yield from gen
+        except StepError as e:
+            raise self._error(e.reason) from e
+        except RUNTIME_ERRORS as e:
+            raise self._error(_reason(e)) from e
 
     def run(self) -> None:
         for _ in self._gen:
@@ -104,8 +171,7 @@ class StepRun:
         if do == "rm":
             rec = ctx.newest()
             if rec is None:
-                raise StepError("rm -rf: there is no kernel tree to remove; unpack or clone one "
-                                "first")
+                raise StepError("there is no kernel tree to remove; unpack or clone one first")
             self.total, self.unit = max(1, _count_files(m, rec.top)), "files"
             return self._rm(rec)
         if do == "git_clone":
@@ -116,7 +182,7 @@ class StepRun:
         if do in ("make", "make_clean"):
             rec = ctx.newest(cloned=True)
             if rec is None:
-                raise StepError(f"{do}: needs a git_clone step before it")
+                raise StepError("needs a git_clone step before it")
             if do == "make":
                 units = make_schedule(rec.files)
                 self.total, self.unit = len(units), "compile units"
@@ -131,7 +197,8 @@ class StepRun:
         if do == "fill":
             want = w.fill_size(m, a["percent"] / 100.0)
             self.total, self.unit = max(1, -(-want // MIB)), "MiB"
-            return self._write("filler", want) if want else _once(lambda: None)
+            name = fresh_name("filler", lambda n: _exists(m, n))
+            return self._write(name, want) if want else _once(lambda: None)
         if do == "fill_free_and_delete":
             size = w.free_fill_size(m)
             self.total, self.unit = max(1, -(-size // MIB)), "MiB"
@@ -176,12 +243,12 @@ class StepRun:
     # --- the steps -------------------------------------------------------------------------
 
     def _unpack(self, files) -> Iterator[int]:
-        top = self.ctx.new_top()
+        top = self.ctx.new_top(self.m)
         yield from w.unpack_steps(self.m, files, top)
         self.ctx.trees.append(TreeRecord(top, self.m.last_tree, files, cloned=False))
 
     def _clone(self, files, outputs, seconds: float) -> Iterator[int]:
-        top = self.ctx.new_top()
+        top = self.ctx.new_top(self.m)
         yield from w.git_clone_steps(self.m, outputs, top, seconds)
         self.ctx.trees.append(TreeRecord(top, self.m.last_tree, files, cloned=True))
 
@@ -195,8 +262,9 @@ class StepRun:
         yield from self._sync()
 
     def _fill_free_and_delete(self, size: int) -> Iterator[int | None]:
-        yield from self._write("zero.fill", size)
-        w.delete_file(self.m, "zero.fill")
+        name = fresh_name("zero.fill", lambda n: _exists(self.m, n))
+        yield from self._write(name, size)
+        w.delete_file(self.m, name)
         yield from self._sync()
 
     def _sync(self) -> Iterator[None]:
@@ -212,6 +280,17 @@ class StepRun:
             yield done
         self.message = headline(run.result(), run.trace)
         self.ctx.replays.append(report(run.result(), run.trace))
+
+
+def _reason(e: BaseException) -> str:
+    """An exception as the end of a one-line message."""
+    if isinstance(e, MemoryError):
+        return "out of memory"
+    if isinstance(e, KeyError):
+        return f"not found: {show(e.args[0]) if e.args else '?'}"
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror
+    return str(e) or type(e).__name__
 
 
 def _once(fn) -> Iterator[int]:
