@@ -241,8 +241,8 @@ def test_every_file_a_command_names_exists(cmd):
 
 
 def test_every_repository_path_the_text_names_exists():
-    text = README.read_text(encoding="utf-8")
-    for span in re.findall(r"`([^`\s]+)`", text):
+    prose = re.sub(r"^```.*?^```", "", README.read_text(encoding="utf-8"), flags=re.M | re.S)
+    for span in re.findall(r"`([^`\s]+)`", prose):
         if "/" not in span or span.startswith(("-", "/", "../", "~", ".venv", "http")) \
                 or re.search(r"[*<>{}\[\]]", span):
             continue
