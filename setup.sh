@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up what SSD Lab needs, then launch it or run its tests.
 #
-#   bash setup.sh launch [ssdlab arguments...]   # open the app (needs a display)
+#   bash setup.sh launch [ssdlab arguments...]   # open the app (needs a display), or
+#                                                # run a headless subcommand: simulate, run, ...
 #   bash setup.sh test [pytest arguments...]     # ruff, then the whole test suite
 #
 # Steps: install missing Qt system libraries (Debian, as root; otherwise print the
@@ -98,8 +99,11 @@ fi
 
 case "$mode" in
     launch)
-        if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -z "${QT_QPA_PLATFORM:-}" ]; then
-            echo "setup.sh: no DISPLAY or WAYLAND_DISPLAY set; the window may fail to open" >&2
+        # Only a bare `ssdlab` opens the window; any argument is a subcommand or --help,
+        # which run headless, so a missing display is worth a warning only without one.
+        if [ $# -eq 0 ] && [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}${QT_QPA_PLATFORM:-}" ]; then
+            echo "setup.sh: no DISPLAY or WAYLAND_DISPLAY set; the window may fail to open" \
+                "(the subcommands run headless: bash setup.sh launch --help)" >&2
         fi
         exec .venv/bin/ssdlab "$@"
         ;;

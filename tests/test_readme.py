@@ -1,0 +1,410 @@
+"""The README's commands work as written, checked without running the long ones.
+
+Every command line in the README's ``bash`` blocks must take one of the forms a fresh clone
+has after setup (`bash setup.sh ...`, `.venv/bin/ssdlab ...`, `.venv/bin/python -m ...`);
+`ssdlab` arguments must parse with the real parser, `python -m` must name a runnable module
+whose own parser accepts the arguments, and every file a command reads must exist. The
+cheapest commands (--help, a small `simulate`) run for real, and `simulate`'s sample output
+must match what it prints. ``text`` blocks are sample output and are never run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import importlib.util
+import io
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from app.cli.main import build_parser
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+
+SSDLAB = ".venv/bin/ssdlab"
+PYTHON = ".venv/bin/python"
+# Options whose value is a file or folder the command writes: it need not exist yet, but
+# the folder it goes into must.
+OUTPUT_OPTIONS = {"--csv", "--series", "--tour"}
+# A `simulate` example this small runs in about a second, so the test plays it.
+CHEAP_SIMULATE_HOST_PAGES = 1 << 20
+
+
+@dataclass(frozen=True)
+class Block:
+    """One fenced code block: its language tag, text, and the line its fence opens on."""
+
+    lang: str
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command line from a ``bash`` block, continuation lines joined, comments dropped."""
+
+    words: tuple[str, ...]
+    line: int
+    output: Block | None  # the ``text`` block right after, when the command is alone
+
+    def __str__(self) -> str:
+        return f"README line {self.line}: {shlex.join(self.words)}"
+
+
+def blocks(markdown: str) -> list[Block]:
+    found, lang, start, body = [], None, 0, []
+    for number, line in enumerate(markdown.splitlines(), 1):
+        if line.startswith("```"):
+            if lang is None:
+                lang, start, body = line[3:].strip(), number, []
+            else:
+                found.append(Block(lang, "\n".join(body), start))
+                lang = None
+        elif lang is not None:
+            body.append(line)
+    assert lang is None, f"README line {start}: code block never closed"
+    return found
+
+
+def commands_in(block: Block) -> list[Command]:
+    found, pending, first = [], "", 0
+    for offset, line in enumerate(block.text.splitlines(), 1):
+        if not pending:
+            first = block.line + offset
+        if line.rstrip().endswith("\\"):
+            pending += line.rstrip()[:-1] + " "
+            continue
+        words = shlex.split(pending + line, comments=True)
+        pending = ""
+        if words:
+            found.append(Command(tuple(words), first, None))
+    return found
+
+
+def readme_commands() -> list[Command]:
+    all_blocks = blocks(README.read_text(encoding="utf-8"))
+    found = []
+    for i, block in enumerate(all_blocks):
+        if block.lang != "bash":
+            continue
+        cmds = commands_in(block)
+        after = all_blocks[i + 1] if i + 1 < len(all_blocks) else None
+        if len(cmds) == 1 and after is not None and after.lang == "text":
+            cmds = [Command(cmds[0].words, cmds[0].line, after)]
+        found += cmds
+    return found
+
+
+COMMANDS = readme_commands()
+
+
+def ssdlab_args(cmd: Command) -> list[str] | None:
+    """The `ssdlab` arguments a command passes, or None when it runs something else."""
+    w = list(cmd.words)
+    if w[0] == SSDLAB:
+        return w[1:]
+    if w[:3] == ["bash", "setup.sh", "launch"]:
+        return w[3:]
+    return None
+
+
+def module_of(cmd: Command) -> tuple[str, list[str]] | None:
+    w = list(cmd.words)
+    if w[:2] == [PYTHON, "-m"] and len(w) >= 3:
+        return w[2], w[3:]
+    return None
+
+
+def parse_ssdlab(args: list[str]) -> argparse.Namespace | int:
+    """The parsed namespace, or the exit status argparse chose (--help: 0, error: 2)."""
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            return build_parser().parse_args(args)
+    except SystemExit as stop:
+        return stop.code if stop.code is not None else 0
+
+
+def wants_help(args: list[str]) -> bool:
+    return "-h" in args or "--help" in args
+
+
+def ids(cmds: list[Command]) -> list[str]:
+    return [f"line{c.line}" for c in cmds]
+
+
+def test_the_readme_starts_with_the_two_setup_commands():
+    first = blocks(README.read_text(encoding="utf-8"))[0]
+    assert [c.words for c in commands_in(first)] == [("bash", "setup.sh", "launch"),
+                                                     ("bash", "setup.sh", "test")]
+
+
+def test_every_code_block_says_whether_it_is_commands_or_output():
+    # An untagged block could hide a command from every check below.
+    for block in blocks(README.read_text(encoding="utf-8")):
+        assert block.lang in ("bash", "text"), (
+            f"README line {block.line}: tag the block ```bash (commands) or ```text (output)")
+
+
+@pytest.mark.parametrize("cmd", COMMANDS, ids=ids(COMMANDS))
+def test_each_command_takes_a_form_that_works_in_a_fresh_clone(cmd):
+    w = list(cmd.words)
+    ok = (w[:2] == ["bash", "setup.sh"] and len(w) >= 3 and w[2] in ("launch", "test")) \
+        or w[0] == SSDLAB or (w[:2] == [PYTHON, "-m"] and len(w) >= 3)
+    assert ok, (f"{cmd}: start with `bash setup.sh launch|test`, `{SSDLAB}` or "
+                f"`{PYTHON} -m` (nothing is on PATH and Debian has no `python`)")
+    assert not any(re.search(r"<[^>]*>|\bN\b|\bFILE\b|\bDIR\b|\[", word) for word in w), (
+        f"{cmd}: a placeholder; give concrete values that run as pasted")
+
+
+SSDLAB_COMMANDS = [c for c in COMMANDS if ssdlab_args(c) is not None]
+
+
+@pytest.mark.parametrize("cmd", SSDLAB_COMMANDS, ids=ids(SSDLAB_COMMANDS))
+def test_each_ssdlab_command_parses_with_the_real_parser(cmd):
+    args = ssdlab_args(cmd)
+    parsed = parse_ssdlab(args)
+    if wants_help(args):
+        assert parsed == 0, f"{cmd}: --help must exit 0, got {parsed}"
+    else:
+        assert isinstance(parsed, argparse.Namespace), f"{cmd}: the parser refused it"
+
+
+def test_only_a_bare_launch_would_open_the_window():
+    # The README's launch lines with arguments are promised to run headless.
+    for cmd in SSDLAB_COMMANDS:
+        args = ssdlab_args(cmd)
+        if args:
+            parsed = parse_ssdlab(args)
+            assert wants_help(args) or parsed.command is not None, str(cmd)
+
+
+class _Parsed(Exception):
+    """Raised in place of running a module once its parser has accepted the arguments."""
+
+
+MODULE_COMMANDS = [c for c in COMMANDS if module_of(c) is not None]
+
+
+@pytest.mark.parametrize("cmd", MODULE_COMMANDS, ids=ids(MODULE_COMMANDS))
+def test_each_python_module_exists_runs_as_main_and_accepts_its_arguments(cmd, monkeypatch):
+    name, args = module_of(cmd)
+    spec = importlib.util.find_spec(name)
+    assert spec is not None and spec.origin, f"{cmd}: no module {name}"
+    source = Path(spec.origin).read_text(encoding="utf-8")
+    assert re.search(r"^if __name__ == .__main__.:", source, re.M), (
+        f"{cmd}: {name} does nothing when run with -m")
+    if not args:
+        return
+    # Let the module's own parser judge the arguments, then stop before any real work.
+    original = argparse.ArgumentParser.parse_args
+
+    def parse_then_stop(self, argv=None, namespace=None):
+        raise _Parsed(original(self, argv, namespace))
+
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", parse_then_stop)
+    module = importlib.import_module(name)
+    with pytest.raises(_Parsed), contextlib.redirect_stderr(io.StringIO()):
+        module.main(args)
+
+
+def named_paths(cmd: Command) -> list[tuple[str, bool]]:
+    """(path, written) for each word that names a file: it has a slash or a file suffix."""
+    found, w = [], list(cmd.words)
+    for i, word in enumerate(w):
+        if i == 0 or word.startswith("-") or word.startswith(".venv/"):
+            continue
+        value = word.split("=", 1)[-1]
+        if "/" in value or re.search(r"\.(toml|png|csv|json|py|sh|txt|log|c)$", value):
+            found.append((value, w[i - 1] in OUTPUT_OPTIONS))
+    return found
+
+
+@pytest.mark.parametrize("cmd", COMMANDS, ids=ids(COMMANDS))
+def test_every_file_a_command_names_exists(cmd):
+    for path, written in named_paths(cmd):
+        where = ROOT / path
+        if written:
+            assert where.parent.is_dir(), f"{cmd}: no folder {where.parent} for {path}"
+        else:
+            assert where.exists(), f"{cmd}: {path} does not exist"
+
+
+def test_every_repository_path_the_text_names_exists():
+    prose = re.sub(r"^```.*?^```", "", README.read_text(encoding="utf-8"), flags=re.M | re.S)
+    for span in re.findall(r"`([^`\s]+)`", prose):
+        if "/" not in span or span.startswith(("-", "/", "../", "~", ".venv", "http")) \
+                or re.search(r"[*<>{}\[\]]", span):
+            continue
+        assert (ROOT / span.rstrip("/")).exists(), f"README names `{span}`, which is missing"
+
+
+def test_the_layout_names_every_package():
+    text = README.read_text(encoding="utf-8")
+    for top in ("app", "model"):
+        for init in sorted((ROOT / top).glob("*/__init__.py")):
+            package = f"{top}/{init.parent.name}"
+            assert f"`{package}/`" in text, f"the README's layout leaves out `{package}/`"
+
+
+def test_there_is_an_example_of_every_command():
+    wanted = {
+        "simulate": lambda a, m: a is not None and a[:1] == ["simulate"] and not wants_help(a),
+        "run": lambda a, m: a is not None and a[:1] == ["run"],
+        "experiments": lambda a, m: a is not None and a[:1] == ["experiments"],
+        "bench": lambda a, m: a is not None and a[:1] == ["bench"] and "--physics" not in a,
+        "bench --physics": lambda a, m: a is not None and a[:2] == ["bench", "--physics"],
+        "ext4compare": lambda a, m: m is not None and m[0] == "model.lab.ext4compare",
+        "screenshot": lambda a, m: m is not None and m[0] == "app.devtools.screenshot"
+        and "--tour" not in m[1],
+        "screenshot --tour": lambda a, m: m is not None
+        and m[0] == "app.devtools.screenshot" and "--tour" in m[1],
+        "guibench": lambda a, m: m is not None and m[0] == "app.devtools.guibench",
+    }
+    missing = [name for name, matches in wanted.items()
+               if not any(matches(ssdlab_args(c), module_of(c)) for c in COMMANDS)]
+    assert not missing, f"the README has no copy-and-run example of {missing}"
+
+
+def _as_run_here(cmd: Command) -> list[str]:
+    """The command as this checkout runs it: the project's interpreter stands for .venv."""
+    return [sys.executable, "-m", "app.cli.main", *ssdlab_args(cmd)]
+
+
+def _run(argv: list[str]) -> subprocess.CompletedProcess:
+    env = {**os.environ, "COLUMNS": "100"}
+    return subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env=env,
+                          timeout=600)
+
+
+HELP_COMMANDS = [c for c in SSDLAB_COMMANDS if wants_help(ssdlab_args(c))]
+
+
+@pytest.mark.parametrize("cmd", HELP_COMMANDS, ids=ids(HELP_COMMANDS))
+def test_help_commands_run(cmd):
+    done = _run(_as_run_here(cmd))
+    assert done.returncode == 0, f"{cmd}: {done.stderr}"
+    assert done.stdout.startswith("usage: ssdlab"), f"{cmd}: {done.stdout[:200]}"
+    assert "Traceback" not in done.stderr
+
+
+def _simulated_host_pages(args: argparse.Namespace) -> float:
+    return args.user_pages * (1 + args.warmup_drive_writes + args.measure_drive_writes)
+
+
+def _cheap_simulations() -> list[Command]:
+    found = []
+    for c in SSDLAB_COMMANDS:
+        parsed = parse_ssdlab(ssdlab_args(c))
+        if isinstance(parsed, argparse.Namespace) and parsed.command == "simulate" \
+                and _simulated_host_pages(parsed) <= CHEAP_SIMULATE_HOST_PAGES:
+            found.append(c)
+    return found
+
+
+CHEAP_SIMULATIONS = _cheap_simulations()
+
+
+def test_some_simulate_example_is_small_enough_to_run_here():
+    assert CHEAP_SIMULATIONS, (
+        f"keep one README `simulate` example under {CHEAP_SIMULATE_HOST_PAGES} host pages")
+
+
+def _comparable(line: str) -> str:
+    # Engine speed depends on the machine; every other figure follows from the seed.
+    return re.sub(r"[\d.]+", "#", line) if "/s" in line else line.rstrip()
+
+
+@pytest.mark.parametrize("cmd", CHEAP_SIMULATIONS, ids=ids(CHEAP_SIMULATIONS))
+def test_small_simulations_run_and_print_what_the_readme_shows(cmd):
+    done = _run(_as_run_here(cmd))
+    assert done.returncode == 0, f"{cmd}: {done.stderr}"
+    assert "Traceback" not in done.stderr
+    if cmd.output is not None:
+        shown = [_comparable(x) for x in cmd.output.text.splitlines() if x.strip()]
+        printed = [_comparable(x) for x in done.stdout.splitlines() if x.strip()]
+        assert printed == shown, f"{cmd}: the sample output below it is out of date"
+
+
+def test_the_readme_has_help_lines_to_run():
+    assert HELP_COMMANDS, "the README shows no `--help` line, so none is run here"
+
+
+# setup.sh, run in a sandbox: a stand-in .venv whose programs echo their arguments, and a
+# PATH without dpkg (so nothing is installed); only the script's own decisions are tested.
+SANDBOX_TOOLS = ("bash", "cat", "cut", "dirname", "id", "sha256sum", "rm")
+
+
+@pytest.fixture
+def sandbox(tmp_path):
+    shutil.copy(ROOT / "setup.sh", tmp_path)
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    venv = tmp_path / ".venv" / "bin"
+    venv.mkdir(parents=True)
+    for program in ("python", "ssdlab", "ruff"):
+        (venv / program).write_text(f'#!/bin/sh\necho "{program} $*"\n')
+        (venv / program).chmod(0o755)
+    digest = subprocess.run(["sha256sum", "pyproject.toml"], cwd=tmp_path, text=True,
+                            capture_output=True, check=True).stdout.split()[0]
+    (tmp_path / ".venv" / ".ssdlab-pyproject.sha256").write_text(digest + "\n")
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    for tool in SANDBOX_TOOLS:
+        (tools / tool).symlink_to(shutil.which(tool))
+    (tools / "python3").symlink_to(sys.executable)
+
+    def run(*args: str, **env: str) -> subprocess.CompletedProcess:
+        return subprocess.run([str(tools / "bash"), "setup.sh", *args], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=60,
+                              env={"PATH": str(tools), "HOME": str(tmp_path), **env})
+
+    return run
+
+
+SETUP_COMMANDS = [c for c in COMMANDS if c.words[:2] == ("bash", "setup.sh")]
+
+
+@pytest.mark.parametrize("cmd", SETUP_COMMANDS, ids=ids(SETUP_COMMANDS))
+def test_each_setup_line_hands_its_arguments_on(cmd, sandbox):
+    mode, args = cmd.words[2], list(cmd.words[3:])
+    done = sandbox(mode, *args)
+    assert done.returncode == 0, f"{cmd}: {done.stderr}"
+    if mode == "launch":
+        assert done.stdout == "ssdlab " + " ".join(args) + "\n"
+        # Only a bare launch opens the window, so only it may warn about the display.
+        assert ("DISPLAY" in done.stderr) == (not args), f"{cmd}: {done.stderr}"
+    else:
+        assert done.stdout.splitlines() == ["ruff check .",
+                                            " ".join(["python -m pytest -q", *args])]
+
+
+def test_setup_passes_subcommands_through_without_a_display_warning(sandbox):
+    done = sandbox("launch", "simulate", "--help")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "ssdlab simulate --help\n"
+    assert "DISPLAY" not in done.stderr
+
+
+def test_setup_warns_about_a_missing_display_only_when_the_window_would_open(sandbox):
+    done = sandbox("launch")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "ssdlab \n"
+    assert "no DISPLAY" in done.stderr
+    assert "DISPLAY" not in sandbox("launch", DISPLAY=":0").stderr
+    assert "DISPLAY" not in sandbox("launch", QT_QPA_PLATFORM="offscreen").stderr
+
+
+def test_setup_refuses_an_unknown_mode(sandbox):
+    done = sandbox("lanch")
+    assert done.returncode == 2
+    assert "usage: bash setup.sh" in done.stderr
