@@ -91,8 +91,11 @@ def _run(args) -> int:
         return _error("give one lesson NAME or --all")
     if args.report:
         out = Path(args.report)
-        if not out.is_dir():
-            return _error(f"--report {out} must be an existing folder")
+        # A report folder that does not exist yet is made, as `--report DIR` reads.
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            return _error(f"--report {out} must be a folder that can be created: {e.strerror}")
     try:
         lessons = bundled() if args.all else [find(args.name)]
     except LessonError as e:
