@@ -9,16 +9,17 @@ Physics (--physics): simulated WA against model/flash/theory.py over the spare r
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import re
 import resource
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -38,6 +39,22 @@ PHYSICS_POLICIES = (
     ("fifo hot/cold 90/10", "fifo", 2, "hotcold:0.1:0.9", (5, 10)),
 )
 TOLERANCE = 0.01
+
+
+class BenchError(Exception):
+    """A case or the C reference failed to run; the message is one line saying which."""
+
+
+def _child(cmd: list[str], what: str, **kwargs) -> subprocess.CompletedProcess:
+    """Run a helper process in its own process group, so a Ctrl-C at the terminal reaches
+    only this process, which stops the child (subprocess.run kills it on any exception) and
+    reports the interruption once, instead of every child printing its own traceback."""
+    done = subprocess.run(cmd, capture_output=True, text=True, process_group=0, **kwargs)
+    if done.returncode != 0:
+        lines = (done.stderr or done.stdout).strip().splitlines()
+        raise BenchError(f"{what} failed with status {done.returncode}"
+                         + (f": {lines[-1]}" if lines else ""))
+    return done
 
 
 def _peak_rss_bytes() -> int:
@@ -108,23 +125,31 @@ def _subprocess_case(name: str, log2_pages: int, spare: float | None) -> dict:
     call = ("run_host_stack_case()" if name == "host stack"
             else f"run_speed_case({name!r}, {log2_pages}, {spare!r})")
     code = f"import json, sys; from app.cli.bench import *; print(json.dumps({call}))"
-    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
-                          text=True, check=True)
+    done = _child([sys.executable, "-c", code], f"bench case {name!r}", cwd=REPO)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def _build_reference(source: Path, folder: str) -> Path | None:
-    if not source.is_file() or shutil.which("gcc") is None:
-        return None
+def _build_reference(source: Path, folder: str) -> tuple[Path | None, str]:
+    """The C reference built with gcc -O2, or None; and one line saying which, and if not
+    built, what was missing or what failed."""
+    if not source.is_file():
+        return None, f"C reference not run: {source} not found"
+    if shutil.which("gcc") is None:
+        return None, "C reference not run: gcc not found on PATH"
     exe = Path(folder) / "ref_ftl"
-    subprocess.run(["gcc", "-O2", "-o", str(exe), str(source)], check=True)
-    return exe
+    try:
+        _child(["gcc", "-O2", "-o", str(exe), str(source)], f"gcc -O2 {source}")
+    except BenchError as e:
+        return None, f"C reference not run: {e}"
+    return exe, f"C reference: {source} built with gcc -O2"
 
 
 def _reference_run(exe: Path, log2_pages: int, spare: float) -> dict:
-    done = subprocess.run([str(exe), str(1 << log2_pages), "256", str(spare), "1", "1",
-                           "greedy"], capture_output=True, text=True, check=True)
+    done = _child([str(exe), str(1 << log2_pages), "256", str(spare), "1", "1", "greedy"],
+                  "the C reference")
     fields = dict(re.findall(r"(\w+)=([\d.]+)", done.stdout))
+    if "wa" not in fields or "mwps" not in fields:
+        raise BenchError("the C reference printed no wa= and mwps= figures")
     return {"wa": float(fields["wa"]), "host_writes_per_second": float(fields["mwps"]) * 1e6}
 
 
@@ -133,13 +158,14 @@ def _median(values: list[float]) -> float:
 
 
 def speed(args) -> list[dict]:
-    sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     reference = Path(args.reference) if args.reference else DEFAULT_REFERENCE
     _subprocess_case("sequential fill", 16, None)  # compile or load the engine once
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        exe = _build_reference(reference, tmp)
-        for log2 in sizes:
+        exe, note = _build_reference(reference, tmp)
+        if not args.json:
+            print(note, flush=True)
+        for log2 in args.sizes:
             for name, spare in SPEED_CASES:
                 runs = []
                 refs = []
@@ -157,6 +183,7 @@ def speed(args) -> list[dict]:
                     "peak_rss_bytes": _median([r["peak_rss_bytes"] for r in runs]),
                     "state_bytes": runs[0]["state_bytes"],
                     "wa": _median([r["wa"] for r in runs]) if spare is not None else None,
+                    "c_reference": note,
                 }
                 if refs:
                     row["reference_host_writes_per_second"] = _median(
@@ -186,39 +213,62 @@ def _print_speed_row(row: dict, as_json: bool) -> None:
     print(line, flush=True)
 
 
-def _physics_case(case: tuple) -> dict:
+def physics_specs(args) -> list[tuple[str, object]]:
+    """(label, RunSpec) of every physics case. Building them checks --user-pages and the
+    drive-write counts against the model's own ranges before any work starts."""
     from model.flash.geometry import FtlConfig, Geometry
-    from model.flash.runner import RunSpec, run
+    from model.flash.runner import RunSpec
     from model.flash.workloads import Workload
 
-    label, gc, d, workload, spare, user, warm, measure, active = case
-    kind, *fractions = workload.split(":")
-    w = Workload(kind=kind, active_fraction=active)
-    if fractions:
-        w = Workload(kind=kind, hot_lba_fraction=float(fractions[0]),
-                     hot_write_fraction=float(fractions[1]), active_fraction=active)
-    r = run(RunSpec(Geometry(user_pages=user, pages_per_block=256, spare=spare),
-                    FtlConfig(gc=gc, d=d), w, warm, measure))
+    def spec(gc: str, d: int, workload: str, spare: float, longer: tuple, active: float):
+        kind, *fractions = workload.split(":")
+        w = Workload(kind=kind, active_fraction=active)
+        if fractions:
+            w = Workload(kind=kind, hot_lba_fraction=float(fractions[0]),
+                         hot_write_fraction=float(fractions[1]), active_fraction=active)
+        return RunSpec(Geometry(user_pages=args.user_pages, pages_per_block=256, spare=spare),
+                       FtlConfig(gc=gc, d=d), w, args.warmup_drive_writes * longer[0],
+                       args.measure_drive_writes * longer[1])
+
+    cases = [(label, spec(gc, d, w, s, longer, 1.0))
+             for label, gc, d, w, longer in PHYSICS_POLICIES for s in PHYSICS_SPARES]
+    # TRIMmed free space behaves like spare: a 7 % drive using 90 % / 80 % of its LBAs.
+    cases += [("greedy, unused LBAs trimmed", spec("greedy", 2, "random", 0.07, (1, 1), a))
+              for a in (0.9, 0.8)]
+    return cases
+
+
+def _physics_case(case: tuple) -> dict:
+    from model.flash.runner import run
+
+    label, spec = case
+    r = run(spec)
     error = None if r.theory_wa is None else r.wa / r.theory_wa - 1.0
-    return {"policy": label, "spare": spare, "active_fraction": active,
+    return {"policy": label, "spare": spec.geometry.spare,
+            "active_fraction": spec.workload.active_fraction,
             "effective_spare": r.effective_spare, "wa": r.wa, "theory_wa": r.theory_wa,
             "error": error, "window_min": min(r.wa_windows), "window_max": max(r.wa_windows)}
 
 
+def _worker_ignores_ctrl_c() -> None:
+    # A Ctrl-C at the terminal reaches the whole process group: the parent alone handles it
+    # (terminating the pool), so the workers print no tracebacks of their own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _jobs(args) -> int:
+    return args.jobs or os.cpu_count() or 1
+
+
 def physics(args) -> list[dict]:
-    cases = [(label, gc, d, w, s, args.user_pages, args.warmup_drive_writes * longer[0],
-              args.measure_drive_writes * longer[1], 1.0)
-             for label, gc, d, w, longer in PHYSICS_POLICIES for s in PHYSICS_SPARES]
-    # TRIMmed free space behaves like spare: a 7 % drive using 90 % / 80 % of its LBAs.
-    cases += [("greedy, unused LBAs trimmed", "greedy", 2, "random", 0.07, args.user_pages,
-               args.warmup_drive_writes, args.measure_drive_writes, a) for a in (0.9, 0.8)]
-    jobs = args.jobs or os.cpu_count() or 1
+    cases = physics_specs(args)
     if not args.json:
         print(f"{'policy':30s} {'spare':>6s} {'eff.':>6s} {'simulated':>10s} "
-              f"{'analytic':>9s} {'error':>8s}  windows")
+              f"{'analytic':>9s} {'error':>8s}  windows", flush=True)
     rows = []
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for row in pool.map(_physics_case, cases):
+    pool = multiprocessing.Pool(_jobs(args), initializer=_worker_ignores_ctrl_c)
+    try:
+        for row in pool.imap(_physics_case, cases):
             rows.append(row)
             if not args.json:
                 theory = "-" if row["theory_wa"] is None else f"{row['theory_wa']:.4f}"
@@ -227,6 +277,11 @@ def physics(args) -> list[dict]:
                 print(f"{row['policy']:30s} {row['spare']:6.3f} {row['effective_spare']:6.3f}"
                       f" {row['wa']:10.4f} {theory:>9s} {err:>8s}  "
                       f"[{row['window_min']:.3f}, {row['window_max']:.3f}]{flag}", flush=True)
+        pool.close()
+    finally:
+        # On Ctrl-C or a failed case: stop the workers now rather than after their cases.
+        pool.terminate()
+        pool.join()
     errors = [abs(r["error"]) for r in rows if r["error"] is not None]
     if not args.json:
         within = sum(e <= TOLERANCE for e in errors)
@@ -235,18 +290,52 @@ def physics(args) -> list[dict]:
     return rows
 
 
+def check_arguments(args) -> None:
+    """Refuse, before any work, a drive the model or memory cannot hold: every speed size
+    and every physics case (each of the --jobs workers holds one drive at a time)."""
+    from app.cli.args import flagged
+    from model.flash.geometry import FtlConfig, Geometry, available_memory_bytes, check_buildable
+
+    for log2 in args.sizes:
+        for _, spare in SPEED_CASES:
+            try:
+                check_buildable(Geometry(user_pages=1 << log2,
+                                         spare=0.07 if spare is None else spare),
+                                FtlConfig(gc="greedy"))
+            except ValueError as e:
+                raise ValueError(f"--sizes {log2}: {e}") from None
+    if not args.physics:
+        return
+    try:
+        specs = physics_specs(args)
+    except ValueError as e:
+        raise ValueError(flagged(str(e))) from None
+    jobs = min(_jobs(args), len(specs))
+    share = available_memory_bytes() // jobs
+    for _, spec in specs:
+        try:
+            check_buildable(spec.geometry, spec.config, memory_limit_bytes=share)
+        except ValueError as e:
+            raise ValueError(f"--user-pages {args.user_pages} with {jobs} jobs: {e}") from None
+
+
 def main(args) -> int:
-    if args.repeat < 1 or args.repeat > 100:
-        print(f"ssdlab bench: error: --repeat must be from 1 to 100; got {args.repeat}",
-              file=sys.stderr)
+    try:
+        check_arguments(args)
+    except ValueError as e:
+        print(f"ssdlab bench: error: {e}", file=sys.stderr)
         return 2
-    if args.physics:
-        rows = physics(args)
-    else:
-        rows = speed(args)
-        rows.append(host_stack(args))
-        if not args.json:
-            _print_memory_note()
+    try:
+        if args.physics:
+            rows = physics(args)
+        else:
+            rows = speed(args)
+            rows.append(host_stack(args))
+            if not args.json:
+                _print_memory_note()
+    except BenchError as e:
+        print(f"ssdlab bench: error: {e}", file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps(rows))
     return 0
