@@ -83,7 +83,7 @@ def positive_real(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{rule}; got {text!r}") from None
     if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"{rule}; got {text}")
+        raise argparse.ArgumentTypeError(f"{rule}; got {value:g}")
     return value
 
 
