@@ -337,6 +337,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         name = "ssdlab" + (f" {command}" if command else "")
         print(f"\n{name}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`ssdlab experiments | head`): nothing left to say to it, and
+        # Python's final flush of stdout must not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except MemoryError:
         name = "ssdlab" + (f" {command}" if command else "")
         print(f"{name}: error: out of memory; choose a smaller drive or free memory",
