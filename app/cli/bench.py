@@ -2,7 +2,9 @@
 
 Speed: each case runs in its own process (so peak memory is that case's alone), `repeat`
 times; medians are printed beside the plain C loop in ../shared/reference/ref_ftl.c, built
-with gcc -O2 and run with the same parameters in the same session, as a ratio.
+with gcc -O2 and run with the same parameters in the same session, as a ratio; when the
+source or gcc is missing or the build fails, the output says which (and so does each row's
+"c_reference" in --json).
 Physics (--physics): simulated WA against model/flash/theory.py over the spare range.
 """
 

@@ -1,12 +1,16 @@
 """The `ssdlab` command: the window by default, or a headless subcommand.
 
-    ssdlab                 open the window
+    ssdlab                 open the window (needs a display, or QT_QPA_PLATFORM=offscreen)
     ssdlab simulate ...    one whole-drive experiment, printed as a table or JSON
+    ssdlab run FILE ...    play a scenario file; --csv/--series also write CSV files
+    ssdlab experiments     replay the documented experiments beside their figures
     ssdlab bench [...]     engine speed against the C reference, or (--physics) WA against
                            the analytic models
 
-Headless subcommands never import Qt. Bad arguments exit with status 2 and one line that
-names the argument and its allowed range.
+Headless subcommands never import Qt. Exit status: 0 done; 2 bad input (an argument, a file,
+a drive too big for memory, an output that cannot be written), with one line that names the
+argument and its allowed range; 130 after Ctrl-C, with one "interrupted" line. Output files
+are replaced only when complete (app/atomicfile.py).
 """
 
 from __future__ import annotations
