@@ -60,8 +60,10 @@ def _add_simulate(sub) -> None:
                    "trimmed after the fill (0 to 1)")
     p.add_argument("--gc-low-blocks", type=int, default=2,
                    help="foreground GC runs while free blocks are at most this (1 to 64)")
-    p.add_argument("--warmup-drive-writes", type=float, default=2.0)
-    p.add_argument("--measure-drive-writes", type=float, default=2.0)
+    p.add_argument("--warmup-drive-writes", type=float, default=2.0,
+                   help="drive writes before measuring, 0 to 1000 (default 2)")
+    p.add_argument("--measure-drive-writes", type=float, default=2.0,
+                   help="drive writes measured, above 0 and at most 1000 (default 2)")
     p.add_argument("--seed", type=int, default=1, help="seeds the workload and the engine "
                    "(0 to 2^63-1; default 1)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -79,9 +81,12 @@ def _add_bench(sub) -> None:
                    help="log2 of user pages for the speed cases, comma separated, each 15 to "
                    "30 (default 20,24)")
     p.add_argument("--user-pages", type=int, default=1 << 22,
-                   help="--physics: user pages (default 2^22)")
-    p.add_argument("--warmup-drive-writes", type=float, default=2.0)
-    p.add_argument("--measure-drive-writes", type=float, default=2.0)
+                   help="--physics: user pages, 16 to 2^31-1 and enough for the spare "
+                   "range (default 2^22)")
+    p.add_argument("--warmup-drive-writes", type=float, default=2.0,
+                   help="drive writes before measuring, 0 to 1000 (default 2)")
+    p.add_argument("--measure-drive-writes", type=float, default=2.0,
+                   help="drive writes measured, above 0 and at most 1000 (default 2)")
     p.add_argument("--reference", type=existing_file, default=None,
                    help="path to ref_ftl.c (default: ../shared/reference/ref_ftl.c "
                    "beside the checkout)")
