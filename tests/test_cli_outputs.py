@@ -141,14 +141,18 @@ def test_run_writes_both_files_whole(tmp_path):
     assert leftovers(tmp_path) == []
 
 
-@pytest.mark.parametrize("clash", ["scenario", "each other", "a hard link"])
+@pytest.mark.parametrize("clash", ["scenario", "its trace", "each other", "a hard link"])
 def test_run_refuses_outputs_that_clash(tmp_path, clash):
     scenario = tmp_path / "s.toml"
     scenario.write_bytes(SCENARIO.read_bytes())
     out = tmp_path / "out.csv"
     out.write_text("old")
+    trace = REPO / "assets" / "traces" / "mixed.tracefs.txt"
+    kept = trace.read_bytes()
     if clash == "scenario":
         argv = [str(scenario), "--csv", str(tmp_path / "." / "s.toml")]
+    elif clash == "its trace":
+        argv = [str(SCENARIO), "--series", str(trace)]
     elif clash == "each other":
         argv = [str(scenario), "--csv", str(out), "--series",
                 str(tmp_path / "x" / ".." / "out.csv")]
@@ -161,6 +165,7 @@ def test_run_refuses_outputs_that_clash(tmp_path, clash):
     assert_one_line_status_2(done, "name another file")
     assert out.read_text() == "old"
     assert scenario.read_bytes() == SCENARIO.read_bytes()
+    assert trace.read_bytes() == kept
 
 
 def test_run_onto_a_full_device_is_one_line():

@@ -224,7 +224,7 @@ def _step_cells(r) -> list[str]:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from app.cli.outputs import OutputFileError, check_outputs, write_csv
+    from app.cli.outputs import OutputFileError, check_outputs, files_read, write_csv
     from model.lab.scenario import ScenarioError, build_machine, load_scenario, run_scenario
     from model.lab.series import COLUMNS, Series
 
@@ -234,7 +234,8 @@ def _run(args: argparse.Namespace) -> int:
         print(f"ssdlab run: error: {e}", file=sys.stderr)
         return 2
     try:
-        check_outputs({"scenario": args.scenario}, {"--csv": args.csv, "--series": args.series})
+        check_outputs(files_read(args.scenario, scenario.steps),
+                      {"--csv": args.csv, "--series": args.series})
     except OutputFileError as e:
         print(f"ssdlab run: error: {e}", file=sys.stderr)
         return 2

@@ -24,6 +24,21 @@ def _same_file(a: str, b: str) -> bool:
         return False
 
 
+# Step fields that name a file the run reads; an output naming one would destroy it.
+INPUT_FIELDS = ("trace", "tar")
+
+
+def files_read(scenario_path: str, steps) -> dict[str, str]:
+    """What a scenario run reads, by name for messages: the scenario and its steps' files."""
+    found = {"scenario": scenario_path}
+    for i, step in enumerate(steps):
+        for key in INPUT_FIELDS:
+            path = step.args.get(key)
+            if isinstance(path, str) and path:
+                found[f"steps[{i}].{key} file"] = path
+    return found
+
+
 def check_outputs(inputs: Mapping[str, str], outputs: Mapping[str, str | None]) -> None:
     """inputs and outputs map a flag (or "scenario") to a path; outputs not given are None.
     Raises OutputFileError naming the flag and the path."""
