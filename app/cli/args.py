@@ -2,11 +2,11 @@
 
 Two sources of rules, one way of reporting them:
 - arguments only the command line knows (repeats, job counts, lists, file paths) are checked
-  while parsing, by the argparse types below; argparse prefixes the flag, so a bad value reads
-  "argument --repeat: must be a whole number from 1 to 100; got 0";
+  while parsing, by the argparse types below ("--repeat must be a whole number from 1 to
+  100; got 0");
 - arguments that become model parameters are checked by the model's own frozen dataclasses
   (their ranges live there, once), and `flagged` renames the model's field to the flag.
-Either way the parser prints one line and exits with status 2.
+Either way the message reads "--flag must be ...; got ...", one line, and the status is 2.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 from collections.abc import Callable, Iterable
 
 # Model field names as the command line spells them, for the model's error messages.
@@ -38,6 +39,8 @@ class OneLineParser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr and exit status 2."""
 
     def error(self, message: str):  # noqa: D401 - argparse's hook
+        # "argument --repeat: must be ..." reads as the model's messages do: "--repeat must be"
+        message = re.sub(r"^argument (-[^:/ ]+)(?:/\S+)?: must ", r"\1 must ", message)
         self.exit(2, f"{self.prog}: error: {message.splitlines()[0]}\n")
 
 
@@ -77,7 +80,7 @@ def whole(lo: int, hi: int) -> Callable[[str], int]:
 
 def positive_real(text: str) -> float:
     """A finite number above 0 (inf and nan are refused)."""
-    rule = "must be a finite number above 0"
+    rule = "must be above 0 and finite"
     try:
         value = float(text)
     except ValueError:
@@ -122,7 +125,7 @@ def names(choices: Callable[[], Iterable[str]]) -> Callable[[str], list[str]]:
             raise argparse.ArgumentTypeError(f"{rule}; got {text!r}")
         unknown = [g for g in given if g not in allowed]
         if unknown:
-            raise argparse.ArgumentTypeError(f"{rule}; got {', '.join(unknown)}")
+            raise argparse.ArgumentTypeError(f"{rule}; got {', '.join(map(repr, unknown))}")
         return list(dict.fromkeys(given))
 
     parse.__name__ = "names"
