@@ -49,6 +49,9 @@ def _direct_target(path: Path) -> bool:
     except OSError as e:
         raise OutputFileError(f"{path}: cannot be written: {_reason(e)}") from e
     if stat.S_ISREG(mode):
+        # A rename could replace a read-only file; a plain open could not, so neither may we.
+        if not os.access(path, os.W_OK):
+            raise OutputFileError(f"{path}: cannot be written: permission denied")
         return False
     if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
         return True

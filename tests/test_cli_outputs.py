@@ -107,6 +107,16 @@ def test_a_folder_without_write_permission_is_refused_up_front(tmp_path):
         folder.chmod(0o700)
 
 
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write any file")
+def test_a_read_only_file_is_not_replaced(tmp_path):
+    target = tmp_path / "kept.csv"
+    target.write_text("old")
+    target.chmod(0o444)
+    with pytest.raises(OutputFileError, match="permission denied"):
+        write_atomic(target, "new")
+    assert target.read_text() == "old"
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.binary(max_size=5000), st.text(max_size=200))
 def test_what_is_written_is_what_is_read(tmp_path_factory, data, text):
