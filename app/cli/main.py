@@ -345,7 +345,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # subcommand writes its output files only whole (app/atomicfile.py) and stops its
         # own child processes as the exception passes through.
         name = "ssdlab" + (f" {command}" if command else "")
-        print(f"\n{name}: interrupted", file=sys.stderr)
+        end_progress_line = "\n" if sys.stderr.isatty() else ""
+        print(f"{end_progress_line}{name}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader went away (`ssdlab experiments | head`): nothing left to say to it, and
