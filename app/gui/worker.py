@@ -347,7 +347,8 @@ class Worker(QThread):
                 self._fresh()
             self._mount()
         m = self._machine
-        self._job = FsJob(m, step, self._context, limit=limit)  # untimed preparation
+        self._job = FsJob(m, step, self._context, limit=limit,  # untimed preparation
+                          cancel=self.isInterruptionRequested)
         m.begin(step.label)
         self._message = ""
         self._job_entry = replace(step, total=self._job.total).as_dict() | {"done": 0}
