@@ -1,6 +1,8 @@
 """`ssdlab simulate` and `ssdlab bench` as a user runs them."""
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 
@@ -73,3 +75,53 @@ def test_bench_rejects_a_bad_repeat():
     done = ssdlab("bench", "--repeat", "0")
     assert done.returncode == 2
     assert "--repeat" in done.stderr
+
+
+def test_bench_says_why_the_c_reference_was_not_run(tmp_path, monkeypatch):
+    from app.cli import bench
+
+    missing = tmp_path / "ref_ftl.c"
+    exe, note = bench._build_reference(missing, str(tmp_path))
+    assert exe is None and note == f"C reference not run: {missing} not found"
+
+    broken = tmp_path / "broken.c"
+    broken.write_text("this is not C\n")
+    if shutil.which("gcc"):
+        exe, note = bench._build_reference(broken, str(tmp_path))
+        assert exe is None and note.startswith(f"C reference not run: gcc -O2 {broken} failed")
+
+    monkeypatch.setenv("PATH", str(tmp_path))  # no gcc on it
+    exe, note = bench._build_reference(broken, str(tmp_path))
+    assert exe is None and note == "C reference not run: gcc not found on PATH"
+
+
+def test_bench_json_and_text_carry_the_c_reference_note(tmp_path):
+    missing = tmp_path / "ref_ftl.c"
+    code = ("import argparse, json; from app.cli import bench; "
+            f"print(json.dumps(bench.speed(argparse.Namespace(sizes=[15], repeat=1, "
+            f"reference={str(missing)!r}, json={{}}))))")
+    done = subprocess.run([sys.executable, "-c", code.format(True)], capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)
+    assert len(rows) == 3
+    assert {r["c_reference"] for r in rows} == {f"C reference not run: {missing} not found"}
+    assert all("ratio" not in r for r in rows)
+    done = subprocess.run([sys.executable, "-c", code.format(False)], capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == f"C reference not run: {missing} not found"
+
+
+def test_a_reader_that_goes_away_gets_no_traceback():
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # as `ssdlab simulate | head -1` once head has exited
+    try:
+        done = subprocess.run([sys.executable, "-m", "app.cli.main", "simulate",
+                               "--user-pages", "16384", "--pages-per-block", "32",
+                               "--measure-drive-writes", "1"], stdout=write_end,
+                              stderr=subprocess.PIPE, text=True, timeout=300)
+    finally:
+        os.close(write_end)
+    assert done.returncode == 1
+    assert done.stderr == ""

@@ -341,8 +341,15 @@ def test_lesson_validate_and_run_refuse_bad_input_with_status_2(tmp_path):
                                 "of the supported versions 1; got 9")
     assert _ssdlab("lesson", "run", "no-such-lesson").returncode == 2
     assert _ssdlab("lesson", "run").returncode == 2
-    r = _ssdlab("lesson", "run", "1", "--report", str(tmp_path / "missing"))
+    (tmp_path / "a-file").write_text("")
+    r = _ssdlab("lesson", "run", "1", "--report", str(tmp_path / "a-file" / "reports"))
     assert r.returncode == 2 and "--report" in r.stderr
+
+
+def test_lesson_run_makes_a_missing_report_folder(tmp_path):
+    r = _ssdlab("lesson", "run", "1", "--report", str(tmp_path / "new" / "reports"))
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "new" / "reports" / "write-amplification.md").is_file()
 
 
 def test_lesson_run_writes_a_report_and_prints_wall_times(tmp_path):

@@ -2,14 +2,16 @@
 
 Speed: each case runs in its own process (so peak memory is that case's alone), `repeat`
 times; medians are printed beside the plain C loop in ../shared/reference/ref_ftl.c, built
-with gcc -O2 and run with the same parameters in the same session, as a ratio.
-Physics (--physics): simulated WA against model/flash/theory.py over the spare range.
+with gcc -O2 and run with the same parameters in the same session, as a ratio; when the
+source or gcc is missing or the build fails, the output says which (and so does each row's
+"c_reference" in --json).
+Physics (--physics): simulated WA against model/flash/theory.py over the spare range
+(app/cli/physics.py).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import resource
 import shutil
@@ -18,26 +20,27 @@ import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+
+from app.cli.physics import job_count, physics, physics_specs
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_REFERENCE = REPO.parent / "shared" / "reference" / "ref_ftl.c"
 SPEED_CASES = (("sequential fill", None), ("random greedy", 0.07), ("random greedy", 0.28))
-PHYSICS_SPARES = (0.05, 0.07, 0.10, 0.125, 0.20, 0.28, 0.40, 0.50)
-# (label, policy, d, workload, run-length factor). Under FIFO with hot/cold traffic the
-# cold data written by the sequential fill ages as one cohort and passes through the log in
-# waves that damp slowly; over 2 drive writes WA swings by a factor of 3 between windows, so
-# those cases warm up and measure 5x and 10x longer to average over many waves.
-PHYSICS_POLICIES = (
-    ("greedy", "greedy", 2, "random", (1, 1)),
-    ("fifo", "fifo", 2, "random", (1, 1)),
-    ("random-d d=2", "random-d", 2, "random", (1, 1)),
-    ("random-d d=10", "random-d", 10, "random", (1, 1)),
-    ("fifo hot/cold 80/20", "fifo", 2, "hotcold:0.2:0.8", (5, 10)),
-    ("fifo hot/cold 90/10", "fifo", 2, "hotcold:0.1:0.9", (5, 10)),
-)
-TOLERANCE = 0.01
+class BenchError(Exception):
+    """A case or the C reference failed to run; the message is one line saying which."""
+
+
+def _child(cmd: list[str], what: str, **kwargs) -> subprocess.CompletedProcess:
+    """Run a helper process in its own process group, so a Ctrl-C at the terminal reaches
+    only this process, which stops the child (subprocess.run kills it on any exception) and
+    reports the interruption once, instead of every child printing its own traceback."""
+    done = subprocess.run(cmd, capture_output=True, text=True, process_group=0, **kwargs)
+    if done.returncode != 0:
+        lines = (done.stderr or done.stdout).strip().splitlines()
+        raise BenchError(f"{what} failed with status {done.returncode}"
+                         + (f": {lines[-1]}" if lines else ""))
+    return done
 
 
 def _peak_rss_bytes() -> int:
@@ -108,23 +111,31 @@ def _subprocess_case(name: str, log2_pages: int, spare: float | None) -> dict:
     call = ("run_host_stack_case()" if name == "host stack"
             else f"run_speed_case({name!r}, {log2_pages}, {spare!r})")
     code = f"import json, sys; from app.cli.bench import *; print(json.dumps({call}))"
-    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
-                          text=True, check=True)
+    done = _child([sys.executable, "-c", code], f"bench case {name!r}", cwd=REPO)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def _build_reference(source: Path, folder: str) -> Path | None:
-    if not source.is_file() or shutil.which("gcc") is None:
-        return None
+def _build_reference(source: Path, folder: str) -> tuple[Path | None, str]:
+    """The C reference built with gcc -O2, or None; and one line saying which, and if not
+    built, what was missing or what failed."""
+    if not source.is_file():
+        return None, f"C reference not run: {source} not found"
+    if shutil.which("gcc") is None:
+        return None, "C reference not run: gcc not found on PATH"
     exe = Path(folder) / "ref_ftl"
-    subprocess.run(["gcc", "-O2", "-o", str(exe), str(source)], check=True)
-    return exe
+    try:
+        _child(["gcc", "-O2", "-o", str(exe), str(source)], f"gcc -O2 {source}")
+    except BenchError as e:
+        return None, f"C reference not run: {e}"
+    return exe, f"C reference: {source} built with gcc -O2"
 
 
 def _reference_run(exe: Path, log2_pages: int, spare: float) -> dict:
-    done = subprocess.run([str(exe), str(1 << log2_pages), "256", str(spare), "1", "1",
-                           "greedy"], capture_output=True, text=True, check=True)
+    done = _child([str(exe), str(1 << log2_pages), "256", str(spare), "1", "1", "greedy"],
+                  "the C reference")
     fields = dict(re.findall(r"(\w+)=([\d.]+)", done.stdout))
+    if "wa" not in fields or "mwps" not in fields:
+        raise BenchError("the C reference printed no wa= and mwps= figures")
     return {"wa": float(fields["wa"]), "host_writes_per_second": float(fields["mwps"]) * 1e6}
 
 
@@ -133,13 +144,14 @@ def _median(values: list[float]) -> float:
 
 
 def speed(args) -> list[dict]:
-    sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     reference = Path(args.reference) if args.reference else DEFAULT_REFERENCE
     _subprocess_case("sequential fill", 16, None)  # compile or load the engine once
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        exe = _build_reference(reference, tmp)
-        for log2 in sizes:
+        exe, note = _build_reference(reference, tmp)
+        if not args.json:
+            print(note, flush=True)
+        for log2 in args.sizes:
             for name, spare in SPEED_CASES:
                 runs = []
                 refs = []
@@ -157,6 +169,7 @@ def speed(args) -> list[dict]:
                     "peak_rss_bytes": _median([r["peak_rss_bytes"] for r in runs]),
                     "state_bytes": runs[0]["state_bytes"],
                     "wa": _median([r["wa"] for r in runs]) if spare is not None else None,
+                    "c_reference": note,
                 }
                 if refs:
                     row["reference_host_writes_per_second"] = _median(
@@ -186,67 +199,52 @@ def _print_speed_row(row: dict, as_json: bool) -> None:
     print(line, flush=True)
 
 
-def _physics_case(case: tuple) -> dict:
-    from model.flash.geometry import FtlConfig, Geometry
-    from model.flash.runner import RunSpec, run
-    from model.flash.workloads import Workload
+def check_arguments(args) -> None:
+    """Refuse, before any work, a drive the model or memory cannot hold: every speed size
+    and every physics case (each of the --jobs workers holds one drive at a time)."""
+    from app.cli.args import flagged
+    from model.flash.geometry import FtlConfig, Geometry, available_memory_bytes, check_buildable
 
-    label, gc, d, workload, spare, user, warm, measure, active = case
-    kind, *fractions = workload.split(":")
-    w = Workload(kind=kind, active_fraction=active)
-    if fractions:
-        w = Workload(kind=kind, hot_lba_fraction=float(fractions[0]),
-                     hot_write_fraction=float(fractions[1]), active_fraction=active)
-    r = run(RunSpec(Geometry(user_pages=user, pages_per_block=256, spare=spare),
-                    FtlConfig(gc=gc, d=d), w, warm, measure))
-    error = None if r.theory_wa is None else r.wa / r.theory_wa - 1.0
-    return {"policy": label, "spare": spare, "active_fraction": active,
-            "effective_spare": r.effective_spare, "wa": r.wa, "theory_wa": r.theory_wa,
-            "error": error, "window_min": min(r.wa_windows), "window_max": max(r.wa_windows)}
-
-
-def physics(args) -> list[dict]:
-    cases = [(label, gc, d, w, s, args.user_pages, args.warmup_drive_writes * longer[0],
-              args.measure_drive_writes * longer[1], 1.0)
-             for label, gc, d, w, longer in PHYSICS_POLICIES for s in PHYSICS_SPARES]
-    # TRIMmed free space behaves like spare: a 7 % drive using 90 % / 80 % of its LBAs.
-    cases += [("greedy, unused LBAs trimmed", "greedy", 2, "random", 0.07, args.user_pages,
-               args.warmup_drive_writes, args.measure_drive_writes, a) for a in (0.9, 0.8)]
-    jobs = args.jobs or os.cpu_count() or 1
-    if not args.json:
-        print(f"{'policy':30s} {'spare':>6s} {'eff.':>6s} {'simulated':>10s} "
-              f"{'analytic':>9s} {'error':>8s}  windows")
-    rows = []
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for row in pool.map(_physics_case, cases):
-            rows.append(row)
-            if not args.json:
-                theory = "-" if row["theory_wa"] is None else f"{row['theory_wa']:.4f}"
-                err = "-" if row["error"] is None else f"{100 * row['error']:+.2f}%"
-                flag = "" if row["error"] is None or abs(row["error"]) <= TOLERANCE else " !"
-                print(f"{row['policy']:30s} {row['spare']:6.3f} {row['effective_spare']:6.3f}"
-                      f" {row['wa']:10.4f} {theory:>9s} {err:>8s}  "
-                      f"[{row['window_min']:.3f}, {row['window_max']:.3f}]{flag}", flush=True)
-    errors = [abs(r["error"]) for r in rows if r["error"] is not None]
-    if not args.json:
-        within = sum(e <= TOLERANCE for e in errors)
-        print(f"{within} of {len(errors)} within {100 * TOLERANCE:.0f} % of the analytic "
-              f"model; largest error {100 * max(errors):.2f} %")
-    return rows
+    for log2 in args.sizes:
+        for _, spare in SPEED_CASES:
+            try:
+                check_buildable(Geometry(user_pages=1 << log2,
+                                         spare=0.07 if spare is None else spare),
+                                FtlConfig(gc="greedy"))
+            except ValueError as e:
+                raise ValueError(f"--sizes {log2}: {e}") from None
+    if not args.physics:
+        return
+    try:
+        specs = physics_specs(args)
+    except ValueError as e:
+        raise ValueError(flagged(str(e))) from None
+    jobs = min(job_count(args), len(specs))
+    share = available_memory_bytes() // jobs
+    for _, spec in specs:
+        try:
+            check_buildable(spec.geometry, spec.config, memory_limit_bytes=share)
+        except ValueError as e:
+            raise ValueError(f"--user-pages {args.user_pages} with {jobs} jobs: {e}") from None
 
 
 def main(args) -> int:
-    if args.repeat < 1 or args.repeat > 100:
-        print(f"ssdlab bench: error: --repeat must be from 1 to 100; got {args.repeat}",
-              file=sys.stderr)
+    try:
+        check_arguments(args)
+    except ValueError as e:
+        print(f"ssdlab bench: error: {e}", file=sys.stderr)
         return 2
-    if args.physics:
-        rows = physics(args)
-    else:
-        rows = speed(args)
-        rows.append(host_stack(args))
-        if not args.json:
-            _print_memory_note()
+    try:
+        if args.physics:
+            rows = physics(args)
+        else:
+            rows = speed(args)
+            rows.append(host_stack(args))
+            if not args.json:
+                _print_memory_note()
+    except BenchError as e:
+        print(f"ssdlab bench: error: {e}", file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps(rows))
     return 0

@@ -1,49 +1,35 @@
 """The `ssdlab` command: the window by default, or a headless subcommand.
 
-    ssdlab                 open the window
+    ssdlab                 open the window (needs a display, or QT_QPA_PLATFORM=offscreen)
     ssdlab simulate ...    one whole-drive experiment, printed as a table or JSON
+    ssdlab run FILE ...    play a scenario file; --csv/--series also write CSV files
+    ssdlab experiments     replay the documented experiments beside their figures
     ssdlab bench [...]     engine speed against the C reference, or (--physics) WA against
                            the analytic models
 
-Headless subcommands never import Qt. Bad arguments exit with status 2 and one line that
-names the argument and its allowed range.
+Headless subcommands never import Qt. Exit status: 0 done; 2 bad input (an argument, a file,
+a drive too big for memory, an output that cannot be written), with one line that names the
+argument and its allowed range; 130 after Ctrl-C, with one "interrupted" line. Output files
+are replaced only when complete (app/atomicfile.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 
-# Model field names as the command line spells them, for error messages.
-_FLAG_NAMES = {
-    "user_pages": "--user-pages",
-    "pages_per_block": "--pages-per-block",
-    "spare": "--spare",
-    "gc_low_blocks": "--gc-low-blocks",
-    "d ": "--d ",
-    "hot_lbas": "--hot-lbas",
-    "hot_writes": "--hot-writes",
-    "active_fraction": "--active-fraction",
-    "warmup-drive-writes": "--warmup-drive-writes",
-    "measure-drive-writes": "--measure-drive-writes",
-    "seed": "--seed",
-}
-
-
-class _OneLineParser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line on stderr and exit status 2."""
-
-    def error(self, message: str):  # noqa: D401 - argparse's hook
-        self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-def _flagged(message: str) -> str:
-    for field, flag in _FLAG_NAMES.items():
-        if message.startswith(field):
-            return flag + message[len(field):]
-    return message
+from app.cli.args import (
+    OneLineParser,
+    existing_file,
+    flagged,
+    names,
+    positive_real,
+    whole,
+    whole_list,
+)
 
 
 def _add_simulate(sub) -> None:
@@ -74,9 +60,12 @@ def _add_simulate(sub) -> None:
                    "trimmed after the fill (0 to 1)")
     p.add_argument("--gc-low-blocks", type=int, default=2,
                    help="foreground GC runs while free blocks are at most this (1 to 64)")
-    p.add_argument("--warmup-drive-writes", type=float, default=2.0)
-    p.add_argument("--measure-drive-writes", type=float, default=2.0)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--warmup-drive-writes", type=float, default=2.0,
+                   help="drive writes before measuring, 0 to 1000 (default 2)")
+    p.add_argument("--measure-drive-writes", type=float, default=2.0,
+                   help="drive writes measured, above 0 and at most 1000 (default 2)")
+    p.add_argument("--seed", type=int, default=1, help="seeds the workload and the engine "
+                   "(0 to 2^63-1; default 1)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -86,18 +75,23 @@ def _add_bench(sub) -> None:
                        "peak memory, beside the plain C reference loop when it can be "
                        "built. With --physics: simulated WA against model/flash/theory.py.")
     p.add_argument("--physics", action="store_true")
-    p.add_argument("--repeat", type=int, default=3, help="runs per case; medians are quoted")
-    p.add_argument("--sizes", default="20,24",
-                   help="log2 of user pages for the speed cases, comma separated")
+    p.add_argument("--repeat", type=whole(1, 100), default=3,
+                   help="runs per case, 1 to 100; medians are quoted")
+    p.add_argument("--sizes", type=whole_list(15, 30), default="20,24",
+                   help="log2 of user pages for the speed cases, comma separated, each 15 to "
+                   "30 (default 20,24)")
     p.add_argument("--user-pages", type=int, default=1 << 22,
-                   help="--physics: user pages (default 2^22)")
-    p.add_argument("--warmup-drive-writes", type=float, default=2.0)
-    p.add_argument("--measure-drive-writes", type=float, default=2.0)
-    p.add_argument("--reference", default=None,
+                   help="--physics: user pages, 16 to 2^31-1 and enough for the spare "
+                   "range (default 2^22)")
+    p.add_argument("--warmup-drive-writes", type=float, default=2.0,
+                   help="drive writes before measuring, 0 to 1000 (default 2)")
+    p.add_argument("--measure-drive-writes", type=float, default=2.0,
+                   help="drive writes measured, above 0 and at most 1000 (default 2)")
+    p.add_argument("--reference", type=existing_file, default=None,
                    help="path to ref_ftl.c (default: ../shared/reference/ref_ftl.c "
                    "beside the checkout)")
-    p.add_argument("--jobs", type=int, default=0,
-                   help="--physics: parallel processes (default: one per core)")
+    p.add_argument("--jobs", type=whole(0, 256), default=0,
+                   help="--physics: parallel processes, 1 to 256 (default 0: one per core)")
     p.add_argument("--json", action="store_true")
 
 
@@ -111,23 +105,31 @@ def _add_run(sub) -> None:
     p.add_argument("--csv", metavar="FILE", help="also write the steps as CSV to FILE")
     p.add_argument("--series", metavar="FILE", help="also write the time series (counters "
                    "every --series-every simulated seconds) as CSV to FILE")
-    p.add_argument("--series-every", metavar="S", type=float, default=1.0,
-                   help="simulated seconds between time-series rows (default 1)")
+    p.add_argument("--series-every", metavar="S", type=positive_real, default=1.0,
+                   help="simulated seconds between time-series rows, above 0 (default 1)")
 
 
 def _add_experiments(sub) -> None:
     p = sub.add_parser("experiments", help="replay every documented experiment",
                        description="Replay the documented experiments and put each "
                        "documented figure beside the simulated one.")
-    p.add_argument("--only", default="", help="comma-separated experiment names: "
-                   "discard, fstrim, journal, alignment, x25m, corsair, vertex60")
+    p.add_argument("--only", type=names(_experiment_names), default=None,
+                   help="comma-separated names of the experiments to run (default: all); a "
+                   "name that is not one lists those that are")
     p.add_argument("--json", action="store_true")
 
 
+def _experiment_names() -> list[str]:
+    # Imported only when --only is given: the experiments pull in the whole model.
+    from model.lab.experiments import EXPERIMENTS
+
+    return list(EXPERIMENTS)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _OneLineParser(prog="ssdlab", description="SSD Lab: watch write "
-                            "amplification happen. With no subcommand, opens the window.")
-    sub = parser.add_subparsers(dest="command", parser_class=_OneLineParser)
+    parser = OneLineParser(prog="ssdlab", description="SSD Lab: watch write "
+                           "amplification happen. With no subcommand, opens the window.")
+    sub = parser.add_subparsers(dest="command", parser_class=OneLineParser)
     _add_simulate(sub)
     _add_bench(sub)
     _add_run(sub)
@@ -135,6 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     from app.cli import lessons
 
     lessons.add_parser(sub)
+    parser.subcommands = list(sub.choices)  # named in the no-display message
     return parser
 
 
@@ -164,7 +167,7 @@ def _simulate(args: argparse.Namespace) -> int:
         geometry = Geometry(user_pages=args.user_pages, pages_per_block=args.pages_per_block,
                             spare=args.spare)
         config = FtlConfig(mapping=args.mapping, gc=args.gc, d=args.d,
-                           gc_low_blocks=args.gc_low_blocks, seed=args.seed % 2**63)
+                           gc_low_blocks=args.gc_low_blocks, seed=args.seed)
         workload = Workload(kind=args.workload, hot_lba_fraction=args.hot_lbas,
                             hot_write_fraction=args.hot_writes,
                             active_fraction=args.active_fraction)
@@ -172,14 +175,11 @@ def _simulate(args: argparse.Namespace) -> int:
                        args.measure_drive_writes, seed=args.seed)
         check_buildable(geometry, config)
     except ValueError as e:
-        print(f"ssdlab simulate: error: {_flagged(str(e))}", file=sys.stderr)
+        print(f"ssdlab simulate: error: {flagged(str(e))}", file=sys.stderr)
         return 2
     progress = _progress_printer()
     try:
         result = run(spec, progress)
-    except KeyboardInterrupt:
-        print("\nssdlab simulate: stopped", file=sys.stderr)
-        return 130
     finally:
         if progress is not None:
             sys.stderr.write("\r" + " " * 24 + "\r")
@@ -227,8 +227,7 @@ def _step_cells(r) -> list[str]:
 
 
 def _run(args: argparse.Namespace) -> int:
-    import csv
-
+    from app.cli.outputs import OutputFileError, check_outputs, files_read, write_csv
     from model.lab.scenario import ScenarioError, build_machine, load_scenario, run_scenario
     from model.lab.series import COLUMNS, Series
     from model.lab.steps import Context, StepError
@@ -238,18 +237,12 @@ def _run(args: argparse.Namespace) -> int:
     except ScenarioError as e:
         print(f"ssdlab run: error: {e}", file=sys.stderr)
         return 2
-    if not args.series_every > 0:
-        print(f"ssdlab run: error: --series-every must be above 0 simulated seconds; got "
-              f"{args.series_every:g}", file=sys.stderr)
+    try:
+        check_outputs(files_read(args.scenario, scenario.steps),
+                      {"--csv": args.csv, "--series": args.series})
+    except OutputFileError as e:
+        print(f"ssdlab run: error: {e}", file=sys.stderr)
         return 2
-    for flag, out in (("--csv", args.csv), ("--series", args.series)):
-        if out:
-            try:
-                open(out, "w").close()
-            except OSError as e:
-                print(f"ssdlab run: error: {flag} {out} cannot be written: {e.strerror}",
-                      file=sys.stderr)
-                return 2
     if not args.json:
         print(f"{scenario.name}  ({scenario.profile}, partition at sector "
               f"{scenario.partition.start_sector})")
@@ -278,47 +271,35 @@ def _run(args: argparse.Namespace) -> int:
         series = Series(build_machine(scenario), args.series_every)
         results = run_scenario(scenario, on_step, progress=progress if show else None,
                                series=series, context=context)
-    except KeyboardInterrupt:
-        print("\nssdlab run: stopped", file=sys.stderr)
-        return 130
     except (ScenarioError, StepError) as e:  # bad input found at load or at run time
         print(f"ssdlab run: error: {e}", file=sys.stderr)
         return 2
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError) as e:  # e.g. a drive refused for memory when it is built
         print(f"ssdlab run: error: {e}", file=sys.stderr)
-        return 1
+        return 2
     rows = [r.as_dict() for r in results]
     if args.json:
         print(json.dumps({"scenario": scenario.name, "steps": rows,
                           "series": series.as_dicts(), "replays": replays}))
-    for out, fields, data in ((args.csv, list(rows[0]), rows),
-                              (args.series, list(COLUMNS), series.as_dicts())):
+    for flag, out, fields, data in (("--csv", args.csv, list(rows[0]), rows),
+                                    ("--series", args.series, COLUMNS, series.as_dicts())):
         if out:
-            with open(out, "w", newline="") as f:
-                writer = csv.DictWriter(f, fieldnames=fields)
-                writer.writeheader()
-                writer.writerows(data)
+            try:
+                write_csv(flag, out, fields, data)
+            except OutputFileError as e:
+                print(f"ssdlab run: error: {e}", file=sys.stderr)
+                return 2
     return 0
 
 
 def _experiments(args: argparse.Namespace) -> int:
     import math
 
-    from model.lab.experiments import EXPERIMENTS, run_all
+    from model.lab.experiments import run_all
 
-    only = [x.strip() for x in args.only.split(",") if x.strip()]
-    unknown = [x for x in only if x not in EXPERIMENTS]
-    if unknown:
-        print(f"ssdlab experiments: error: --only must name experiments among "
-              f"{', '.join(EXPERIMENTS)}; got {', '.join(unknown)}", file=sys.stderr)
-        return 2
     progress = (lambda name: print(f"running {name} ...", file=sys.stderr, flush=True)) \
         if sys.stderr.isatty() else None
-    try:
-        rows = run_all(only or None, progress)
-    except KeyboardInterrupt:
-        print("\nssdlab experiments: stopped", file=sys.stderr)
-        return 130
+    rows = run_all(args.only, progress)
     if args.json:
         # A figure documented only in words has no number: null in JSON.
         print(json.dumps([{**r.as_dict(), "documented": None
@@ -334,9 +315,15 @@ def _experiments(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    args = build_parser().parse_args(argv)
+def _display_missing() -> bool:
+    """True where Qt needs an X11 or Wayland display and none is named, so opening the
+    window would abort (status 134) instead of saying what to do."""
+    if sys.platform in ("win32", "darwin", "cygwin"):
+        return False
+    return not any(os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"))
+
+
+def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.command == "simulate":
         return _simulate(args)
     if args.command == "run":
@@ -351,9 +338,43 @@ def main(argv: Sequence[str] | None = None) -> int:
         from app.cli import bench
 
         return bench.main(args)
+    if _display_missing():
+        commands = ", ".join(parser.subcommands)
+        print(f"ssdlab: error: the window needs a display and none is set (DISPLAY, "
+              f"WAYLAND_DISPLAY); run a headless subcommand ({commands}; see ssdlab --help), "
+              "or open the window off screen with QT_QPA_PLATFORM=offscreen", file=sys.stderr)
+        return 2
     from app.gui.launch import launch
 
     return launch([sys.argv[0]])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    command = None
+    try:
+        args = parser.parse_args(argv)
+        command = args.command
+        return _dispatch(parser, args)
+    except KeyboardInterrupt:
+        # One place for Ctrl-C, wherever it lands (loading, running, a worker pool): each
+        # subcommand writes its output files only whole (app/atomicfile.py) and stops its
+        # own child processes as the exception passes through.
+        name = "ssdlab" + (f" {command}" if command else "")
+        end_progress_line = "\n" if sys.stderr.isatty() else ""
+        print(f"{end_progress_line}{name}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`ssdlab experiments | head`): nothing left to say to it, and
+        # Python's final flush of stdout must not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except MemoryError:
+        name = "ssdlab" + (f" {command}" if command else "")
+        print(f"{name}: error: out of memory; choose a smaller drive or free memory",
+              file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

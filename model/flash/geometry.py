@@ -7,8 +7,9 @@ refused with a message naming the field and its allowed range before any array i
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass
+
+from .memory import MemoryBudget, memory_budget
 
 MAPPINGS = ("page", "block", "fast")
 GC_POLICIES = ("greedy", "fifo", "cost-benefit", "random-d")
@@ -170,18 +171,19 @@ class FtlConfig:
 
 
 def available_memory_bytes() -> int:
-    """Memory the system says is available now (MemAvailable), or a large number if unknown."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError):
-        return 2**62
+    """Bytes this process may still allocate: the tightest of MemAvailable, ulimit -v / -d and
+    the memory cgroup's limit (see memory.py)."""
+    return memory_budget().available_bytes
+
+
+def too_big_for_memory(geometry: Geometry, config: FtlConfig, available_bytes: int,
+                       limit: str) -> str:
+    """The one message for a drive whose state does not fit, whether the estimate refused it
+    or the allocation itself failed."""
+    need = geometry.state_bytes(config.track_versions)
+    return (f"user_pages={geometry.user_pages} needs about {need / 2**20:.0f} MiB of state but "
+            f"only {available_bytes / 2**20:.0f} MiB is available ({limit}); the drive must "
+            "fit in 80 % of it")
 
 
 def check_buildable(geometry: Geometry, config: FtlConfig,
@@ -210,10 +212,7 @@ def check_buildable(geometry: Geometry, config: FtlConfig,
             f"spare must leave at least 1 spare erase block for block-mapped merges; got "
             f"{geometry.spare_blocks:.1f} blocks",
         )
-    limit = available_memory_bytes() if memory_limit_bytes is None else memory_limit_bytes
-    need = geometry.state_bytes(config.track_versions)
-    _require(
-        need <= 0.8 * limit,
-        f"user_pages={geometry.user_pages} needs about {need / 2**20:.0f} MiB of state but "
-        f"only {limit / 2**20:.0f} MiB is available; the drive must fit in 80 % of it",
-    )
+    budget = (memory_budget() if memory_limit_bytes is None
+              else MemoryBudget(memory_limit_bytes, "the limit given"))
+    _require(geometry.state_bytes(config.track_versions) <= 0.8 * budget.available_bytes,
+             too_big_for_memory(geometry, config, budget.available_bytes, budget.limit))

@@ -14,7 +14,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from .geometry import FtlConfig, Geometry, check_buildable
+from .geometry import FtlConfig, Geometry, check_buildable, too_big_for_memory
+from .memory import memory_budget
 
 FREE_PAGE = -1
 INVALID_PAGE = -2
@@ -142,7 +143,6 @@ def allocate(geometry: Geometry, config: FtlConfig, event_capacity: int = 0) -> 
         raise ValueError(f"event_capacity must be a whole number from 0 to {2**26}; "
                          f"got {event_capacity}")
     nb, ppb = geometry.blocks, geometry.pages_per_block
-    phys = geometry.physical_pages
     regs = np.zeros(N_REGS, dtype=np.int64)
     regs[R_USER_PAGES] = geometry.user_pages
     regs[R_PAGES_PER_BLOCK] = ppb
@@ -162,6 +162,20 @@ def allocate(geometry: Geometry, config: FtlConfig, event_capacity: int = 0) -> 
     if config.mapping == "fast":
         # Every block not needed as a data block is a log block, but one: merges need it.
         regs[R_LOG_BLOCKS] = nb - logical_blocks - 1
+    try:
+        return _allocate_arrays(geometry, config, regs, event_capacity, logical_blocks)
+    except MemoryError:
+        # The estimate passed but the allocation did not (fragmented or overcommitted
+        # memory, a limit that could not be read): the same message, not numpy's error.
+        budget = memory_budget()
+        raise ValueError(too_big_for_memory(geometry, config, budget.available_bytes,
+                                            budget.limit)) from None
+
+
+def _allocate_arrays(geometry: Geometry, config: FtlConfig, regs: np.ndarray,
+                     event_capacity: int, logical_blocks: int) -> FlashArrays:
+    nb, ppb = geometry.blocks, geometry.pages_per_block
+    phys = geometry.physical_pages
     return FlashArrays(
         regs=regs,
         rng=np.array([config.seed], dtype=np.uint64),

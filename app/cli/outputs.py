@@ -1,0 +1,69 @@
+"""The files a command writes besides its printout (`ssdlab run --csv/--series`).
+
+Checked before any work, so a bad path costs nothing: each must be writable, none may be
+the input being read, and no two may be the same file (the second would silently replace
+the first). Written atomically at the end (app/atomicfile.py), so a failed, interrupted or
+out-of-space run leaves any existing file exactly as it was.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections.abc import Iterable, Mapping, Sequence
+
+from app.atomicfile import OutputFileError, atomic_open, check_writable
+
+
+def _same_file(a: str, b: str) -> bool:
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)  # hard links, bind mounts
+    except OSError:
+        return False
+
+
+# Step fields that name a file the run reads; an output naming one would destroy it.
+INPUT_FIELDS = ("trace", "tar")
+
+
+def files_read(scenario_path: str, steps) -> dict[str, str]:
+    """What a scenario run reads, by name for messages: the scenario and its steps' files."""
+    found = {"scenario": scenario_path}
+    for i, step in enumerate(steps):
+        for key in INPUT_FIELDS:
+            path = step.args.get(key)
+            if isinstance(path, str) and path:
+                found[f"steps[{i}].{key} file"] = path
+    return found
+
+
+def check_outputs(inputs: Mapping[str, str], outputs: Mapping[str, str | None]) -> None:
+    """inputs and outputs map a flag (or "scenario") to a path; outputs not given are None.
+    Raises OutputFileError naming the flag and the path."""
+    given = [(flag, path) for flag, path in outputs.items() if path]
+    for n, (flag, path) in enumerate(given):
+        for name, source in inputs.items():
+            if _same_file(path, source):
+                raise OutputFileError(f"{flag} {path}: is the {name} being read; name "
+                                      "another file")
+        for other, earlier in given[:n]:
+            if _same_file(path, earlier):
+                raise OutputFileError(f"{flag} {path}: is the file {other} writes too; "
+                                      "name another file")
+        try:
+            check_writable(path)
+        except OutputFileError as e:
+            raise OutputFileError(f"{flag} {e}") from None
+
+
+def write_csv(flag: str, path: str, fields: Sequence[str], rows: Iterable[Mapping]) -> None:
+    """A CSV file with a header row, replacing `path` only once it is complete."""
+    try:
+        with atomic_open(path, newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=list(fields))
+            writer.writeheader()
+            writer.writerows(rows)
+    except OutputFileError as e:
+        raise OutputFileError(f"{flag} {e}") from None
