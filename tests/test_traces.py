@@ -333,7 +333,9 @@ def test_out_of_range_requests_are_counted_not_fatal():
     assert res.first_out_of_range_line == 3
     assert res.stats.write_requests == 2 and res.stats.trim_requests == 0
     assert res.duration_s is None
-    assert "outside the partition (first at line 3)" in R.summary(res, tr)
+    assert res.dropped.counts == {R.PAST_END: 2} and res.dropped.lines == {R.PAST_END: (3, 5)}
+    assert "2 requests dropped: 2 past the partition's end (lines 3, 5)" in \
+        R.summary(res, tr)
     drive.check_invariants()
 
 
@@ -351,5 +353,6 @@ def test_summary_mentions_problems_and_mixed_devices():
     _drive, dev = small_device()
     res = R.replay(tr, dev)
     text = R.summary(res, tr)
-    assert "3 lines could not be read (lines 9, 10, 15)" in text
+    assert ("3 lines unreadable: 1 not a tracefs line (line 9), 1 unknown operation "
+            "(line 10), 1 events lost by the kernel (line 15)") in text
     assert "7,0 (10), 8,0 (1)" in text

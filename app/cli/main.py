@@ -228,6 +228,7 @@ def _run(args: argparse.Namespace) -> int:
 
     from model.lab.scenario import ScenarioError, build_machine, load_scenario, run_scenario
     from model.lab.series import COLUMNS, Series
+    from model.lab.steps import Context
 
     try:
         scenario = load_scenario(args.scenario)
@@ -251,10 +252,16 @@ def _run(args: argparse.Namespace) -> int:
               f"{scenario.partition.start_sector})")
         print("  ".join(f"{c:>10s}" for c in STEP_COLUMNS))
     show = sys.stderr.isatty() and not args.json
+    context = Context()
+    replays: list[dict] = []  # each replay step's report, with its step number
 
     def on_step(i: int, r) -> None:
         if show:
             print("\r\033[K", end="", file=sys.stderr, flush=True)  # clear the progress line
+        for rep in context.replays[len(replays):]:  # dropped requests warn, never silently
+            replays.append({"step": i + 1, **rep})
+            if rep["dropped"] or rep["unreadable"]:
+                print(f"ssdlab run: warning: step {i + 1}: {rep['summary']}", file=sys.stderr)
         if not args.json:
             print("  ".join(f"{c:>10s}" for c in _step_cells(r)), flush=True)
         elif show:
@@ -267,17 +274,20 @@ def _run(args: argparse.Namespace) -> int:
     try:
         series = Series(build_machine(scenario), args.series_every)
         results = run_scenario(scenario, on_step, progress=progress if show else None,
-                               series=series)
+                               series=series, context=context)
     except KeyboardInterrupt:
         print("\nssdlab run: stopped", file=sys.stderr)
         return 130
-    except (ScenarioError, OSError, ValueError) as e:
+    except ScenarioError as e:  # a step's bad input (a trace with nothing to replay ...)
+        print(f"ssdlab run: error: {e}", file=sys.stderr)
+        return 2
+    except (OSError, ValueError) as e:
         print(f"ssdlab run: error: {e}", file=sys.stderr)
         return 1
     rows = [r.as_dict() for r in results]
     if args.json:
         print(json.dumps({"scenario": scenario.name, "steps": rows,
-                          "series": series.as_dicts()}))
+                          "series": series.as_dicts(), "replays": replays}))
     for out, fields, data in ((args.csv, list(rows[0]), rows),
                               (args.series, list(COLUMNS), series.as_dicts())):
         if out:

@@ -20,7 +20,7 @@ from model.host.filesystem import FsOptions
 from model.host.filetree import KERNEL_DISK_BYTES
 from model.host.machine import Machine
 from model.host.profiles import load_host_profile, load_profile
-from model.host.traces import parse
+from model.host.traces import DETECT_LINES, parse
 from model.lab.scenario import Step, make_step
 from model.lab.steps import Context, StepRun
 
@@ -187,15 +187,22 @@ class FsJob:
             self.finished = True
 
 
+CHECK_LINES = 20 * DETECT_LINES  # a quick look: milliseconds, whatever the file's size
+
+
 def check_trace(path: str) -> str:
-    """Parse a trace file now, so a bad one is reported at the control (ValueError names the
-    file and the first unreadable line)."""
+    """Read a trace file's first CHECK_LINES lines now (it runs on the GUI thread), so a bad
+    one is reported at the control (ValueError names the file and the first unreadable
+    line). The whole file is read by the worker when the step runs."""
     if not path:
         raise ValueError("trace file: choose a file (tracefs, blkparse, fio iolog or "
                          "MSR-Cambridge CSV)")
-    trace = parse(path)
-    msg = f"{len(trace.requests):,} requests ({trace.fmt})"
+    trace = parse(path, max_lines=CHECK_LINES)
+    n = len(trace.requests)
+    msg = (f"{n:,} requests ({trace.fmt})" if trace.complete else
+           f"{trace.fmt}: {n:,} requests in the first {trace.lines:,} lines; the rest is read "
+           "when the step runs")
     if trace.problems:
         p = trace.problems[0]
-        msg += f"; {len(trace.problems)} lines skipped, first at line {p.line}: {p.reason}"
+        msg += f"; {trace.unreadable:,} lines unreadable, first at line {p.line}: {p.reason}"
     return msg

@@ -1,427 +1,215 @@
-"""Recorded block traces: parsers for four text formats (model/host/replay.py sends them on).
+"""Recorded block traces: `parse` reads a trace file into a `Trace` (model/host/replay.py
+sends it on).
 
-Four text formats are understood, each turned into the same `TraceRequest` records:
-
-- "tracefs": the text of /sys/kernel/tracing/trace (or trace_pipe) with the
-  block:block_rq_issue event, as printed by recent kernels
-  (``7,0 WS 4096 () 123456 + 8 none,0,0 [jbd2/loop0-8]``) and by older ones without the
-  byte count or the I/O-priority field.
-- "blkparse": blkparse's default text output; only one action (D, issued, by default) is
-  used, since every request appears once per stage it passes (Q, G, I, D, C ...).
-- "fio-v2" / "fio-v3": fio iolog files (``read_iolog=``/``write_iolog=``); version 3 starts
-  each line with a timestamp, which fio writes in microseconds.
-- "msr": the MSR-Cambridge CSV traces (Timestamp,Hostname,DiskNumber,Type,Offset,Size,
-  ResponseTime), timestamps in Windows FILETIME ticks of 100 ns.
+Four text formats are understood: Linux tracefs block_rq_issue text and blkparse text
+(model/host/kerneltraces.py), fio iolog v2/v3 and MSR-Cambridge CSV (model/host/iologs.py).
+The file, plain or gzip-compressed, is streamed line by line (model/host/tracefile.py): it
+is never held in memory whole, a line that cannot be read costs memory only if it is among
+the first KEEP_PROBLEMS (the rest are counted by kind), and the requests are kept in numpy
+columns, about 33 bytes each. Parsing can be cancelled: `cancel` is asked every thousand
+lines or so.
 
 Offsets are those of the traced device. A trace of a whole disk (8,0) includes the
 partition's start; replay such a trace into a BlockDevice whose Partition starts at 0.
-
-A line that cannot be read is recorded as a `TraceProblem` and parsing goes on; lines left
-out on purpose (other events, other devices, comments, file open/close ...) are counted in
-`Trace.skipped`. Nothing here imports Qt.
+Nothing here imports Qt.
 """
 
 from __future__ import annotations
 
-import gzip
-import io
+import math
 import os
-import re
-from collections import Counter
-from collections.abc import Iterable, Iterator
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, islice
 
-SECTOR_BYTES = 512
-OPS = ("write", "read", "discard", "flush")
+import numpy as np
+
+from .iologs import (
+    FILETIME_TICK_S,
+    FIO_HEADER,
+    FIO_V3_TIME_UNIT_S,
+    MSR_LINE,
+    fio_requests,
+    msr_requests,
+)
+from .kerneltraces import (
+    BLKPARSE_LINE,
+    TRACEFS_LINE,
+    blkparse_requests,
+    decode_rwbs,
+    tracefs_requests,
+)
+from .tracefile import (
+    KEEP_PROBLEMS,
+    OPS,
+    SECTOR_BYTES,
+    WHOLE_MAX,
+    TraceCancelled,
+    TraceLines,
+    TraceLog,
+    TraceProblem,
+    TraceRequest,
+)
+
+__all__ = ["DETECT_LINES", "FILETIME_TICK_S", "FIO_V3_TIME_UNIT_S", "FORMATS",
+           "KEEP_PROBLEMS", "OPS", "SECTOR_BYTES", "WHOLE_MAX", "RequestTable", "Trace",
+           "TraceCancelled", "TraceProblem", "TraceRequest", "blkparse_requests",
+           "decode_rwbs", "detect_format", "fio_requests", "msr_requests", "parse",
+           "tracefs_requests"]
+
 FORMATS = ("tracefs", "blkparse", "fio-v2", "fio-v3", "msr")
-FILETIME_TICK_S = 1e-7  # MSR-Cambridge timestamps count 100 ns ticks
-FIO_V3_TIME_UNIT_S = 1e-6  # fio writes v3 timestamps with utime_since_now(): microseconds
-DETECT_LINES = 50
+DETECT_LINES = 50  # lines the format is told from
+OP_CODES = {op: i for i, op in enumerate(OPS)}
 
 
-@dataclass(frozen=True)
-class TraceRequest:
-    """One host request. time_s: seconds in the trace's own time base (None if the format
-    has none). op: write, read, discard or flush. A flush has offset and length 0. line: the
-    1-based line of the trace file it came from."""
+class RequestTable(Sequence[TraceRequest]):
+    """Requests in file order as numpy columns: time_s (float64 seconds, NaN when the
+    format has none), op (int8 index into OPS), offset and length (int64 bytes), line
+    (int64). Indexing gives a TraceRequest, slicing a RequestTable sharing the columns."""
 
-    time_s: float | None
-    op: str
-    offset_bytes: int
-    length_bytes: int
-    line: int
+    def __init__(self, time_s: np.ndarray, op: np.ndarray, offset: np.ndarray,
+                 length: np.ndarray, line: np.ndarray):
+        self.time_s, self.op, self.offset, self.length, self.line = (
+            time_s, op, offset, length, line)
+
+    @classmethod
+    def of(cls, requests: Iterable[TraceRequest]) -> RequestTable:
+        """A table of requests, read one at a time (an iterator is never listed whole)."""
+        cols = (array("d"), array("b"), array("q"), array("q"), array("q"))
+        t, o, off, n, ln = (c.append for c in cols)
+        for r in requests:
+            t(math.nan if r.time_s is None else r.time_s)
+            o(OP_CODES[r.op])
+            try:  # the parsers cap their numbers; a request built in code may not
+                off(r.offset_bytes)
+            except OverflowError:
+                off(_capped(r.offset_bytes))
+            try:
+                n(r.length_bytes)
+            except OverflowError:
+                n(_capped(r.length_bytes))
+            ln(r.line)
+        return cls(*(np.frombuffer(c, dtype=d) if len(c) else np.empty(0, d)
+                     for c, d in zip(cols, (np.float64, np.int8, np.int64, np.int64,
+                                            np.int64), strict=True)))
+
+    def __len__(self) -> int:
+        return len(self.op)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return RequestTable(self.time_s[i], self.op[i], self.offset[i], self.length[i],
+                                self.line[i])
+        t = float(self.time_s[i])
+        return TraceRequest(None if math.isnan(t) else t, OPS[self.op[i]], int(self.offset[i]),
+                            int(self.length[i]), int(self.line[i]))
+
+    def __iter__(self) -> Iterator[TraceRequest]:
+        for t, o, off, n, ln in zip(self.time_s.tolist(), self.op.tolist(),
+                                    self.offset.tolist(), self.length.tolist(),
+                                    self.line.tolist(), strict=True):
+            yield TraceRequest(None if math.isnan(t) else t, OPS[o], off, n, ln)
+
+    def count_op(self, op: str) -> int:
+        """How many requests are `op` (write, read, discard or flush)."""
+        return int(np.count_nonzero(self.op == OP_CODES[op]))
 
 
-@dataclass(frozen=True)
-class TraceProblem:
-    """A line that could not be read: its number (1-based), its text, and why."""
+def _capped(value: int) -> int:
+    return max(-WHOLE_MAX, min(value, WHOLE_MAX))
 
-    line: int
-    text: str
-    reason: str
+
+def as_table(requests: Sequence[TraceRequest]) -> RequestTable:
+    return requests if isinstance(requests, RequestTable) else RequestTable.of(requests)
 
 
 @dataclass
 class Trace:
-    """requests in file order; problems: unreadable lines; fmt: the format used; skipped:
-    lines left out on purpose, by reason; devices: requests seen per device (tracefs,
-    blkparse), disk (msr) or file (fio) before any filter; source: where it came from."""
+    """requests in file order (a RequestTable, or any sequence of TraceRequest); problems:
+    the first KEEP_PROBLEMS unreadable lines; problem_counts: every unreadable line counted
+    by kind; fmt: the format used; skipped: lines left out on purpose, by reason; devices:
+    requests seen per device (tracefs, blkparse), disk (msr) or file (fio) before any
+    filter; source: where it came from; lines: lines read; complete: False when parsing
+    stopped at max_lines before the end."""
 
-    requests: list[TraceRequest]
+    requests: Sequence[TraceRequest]
     problems: list[TraceProblem]
     fmt: str
     skipped: dict[str, int]
     devices: dict[str, int] = field(default_factory=dict)
     source: str = "<lines>"
+    problem_counts: dict[str, int] = field(default_factory=dict)
+    lines: int = 0
+    complete: bool = True
+
+    @property
+    def unreadable(self) -> int:
+        """Lines that could not be read, all of them (not only those kept)."""
+        return max(sum(self.problem_counts.values()), len(self.problems))
 
 
-class _Log:
-    """What a parser reports besides requests."""
+def parse(source: str | os.PathLike | Iterable[str], fmt: str = "auto", *,
+          device: str | tuple[int, int] | None = None, action: str = "D",
+          disk: int | None = None, file: str | None = None,
+          fio_time_unit_s: float = FIO_V3_TIME_UNIT_S, event: str = "block_rq_issue",
+          cancel: Callable[[], bool] | None = None, max_lines: int | None = None) -> Trace:
+    """Read a trace file (plain or gzip-compressed) or an iterable of lines.
 
-    def __init__(self) -> None:
-        self.problems: list[TraceProblem] = []
-        self.skipped: Counter[str] = Counter()
-        self.devices: Counter[str] = Counter()
-
-    def problem(self, line: int, text: str, reason: str) -> None:
-        self.problems.append(TraceProblem(line, text.rstrip("\r\n")[:200], reason))
-
-
-# --- rwbs ------------------------------------------------------------------------------------
-
-def decode_rwbs(rwbs: str) -> tuple[bool, str | None]:
-    """Split a kernel/blkparse rwbs string into (flush, data op).
-
-    A leading F is a cache flush before the data (REQ_PREFLUSH); a lone F, or F in the op
-    position, is a flush request; an F after the op letter is FUA, which needs no separate
-    flush. W write, R read, D discard, E (secure erase) counts as discard, N carries no data.
-    The remaining letters (S sync, M meta, A read-ahead, F fua, ...) change nothing here.
-    Raises ValueError for an unknown op letter."""
-    s = rwbs.strip().upper()
-    if not s:
-        raise ValueError("empty rwbs field")
-    flush = False
-    i = 0
-    if s[0] == "F":
-        flush = True
-        i = 1
-    letter = s[i:i + 1]
-    op: str | None
-    if letter in ("", "F"):
-        return True, None
-    if letter == "W":
-        op = "write"
-    elif letter == "R":
-        op = "read"
-    elif letter in ("D", "E"):
-        op = "discard"
-    elif letter == "N":
-        op = None
+    fmt: "auto" or one of FORMATS ("fio" lets the header choose v2 or v3).
+    device (tracefs, blkparse): keep only "major,minor". action (blkparse): D, Q or C.
+    disk (msr): keep only this DiskNumber. file (fio): keep only this file's requests.
+    cancel: asked every tracefile.CANCEL_EVERY_LINES lines; True raises TraceCancelled.
+    max_lines: read at most this many lines (a quick look at a big file).
+    Raises ValueError naming the source (and the first problem's line) when the whole trace
+    holds no request at all."""
+    log = TraceLog()
+    reader = TraceLines(source, log, cancel, max_lines)
+    name = reader.name
+    lines = iter(reader)
+    head = list(islice(lines, DETECT_LINES))
+    fmt = _resolve_format(fmt, head, name, log)
+    everything = chain(head, lines)
+    if fmt == "tracefs":
+        it = tracefs_requests(everything, log, device=device, event=event)
+    elif fmt == "blkparse":
+        it = blkparse_requests(everything, log, device=device, action=action)
+    elif fmt == "msr":
+        it = msr_requests(everything, log, disk=disk)
     else:
-        raise ValueError(f"unknown operation letter {letter!r} in rwbs {rwbs!r} "
-                         "(expected W, R, D, E, N or F)")
-    if "E" in s[i + 1:]:
-        op = "discard"
-    return flush, op
+        it = fio_requests(everything, log, version=int(fmt[-1]), file=file,
+                          time_unit_s=fio_time_unit_s)
+    requests = RequestTable.of(it)
+    problems = log.problems
+    trace = Trace(requests, problems.first, fmt, dict(log.skipped), dict(log.devices), name,
+                  dict(problems.counts), reader.lines_read, reader.complete)
+    if not len(requests) and reader.complete:
+        if problems.first:
+            p = problems.first[0]
+            more = f" ({problems.total:,} unreadable lines)" if problems.total > 1 else ""
+            raise ValueError(f"{name}: no block request could be read as {fmt}; first "
+                             f"problem at line {p.line}: {p.reason}{more}")
+        what = ", ".join(f"{k} {v}" for k, v in log.skipped.items()) or "no lines"
+        raise ValueError(f"{name}: no block request in this {fmt} trace (skipped: {what})")
+    return trace
 
 
-def _emit(time_s: float | None, flush: bool, op: str | None, sector: int, sectors: int,
-          line: int, log: _Log) -> Iterator[TraceRequest]:
-    if flush:
-        yield TraceRequest(time_s, "flush", 0, 0, line)
-    if op is None:
-        if not flush:
-            log.skipped["no data (N)"] += 1
-        return
-    if sectors <= 0:
-        if not flush:
-            log.skipped["zero-length request"] += 1
-        return
-    yield TraceRequest(time_s, op, sector * SECTOR_BYTES, sectors * SECTOR_BYTES, line)
-
-
-def _device_key(device: str | tuple[int, int] | None) -> str | None:
-    if device is None:
-        return None
-    if isinstance(device, tuple):
-        major, minor = device
-    else:
-        m = re.fullmatch(r"\s*(\d+)\s*[,:]\s*(\d+)\s*", str(device))
-        if not m:
-            raise ValueError(f"device must be 'major,minor' such as '8,0'; got {device!r}")
-        major, minor = int(m.group(1)), int(m.group(2))
-    return f"{int(major)},{int(minor)}"
-
-
-# --- tracefs -----------------------------------------------------------------------------------
-
-_TRACEFS_LINE = re.compile(
-    r"^\s*(?P<task>.*?)-(?P<pid>\d+)\s+(?:\(\s*[\d-]+\)\s+)?\[(?P<cpu>\d+)\]\s+"
-    r"(?:\S+\s+)??(?P<ts>\d+(?:\.\d+)?):\s+(?P<event>[\w:]+):\s?(?P<rest>.*)$")
-_TRACEFS_RQ = re.compile(
-    r"^(?P<major>\d+),(?P<minor>\d+)\s+(?P<rwbs>[A-Za-z]+)\s+(?:(?P<bytes>\d+)\s+)?"
-    r"\((?P<cmd>[^)]*)\)\s+(?P<sector>\d+)\s+\+\s+(?P<nr>\d+)\b(?P<extra>[^\[]*)"
-    r"(?:\[(?P<comm>.*)\])?\s*$")
-
-
-def tracefs_requests(lines: Iterable[str], log: _Log | None = None, *,
-                     device: str | tuple[int, int] | None = None,
-                     event: str = "block_rq_issue", first_line: int = 1
-                     ) -> Iterator[TraceRequest]:
-    """Requests from tracefs text. device: keep only "major,minor"; event: which block
-    event's lines to use (block_rq_issue; block_rq_insert or block_rq_complete work too)."""
-    log = log if log is not None else _Log()
-    want = _device_key(device)
-    for n, text in enumerate(lines, first_line):
-        s = text.strip()
-        if not s:
-            continue
-        if s.startswith("#"):
-            log.skipped["comment"] += 1
-            continue
-        if s.startswith("CPU:") and "LOST" in s:
-            log.problem(n, text, "the kernel dropped events here (trace buffer overrun); "
-                        "requests are missing")
-            continue
-        m = _TRACEFS_LINE.match(s)
-        if not m:
-            log.problem(n, text, "not a tracefs event line "
-                        "('task-pid [cpu] flags time: event: ...')")
-            continue
-        ev = m.group("event").rsplit(":", 1)[-1]
-        if ev != event:
-            log.skipped[f"other event ({ev})"] += 1
-            continue
-        r = _TRACEFS_RQ.match(m.group("rest").strip())
-        if not r:
-            log.problem(n, text, f"{event} fields not understood (expected 'major,minor "
-                        "rwbs bytes (cmd) sector + sectors [comm]')")
-            continue
-        kind = _device_op(log, n, text, r.group("major"), r.group("minor"), r.group("rwbs"),
-                          want)
-        if kind is None:
-            continue
-        flush, op = kind
-        yield from _emit(float(m.group("ts")), flush, op, int(r.group("sector")),
-                         int(r.group("nr")), n, log)
-
-
-def _device_op(log, n: int, text: str, major: str, minor: str, rwbs: str,
-               want: str | None):
-    """Count the request's device; (flush, op) if it is wanted and its rwbs decodes, else
-    None (skipped, or recorded as a problem)."""
-    key = f"{int(major)},{int(minor)}"
-    log.devices[key] += 1
-    if want is not None and key != want:
-        log.skipped["other device"] += 1
-        return None
-    try:
-        return decode_rwbs(rwbs)
-    except ValueError as e:
-        log.problem(n, text, str(e))
-        return None
-
-
-# --- blkparse ----------------------------------------------------------------------------------
-
-_BLKPARSE_LINE = re.compile(
-    r"^\s*(?P<major>\d+),(?P<minor>\d+)\s+(?P<cpu>\d+)\s+(?P<seq>\d+)\s+"
-    r"(?P<ts>\d+\.\d+)\s+(?P<pid>\d+)\s+(?P<act>[A-Za-z]{1,2})\s+(?P<rwbs>\S+)\s*(?P<rest>.*)$")
-_BLKPARSE_RANGE = re.compile(
-    r"^(?P<sector>\d+)\s+\+\s+(?P<nr>\d+)(?:\s+\(\s*[^)]*\))?\s*(?:\[(?P<comm>[^\]]*)\])?\s*$")
-_BLKPARSE_SUMMARY = re.compile(r"^\s*(CPU\d+|Total)\s+\(")
-
-
-def blkparse_requests(lines: Iterable[str], log: _Log | None = None, *,
-                      device: str | tuple[int, int] | None = None, action: str = "D",
-                      first_line: int = 1) -> Iterator[TraceRequest]:
-    """Requests from blkparse's default output. action: D (issued to the driver, default),
-    Q (queued by the file system) or C (completed). The statistics blkparse prints at the
-    end are skipped."""
-    if action not in ("D", "Q", "C"):
-        raise ValueError(f"action must be D, Q or C; got {action!r}")
-    log = log if log is not None else _Log()
-    want = _device_key(device)
-    in_summary = False
-    for n, text in enumerate(lines, first_line):
-        s = text.strip()
-        if not s:
-            continue
-        if in_summary or _BLKPARSE_SUMMARY.match(s):
-            in_summary = True
-            log.skipped["blkparse summary"] += 1
-            continue
-        if s.startswith("#"):
-            log.skipped["comment"] += 1
-            continue
-        m = _BLKPARSE_LINE.match(s)
-        if not m:
-            log.problem(n, text, "not a blkparse line ('maj,min cpu seq time pid action "
-                        "rwbs sector + sectors [comm]')")
-            continue
-        act = m.group("act")
-        if act != action:
-            log.skipped[f"action {act}"] += 1
-            continue
-        kind = _device_op(log, n, text, m.group("major"), m.group("minor"), m.group("rwbs"),
-                          want)
-        if kind is None:
-            continue
-        flush, op = kind
-        r = _BLKPARSE_RANGE.match(m.group("rest"))
-        if not r:
-            if op is None:  # SCSI pass-through or a bare flush: "bytes (cdb) [comm]"
-                yield from _emit(float(m.group("ts")), flush, None, 0, 0, n, log)
-                continue
-            log.problem(n, text, "expected 'sector + sectors' after the rwbs field")
-            continue
-        yield from _emit(float(m.group("ts")), flush, op, int(r.group("sector")),
-                         int(r.group("nr")), n, log)
-
-
-# --- fio iolog ---------------------------------------------------------------------------------
-
-_FIO_HEADER = re.compile(r"^fio version (\d+) iolog\s*$")
-_FIO_FILE_ACTIONS = ("add", "open", "close", "unlink")
-_FIO_DATA = {"read": "read", "write": "write", "trim": "discard"}
-
-
-def fio_requests(lines: Iterable[str], log: _Log | None = None, *, version: int | None = None,
-                 file: str | None = None, time_unit_s: float = FIO_V3_TIME_UNIT_S,
-                 first_line: int = 1) -> Iterator[TraceRequest]:
-    """Requests from a fio iolog (version 2 or 3, read from its header line unless given).
-    file: keep only this file's requests (all files map onto the one device otherwise).
-    sync and datasync become flushes; add/open/close and wait lines are skipped."""
-    log = log if log is not None else _Log()
-    header_seen = False
-    for n, text in enumerate(lines, first_line):
-        s = text.strip()
-        if not s:
-            continue
-        h = _FIO_HEADER.match(s)
-        if h and not header_seen:
-            header_seen = True
-            v = int(h.group(1))
-            if v not in (2, 3):
-                log.problem(n, text, f"fio iolog version {v} is not supported (2 or 3)")
-                return
-            if version is not None and version != v:
-                log.problem(n, text, f"header says version {v}, reading as version {v} "
-                            f"instead of {version}")
-            version = v
-            log.skipped["header"] += 1
-            continue
-        if s.startswith("#"):
-            log.skipped["comment"] += 1
-            continue
-        if version is None:
-            log.problem(n, text, "a fio iolog must start with 'fio version 2 iolog' or "
-                        "'fio version 3 iolog'")
-            return
-        parts = s.split()
-        time_s: float | None = None
-        if version == 3:
-            if not parts or not parts[0].isdigit():
-                log.problem(n, text, "a version 3 line starts with a whole-number timestamp")
-                continue
-            time_s = int(parts[0]) * time_unit_s
-            parts = parts[1:]
-        if len(parts) < 2:
-            log.problem(n, text, "expected 'filename action [offset length]'")
-            continue
-        fname, act = parts[0], parts[1]
-        if act in _FIO_FILE_ACTIONS and len(parts) == 2:
-            log.skipped[f"file {act}"] += 1
-            continue
-        if act == "wait":
-            log.skipped["wait"] += 1
-            continue
-        if act in ("sync", "datasync", "sync_file_range"):
-            if len(parts) not in (2, 4):
-                log.problem(n, text, f"'{act}' takes no arguments or an offset and length")
-                continue
-            log.devices[fname] += 1
-            if file is not None and fname != file:
-                log.skipped["other file"] += 1
-                continue
-            if act == "sync_file_range":  # writes back, but sends no cache flush
-                log.skipped["sync_file_range"] += 1
-                continue
-            yield TraceRequest(time_s, "flush", 0, 0, n)
-            continue
-        if act not in _FIO_DATA:
-            log.problem(n, text, f"unknown action {act!r} (expected read, write, trim, sync, "
-                        "datasync, wait, add, open or close)")
-            continue
-        if len(parts) != 4 or not (parts[2].isdigit() and parts[3].isdigit()):
-            log.problem(n, text, f"'{act}' needs a byte offset and a length "
-                        "(whole numbers)")
-            continue
-        log.devices[fname] += 1
-        if file is not None and fname != file:
-            log.skipped["other file"] += 1
-            continue
-        length = int(parts[3])
-        if length == 0:
-            log.skipped["zero-length request"] += 1
-            continue
-        yield TraceRequest(time_s, _FIO_DATA[act], int(parts[2]), length, n)
-
-
-# --- MSR-Cambridge -----------------------------------------------------------------------------
-
-_MSR_TYPES = {"read": "read", "write": "write"}
-
-
-def msr_requests(lines: Iterable[str], log: _Log | None = None, *, disk: int | None = None,
-                 first_line: int = 1) -> Iterator[TraceRequest]:
-    """Requests from an MSR-Cambridge CSV. Times are seconds since the file's first record
-    (FILETIME ticks are too large for a float to keep 100 ns). disk: keep only this
-    DiskNumber."""
-    log = log if log is not None else _Log()
-    t0: int | None = None
-    for n, text in enumerate(lines, first_line):
-        s = text.strip()
-        if not s:
-            continue
-        if s.startswith("#"):
-            log.skipped["comment"] += 1
-            continue
-        parts = [p.strip() for p in s.split(",")]
-        if parts[0].lower() == "timestamp":
-            log.skipped["header"] += 1
-            continue
-        if len(parts) < 6:
-            log.problem(n, text, "expected Timestamp,Hostname,DiskNumber,Type,Offset,Size"
-                        "[,ResponseTime]")
-            continue
-        ts, _host, dnum, kind, off, size = parts[:6]
-        if not (ts.isdigit() and dnum.isdigit() and off.isdigit() and size.isdigit()):
-            bad = next(name for name, v in (("Timestamp", ts), ("DiskNumber", dnum),
-                                            ("Offset", off), ("Size", size))
-                       if not v.isdigit())
-            log.problem(n, text, f"{bad} must be a whole number")
-            continue
-        op = _MSR_TYPES.get(kind.lower())
-        if op is None:
-            log.problem(n, text, f"Type must be Read or Write; got {kind!r}")
-            continue
-        log.devices[dnum] += 1
-        if disk is not None and int(dnum) != disk:
-            log.skipped["other disk"] += 1
-            continue
-        if int(size) == 0:
-            log.skipped["zero-length request"] += 1
-            continue
-        if t0 is None:
-            t0 = int(ts)
-        yield TraceRequest((int(ts) - t0) * FILETIME_TICK_S, op, int(off), int(size), n)
-
-
-# --- detection and the front door --------------------------------------------------------------
-
-_MSR_LINE = re.compile(r"^\d+,[^,]*,\d+,(read|write),\d+,\d+(,\d+)?\s*$", re.IGNORECASE)
+def _resolve_format(fmt: str, head: list[str], name: str, log: TraceLog) -> str:
+    """fmt as asked for, or told from the head; ValueError names the file when neither."""
+    if fmt in ("auto", "fio"):
+        try:
+            found = detect_format(head)
+        except ValueError as e:
+            if fmt == "fio":
+                return "fio-v2"
+            why = f"; line {log.problems.first[0].line}: {log.problems.first[0].reason}" \
+                if log.problems.first else ""
+            raise ValueError(f"{name}: {e}{why}") from None
+        return found if fmt == "auto" or found.startswith("fio-") else "fio-v2"
+    if fmt not in FORMATS:
+        raise ValueError(f"fmt must be 'auto', 'fio' or one of {', '.join(FORMATS)}; "
+                         f"got {fmt!r}")
+    return fmt
 
 
 def detect_format(first_lines: Iterable[str]) -> str:
@@ -434,94 +222,17 @@ def detect_format(first_lines: Iterable[str]) -> str:
             continue
         if first_text is None:
             first_text = (n, s)
-        h = _FIO_HEADER.match(s)
+        h = FIO_HEADER.match(s)
         if h:
             return f"fio-v{h.group(1)}" if h.group(1) in ("2", "3") else "fio-v2"
-        if s.startswith("# tracer:") or _TRACEFS_LINE.match(s):
+        if s.startswith("# tracer:") or TRACEFS_LINE.match(s):
             return "tracefs"
-        if _BLKPARSE_LINE.match(s):
+        if BLKPARSE_LINE.match(s):
             return "blkparse"
-        if s.lower().startswith("timestamp,hostname") or _MSR_LINE.match(s):
+        if s.lower().startswith("timestamp,hostname") or MSR_LINE.match(s):
             return "msr"
     if first_text is None:
         raise ValueError("the trace is empty")
     n, s = first_text
     raise ValueError(f"cannot tell the trace format (line {n}: {s[:80]!r}); expected "
                      "tracefs, blkparse, fio iolog v2/v3 or MSR-Cambridge CSV text")
-
-
-def _open_lines(path: str | os.PathLike) -> Iterator[str]:
-    with open(path, "rb") as raw:
-        magic = raw.read(2)
-    if magic == b"\x1f\x8b":
-        f: io.TextIOBase = io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8",
-                                           errors="replace")
-    else:
-        f = open(path, encoding="utf-8", errors="replace")
-    with f:
-        yield from f
-
-
-def parse(source: str | os.PathLike | Iterable[str], fmt: str = "auto", *,
-          device: str | tuple[int, int] | None = None, action: str = "D",
-          disk: int | None = None, file: str | None = None,
-          fio_time_unit_s: float = FIO_V3_TIME_UNIT_S, event: str = "block_rq_issue") -> Trace:
-    """Read a trace file (plain or gzip-compressed) or an iterable of lines.
-
-    fmt: "auto" or one of FORMATS ("fio" lets the header choose v2 or v3).
-    device (tracefs, blkparse): keep only "major,minor". action (blkparse): D, Q or C.
-    disk (msr): keep only this DiskNumber. file (fio): keep only this file's requests.
-    Raises ValueError naming the source (and the first problem's line) when it holds no
-    request at all."""
-    if isinstance(source, (str, os.PathLike)):
-        name = os.fspath(source)
-        try:
-            lines: Iterator[str] = _open_lines(source)
-            head = list(islice(lines, DETECT_LINES))
-        except OSError as e:
-            raise ValueError(f"{name}: cannot read the trace: {e.strerror or e}") from e
-        except (EOFError, gzip.BadGzipFile) as e:
-            raise ValueError(f"{name}: damaged gzip file: {e}") from e
-    else:
-        name = "<lines>"
-        lines = iter(source)
-        head = list(islice(lines, DETECT_LINES))
-    if fmt == "auto":
-        try:
-            fmt = detect_format(head)
-        except ValueError as e:
-            raise ValueError(f"{name}: {e}") from None
-    elif fmt == "fio":
-        try:
-            fmt = detect_format(head)
-        except ValueError:
-            fmt = "fio-v2"
-        if not fmt.startswith("fio-"):
-            fmt = "fio-v2"
-    if fmt not in FORMATS:
-        raise ValueError(f"fmt must be 'auto', 'fio' or one of {', '.join(FORMATS)}; "
-                         f"got {fmt!r}")
-    everything = chain(head, lines)
-    log = _Log()
-    if fmt == "tracefs":
-        it = tracefs_requests(everything, log, device=device, event=event)
-    elif fmt == "blkparse":
-        it = blkparse_requests(everything, log, device=device, action=action)
-    elif fmt == "msr":
-        it = msr_requests(everything, log, disk=disk)
-    else:
-        it = fio_requests(everything, log, version=int(fmt[-1]), file=file,
-                          time_unit_s=fio_time_unit_s)
-    try:
-        requests = list(it)
-    except (EOFError, gzip.BadGzipFile) as e:
-        raise ValueError(f"{name}: damaged gzip file: {e}") from e
-    trace = Trace(requests, log.problems, fmt, dict(log.skipped), dict(log.devices), name)
-    if not requests:
-        if log.problems:
-            p = log.problems[0]
-            raise ValueError(f"{name}: no block request could be read as {fmt}; first "
-                             f"problem at line {p.line}: {p.reason}")
-        what = ", ".join(f"{k} {v}" for k, v in log.skipped.items()) or "no lines"
-        raise ValueError(f"{name}: no block request in this {fmt} trace (skipped: {what})")
-    return trace

@@ -314,12 +314,14 @@ def build_machine(s: Scenario) -> Machine:
 def run_scenario(s: Scenario, on_step: Callable[[int, StepResult], None] | None = None,
                  machine: Machine | None = None,
                  progress: Callable[[int, str, int, int, str], None] | None = None,
-                 every_s: float = 0.5, series: Series | None = None) -> list[StepResult]:
+                 every_s: float = 0.5, series: Series | None = None,
+                 context: Context | None = None) -> list[StepResult]:
     """Play every step; on_step(index, result) is called after each, progress(index,
     label, done, total, unit) about every every_s seconds of wall time within a step, and
-    series (built on the same machine) learns when each step began."""
+    series (built on the same machine) learns when each step began. context: pass one to
+    read what the steps left there (replay reports) during and after the run."""
     m = machine or (series.m if series is not None else build_machine(s))
-    context = Context()
+    context = context if context is not None else Context()
     results = []
     for i, step in enumerate(s.steps):
         try:

@@ -11,7 +11,7 @@ scenario played in the window and on the command line ends in the same state.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -43,6 +43,7 @@ class Context:
     trees: list[TreeRecord] = field(default_factory=list)
     mix_files: list[str] = field(default_factory=list)  # files user_mix steps keep alive
     mix_serial: list[int] = field(default_factory=lambda: [0])  # next user_mix file number
+    replays: list[dict] = field(default_factory=list)  # each replay's report (host/replay.py)
 
     def new_top(self) -> str:
         """linux, then linux-2, linux-3, ... while earlier trees still exist."""
@@ -67,7 +68,8 @@ class StepRun:
     """One step on a Machine. Attributes: total (units the step has), unit (what a unit is),
     message (a summary once done, for replays). Iterate to run; each item is the units done
     so far, or None for a slice that does not advance the count (sync). cancel: asked
-    during long preparation (reading a trace); True stops it with TraceCancelled."""
+    during long preparation (reading a trace or a tar, building a tree, sysbench's
+    prepare); True stops it with TraceCancelled or filetree.Cancelled."""
 
     def __init__(self, m: Machine, step, context: Context, cancel=None):
         self.m = m
@@ -153,10 +155,14 @@ class StepRun:
             self.total, self.unit = a["requests"], "requests"
             return w.random_writes_steps(m, inos, a["requests"], fsync_every=a["fsync_every"])
         if do == "replay":
+            from model.host.replay import Replay
             from model.host.traces import parse
-            trace = parse(a["trace"])
-            self.total, self.unit = max(1, len(trace.requests)), "requests"
-            return self._replay(trace)
+            try:  # a trace with nothing to replay is bad input, named like any step error
+                run = Replay(parse(a["trace"], cancel=self.cancel), m.dev)
+            except ValueError as e:
+                raise StepError(str(e)) from e
+            self.total, self.unit = max(1, len(run.table)), "requests"
+            return self._replay(run)
         if do == "sync":
             return self._sync()
         simple = {
@@ -199,31 +205,16 @@ class StepRun:
     def _sync(self) -> Iterator[None]:
         yield from self.m.sync_steps()
 
-    def _replay(self, trace) -> Iterator[int]:
-        """REQUESTS_PER_SLICE requests at a time through the partition; the Machine is
-        charged for each slice, so its clock and step counters include them."""
-        from model.host.replay import replay
-        n = len(trace.requests)
-        sent = skipped = 0
-        first_bad = None
-        for start in range(0, n, REPLAY_SLICE_REQUESTS):
-            part = replace(trace, requests=trace.requests[start:start + REPLAY_SLICE_REQUESTS])
-            result = replay(part, self.m.dev)
-            self.m.account(result.stats)
-            sent += result.requests
-            skipped += result.skipped_out_of_range
-            if first_bad is None:
-                first_bad = result.first_out_of_range_line
-            yield min(n, start + REPLAY_SLICE_REQUESTS)
-        lines = [f"{str(trace.source).rsplit('/', 1)[-1]} ({trace.fmt}): {sent:,} of {n:,} "
-                 "requests replayed"]
-        if skipped:
-            lines.append(f"{skipped:,} outside the partition skipped (first at line "
-                         f"{first_bad})")
-        if trace.problems:
-            p = trace.problems[0]
-            lines.append(f"{len(trace.problems)} lines unreadable; line {p.line}: {p.reason}")
-        self.message = "; ".join(lines)
+    def _replay(self, run) -> Iterator[int]:
+        """REPLAY_SLICE_REQUESTS requests at a time through the partition; the Machine is
+        charged for each slice, so its clock and step counters include them. The message
+        and the context's report say what was dropped and why."""
+        from model.host.replay import headline, report
+        for done, stats in run.slices(REPLAY_SLICE_REQUESTS):
+            self.m.account(stats)
+            yield done
+        self.message = headline(run.result(), run.trace)
+        self.ctx.replays.append(report(run.result(), run.trace))
 
 
 def _once(fn) -> Iterator[int]:
