@@ -17,7 +17,7 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-HANG_GUARD_MS = 10 * 60 * 1000
+HANG_GUARD_MS = 5 * 60 * 1000
 
 
 @pytest.fixture

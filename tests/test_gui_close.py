@@ -15,7 +15,7 @@ from pathlib import Path
 from app.gui.fsjobs import FsStep
 
 ROOT = Path(__file__).resolve().parents[1]
-HANG_GUARD_S = 600
+HANG_GUARD_S = 300
 
 
 def endless_tar(fifo: Path) -> threading.Thread:
@@ -75,7 +75,7 @@ SCRIPT = textwrap.dedent("""
     w = Workbench()
 
     def until(condition, what):
-        end = time.monotonic() + 600  # a hang guard only
+        end = time.monotonic() + 240  # a hang guard only
         while not condition():
             if time.monotonic() > end:
                 sys.exit(f"hang guard: {what}")
@@ -93,7 +93,7 @@ SCRIPT = textwrap.dedent("""
     print("worker finished:", finished, flush=True)
     if not finished:
         sys.exit("the worker thread outlived the window")
-    writer.join(600)
+    writer.join(240)
     print("tar reader let go:", not writer.is_alive())
     del w
     app.quit()
