@@ -84,7 +84,7 @@ class Workbench(QMainWindow):
         self.frame_times: deque[float] = deque(maxlen=240)
         self._segments = 0
         self._charts_at = 0.0
-        self._settling: tuple[int, QEventLoop] | None = None  # (ticket, loop) of settle()
+        self._settling: list[tuple[int, QEventLoop]] = []  # (ticket, loop) of each settle()
         self._build()
         self._shortcuts()
         self.session.changed.connect(self._on_settings)
@@ -451,8 +451,9 @@ class Workbench(QMainWindow):
         self._end_settle()
 
     def _end_settle(self) -> None:
-        if self._settling is not None and self._settled(self._settling[0]):
-            self._settling[1].quit()
+        for ticket, loop in self._settling:
+            if self._settled(ticket):
+                loop.quit()
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:
@@ -492,13 +493,14 @@ class Workbench(QMainWindow):
         prepared pauses when its preparation ends, and a stopped worker ends the wait."""
         ticket = self.worker.send("pause")
         loop = QEventLoop()
-        self._settling = (ticket, loop)  # _on_snapshot ends the loop once settled
+        # _on_snapshot ends the loop once settled (a save asked for meanwhile nests one more)
+        self._settling.append((ticket, loop))
         self.worker.finished.connect(loop.quit)  # before the check: it may end meanwhile
         try:
             if not self._settled(ticket):
                 loop.exec()
         finally:
-            self._settling = None
+            self._settling.remove((ticket, loop))
             self.worker.finished.disconnect(loop.quit)
 
     def _settled(self, ticket: int) -> bool:
