@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QSpinBox
 
+from app import atomicfile
 from app.gui import sessionfile
 from app.gui.schema import SETTINGS
 from app.gui.session import Settings
@@ -108,14 +109,15 @@ def test_a_bad_value_is_one_line_naming_the_field(tmp_path, where, value, words)
 
 
 FS_BAD_VALUES = [  # the same, on a file-system run's log
-    (("log", 0, "args", "scale"), 9.0, ["log[0].args", "scale must be between"]),
-    (("log", 0, "args"), {"scale": 0.1, "size": 1}, ["log[0].args", "no field 'size'"]),
+    (("log", 0, "args", "scale"), 9.0, ["log[0].args", "scale must be a number from 0.001 to 4"]),
+    (("log", 0, "args"), {"scale": 0.1, "size": 1},
+     ["log[0].args", "step.size is not a known field"]),
     (("log", 0, "done"), 735, ["log[0].done must be at most total (734); got 735"]),
     (("log", 1, "from"), {"atime": "often", "discard": True}, ["log[1].from.atime", "often"]),
     (("log", 1, "from"), {"atime": "strict"}, ["log[1].from.discard is missing"]),
     (("log", 2), {"fs": True, "do": "replay", "args": {"trace": "/no/such.log"}},
      ["log[2].args.trace", "no such file"]),
-    (("log", 2), {"fs": True, "do": "replay", "args": {}}, ["log[2].args.trace", "no such"]),
+    (("log", 2), {"fs": True, "do": "replay", "args": {}}, ["log[2].args", "trace is missing"]),
     (("log", 2), {"fs": True, "do": "unpack", "args": {"tar": "/no/such.tar"}},
      ["log[2].args.tar", "no such file"]),
     (("log", 2), {"fs": True, "kind": "rmrf", "do": "rm"}, ["log[2] must name its step"]),
@@ -316,7 +318,7 @@ def test_a_failed_save_keeps_the_old_file(until, bench, tmp_path, monkeypatch):
     def full(fd):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(sessionfile.os, "fsync", full)
+    monkeypatch.setattr(atomicfile.os, "fsync", full)
     assert not bench.save(str(path))
     assert "No space left on device" in bench.controls.error.text()
     assert path.read_text() == "the old session"
@@ -329,6 +331,6 @@ def test_a_failed_save_keeps_the_old_file(until, bench, tmp_path, monkeypatch):
 
 def test_save_refuses_what_is_no_regular_file(until, bench, tmp_path):
     assert not bench.save(str(tmp_path))
-    assert "not a regular file" in bench.controls.error.text()
+    assert "cannot be written: it is a directory" in bench.controls.error.text()
     assert not bench.save(str(tmp_path / "no" / "such" / "dir.json"))
     assert "cannot be written" in bench.controls.error.text()

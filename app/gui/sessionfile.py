@@ -13,14 +13,12 @@ it is complete, so a failed save never destroys an existing session.
 
 from __future__ import annotations
 
-import errno
 import json
 import math
-import os
-import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
+from app.atomicfile import write_atomic
 from model.lab.scenario import STEP_FIELDS
 
 from .fsjobs import FS_KINDS, FsStep
@@ -208,30 +206,5 @@ def session_text(settings: Settings, log: list[dict], series: dict) -> str:
 def write_session(path: str | Path, settings: Settings, log: list[dict], series: dict
                   ) -> None:
     """Write the session to a temporary file beside path, then put it in path's place; on
-    any error (OSError) path is as it was."""
-    write_atomically(Path(path), session_text(settings, log, series))
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """text into path, all or nothing; OSError says why not. (A private stand-in until
-    app/atomicfile.py, which the command line's outputs use too, is on main.)"""
-    if path.exists() and not path.is_file():
-        raise OSError(errno.EINVAL, "not a regular file; choose a file name")
-    mode = path.stat().st_mode & 0o777 if path.exists() else _default_mode()
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.chmod(tmp, mode)  # mkstemp makes it private; the file keeps the usual mode
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _default_mode() -> int:
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
+    any error (OutputFileError, naming the path and why) path is as it was."""
+    write_atomic(path, session_text(settings, log, series))

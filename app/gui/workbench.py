@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.atomicfile import OutputFileError, write_atomic
 from model.host.profiles import load_profile
 from model.lab.scenario import load_scenario, scenario_text
 
@@ -42,7 +43,7 @@ from .fsjobs import FsStep
 from .scenariofiles import profile_settings, scenario_for, settings_for, steps_for
 from .schema import SETTINGS
 from .session import DRIVE_FIELDS, FS_WORKLOADS, Session, Settings
-from .sessionfile import SessionFileError, read_session, write_atomically, write_session
+from .sessionfile import SessionFileError, read_session, write_session
 from .streams import Segment
 from .worker import Snapshot, Worker
 
@@ -517,8 +518,8 @@ class Workbench(QMainWindow):
         series = snap.series if snap else {}
         try:
             write_session(path, self.session.settings, log, series)
-        except OSError as e:
-            self.controls.show_error(f"Save: {path} cannot be written: {e.strerror or e}")
+        except OutputFileError as e:  # names the path and why; the old file is whole
+            self.controls.show_error(f"Save: {e}")
             return False
         self.statusBar().showMessage(f"Saved session {path}", 10000)
         return True
@@ -580,14 +581,13 @@ class Workbench(QMainWindow):
         try:
             sc = scenario_for(self.session.settings, snap.log if snap else [],
                               Path(path).name.split(".")[0])
-            write_atomically(Path(path), scenario_text(
+            write_atomic(path, scenario_text(
                 sc, "Saved from the SSD Lab workbench. Play it with: ssdlab run FILE"))
         except ValueError as e:
             self.controls.show_error(f"Save as scenario: {e}")
             return False
-        except OSError as e:
-            self.controls.show_error(f"Save as scenario: {path} cannot be written: "
-                                     f"{e.strerror or e}")
+        except OutputFileError as e:
+            self.controls.show_error(f"Save as scenario: {e}")
             return False
         self.statusBar().showMessage(f"Saved scenario {path}", 10000)
         return True

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from model.flash.runner import Cancelled  # one class for all cancelled work
+
 # The kernel tree of seeds 000/001 (linux 2.6.39): file count and total size in bytes.
 KERNEL_FILES = 36_706
 KERNEL_BYTES = 493_000_000
@@ -164,10 +166,6 @@ def _fit_sizes(raw: np.ndarray, total: int) -> np.ndarray:
     for i in range(abs(rest)):
         ints[room[i % room.size]] += step
     return ints
-
-
-class Cancelled(Exception):
-    """Building a file list stopped because the caller's cancel() asked for it."""
 
 
 def _check_cancel(cancel: Callable[[], bool] | None, what: str) -> None:

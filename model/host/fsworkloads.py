@@ -344,7 +344,7 @@ def sysbench_prepare(m: Machine, total_bytes: int, files: int = SYSBENCH_FILES,
                      ) -> list[int]:
     """sysbench fileio prepare: `files` files of total_bytes / files each, written in full
     and synced (name.0, name.1, ...); returns their inodes. cancel: asked before each file;
-    True raises filetree.Cancelled."""
+    True raises model.flash.runner.Cancelled."""
     size = max(4096, total_bytes // files // 4096 * 4096)
     inos = []
     for i in range(files):

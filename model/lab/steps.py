@@ -117,7 +117,7 @@ class StepRun:
     message (a summary once done, for replays). Iterate to run; each item is the units done
     so far, or None for a slice that does not advance the count (sync). cancel: asked
     during long preparation (reading a trace or a tar, building a tree, sysbench's
-    prepare); True stops it with TraceCancelled or filetree.Cancelled."""
+    prepare); True stops it with model.flash.runner.Cancelled (TraceCancelled is one)."""
 
     def __init__(self, m: Machine, step, context: Context, cancel=None):
         self.m = m
