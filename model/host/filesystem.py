@@ -153,7 +153,10 @@ class FileSystem:
                     self.alloc.mark(nxt, end - nxt, False)
                 self._stream = [0, 0]  # released: nothing reserved if allocate fails
                 chunk = max(STREAM_CHUNK_BLOCKS, n)
-                if chunk <= self.alloc.free_blocks:
+                # The stream's reserve may not take space promised to other files' delayed
+                # allocation, or their writeback would fail with ENOSPC (ext4 likewise
+                # takes group preallocations only from unreserved free space).
+                if chunk <= self.alloc.free_blocks - self.reserved_blocks:
                     got = self.alloc.allocate(chunk, goal=nxt or goal)
                     for rs, rl in got[1:]:
                         self.alloc.mark(rs, rl, False)
