@@ -55,6 +55,7 @@ class FileSystem:
         self._free_inos: list[list[int]] = [[] for _ in range(self.layout.groups)]
         self._stream: list[int] = [0, 0]  # small-file allocation stream: next, end
         self._trimmed_groups: set[int] = set()
+        self._last_trim_minimum = 1  # minimum_blocks of the last fstrim
         self.tx: Transaction | None = None
         self._tid = 0
         self.home_dirty: set[int] = set()  # metadata blocks waiting for their home write
@@ -597,6 +598,11 @@ class FileSystem:
         something in it is freed or allocated."""
         trimmed = 0
         layout = self.layout
+        # ext4 skips a trimmed group only if this minimum is no smaller than the last one:
+        # otherwise runs the last fstrim thought too short would never be trimmed.
+        if minimum_blocks < self._last_trim_minimum:
+            self._trimmed_groups.clear()
+        self._last_trim_minimum = minimum_blocks
         for g in range(layout.groups):
             if g in self._trimmed_groups:
                 continue
