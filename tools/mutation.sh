@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Mutation testing of the host layer, as a command (not in CI).
+#
+# mutmut changes one thing at a time in model/host/journal.py, partition.py, blockdev.py
+# and filesystem.py's commit / release / discard / fstrim code (a constant, a comparison, an
+# operator...) and runs the host-layer tests against each mutant; a mutant no test notices
+# "survives". Config: [tool.mutmut] in pyproject.toml. Needs the mutation extra.
+#
+#   tools/mutation.sh                       the host-layer tests of [tool.mutmut]
+#   tools/mutation.sh tests/test_a.py ...   only these test files (e.g. a baseline)
+#
+# Works in a scratch copy of the committed tree (git archive HEAD), so the worktree gets
+# no mutants/ directory; one worker, as the machine is shared. PYTHON picks the interpreter.
+set -euo pipefail
+root=$(git rev-parse --show-toplevel)
+py=${PYTHON:-python}
+scratch=$(mktemp -d -t ssdlab-mutation.XXXXXX)
+git -C "$root" archive HEAD | tar -x -C "$scratch"
+cd "$scratch"
+if [ $# -gt 0 ]; then
+    "$py" - "$@" <<'PY'
+import json, re, sys
+text = open("pyproject.toml").read()
+files = json.dumps(sys.argv[1:])
+text = re.sub(r"pytest_add_cli_args_test_selection = \[.*?\]\n",
+              f"pytest_add_cli_args_test_selection = {files}\n", text, flags=re.S)
+open("pyproject.toml", "w").write(text)
+PY
+fi
+cls=$'\xc7\x81'  # mutmut names methods module.xǁClassǁmethod__mutmut_N
+"$py" -m mutmut run --max-children 1 \
+    "model.host.journal.*" "model.host.partition.*" "model.host.blockdev.*" \
+    "model.host.filesystem.x${cls}FileSystem${cls}commit__mutmut_*" \
+    "model.host.filesystem.x${cls}FileSystem${cls}_release__mutmut_*" \
+    "model.host.filesystem.x${cls}FileSystem${cls}_dirty_bitmaps__mutmut_*" \
+    "model.host.filesystem.x${cls}FileSystem${cls}_discard__mutmut_*" \
+    "model.host.filesystem.x${cls}FileSystem${cls}_trim_run__mutmut_*" \
+    "model.host.filesystem.x${cls}FileSystem${cls}fstrim__mutmut_*"
+"$py" -m mutmut results
+echo "mutants and results kept in $scratch (mutmut show NAME there shows a diff)"
