@@ -228,6 +228,7 @@ def test_step_one_gc_collects_a_victim(qtbot):
     w = Workbench()
     qtbot.addWidget(w)
     w.request(capacity_mib=16.0, pages_per_block=32, spare_pct=10.0)
+    w.request(speed="fast")  # flat out: "normal" takes 20 s of wall clock per drive write
     w.request(workload="fill", fill_pct=100.0)
     w.run_workload()
     qtbot.waitUntil(lambda: w.snapshot is not None and w.snapshot.counters["host_writes"]
