@@ -158,3 +158,52 @@ def test_commit_timer_fires_commit_interval_after_the_transaction_starts():
     assert fs.tx is not None and fs.count.commits == 0
     fs.advance(6.0)
     assert fs.tx is None and fs.count.commits == 1
+
+
+def test_revoked_counts_every_metadata_block_freed_in_the_transaction():
+    fs = _fs()
+    for name in ("d1", "d2", "d3"):
+        fs.mkdir(ROOT_INO, name)
+    fs.sync()
+    fs.rmdir(ROOT_INO, "d1")
+    fs.rmdir(ROOT_INO, "d2")
+    assert fs.tx.revoked == 2
+    fs.rmdir(ROOT_INO, "d3")
+    assert fs.tx.revoked == 3
+
+
+def test_a_freed_metadata_block_is_neither_journaled_nor_written_home():
+    """A directory block freed before its home write (or in the transaction that dirtied
+    it) must leave both queues: written later, it would land on whatever file gets the
+    block next."""
+    fs = _fs()
+    d = fs.mkdir(ROOT_INO, "d")
+    fs.create(d, "f")
+    fs.commit()  # the directory block now waits for its home write
+    (dblock, _), = fs.inodes[d].extents
+    assert dblock in fs.home_dirty
+    other = fs.mkdir(ROOT_INO, "e")
+    fs.create(other, "g")  # dirtied again in the running transaction, next to d's
+    fs.unlink(d, "f")
+    assert dblock in fs.tx.metadata
+    fs.rmdir(ROOT_INO, "d")
+    assert dblock not in fs.home_dirty and dblock not in fs.tx.metadata
+    (eblock, _), = fs.inodes[other].extents
+    assert eblock in fs.tx.metadata  # only the freed block leaves
+    assert fs.layout.inode_block(d) in fs.tx.metadata  # (a block below it stays too)
+    n = len(fs.tx.metadata)
+    before = fs.count.journal_blocks
+    fs.commit()
+    assert fs.count.journal_blocks - before == 1 + n + 1 + 1
+    assert dblock not in fs.home_dirty and eblock in fs.home_dirty
+
+
+def test_freeing_file_data_leaves_metadata_queues_alone():
+    fs = _fs()
+    f = fs.create(ROOT_INO, "f", 64 * 1024)
+    fs.sync()
+    fs.write(f, 0, 10)
+    fs.commit()
+    home = set(fs.home_dirty)
+    fs.unlink(ROOT_INO, "f")
+    assert home <= fs.home_dirty
