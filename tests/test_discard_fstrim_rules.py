@@ -28,7 +28,7 @@ def _fs(start_sector: int = 2048, **options) -> tuple[FileSystem, list[tuple[int
     real_trim = dev.trim
 
     def trim(offset, length):
-        assert offset % BLOCK == 0 and length % BLOCK == 0
+        assert offset % BLOCK == 0 and length % BLOCK == 0, (offset, length)
         sent.append((offset // BLOCK, length // BLOCK))
         real_trim(offset, length)
 
@@ -70,6 +70,16 @@ def test_discard_splits_at_max_discard_bytes():
     fs.unlink(ROOT_INO, "f0")
     fs.commit()
     assert sent == [(s, 16), (s + 16, 16), (s + 32, 8)]
+
+
+def test_discard_limit_rounds_down_to_whole_blocks():
+    fs, sent = _fs(discard=True, max_discard_bytes=16 * BLOCK + 2048)
+    (a,) = _files(fs, [40])
+    ((s, _),) = _extents(fs, a)
+    fs.unlink(ROOT_INO, "f0")
+    fs.commit()
+    assert sent == [(s, 16), (s + 16, 16), (s + 32, 8)]
+    assert all(type(n) is int for _, n in sent)
 
 
 def test_discard_skips_blocks_reallocated_before_the_commit():
