@@ -14,6 +14,7 @@ submits them and charges their time (see machine.py).
 from __future__ import annotations
 
 import heapq
+import zlib
 
 from .blockdev import BlockDevice
 from .ext4layout import MAX_EXTENT_BLOCKS, BlockAllocator, Layout, default_journal_blocks
@@ -292,7 +293,9 @@ class FileSystem:
         p = self.inodes[parent]
         if parent == ROOT_INO:
             # Orlov: top-level directories spread over the groups.
-            group = (hash(name) & 0x7FFFFFFF) % self.layout.groups
+            # crc32, not hash(): str hashes change from process to process, and so would
+            # every run's block placement.
+            group = zlib.crc32(name.encode()) % self.layout.groups
         else:
             group = self.layout.group_of_inode(parent)
         ino = self._new_ino(group)
