@@ -133,9 +133,11 @@ def test_trim_covers_whole_pages_only(offset, length, first, count):
 
 def test_requests_outside_the_partition_are_refused():
     dev = _dos_device()
+    size = dev.size_bytes
     for op in (dev.write, dev.read, dev.trim):
-        with pytest.raises(ValueError, match="inside the partition"):
-            op(dev.size_bytes - 10, 11)
+        with pytest.raises(ValueError, match=rf"^{op.__name__} of 11 bytes at {size - 10} "
+                           rf"must lie inside the partition \(0 to {size} bytes\)$"):
+            op(size - 10, 11)
         with pytest.raises(ValueError, match="inside the partition"):
             op(-1, 4096)
         with pytest.raises(ValueError, match="inside the partition"):
