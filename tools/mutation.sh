@@ -11,6 +11,7 @@
 #
 #   tools/mutation.sh                       the host-layer tests of [tool.mutmut]
 #   tools/mutation.sh tests/test_a.py ...   only these test files (e.g. a baseline)
+#   MUTANTS="name ..." tools/mutation.sh    only these mutants (names or fnmatch patterns)
 #
 # Works in a scratch copy of the committed tree (git archive HEAD), so the worktree gets
 # no mutants/ directory; one worker, as the machine is shared. PYTHON picks the interpreter.
@@ -31,6 +32,13 @@ open("pyproject.toml", "w").write(text)
 PY
 fi
 cls=$'\xc7\x81'  # mutmut names methods module.xǁClassǁmethod__mutmut_N
+if [ -n "${MUTANTS:-}" ]; then  # e.g. the survivors of an earlier run, to re-check them
+    read -r -a chosen <<< "$MUTANTS"
+    "$py" -m mutmut run --max-children 1 "${chosen[@]}"
+    "$py" -m mutmut results
+    echo "mutants and results kept in $scratch"
+    exit 0
+fi
 "$py" -m mutmut run --max-children 1 \
     "model.host.journal.*" "model.host.partition.*" \
     "model.host.blockdev.x${cls}BlockDevice${cls}write__mutmut_*" \
