@@ -18,6 +18,9 @@
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
 py=${PYTHON:-python}
+# Some mutants loop forever appending to a list (6 GB in half a minute): cap the memory
+# of the run so they die of MemoryError (counted as caught) instead of starving the machine.
+ulimit -v $((6 * 1024 * 1024))
 scratch=$(mktemp -d -t ssdlab-mutation.XXXXXX)
 git -C "$root" archive HEAD | tar -x -C "$scratch"
 cd "$scratch"
