@@ -95,8 +95,14 @@ def test_commit_writes_body_flush_commit_block_flush():
     (meta,) = fs.tx.metadata
     head = fs.journal.head
     before = fs.count.copy()
+    writes = []
+    real_write = fs.dev.write
+    fs.dev.write = lambda offset, length: (writes.append((offset, length)),
+                                           real_write(offset, length))
     fs.commit()
     stats = fs.dev.submit()
+    start = fs.journal.start
+    assert writes == [((start + head) * 4096, 2 * 4096), ((start + head + 2) * 4096, 4096)]
     # descriptor + inode block in one request, then the commit block alone, each flushed
     assert (stats.write_requests, stats.write_bytes, stats.flush_requests) == (2, 3 * 4096, 2)
     assert fs.count.journal_blocks - before.journal_blocks == 3
