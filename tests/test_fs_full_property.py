@@ -309,19 +309,20 @@ class NearlyFullFs(RuleBasedStateMachine):
             COVERAGE["examples past 90 % full"] += self.peak_fill > 0.9
 
 
-# The minimums the default run must reach: about half of what it reached when written
-# (hypothesis 6, derandomized; see the printed counts). Lowering one means the property
-# has stopped testing something.
+# The minimums the default run must reach: about half the lowest count seen over several
+# runs (derandomized, yet the counts move a little from run to run, as hypothesis adapts its
+# generation); see the printed counts. Lowering one means the property has stopped testing
+# something.
 MINIMUMS = {
     "examples": 100,
     "examples past 90 % full": 15,
     "GC victims (erases)": 5000,
-    "examples with GC copies": 25,
-    "blocks reallocated inside a transaction": 8000,
-    "discard commits with reallocated blocks": 40,
-    "forced checkpoints": 100,
-    "journal wraps": 200,
-    "fstrims after frees in 3+ groups": 30,
+    "examples with GC copies": 20,
+    "blocks reallocated inside a transaction": 10000,
+    "discard commits with reallocated blocks": 25,
+    "forced checkpoints": 70,
+    "journal wraps": 180,
+    "fstrims after frees in 3+ groups": 20,
 }
 
 RUN_SETTINGS = settings(max_examples=100, stateful_step_count=80, deadline=None,
