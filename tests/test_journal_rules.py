@@ -107,6 +107,7 @@ def test_commit_writes_body_flush_commit_block_flush():
     assert (stats.write_requests, stats.write_bytes, stats.flush_requests) == (2, 3 * 4096, 2)
     assert fs.count.journal_blocks - before.journal_blocks == 3
     assert fs.count.commits - before.commits == 1
+    assert fs.count.flushes - before.flushes == 2
     assert fs.journal.head == head + 3
     assert fs.home_dirty == {meta}  # the home write waits for a checkpoint
 

@@ -92,6 +92,7 @@ def _dos_device() -> BlockDevice:
     (0, 8704, 1, 3),  # head partial, then two whole pages
     (512, 8292, 1, 3),  # two whole pages, then a partial tail
     (100, 40960, 2, 11),
+    (512, 4097, 1, 2),  # ends one byte into a page: that page is written, after a read
 ])
 def test_partial_pages_cost_one_read_each(offset, length, rmw, pages):
     dev = _dos_device()
@@ -101,6 +102,14 @@ def test_partial_pages_cost_one_read_each(offset, length, rmw, pages):
         rmw, rmw, pages, pages)
     assert (s.write_requests, s.write_bytes) == (1, length)
     assert s.host_wa(4096) == pytest.approx(pages * 4096 / length)
+
+
+def test_rmw_reads_add_up_over_a_batch():
+    dev = _dos_device()
+    for b in range(5):
+        dev.write(b * 8192, 4096)  # each straddles two pages: head and tail read
+    s = dev.submit()
+    assert (s.rmw_pages, s.nand_reads, s.write_requests) == (10, 10, 5)
 
 
 def test_aligned_partition_never_reads_for_whole_blocks():
