@@ -65,6 +65,26 @@ def test_bad_partition_names_the_field(kwargs, field):
         Partition(**kwargs)
 
 
+def test_partition_limits_are_inclusive_and_messages_exact():
+    assert Partition(2**32).start_sector == 2**32
+    assert Partition(0, 64 * 2**20).offset_bytes == 64 * 2**20
+    with pytest.raises(ValueError, match=r"^start_sector must be a whole number from 0 to "
+                       r"2\^32; got -1$"):
+        Partition(-1)
+    with pytest.raises(ValueError, match=r"^lvm_pe_start_bytes must be a multiple of 512 "
+                       r"from 0 to 64 MiB; got 100$"):
+        Partition(2048, 100)
+
+
+def test_one_byte_requests_are_allowed():
+    dev = _dos_device()
+    dev.write(0, 1)
+    dev.read(0, 1)
+    dev.trim(0, 1)
+    s = dev.submit()
+    assert (s.write_requests, s.read_requests, s.trim_requests) == (1, 1, 1)
+
+
 def test_partition_must_start_inside_the_drive():
     drive = Drive(Geometry(user_pages=64, pages_per_block=4, spare=0.5))
     with pytest.raises(ValueError, match="must lie inside the drive"):
