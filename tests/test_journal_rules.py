@@ -193,8 +193,12 @@ def test_a_freed_metadata_block_is_neither_journaled_nor_written_home():
     fs.create(other, "g")  # dirtied again in the running transaction, next to d's
     fs.unlink(d, "f")
     assert dblock in fs.tx.metadata
+    home = set(fs.home_dirty)
     fs.rmdir(ROOT_INO, "d")
     assert dblock not in fs.home_dirty and dblock not in fs.tx.metadata
+    assert home - {dblock} <= fs.home_dirty  # blocks below it stay queued
+    (rootblock, _), = fs.inodes[ROOT_INO].extents
+    assert rootblock < dblock and rootblock in fs.tx.metadata
     (eblock, _), = fs.inodes[other].extents
     assert eblock in fs.tx.metadata  # only the freed block leaves
     assert fs.layout.inode_block(d) in fs.tx.metadata  # (a block below it stays too)
