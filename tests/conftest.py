@@ -20,6 +20,33 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 HANG_GUARD_MS = 5 * 60 * 1000
 
 
+@pytest.fixture(scope="session")
+def compiled_engine():
+    """The numba engine, compiled (or loaded from its cache) once, before any window test
+    starts waiting. After an engine edit the cache is cold: compiling takes a minute or more
+    on a busy machine and holds the GIL, so a window test waiting on its first drive writes
+    would time out, and one timing the event loop would see a frozen window."""
+    import numpy as np
+
+    from model.flash.drive import Drive
+    from model.flash.geometry import Geometry
+
+    drive = Drive(Geometry(user_pages=256, pages_per_block=16, spare=0.25))
+    drive.write_pages(np.arange(256, dtype=np.int64))
+    drive.write(0, 8)
+    drive.trim(0, 4)
+    drive.read(8, 2)
+    drive.collect_one()
+    drive.idle_gc(target_free_blocks=8, max_victims=1)
+    return True
+
+
+@pytest.fixture(autouse=True)
+def _engine_compiled_for_window_tests(request):
+    if "qtbot" in request.fixturenames:
+        request.getfixturevalue("compiled_engine")
+
+
 @pytest.fixture
 def until(qtbot):
     """until(condition): process events until condition() is true (a hang guard only)."""
