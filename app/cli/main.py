@@ -134,9 +134,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_bench(sub)
     _add_run(sub)
     _add_experiments(sub)
-    from app.cli import lessons
+    from app.cli import lessons, sweep
 
     lessons.add_parser(sub)
+    sweep.add_parser(sub)
     parser.subcommands = list(sub.choices)  # named in the no-display message
     return parser
 
@@ -334,6 +335,10 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         from app.cli import lessons
 
         return lessons.main(args)
+    if args.command == "sweep":
+        from app.cli import sweep
+
+        return sweep.main(args)
     if args.command == "bench":
         from app.cli import bench
 
