@@ -101,8 +101,9 @@ class Results:
 
 
 def read_results(path: str) -> Results:
-    """Read a results file. Only its last line may be torn (a run killed while writing it);
-    any other unreadable line raises ResultsError naming the file and the line."""
+    """Read a results file. Only its last line may be torn (a run killed while writing it:
+    the start of a JSON object, no newline); any other unreadable line raises ResultsError
+    naming the file and the line, so a file that is not a sweep's is never cut short."""
     with open(path, "rb") as f:
         data = f.read()
     records: dict[str, dict] = {}
@@ -118,7 +119,9 @@ def read_results(path: str) -> Results:
             if not isinstance(rec, dict) or not isinstance(rec.get("key"), str):
                 raise ValueError("not a sweep record (no key)")
         except ValueError as e:
-            if last or (number == len(lines) - 1 and not lines[-1]):
+            # Each line is written whole with its newline in one call, so a run killed
+            # mid-write leaves a start of a JSON object with no newline, and nothing else.
+            if last and raw.lstrip().startswith(b"{"):
                 return Results(records, good, True)
             raise ResultsError(f"{path}:{number}: is not a sweep result line ({e}); only the "
                                "last line may be unfinished") from None
