@@ -77,7 +77,7 @@ class DaskCluster:
     def __init__(self, address: str):
         from distributed import Client  # ImportError: told apart by the caller
 
-        self.client = Client(address, timeout="20s", set_as_default=False)
+        self.client = Client(address, timeout="10s", set_as_default=False)
         self.futures = []
 
     def submit(self, fn: Callable, task, done: Callable[[object, object], None]) -> None:
@@ -144,8 +144,9 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
-def _open_results(args: argparse.Namespace):
-    """The results file opened for appending, and the keys of the points it already holds."""
+def _read_results(args: argparse.Namespace):
+    """The keys of the points the results file already holds, and the length to cut it to
+    (None: leave it as it is). Creates and changes nothing."""
     from app.atomicfile import OutputFileError, check_writable
     from model.lab.sweeprun import ResultsError, read_results
 
@@ -158,21 +159,25 @@ def _open_results(args: argparse.Namespace):
         check_writable(path)
     except OutputFileError as e:
         raise ValueError(f"-o {e}") from None
-    done: set[str] = set()
-    if exists:
-        try:
-            results = read_results(path)
-        except (OSError, UnicodeDecodeError) as e:
-            raise ValueError(f"-o {path}: cannot be read: {e}") from None
-        except ResultsError as e:
-            raise ValueError(f"-o {e}") from None
-        done = results.done()
-        if results.torn:
+    if not exists:
+        return set(), None
+    try:
+        results = read_results(path)
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"-o {path}: cannot be read: {e}") from None
+    except ResultsError as e:
+        raise ValueError(f"-o {e}") from None
+    return results.done(), results.good_bytes if results.torn else None
+
+
+def _open_results(path: str, cut_to: int | None):
+    """The results file opened for appending, a torn last line first cut off."""
+    try:
+        if cut_to is not None:
             print(f"{PROG}: {path}: dropped an unfinished last line (a run stopped while "
                   "writing it); its point runs again", file=sys.stderr)
-            os.truncate(path, results.good_bytes)
-    try:
-        return open(path, "a", encoding="utf-8"), done
+            os.truncate(path, cut_to)
+        return open(path, "a", encoding="utf-8")
     except OSError as e:
         raise ValueError(f"-o {path}: cannot be written: {e.strerror or e}") from None
 
@@ -203,22 +208,22 @@ def run_sweep(args: argparse.Namespace, fn: Callable | None = None) -> int:
         sweep = load_sweep(args.spec)
         if args.dask is None:
             _check_memory(sweep, args.jobs or os.cpu_count() or 1)
-        out, done = _open_results(args)
+        done, cut_to = _read_results(args)
     except (SweepError, ValueError) as e:
         return _error(str(e))
     todo = [t for t in sweep.tasks if t.key not in done]
+    if not todo:
+        print(f"{PROG}: all {len(sweep.tasks)} runs are already in {args.output}",
+              file=sys.stderr)
+        return 0
     progress = Progress(len(todo), len(sweep.tasks) - len(todo))
     finished: queue.Queue = queue.Queue()
-    with out:
-        if not todo:
-            print(f"{PROG}: all {len(sweep.tasks)} runs are already in {args.output}",
-                  file=sys.stderr)
-            return 0
-        try:
-            backend = _backend(args)
-        except ValueError as e:
-            return _error(str(e))
-        try:
+    try:
+        backend = _backend(args)  # before the results file is touched: it may be refused
+    except ValueError as e:
+        return _error(str(e))
+    try:
+        with _open_results(args.output, cut_to) as out:
             for task in todo:
                 backend.submit(fn, task, lambda t, rec: finished.put((t, rec)))
             for _ in todo:
@@ -229,9 +234,11 @@ def run_sweep(args: argparse.Namespace, fn: Callable | None = None) -> int:
                 out.flush()
                 os.fsync(out.fileno())
                 progress.update(rec["status"])
-        finally:
-            progress.end()
-            backend.close()
+    except ValueError as e:
+        return _error(str(e))
+    finally:
+        progress.end()
+        backend.close()
     print(f"{PROG}: {progress.done} runs done, {progress.failed} failed, "
           f"{progress.skipped} already in {args.output}; "
           f"{time.monotonic() - progress.t0:.1f} s", file=sys.stderr)
