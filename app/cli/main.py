@@ -6,6 +6,7 @@
     ssdlab experiments     replay the documented experiments beside their figures
     ssdlab bench [...]     engine speed against the C reference, or (--physics) WA against
                            the analytic models
+    ssdlab sweep SPEC -o F run a parameter sweep, one JSON line per run (app/cli/sweep.py)
 
 Headless subcommands never import Qt. Exit status: 0 done; 2 bad input (an argument, a file,
 a drive too big for memory, an output that cannot be written), with one line that names the
