@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .compiled import inline, jit
+from .prefetch import prefetch_write
 from .primitives import emit, erase, fail, page_stamp, put_page, stream_program, unclose_block
 from .state import (
     BLOCK_VICTIM,
@@ -149,6 +150,11 @@ def collect_block(a, v):
     moved = a.valid[v]
     emit(a, EV_VICTIM, v, moved, 0)
     ppb = a.regs[R_PAGES_PER_BLOCK]
+    # Each copy remaps its page: start loading those l2p entries together, not one by one.
+    for src in range(v * ppb, (v + 1) * ppb):
+        lpn = a.p2l[src]
+        if lpn >= 0:
+            prefetch_write(a.l2p, lpn)
     for src in range(v * ppb, (v + 1) * ppb):
         lpn = a.p2l[src]
         if lpn < 0:
