@@ -47,6 +47,9 @@ from .state import (
     R_POLICY,
 )
 
+# Pages ahead whose l2p entries a GC copy loop keeps loading.
+PREFETCH_GC = 16
+
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
@@ -150,12 +153,18 @@ def collect_block(a, v):
     moved = a.valid[v]
     emit(a, EV_VICTIM, v, moved, 0)
     ppb = a.regs[R_PAGES_PER_BLOCK]
-    # Each copy remaps its page: start loading those l2p entries together, not one by one.
-    for src in range(v * ppb, (v + 1) * ppb):
-        lpn = a.p2l[src]
-        if lpn >= 0:
-            prefetch_write(a.l2p, lpn)
-    for src in range(v * ppb, (v + 1) * ppb):
+    first = v * ppb
+    end = first + ppb
+    # Each copy remaps its page: keep the l2p entries of the next PREFETCH_GC copies loading.
+    for src in range(first, min(first + PREFETCH_GC, end)):
+        ahead = a.p2l[src]
+        if ahead >= 0:
+            prefetch_write(a.l2p, ahead)
+    for src in range(first, end):
+        if src + PREFETCH_GC < end:
+            ahead = a.p2l[src + PREFETCH_GC]
+            if ahead >= 0:
+                prefetch_write(a.l2p, ahead)
         lpn = a.p2l[src]
         if lpn < 0:
             continue
