@@ -1,8 +1,9 @@
 """`ssdlab bench`: numbers, never verdicts from timed unit tests.
 
 Speed: each case runs in its own process (so peak memory is that case's alone), `repeat`
-times; medians are printed beside the plain C loop in ../shared/reference/ref_ftl.c, built
-with gcc -O2 and run with the same parameters in the same session, as a ratio.
+times; medians are printed beside the plain C loop in ../shared/reference/ref_ftl.c and the
+same loop with software prefetching (ref_ftl_prefetch.c), built with gcc -O2 and run with the
+same parameters in the same session, as ratios.
 Physics (--physics): simulated WA against model/flash/theory.py over the spare range.
 """
 
@@ -23,6 +24,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_REFERENCE = REPO.parent / "shared" / "reference" / "ref_ftl.c"
+# The same loop with software prefetching: the practical single-core limit to compare with.
+PREFETCH_REFERENCE = REPO.parent / "shared" / "reference" / "ref_ftl_prefetch.c"
 SPEED_CASES = (("sequential fill", None), ("random greedy", 0.07), ("random greedy", 0.28))
 PHYSICS_SPARES = (0.05, 0.07, 0.10, 0.125, 0.20, 0.28, 0.40, 0.50)
 # (label, policy, d, workload, run-length factor). Under FIFO with hot/cold traffic the
@@ -116,7 +119,7 @@ def _subprocess_case(name: str, log2_pages: int, spare: float | None) -> dict:
 def _build_reference(source: Path, folder: str) -> Path | None:
     if not source.is_file() or shutil.which("gcc") is None:
         return None
-    exe = Path(folder) / "ref_ftl"
+    exe = Path(folder) / source.stem
     subprocess.run(["gcc", "-O2", "-o", str(exe), str(source)], check=True)
     return exe
 
@@ -139,14 +142,18 @@ def speed(args) -> list[dict]:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         exe = _build_reference(reference, tmp)
+        exe_pf = _build_reference(PREFETCH_REFERENCE, tmp)
         for log2 in sizes:
             for name, spare in SPEED_CASES:
                 runs = []
                 refs = []
+                refs_pf = []
                 for _ in range(args.repeat):
                     runs.append(_subprocess_case(name, log2, spare))
                     if exe is not None and spare is not None:
                         refs.append(_reference_run(exe, log2, spare))
+                    if exe_pf is not None and spare is not None:
+                        refs_pf.append(_reference_run(exe_pf, log2, spare))
                 row = {
                     "case": name, "user_pages": 1 << log2, "spare": spare,
                     "runs": len(runs),
@@ -164,6 +171,11 @@ def speed(args) -> list[dict]:
                     row["reference_wa"] = _median([r["wa"] for r in refs])
                     row["ratio"] = (row["host_writes_per_second"]
                                     / row["reference_host_writes_per_second"])
+                if refs_pf:
+                    row["prefetch_reference_host_writes_per_second"] = _median(
+                        [r["host_writes_per_second"] for r in refs_pf])
+                    row["prefetch_ratio"] = (row["host_writes_per_second"]
+                                             / row["prefetch_reference_host_writes_per_second"])
                 rows.append(row)
                 _print_speed_row(row, args.json)
     return rows
@@ -183,6 +195,9 @@ def _print_speed_row(row: dict, as_json: bool) -> None:
     if "ratio" in row:
         line += (f"  | C {row['reference_host_writes_per_second'] / 1e6:6.2f} M/s "
                  f"WA {row['reference_wa']:.4f}  engine/C {row['ratio']:.2f}")
+    if "prefetch_ratio" in row:
+        line += (f"  | C+prefetch {row['prefetch_reference_host_writes_per_second'] / 1e6:6.2f}"
+                 f" M/s  engine/C+prefetch {row['prefetch_ratio']:.2f}")
     print(line, flush=True)
 
 
