@@ -1,10 +1,10 @@
 """`ssdlab bench`: numbers, never verdicts from timed unit tests.
 
 Speed: each case runs in its own process (so peak memory is that case's alone), `repeat`
-times; medians are printed beside the plain C loop in ../shared/reference/ref_ftl.c, built
-with gcc -O2 and run with the same parameters in the same session, as a ratio; when the
-source or gcc is missing or the build fails, the output says which (and so does each row's
-"c_reference" in --json).
+times; medians are printed beside the plain C loop in ../shared/reference/ref_ftl.c and the
+same loop with software prefetching (ref_ftl_prefetch.c), built with gcc -O2 and run with the
+same parameters in the same session, as ratios; when a source or gcc is missing or a build
+fails, the output says which (and so does each row's "c_reference" in --json).
 Physics (--physics): simulated WA against model/flash/theory.py over the spare range
 (app/cli/physics.py).
 """
@@ -26,6 +26,8 @@ from app.cli.physics import job_count, physics, physics_specs
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_REFERENCE = REPO.parent / "shared" / "reference" / "ref_ftl.c"
+# The same loop with software prefetching: the practical single-core limit to compare with.
+PREFETCH_REFERENCE = REPO.parent / "shared" / "reference" / "ref_ftl_prefetch.c"
 SPEED_CASES = (("sequential fill", None), ("random greedy", 0.07), ("random greedy", 0.28))
 class BenchError(Exception):
     """A case or the C reference failed to run; the message is one line saying which."""
@@ -116,13 +118,13 @@ def _subprocess_case(name: str, log2_pages: int, spare: float | None) -> dict:
 
 
 def _build_reference(source: Path, folder: str) -> tuple[Path | None, str]:
-    """The C reference built with gcc -O2, or None; and one line saying which, and if not
+    """A C reference built with gcc -O2, or None; and one line saying which, and if not
     built, what was missing or what failed."""
     if not source.is_file():
         return None, f"C reference not run: {source} not found"
     if shutil.which("gcc") is None:
         return None, "C reference not run: gcc not found on PATH"
-    exe = Path(folder) / "ref_ftl"
+    exe = Path(folder) / source.stem
     try:
         _child(["gcc", "-O2", "-o", str(exe), str(source)], f"gcc -O2 {source}")
     except BenchError as e:
@@ -149,16 +151,22 @@ def speed(args) -> list[dict]:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         exe, note = _build_reference(reference, tmp)
+        # The prefetching loop sits beside the plain one, wherever --reference points.
+        exe_pf, note_pf = _build_reference(reference.with_name(PREFETCH_REFERENCE.name), tmp)
         if not args.json:
             print(note, flush=True)
+            print(note_pf, flush=True)
         for log2 in args.sizes:
             for name, spare in SPEED_CASES:
                 runs = []
                 refs = []
+                refs_pf = []
                 for _ in range(args.repeat):
                     runs.append(_subprocess_case(name, log2, spare))
                     if exe is not None and spare is not None:
                         refs.append(_reference_run(exe, log2, spare))
+                    if exe_pf is not None and spare is not None:
+                        refs_pf.append(_reference_run(exe_pf, log2, spare))
                 row = {
                     "case": name, "user_pages": 1 << log2, "spare": spare,
                     "runs": len(runs),
@@ -170,6 +178,7 @@ def speed(args) -> list[dict]:
                     "state_bytes": runs[0]["state_bytes"],
                     "wa": _median([r["wa"] for r in runs]) if spare is not None else None,
                     "c_reference": note,
+                    "c_prefetch_reference": note_pf,
                 }
                 if refs:
                     row["reference_host_writes_per_second"] = _median(
@@ -177,6 +186,11 @@ def speed(args) -> list[dict]:
                     row["reference_wa"] = _median([r["wa"] for r in refs])
                     row["ratio"] = (row["host_writes_per_second"]
                                     / row["reference_host_writes_per_second"])
+                if refs_pf:
+                    row["prefetch_reference_host_writes_per_second"] = _median(
+                        [r["host_writes_per_second"] for r in refs_pf])
+                    row["prefetch_ratio"] = (row["host_writes_per_second"]
+                                             / row["prefetch_reference_host_writes_per_second"])
                 rows.append(row)
                 _print_speed_row(row, args.json)
     return rows
@@ -196,6 +210,9 @@ def _print_speed_row(row: dict, as_json: bool) -> None:
     if "ratio" in row:
         line += (f"  | C {row['reference_host_writes_per_second'] / 1e6:6.2f} M/s "
                  f"WA {row['reference_wa']:.4f}  engine/C {row['ratio']:.2f}")
+    if "prefetch_ratio" in row:
+        line += (f"  | C+prefetch {row['prefetch_reference_host_writes_per_second'] / 1e6:6.2f}"
+                 f" M/s  engine/C+prefetch {row['prefetch_ratio']:.2f}")
     print(line, flush=True)
 
 

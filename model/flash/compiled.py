@@ -16,7 +16,7 @@ from pathlib import Path
 import numba
 from numba import njit
 
-_ENGINE_FILES = ("state.py", "compiled.py", "primitives.py", "gc.py", "ftl.py")
+_ENGINE_FILES = ("state.py", "compiled.py", "prefetch.py", "primitives.py", "gc.py", "ftl.py")
 
 
 def _engine_hash() -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .compiled import inline, jit
+from .prefetch import prefetch_write
 from .primitives import emit, erase, fail, page_stamp, put_page, stream_program, unclose_block
 from .state import (
     BLOCK_VICTIM,
@@ -45,6 +46,9 @@ from .state import (
     R_PAGES_PER_BLOCK,
     R_POLICY,
 )
+
+# Pages ahead whose l2p entries a GC copy loop keeps loading.
+PREFETCH_GC = 16
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -149,7 +153,18 @@ def collect_block(a, v):
     moved = a.valid[v]
     emit(a, EV_VICTIM, v, moved, 0)
     ppb = a.regs[R_PAGES_PER_BLOCK]
-    for src in range(v * ppb, (v + 1) * ppb):
+    first = v * ppb
+    end = first + ppb
+    # Each copy remaps its page: keep the l2p entries of the next PREFETCH_GC copies loading.
+    for src in range(first, min(first + PREFETCH_GC, end)):
+        ahead = a.p2l[src]
+        if ahead >= 0:
+            prefetch_write(a.l2p, ahead)
+    for src in range(first, end):
+        if src + PREFETCH_GC < end:
+            ahead = a.p2l[src + PREFETCH_GC]
+            if ahead >= 0:
+                prefetch_write(a.l2p, ahead)
         lpn = a.p2l[src]
         if lpn < 0:
             continue
