@@ -24,6 +24,14 @@ REPO = Path(__file__).resolve().parents[1]
 HANG_GUARD_S = 600
 
 
+def _default_sigint() -> None:
+    # A shell without job control starts background commands with SIGINT ignored, and
+    # Python keeps an ignored SIGINT ignored; a test suite run that way (a CI runner, `cmd &`)
+    # would then wait for a Ctrl-C that can never arrive. A terminal's foreground command
+    # has the default action, which is what these tests are about.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Terminal:
     """A command running on a pseudo-terminal; reads what it prints."""
 
@@ -31,7 +39,7 @@ class Terminal:
         master, slave = pty.openpty()
         self.proc = subprocess.Popen([sys.executable, "-m", "app.cli.main", *args], cwd=REPO,
                                      stdin=subprocess.DEVNULL, stdout=slave, stderr=slave,
-                                     start_new_session=True)
+                                     start_new_session=True, preexec_fn=_default_sigint)
         os.close(slave)
         self.master = master
         self.text = ""

@@ -230,10 +230,16 @@ def test_ctrl_c_keeps_every_finished_line_and_exits_130(tmp_path, gate, capsys, 
             threading.Event().wait(0.02)
         os.kill(os.getpid(), signal.SIGINT)
 
-    presser = threading.Thread(target=press_ctrl_c_after_k_lines, daemon=True)
-    presser.start()
-    assert main(["sweep", spec, "-o", str(out), "--jobs", "1"]) == 130
-    presser.join()
+    # Python's own Ctrl-C handler, even if this suite was started with SIGINT ignored (a
+    # background command of a shell without job control), or the signal would never land.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        presser = threading.Thread(target=press_ctrl_c_after_k_lines, daemon=True)
+        presser.start()
+        assert main(["sweep", spec, "-o", str(out), "--jobs", "1"]) == 130
+        presser.join()
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert "ssdlab sweep: interrupted" in capsys.readouterr().err
     kept = lines(out)
     assert {r["key"] for r in kept} == {t.key for t in tasks[:k]}

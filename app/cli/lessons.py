@@ -129,9 +129,8 @@ def _run(args) -> int:
         t0 = time.perf_counter()
         try:
             records = play(lesson, progress, on_step=on_step)
-        except (KeyboardInterrupt, Cancelled):
-            print("\nssdlab lesson: stopped", file=sys.stderr)
-            return 130
+        except Cancelled:  # Ctrl-C itself is main()'s, like every other subcommand's
+            raise KeyboardInterrupt from None
         except LessonError as e:
             return _error(str(e))
         print(f"lesson {lesson.order} played in {time.perf_counter() - t0:.1f} s",
