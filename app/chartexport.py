@@ -138,7 +138,8 @@ def figure(table: Table, width: str = "single"):
             (artist,) = ax.plot(x[ok], y[ok], color=series_colour(line.token),
                                 linewidth=LINE_WIDTH_PT, label=line.label,
                                 linestyle=(0, (4, 2)) if line.dashed else "-",
-                                marker="o" if chart.markers else None, markersize=3)
+                                marker="o" if chart.markers else None, markersize=3,
+                                drawstyle="steps-mid" if chart.markers else "default")
             artist.set_gid(f"series-{line.key}")  # one <path> per series in the SVG
         if table.labels:
             ax.set_xticks(table.x, table.labels, rotation=30, ha="right")

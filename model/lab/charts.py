@@ -53,7 +53,7 @@ class Line:
 class Chart:
     """One chart of the workbench. x_timed/y_timed replace the axes when a device profile
     gives the run a clock. histogram: the table holds bin counts, drawn as a step outline.
-    markers: few points (one per step), drawn with markers."""
+    markers: one point per step, drawn as a level across the step with a marker."""
 
     name: str
     tab: str
@@ -80,7 +80,7 @@ CHARTS: dict[str, Chart] = {c.name: c for c in (
     Chart("wa", "WA", "Write amplification",
           "NAND page writes per host page write: since the start, per window, and the "
           "analytic model for this policy and spare.",
-          _DRIVE_WRITES, Axis("write amplification", "NAND pages / host page", "wa"),
+          _DRIVE_WRITES, Axis("write amplification", "NAND/host", "wa"),
           (Line("wa", "cumulative", "wa", "wa"),
            Line("wa_window", "per window", "wa_window", "wa_window"),
            Line("theory", "analytic", "theory", "wa_analytic", dashed=True))),
