@@ -90,11 +90,16 @@ def format_of(path: str) -> str:
 
 
 def check_export(path: str, fmt: str, width: str = "single") -> None:
-    """Before any work: the format, width and path are usable. OutputFileError otherwise."""
+    """Before any work: the format and width are known, the file name's extension names
+    the format, and the path can be written. OutputFileError otherwise."""
     if fmt not in FORMATS:
         raise OutputFileError(f"format must be one of {', '.join(FORMATS)}; got {fmt!r}")
     if width not in WIDTHS_IN:
         raise OutputFileError(f"width must be one of {', '.join(WIDTHS_IN)}; got {width!r}")
+    named = format_of(path)
+    if named != fmt:
+        raise OutputFileError(f"{path}: the extension .{named} does not match the format "
+                              f"{fmt}; name the file .{fmt}")
     check_writable(path)
     if fmt == "csv":
         check_writable(sidecar_path(path))

@@ -226,6 +226,7 @@ def test_ssdlab_chart_writes_the_figure_and_its_data(tmp_path, capsys):
     (["--chart", "wa", "-o", "{tmp}/out"], "no extension"),
     (["--chart", "wa", "-o", "{tmp}/nowhere/out.png"], "does not exist"),
     (["--chart", "pie", "-o", "{tmp}/out.png"], "--chart"),
+    (["--chart", "wa", "--format", "pdf", "-o", "{tmp}/out.png"], "does not match"),
     (["--chart", "wa", "-o", "{scenario}", "--format", "png"], "scenario being read"),
 ])
 def test_ssdlab_chart_bad_input_exits_2_in_one_line(tmp_path, capsys, argv, names):

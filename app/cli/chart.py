@@ -27,7 +27,8 @@ def add_parser(sub) -> None:
     p.add_argument("--chart", required=True, choices=tuple(CHARTS),
                    help="which chart: " + ", ".join(CHARTS))
     p.add_argument("--format", choices=("png", "svg", "pdf", "csv"),
-                   help="file format (default: from the output's extension)")
+                   help="file format; the output's extension must name it (default: from "
+                   "the extension)")
     p.add_argument("--width", choices=("single", "double"), default="single",
                    help="column width: single (3.5 in, default) or double (7 in)")
     p.add_argument("-o", "--output", required=True, metavar="FILE",
@@ -64,7 +65,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         fmt = args.format or format_of(args.output)
     except OutputFileError as e:
-        return fail(f"-o {e}; or give --format")
+        return fail(f"-o {e}")
     try:
         scenario = load_scenario(args.scenario)
     except ScenarioError as e:
