@@ -140,16 +140,17 @@ def figure(table: Table, width: str = "single"):
                 # a constant: one straight dashed line across the run
                 x, y = np.array([0.0, float(x[ok].max())]), np.full(2, y[ok][0])
                 ok = np.ones(2, bool)
+            # a series with nothing to show (no analytic model here) stays out of the legend
+            label = line.label if ok.any() else f"_{line.label}"
             (artist,) = ax.plot(x[ok], y[ok], color=series_colour(line.token),
-                                linewidth=LINE_WIDTH_PT, label=line.label,
+                                linewidth=LINE_WIDTH_PT, label=label,
                                 linestyle=(0, (4, 2)) if line.dashed else "-",
                                 marker="o" if chart.markers else None, markersize=3,
                                 drawstyle="steps-mid" if chart.markers else "default")
             artist.set_gid(f"series-{line.key}")  # one <path> per series in the SVG
         if table.labels:
             ax.set_xticks(table.x, table.labels, rotation=30, ha="right")
-        if chart.name != "wear":
-            ax.set_ylim(bottom=min(0.0, _finite_min(table)))
+        ax.set_ylim(bottom=min(0.0, _finite_min(table)))  # amounts read from zero
         if len(chart.lines) > 1:
             ax.legend(frameon=False)
         fig.canvas.draw()  # fonts and layout resolved inside the style's context

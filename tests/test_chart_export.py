@@ -241,3 +241,15 @@ def test_ssdlab_chart_bad_input_exits_2_in_one_line(tmp_path, capsys, argv, name
     err = capsys.readouterr().err.strip()
     assert names in err and len(err.splitlines()) == 1
     assert scenario.read_text() == TINY
+
+
+def test_a_series_with_no_data_stays_out_of_the_legend():
+    from app.chartexport import figure
+
+    def legend(theory):
+        table = chart_table("wa", _series(), timed=False, theory=theory)
+        ax = figure(table).axes[0]
+        return [t.get_text() for t in ax.get_legend().get_texts()]
+
+    assert legend(2.4) == ["cumulative", "per window", "analytic"]
+    assert legend(None) == ["cumulative", "per window"]
