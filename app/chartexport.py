@@ -19,16 +19,15 @@ from dataclasses import dataclass
 from importlib import metadata
 
 import matplotlib
+import numpy as np
 
-matplotlib.use("Agg")  # headless: never a display, whichever front end asks
+# A bare Figure (never pyplot) draws on the Agg canvas for PNG and on matplotlib's own
+# vector back ends for SVG and PDF: headless, whatever the front end, and no global state.
+from matplotlib.figure import Figure
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-
-from app.atomicfile import OutputFileError, atomic_open, check_writable  # noqa: E402
-from app.palette import PRINT_PAGE, series_colour  # noqa: E402
-from model.lab.charts import Table, histogram_outline  # noqa: E402
+from app.atomicfile import OutputFileError, atomic_open, check_writable
+from app.palette import PRINT_PAGE, series_colour
+from model.lab.charts import Table, histogram_outline
 
 FORMATS = ("png", "svg", "pdf", "csv")
 PNG_DPI = 300
@@ -121,7 +120,7 @@ def figure(table: Table, width: str = "single"):
     """A matplotlib Figure of `table` in the print profile (not attached to pyplot)."""
     chart = table.chart
     w = WIDTHS_IN[width]
-    with plt.rc_context(PRINT_STYLE):
+    with matplotlib.rc_context(PRINT_STYLE):
         fig = Figure(figsize=(w, w * HEIGHT_RATIO[width]), layout="constrained")
         ax = fig.add_subplot()
         x_axis, y_axis = chart.axes(table.timed)
@@ -136,10 +135,6 @@ def figure(table: Table, width: str = "single"):
             if chart.histogram:
                 x, y = histogram_outline(y)
             ok = np.isfinite(x) & np.isfinite(y)
-            if line.key == "theory" and ok.any():
-                # a constant: one straight dashed line across the run
-                x, y = np.array([0.0, float(x[ok].max())]), np.full(2, y[ok][0])
-                ok = np.ones(2, bool)
             # a series with nothing to show (no analytic model here) stays out of the legend
             label = line.label if ok.any() else f"_{line.label}"
             (artist,) = ax.plot(x[ok], y[ok], color=series_colour(line.token),
@@ -151,7 +146,8 @@ def figure(table: Table, width: str = "single"):
         if table.labels:
             ax.set_xticks(table.x, table.labels, rotation=30, ha="right")
         ax.set_ylim(bottom=min(0.0, _finite_min(table)))  # amounts read from zero
-        if len(chart.lines) > 1:
+        shown = [a for a in ax.get_lines() if not a.get_label().startswith("_")]
+        if len(chart.lines) > 1 and shown:
             ax.legend(frameon=False)
         fig.canvas.draw()  # fonts and layout resolved inside the style's context
     return fig
@@ -168,7 +164,7 @@ def render(table: Table, fmt: str, width: str = "single") -> bytes:
     fig = figure(table, width)
     buf = io.BytesIO()
     meta = {"Creator": f"SSD Lab {version()}"}
-    with plt.rc_context(PRINT_STYLE):
+    with matplotlib.rc_context(PRINT_STYLE):
         fig.savefig(buf, format=fmt, dpi=PNG_DPI,
                     metadata=meta if fmt != "png" else {"Software": meta["Creator"]})
     return buf.getvalue()

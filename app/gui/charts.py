@@ -102,6 +102,8 @@ class SeriesChart(QChartView):
         xs, ys = [], []
         for name, (x, y) in data.items():
             x, y = decimate(np.asarray(x, float), np.asarray(y, float))
+            if y.size > 2 and np.all(y == y[0]):  # a level (the analytic WA): its two ends
+                x, y = x[[0, -1]], y[[0, -1]]
             self.series[name].replaceNp(x, y)
             xs.append(x)
             ys.append(y)
@@ -248,10 +250,4 @@ class Charts(QTabWidget):
             (key, counts), = table.ys.items()
             chart.set_data({key: histogram_outline(counts)})
             return
-        data = {k: (table.x, y) for k, y in table.ys.items()}
-        if "theory" in data and table.x.size:
-            # a constant: two points spanning the run (from 0, as the axis does)
-            level = table.ys["theory"][0]
-            data["theory"] = (np.array([0.0, max(float(np.nanmax(table.x)), 1e-9)]),
-                              np.full(2, level))
-        chart.set_data(data)
+        chart.set_data({k: (table.x, y) for k, y in table.ys.items()})
