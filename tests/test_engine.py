@@ -377,5 +377,8 @@ def test_random_d_with_one_draw_at_minimum_spare_keeps_running():
     check_buildable(geometry, config)
     d = Drive(geometry, config)
     d.write(0, 141)
-    d.run(Commands(np.full(4, OP_WRITE, dtype=np.int8), np.array([16, 19, 32, 16]),
-                   np.array([4, 3, 2, 5])))
+    done = d.run(Commands(np.full(4, OP_WRITE, dtype=np.int8), np.array([16, 19, 32, 16]),
+                          np.array([4, 3, 2, 5])))
+    assert done == 4  # every command ran; no livelock, no refusal
+    assert d.counters()["host_writes"] == 141 + 14
+    d.check_invariants()

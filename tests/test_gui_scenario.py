@@ -58,12 +58,11 @@ def cli_counters(scenario) -> dict:
     return m.drive.counters()
 
 
-def wait_steps(qtbot, w, n, timeout=30000):
-    qtbot.waitUntil(lambda: len(w.snapshot.steps) >= n and not w.snapshot.running,
-                    timeout=timeout)
+def wait_steps(until, w, n):
+    until(lambda: len(w.snapshot.steps) >= n and not w.snapshot.running)
 
 
-def test_opening_a_scenario_runs_what_ssdlab_run_runs(qtbot, bench, tmp_path):
+def test_opening_a_scenario_runs_what_ssdlab_run_runs(until, bench, tmp_path):
     path = tmp_path / "small.toml"
     path.write_text(SCENARIO)
     assert bench.open_scenario(str(path))
@@ -71,27 +70,26 @@ def test_opening_a_scenario_runs_what_ssdlab_run_runs(qtbot, bench, tmp_path):
     assert (s.profile, s.partition_start, s.atime, s.discard) == (
         "ocz_vertex_le_100", 63, "strict", True)
     assert s.data_compression == 0.3
-    wait_steps(qtbot, bench, 8)
+    wait_steps(until, bench, 8)
     names = [r["step"] for r in bench.snapshot.steps]
     assert names[0] == "unpack kernel tree x0.02" and names[-1] == "fstrim"
     assert bench.snapshot.counters == cli_counters(load_scenario(path))
     assert bench.snapshot.counters["trims"] > 0
 
 
-def test_a_workbench_run_saved_as_a_scenario_plays_back_the_same(qtbot, bench, tmp_path):
+def test_a_workbench_run_saved_as_a_scenario_plays_back_the_same(until, bench, tmp_path):
     c = bench.controls.widgets
     c["profile"].setCurrentIndex(c["profile"].findData("crucial_m4_128"))
     c["capacity_mib"].setValue(256)
-    qtbot.waitUntil(lambda: bench.snapshot.user_pages == bench.session.settings.user_pages,
-                    timeout=5000)
+    until(lambda: bench.snapshot.user_pages == bench.session.settings.user_pages)
     c["workload"].setCurrentIndex(c["workload"].findData("unpack"))
     c["kernel_scale"].setValue(0.03)
     bench.run_workload()
-    wait_steps(qtbot, bench, 1)
+    wait_steps(until, bench, 1)
     c["discard"].setChecked(True)  # a remount between the steps
     c["workload"].setCurrentIndex(c["workload"].findData("rmrf"))
     bench.run_workload()
-    wait_steps(qtbot, bench, 3)  # unpack, the remount, rm -rf
+    wait_steps(until, bench, 3)  # unpack, the remount, rm -rf
     path = tmp_path / "saved.toml"
     assert bench.save_scenario(str(path))
     text = path.read_text()
@@ -101,7 +99,7 @@ def test_a_workbench_run_saved_as_a_scenario_plays_back_the_same(qtbot, bench, t
     assert cli_counters(saved) == bench.snapshot.counters
 
 
-def test_bad_scenario_is_reported_and_the_run_stays(qtbot, bench, tmp_path):
+def test_bad_scenario_is_reported_and_the_run_stays(until, bench, tmp_path):
     before = bench.session.settings
     path = tmp_path / "bad.toml"
     path.write_text(SCENARIO.replace("scale = 0.02", "scale = 9"))
@@ -111,15 +109,14 @@ def test_bad_scenario_is_reported_and_the_run_stays(qtbot, bench, tmp_path):
     assert bench.session.settings == before
 
 
-def test_block_workloads_are_not_saved_as_a_scenario(qtbot, bench, tmp_path):
+def test_block_workloads_are_not_saved_as_a_scenario(until, bench, tmp_path):
     c = bench.controls.widgets
     c["profile"].setCurrentIndex(c["profile"].findData("crucial_m4_128"))
-    qtbot.waitUntil(lambda: bench.snapshot.user_pages == bench.session.settings.user_pages,
-                    timeout=5000)
+    until(lambda: bench.snapshot.user_pages == bench.session.settings.user_pages)
     bench.run_workload()  # the default block workload: fill
-    qtbot.waitUntil(lambda: bool(bench.snapshot.log), timeout=10000)
+    until(lambda: bool(bench.snapshot.log))
     bench.toggle_play()
-    qtbot.waitUntil(lambda: not bench.snapshot.running, timeout=5000)
+    until(lambda: not bench.snapshot.running)
     path = tmp_path / "x.toml"
     assert not bench.save_scenario(str(path))
     assert "block workloads" in bench.controls.error.text()
@@ -137,57 +134,55 @@ def test_shipped_scenarios_round_trip_through_text(path):
     assert [(st.do, st.args) for st in again.steps] == [(st.do, st.args) for st in s.steps]
 
 
-def test_a_session_that_remounted_replays_from_its_first_mount(qtbot, bench, tmp_path):
+def test_a_session_that_remounted_replays_from_its_first_mount(until, bench, tmp_path):
     """Mounted with discard, unpack and rm -rf (TRIMs), then remounted without: a replay
     must mount with discard again, or its rm sends no TRIM."""
     c = bench.controls.widgets
     c["profile"].setCurrentIndex(c["profile"].findData("crucial_m4_128"))
     c["capacity_mib"].setValue(256)
-    qtbot.waitUntil(lambda: bench.snapshot.user_pages == bench.session.settings.user_pages,
-                    timeout=5000)
+    until(lambda: bench.snapshot.user_pages == bench.session.settings.user_pages)
     c["discard"].setChecked(True)
     for n, kind in enumerate(("unpack", "rmrf"), 1):
         c["workload"].setCurrentIndex(c["workload"].findData(kind))
         c["kernel_scale"].setValue(0.03)
         bench.run_workload()
-        wait_steps(qtbot, bench, n)
+        wait_steps(until, bench, n)
     c["discard"].setChecked(False)
     c["workload"].setCurrentIndex(c["workload"].findData("seqwrite"))
     c["seq_mb"].setValue(20)
     bench.run_workload()
-    wait_steps(qtbot, bench, 4)
+    wait_steps(until, bench, 4)
     saved = bench.snapshot
     assert [r["step"] for r in saved.steps][2] == "remount atime=relatime,discard=False"
     assert saved.counters["trims"] > 0
     path = tmp_path / "remount.json"
     bench.save(str(path))
     bench.reset_all()
-    qtbot.waitUntil(lambda: bench.snapshot.counters["host_writes"] == 0, timeout=3000)
+    until(lambda: bench.snapshot.counters["host_writes"] == 0)
     assert bench.open(str(path))
-    qtbot.waitUntil(lambda: len(bench.snapshot.steps) == 4 and not bench.snapshot.running,
-                    timeout=20000)
+    until(lambda: len(bench.snapshot.steps) == 4 and not bench.snapshot.running)
     assert [r["step"] for r in bench.snapshot.steps] == [r["step"] for r in saved.steps]
     assert bench.snapshot.counters == saved.counters
     assert not bench.worker._machine.fs.opt.discard
 
 
-def test_a_scenario_remount_shows_in_the_controls(qtbot, bench, tmp_path):
+def test_a_scenario_remount_shows_in_the_controls(until, bench, tmp_path):
     path = tmp_path / "small.toml"
     path.write_text(SCENARIO)
     assert bench.open_scenario(str(path))
-    wait_steps(qtbot, bench, 8)
+    wait_steps(until, bench, 8)
     assert not bench.session.settings.discard  # the remount step turned it off
     assert not bench.controls.widgets["discard"].isChecked()
     assert bench.snapshot.steps[5]["step"] == "remount discard=False"
 
 
-def test_file_system_throughput_is_what_the_drive_completed(qtbot, bench):
+def test_file_system_throughput_is_what_the_drive_completed(until, bench):
     """The throughput chart of a file-system run follows the drive's clock: a fill that
     lands in the page cache at memory speed shows at the drive's speed, never above its
     link (SATA II, 300 MB/s, on the Vertex 60 GB). Sampled on the host's clock it showed
     1,500 MB/s."""
     assert bench.open_scenario(str(SHIPPED / "sysbench_vertex60.toml"))
-    wait_steps(qtbot, bench, 4, timeout=60000)
+    wait_steps(until, bench, 4)
     rates = bench.snapshot.series["host_rate"]
     rates = rates[rates == rates]
     assert rates.size > 3 and 150 < rates.max() <= 300

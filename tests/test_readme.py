@@ -35,7 +35,7 @@ SSDLAB = ".venv/bin/ssdlab"
 PYTHON = ".venv/bin/python"
 # Options whose value is a file or folder the command writes: it need not exist yet, but
 # the folder it goes into must.
-OUTPUT_OPTIONS = {"--csv", "--series", "--tour", "--report"}
+OUTPUT_OPTIONS = {"--csv", "--series", "--tour", "--report", "-o", "--output"}
 # A `simulate` example this small runs in about a second, so the test plays it.
 CHEAP_SIMULATE_HOST_PAGES = 1 << 20
 

@@ -7,6 +7,7 @@
     ssdlab experiments     replay the documented experiments beside their figures
     ssdlab bench [...]     engine speed against the C reference, or (--physics) WA against
                            the analytic models
+    ssdlab sweep SPEC -o F run a parameter sweep, one JSON line per run (app/cli/sweep.py)
 
 Headless subcommands never import Qt. Exit status: 0 done; 2 bad input (an argument, a file,
 a drive too big for memory, an output that cannot be written), with one line that names the
@@ -135,9 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_bench(sub)
     _add_run(sub)
     _add_experiments(sub)
-    from app.cli import lessons
+    from app.cli import lessons, sweep
 
     lessons.add_parser(sub)
+    sweep.add_parser(sub)
     from app.cli import chart
 
     chart.add_parser(sub)
@@ -338,6 +340,10 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         from app.cli import lessons
 
         return lessons.main(args)
+    if args.command == "sweep":
+        from app.cli import sweep
+
+        return sweep.main(args)
     if args.command == "chart":
         from app.cli import chart
 

@@ -25,16 +25,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from model.host.partition import CYLINDER_START_SECTOR, DOS_START_SECTOR, MIB_START_SECTOR
-from model.host.profiles import list_profiles, load_profile
+from model.host.profiles import load_profile
 
 from .fsjobs import FS_KINDS
+from .schema import LVM_OFFSETS, PARTITION_STARTS, SETTINGS
 from .session import Settings
 from .streams import KINDS
-
-PARTITION_STARTS = ((DOS_START_SECTOR, "63 (old DOS)"), (MIB_START_SECTOR, "2048 (1 MiB)"),
-                    (CYLINDER_START_SECTOR, "12544 (224 x 56 cylinder)"))
-LVM_OFFSETS = ((0, "no LVM"), (192, "192 KiB (old default)"), (256, "256 KiB (aligned)"))
 
 TIPS = {
     "profile": "A real drive's geometry and timing. With a profile the throughput chart shows "
@@ -88,14 +84,23 @@ FS_TIP = ("File-system workloads run on an ext4-like file system (partition star
           "with sync; the Steps tab lists what each cost.")
 
 
-def _spin(double: bool, lo: float, hi: float, decimals: int = 1, step: float = 1) -> QWidget:
+def _spin(name: str) -> QWidget:
+    """A spin box with the range, decimals and step the schema gives the setting."""
+    f = SETTINGS[name]
+    double = f.kind is float
     w = QDoubleSpinBox() if double else QSpinBox()
     if double:
-        w.setDecimals(decimals)
-    w.setRange(lo, hi)
-    w.setSingleStep(step)
+        w.setDecimals(f.decimals)
+    w.setRange(f.lo, f.hi)
+    w.setSingleStep(f.step)
     w.setKeyboardTracking(False)  # one change per edit, not per keystroke
     return w
+
+
+def _profile_name(key: str) -> str:
+    if not key:
+        return "none (count pages)"
+    return load_profile(key).name.split(" (")[0].split(" with ")[0]
 
 
 class Controls(QWidget):
@@ -119,25 +124,16 @@ class Controls(QWidget):
 
         drive = QGroupBox("Drive")
         form = QFormLayout(drive)
-        profiles = QComboBox()
-        profiles.addItem("none (count pages)", "")
-        for key in list_profiles():
-            name = load_profile(key).name.split(" (")[0].split(" with ")[0]
-            profiles.addItem(name, key)
-        self._add(form, "profile", "Profile", profiles)
-        self._add(form, "capacity_mib", "Capacity (MiB)", _spin(True, 0, 1e8, 1, 16))
-        self._add(form, "spare_pct", "Spare (%)", _spin(True, 0, 99, 1, 1))
+        self._add(form, "profile", "Profile", self._combo("profile", _profile_name))
+        self._add(form, "capacity_mib", "Capacity (MiB)", _spin("capacity_mib"))
+        self._add(form, "spare_pct", "Spare (%)", _spin("spare_pct"))
         self.op_note = self._note(form, "Both definitions of over-provisioning, and the "
                                   "erase blocks the drive has.")
-        pages = QComboBox()
-        for kib in (4, 8, 16):
-            pages.addItem(f"{kib} KiB", kib)
-        self._add(form, "page_kib", "Page size", pages)
-        self._add(form, "pages_per_block", "Pages / block", _spin(False, 0, 100000))
+        self._add(form, "page_kib", "Page size", self._combo("page_kib", "{} KiB".format))
+        self._add(form, "pages_per_block", "Pages / block", _spin("pages_per_block"))
         self.block_note = self._note(form, "Erase-block size: pages per block x page size.")
-        self._add(form, "mapping", "Mapping", self._combo(("page", "block", "fast")))
-        self._add(form, "gc", "GC policy",
-                  self._combo(("greedy", "fifo", "cost-benefit", "random-d")))
+        self._add(form, "mapping", "Mapping", self._combo("mapping"))
+        self._add(form, "gc", "GC policy", self._combo("gc"))
         layout.addWidget(drive)
 
         self.expert_toggle = QToolButton()
@@ -151,23 +147,21 @@ class Controls(QWidget):
         layout.addWidget(self.expert_toggle)
         self.expert = QGroupBox("Expert")
         form = QFormLayout(self.expert)
-        self._add(form, "d", "d (random-d)", _spin(False, 0, 4096))
-        self._add(form, "gc_low_blocks", "GC watermark", _spin(False, 0, 1000))
-        self._add(form, "seed", "Seed", _spin(False, 0, 2**31 - 1))
+        self._add(form, "d", "d (random-d)", _spin("d"))
+        self._add(form, "gc_low_blocks", "GC watermark", _spin("gc_low_blocks"))
+        self._add(form, "seed", "Seed", _spin("seed"))
         starts = QComboBox()
         for sectors, text in PARTITION_STARTS:
             starts.addItem(text, sectors)
         starts.addItem("custom", -1)
         self._add(form, "partition_start", "Partition start", starts)
-        custom = _spin(False, 0, 2**31 - 1)
+        custom = _spin("partition_start")
         custom.setToolTip(TIPS["partition_custom"])
         custom.valueChanged.connect(lambda v: self._send("partition_start", int(v)))
         self.widgets["partition_custom"] = custom
         form.addRow("Start sector", custom)
-        lvm = QComboBox()
-        for kib, text in LVM_OFFSETS:
-            lvm.addItem(text, kib)
-        self._add(form, "lvm_kib", "LVM offset", lvm)
+        self._add(form, "lvm_kib", "LVM offset",
+                  self._combo("lvm_kib", dict(LVM_OFFSETS).__getitem__))
         self.align_note = self._note(form, "Whether the file system starts on a flash page and "
                                      "erase block boundary (from partition start + LVM).")
         self.expert.hide()
@@ -185,9 +179,9 @@ class Controls(QWidget):
         self.fs.setToolTip(FS_TIP)
         form = QFormLayout(self.fs)
         self._add(form, "journal", "Journal", QCheckBox("on"))
-        self._add(form, "atime", "atime", self._combo(("strict", "relatime", "noatime")))
+        self._add(form, "atime", "atime", self._combo("atime"))
         self._add(form, "discard", "discard", QCheckBox("on"))
-        self._add(form, "fstrim_every_min", "fstrim every (min)", _spin(True, 0, 1e6, 2, 1))
+        self._add(form, "fstrim_every_min", "fstrim every (min)", _spin("fstrim_every_min"))
         self.fstrim_button = QPushButton("fstrim now")
         self.fstrim_button.setToolTip("Walk the file system's free space and TRIM every free "
                                       "range now (a step of its own in the Steps tab).")
@@ -198,17 +192,13 @@ class Controls(QWidget):
 
         work = QGroupBox("Workload")
         form = QFormLayout(work)
-        kinds = QComboBox()
-        for key, text in (KINDS | FS_KINDS).items():
-            kinds.addItem(text, key)
-        self._add(form, "workload", "Workload", kinds)
-        self._add(form, "fill_pct", "Fill to (%)", _spin(True, 0, 200, 1, 5))
-        self._add(form, "amount", "Drive writes", _spin(True, 0, 5000, 2, 0.5))
-        self._add(form, "hot_lba_pct", "Hot LBAs (%)", _spin(True, 0, 200, 1, 5))
-        self._add(form, "hot_write_pct", "Hot writes (%)", _spin(True, 0, 200, 1, 5))
-        self._add(form, "trim_max_pages", "TRIM size", _spin(False, 1, 1 << 20))
-        self._add(form, "kernel_scale", "Tree scale", _spin(True, 0, 10, 3, 0.05))
-        self._add(form, "seq_mb", "Write (MB)", _spin(True, 0, 1e7, 0, 50))
+        self._add(form, "workload", "Workload",
+                  self._combo("workload", (KINDS | FS_KINDS).__getitem__))
+        for name, label in (("fill_pct", "Fill to (%)"), ("amount", "Drive writes"),
+                            ("hot_lba_pct", "Hot LBAs (%)"), ("hot_write_pct", "Hot writes (%)"),
+                            ("trim_max_pages", "TRIM size"), ("kernel_scale", "Tree scale"),
+                            ("seq_mb", "Write (MB)")):
+            self._add(form, name, label, _spin(name))
         trace = QLineEdit()
         trace.setReadOnly(True)
         trace.setPlaceholderText("no file chosen")
@@ -226,10 +216,11 @@ class Controls(QWidget):
     # --- building --------------------------------------------------------------------------
 
     @staticmethod
-    def _combo(items) -> QComboBox:
+    def _combo(name: str, text=str) -> QComboBox:
+        """A list of the schema's choices for the setting; text(choice) labels each."""
         w = QComboBox()
-        for item in items:
-            w.addItem(item, item)
+        for item in SETTINGS[name].choices:
+            w.addItem(text(item), item)
         return w
 
     def _note(self, form: QFormLayout, tip: str) -> QLabel:

@@ -13,7 +13,7 @@ saved as a scenario file that `ssdlab run` plays to the same result.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from model.host.filesystem import FsOptions
@@ -149,13 +149,13 @@ def remount(m: Machine, settings) -> None:
 class FsJob:
     """A running step: `advance(until)` runs slices until the wall clock passes `until` or
     the step is done (or reaches `limit` units, for replays). Constructing it does the
-    step's untimed preparation; a step that cannot run raises ValueError."""
+    step's untimed preparation, which asks cancel() as it goes and stops (raising) when it
+    says so; a step that cannot run raises ValueError."""
 
     def __init__(self, m: Machine, step: FsStep, context: Context, limit: int | None = None,
-                 cancel=None):
+                 cancel: Callable[[], bool] | None = None):
         self.m = m
         self.step = step
-        # cancel(): asked while a trace is read; True stops it with TraceCancelled
         self.run = StepRun(m, Step(step.do, dict(step.args)), context, cancel=cancel)
         self.total = self.run.total
         self.done = 0

@@ -4,26 +4,23 @@
 settings imply (Geometry, FtlConfig, Partition, a device profile); the model's own ValueError
 names the field and the allowed range, and the session passes it on through `error` with the
 control's label in front, keeping the previous settings. A valid change is applied and
-announced through `changed`. Sessions save as JSON: the settings, the log of workload
-segments run (replaying it rebuilds the same drive) and the recorded time series.
+announced through `changed`. Session files (app/gui/sessionfile.py) hold these settings,
+the log of workload segments run (replaying it rebuilds the same drive) and the recorded
+time series.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass, fields, replace
-from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
 from app.gui.fsjobs import check_trace
+from app.gui.schema import SETTINGS, FieldError, check_record
 from model.flash.geometry import FtlConfig, Geometry, check_buildable
 from model.flash.theory import wa_for
 from model.host.partition import Partition
 from model.host.profiles import load_profile
-
-FORMAT = "ssdlab-session"
-VERSION = 1
 
 # Fields that change the drive itself: changing one mid-run discards the run.
 DRIVE_FIELDS = ("profile", "capacity_mib", "spare_pct", "page_kib", "pages_per_block",
@@ -33,18 +30,7 @@ DRIVE_FIELDS = ("profile", "capacity_mib", "spare_pct", "page_kib", "pages_per_b
 MOUNT_FIELDS = ("atime", "discard")
 
 # Control labels, for messages ("Spare (%): spare must be ...").
-LABELS = {
-    "profile": "Device profile", "capacity_mib": "Capacity (MiB)", "spare_pct": "Spare (%)",
-    "page_kib": "Page size", "pages_per_block": "Pages per block", "mapping": "Mapping",
-    "gc": "GC policy", "d": "d (random-d)", "gc_low_blocks": "GC watermark", "seed": "Seed",
-    "partition_start": "Partition start", "lvm_kib": "LVM offset",
-    "workload": "Workload", "fill_pct": "Fill to (%)", "amount": "Amount (drive writes)",
-    "hot_lba_pct": "Hot LBAs (%)", "hot_write_pct": "Hot writes (%)",
-    "trim_max_pages": "TRIM size (pages)", "speed": "Speed",
-    "journal": "Journal", "atime": "atime", "discard": "discard",
-    "fstrim_every_min": "fstrim every (min)", "kernel_scale": "Tree scale",
-    "seq_mb": "Write (MB)", "trace_path": "Trace file",
-}
+LABELS = {name: f.label for name, f in SETTINGS.items()}
 
 
 @dataclass(frozen=True)
@@ -176,8 +162,9 @@ class Session(QObject):
                 self.trace_note = check_trace(changes["trace_path"])
             self.check(new)
         except (ValueError, OSError) as e:
-            name = _field_of(str(e), changes)
-            self.last_error = f"{LABELS.get(name, name)}: {e}"
+            name = e.field if isinstance(e, FieldError) else _field_of(str(e), changes)
+            reason = e.reason if isinstance(e, FieldError) else e
+            self.last_error = f"{LABELS.get(name, name)}: {reason}"
             self.last_field = name
             self.error.emit(name, self.last_error)
             return False
@@ -192,9 +179,9 @@ class Session(QObject):
 
     @staticmethod
     def check(s: Settings) -> None:
-        """Raise the model's ValueError for settings it cannot build."""
-        if s.page_kib not in (1, 2, 4, 8, 16):
-            raise ValueError(f"page_bytes must be 1, 2, 4, 8 or 16 KiB; got {s.page_kib} KiB")
+        """Raise ValueError for settings the controls cannot show (FieldError, from the
+        schema) or the model cannot build (the model's message)."""
+        check_record(asdict(s), SETTINGS, "settings")
         check_buildable(s.geometry(), s.config())
         s.partition()
         for name, value in (("fill", s.fill_pct), ("hot LBA share", s.hot_lba_pct),
@@ -230,29 +217,3 @@ class Session(QObject):
             return wa_for(s.gc, g.spare_of_physical, g.pages_per_block, d=s.d, **kwargs)
         except ValueError:
             return None
-
-    # --- files -----------------------------------------------------------------------------
-
-    def save(self, path: str | Path, log: list[dict], series: dict) -> None:
-        doc = {"format": FORMAT, "version": VERSION, "settings": asdict(self.settings),
-               "log": log, "series": {k: [None if v != v else v for v in map(float, col)]
-                                      for k, col in series.items()}}
-        Path(path).write_text(json.dumps(doc, indent=1))
-
-    @staticmethod
-    def read(path: str | Path) -> tuple[Settings, list[dict], dict]:
-        """Parse a session file; ValueError names what is wrong with it."""
-        try:
-            doc = json.loads(Path(path).read_text())
-        except (OSError, json.JSONDecodeError) as e:
-            raise ValueError(f"session file {path} cannot be read: {e}") from e
-        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-            raise ValueError(f"session file {path} is not an SSD Lab session")
-        if doc.get("version") != VERSION:
-            raise ValueError(f"session file version must be {VERSION}; got {doc.get('version')}")
-        known = {f.name for f in fields(Settings)}
-        settings = Settings(**{k: v for k, v in doc.get("settings", {}).items() if k in known})
-        Session.check(settings)
-        series = {k: [float("nan") if v is None else v for v in col]
-                  for k, col in doc.get("series", {}).items()}
-        return settings, list(doc.get("log", [])), series

@@ -11,7 +11,7 @@ from collections import deque
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, Slot
+from PySide6.QtCore import QEventLoop, Qt, QTimer, Slot
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.atomicfile import OutputFileError, write_atomic
 from model.host.profiles import load_profile
 from model.lab.scenario import load_scenario, scenario_text
 
@@ -40,7 +41,9 @@ from .charts import Charts
 from .controls import Controls
 from .fsjobs import FsStep
 from .scenariofiles import profile_settings, scenario_for, settings_for, steps_for
+from .schema import SETTINGS
 from .session import DRIVE_FIELDS, FS_WORKLOADS, Session, Settings
+from .sessionfile import SessionFileError, read_session, write_session
 from .streams import Segment
 from .worker import Snapshot, Worker
 
@@ -83,6 +86,7 @@ class Workbench(QMainWindow):
         self.frame_times: deque[float] = deque(maxlen=240)
         self._segments = 0
         self._charts_at = 0.0
+        self._settling: list[tuple[int, QEventLoop]] = []  # (ticket, loop) of each settle()
         self._build()
         self._shortcuts()
         self.session.changed.connect(self._on_settings)
@@ -128,9 +132,9 @@ class Workbench(QMainWindow):
                                              "state: settings, drive, charts, theme (Alt+R).",
                                              self.reset_all)
         self.speed = QComboBox()
-        for key in ("slow", "normal", "fast"):
+        for key in SETTINGS["speed"].choices:
             self.speed.addItem(key, key)
-        self.speed.setCurrentIndex(1)
+        self.speed.setCurrentIndex(self.speed.findData(Settings().speed))
         self.speed.setToolTip("Animation speed: slow and normal show every batch; fast runs "
                               "flat out and shows a frame 30 times a second (keys 1, 2, 3).")
         self.speed.currentIndexChanged.connect(
@@ -435,6 +439,7 @@ class Workbench(QMainWindow):
     def _on_snapshot(self) -> None:
         snap = self.worker.take_snapshot()
         if snap is None:
+            self._end_settle()
             return
         self.snapshot = snap
         self.frame_times.append(time.perf_counter())
@@ -448,6 +453,12 @@ class Workbench(QMainWindow):
             self.charts.show_snapshot(snap, bool(self.session.settings.profile))
         self._status(snap)
         self.play_button.setText("Pause" if snap.running else "Play")
+        self._end_settle()
+
+    def _end_settle(self) -> None:
+        for ticket, loop in self._settling:
+            if self._settled(ticket):
+                loop.quit()
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:
@@ -481,31 +492,56 @@ class Workbench(QMainWindow):
 
     # --- files, help, theme ----------------------------------------------------------------
 
-    def settle(self, timeout_s: float = 5.0) -> None:
-        """Pause and wait until the worker has published a paused snapshot."""
-        self.worker.send("pause")
-        end = time.perf_counter() + timeout_s
-        while time.perf_counter() < end:
-            QApplication.processEvents()
-            if self.snapshot is not None and not self.snapshot.running:
-                break
-            time.sleep(0.005)
+    def settle(self) -> None:
+        """Pause, and wait (the window still answering) until the worker has published a
+        snapshot taken after the pause, or has stopped. No time limit: a step being
+        prepared pauses when its preparation ends, and a stopped worker ends the wait."""
+        ticket = self.worker.send("pause")
+        loop = QEventLoop()
+        # _on_snapshot ends the loop once settled (a save asked for meanwhile nests one more)
+        self._settling.append((ticket, loop))
+        self.worker.finished.connect(loop.quit)  # before the check: it may end meanwhile
+        try:
+            if not self._settled(ticket):
+                loop.exec()
+        finally:
+            self._settling.remove((ticket, loop))
+            self.worker.finished.disconnect(loop.quit)
 
-    def save(self, path: str) -> None:
+    def _settled(self, ticket: int) -> bool:
+        snap, w = self.snapshot, self.worker
+        return (not w.isRunning() or (snap is not None and snap.handled >= ticket)
+                or (w.drive is None and w.published >= ticket))
+
+    def save(self, path: str) -> bool:
+        """Write the settings, the log and the series to a session file (the old file stays
+        whole if writing fails)."""
         self.settle()
         snap = self.snapshot
         log = snap.log if snap else []
         series = snap.series if snap else {}
         try:
-            self.session.save(path, log, series)
-        except OSError as e:
-            self.controls.show_error(f"Save: {path} cannot be written: {e.strerror}")
+            write_session(path, self.session.settings, log, series)
+        except OutputFileError as e:  # names the path and why; the old file is whole
+            self.controls.show_error(f"Save: {e}")
+            return False
+        self.statusBar().showMessage(f"Saved session {path}", 10000)
+        return True
+
+    def may_discard(self, what: str) -> bool:
+        """True when nothing would be lost, or the user agrees to lose the current run."""
+        busy = self.has_data() or self.is_running()
+        return not busy or self.confirm(f"{what} discards the current run. Continue?")
 
     def open(self, path: str) -> bool:
+        """Replay a session file. The whole file is checked first; a bad file is reported
+        and the current run stays; a good one replaces the run after a yes."""
         try:
-            settings, log, series = Session.read(path)
-        except ValueError as e:
+            settings, log, series = read_session(path)
+        except SessionFileError as e:
             self.controls.show_error(f"Open: {e}")
+            return False
+        if not self.may_discard("Opening a session"):
             return False
         self.worker.send("pause")
         self.session.settings = settings
@@ -513,6 +549,7 @@ class Workbench(QMainWindow):
         self._segments = max((d.get("index", 0) for d in log), default=0)
         self.worker.send("replay", log, series)
         self.controls.show_error("")
+        self.statusBar().showMessage(f"Session: {path} ({len(log)} steps)", 10000)
         return True
 
     def open_scenario(self, path: str) -> bool:
@@ -525,8 +562,7 @@ class Workbench(QMainWindow):
         except ValueError as e:  # ScenarioError is a ValueError
             self.controls.show_error(f"Open scenario: {e}")
             return False
-        if self.has_data() and not self.confirm(
-                "Opening a scenario discards the current run. Continue?"):
+        if not self.may_discard("Opening a scenario"):
             return False
         self.worker.send("pause")
         self.session.settings = settings
@@ -549,14 +585,13 @@ class Workbench(QMainWindow):
         try:
             sc = scenario_for(self.session.settings, snap.log if snap else [],
                               Path(path).name.split(".")[0])
-            Path(path).write_text(scenario_text(
+            write_atomic(path, scenario_text(
                 sc, "Saved from the SSD Lab workbench. Play it with: ssdlab run FILE"))
         except ValueError as e:
             self.controls.show_error(f"Save as scenario: {e}")
             return False
-        except OSError as e:
-            self.controls.show_error(f"Save as scenario: {path} cannot be written: "
-                                     f"{e.strerror}")
+        except OutputFileError as e:
+            self.controls.show_error(f"Save as scenario: {e}")
             return False
         self.statusBar().showMessage(f"Saved scenario {path}", 10000)
         return True

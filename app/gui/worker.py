@@ -5,6 +5,11 @@ pause, step, speed, reset, replay, stop) and reads `take_snapshot()`, which retu
 newest snapshot and drops older ones. Batches are sized to take about BATCH_S of engine time,
 so a pause, reset or stop is seen within a few tens of milliseconds.
 
+A file-system step first prepares (builds the file list, reads a tar or parses a trace),
+which can take a while. The preparation asks `cancelled()` as it goes: true once a command
+that discards the run (stop, reset, configure, replay) is waiting, so that command is
+carried out promptly, and `stop()` can wait for the thread to end without a time limit.
+
 Two modes, chosen by drive size: a drive of at most EVENT_BLOCKS erase blocks runs with the
 engine's event buffer on, one small batch per frame (animation: victims, erases and GC copies
 are marked in the snapshot); a bigger drive runs without events, batch after batch, flat out.
@@ -13,6 +18,7 @@ are marked in the snapshot); a bigger drive runs without events, batch after bat
 from __future__ import annotations
 
 import queue
+import threading
 import time
 from dataclasses import dataclass, field, replace
 
@@ -51,6 +57,8 @@ FRAME_S = 1 / 36  # snapshots at most this often: a little above 30 so 30 fps is
 BATCH_S = 0.02  # engine time per flat-out batch
 EVENT_BLOCKS = 16384  # drives with at most this many blocks animate with events
 PAGE_LEVEL_PAGES = 1 << 18  # physical pages up to which snapshots carry page states
+# Commands that discard the run: a preparation under way is abandoned for them.
+SUPERSEDING = ("stop", "reset", "configure", "replay")
 # Seconds one whole drive write takes at each animation speed ("fast" is flat out).
 SPEED_DRIVE_WRITE_S = {"slow": 120.0, "normal": 20.0}
 
@@ -108,6 +116,7 @@ class Snapshot:
     mounted: bool = False  # the drive holds the file system (a Machine drives it)
     mount: tuple[str, bool] | None = None  # its mount options now: (atime, discard)
     message: str = ""  # what the last file-system step reported (trace summary)
+    handled: int = 0  # the ticket (Worker.send) of the last command handled before it
 
 
 class Worker(QThread):
@@ -120,6 +129,12 @@ class Worker(QThread):
     def __init__(self, parent=None):
         super().__init__(parent)
         self._queue: queue.Queue = queue.Queue()
+        self._lock = threading.Lock()
+        self._sent = 0  # tickets handed out
+        self._superseded_by = 0  # ticket of the newest command that discards the run
+        self._working_on = 0  # ticket of the command being handled, or handled last
+        self._preparing = ""  # label of the step being prepared
+        self.published = 0  # the ticket of the last command handled before a publish
         self._latest: Snapshot | None = None
         self._seq = 0
         self._initial_mount: dict | None = None  # mount options a replayed run began with
@@ -127,8 +142,19 @@ class Worker(QThread):
 
     # --- GUI side (thread-safe) ------------------------------------------------------------
 
-    def send(self, name: str, *args) -> None:
-        self._queue.put((name, args))
+    def send(self, name: str, *args) -> int:
+        """Queue a command; returns its ticket (snapshots say which they have handled)."""
+        with self._lock:
+            self._sent += 1
+            if name in SUPERSEDING:
+                self._superseded_by = self._sent
+            self._queue.put((self._sent, name, args))
+            return self._sent
+
+    def cancelled(self) -> bool:
+        """True when the work under way is obsolete: a command that discards the run is
+        waiting behind it. Safe to call from any thread."""
+        return self._superseded_by > self._working_on
 
     def configure(self, geometry, config, profile=None, settings=None) -> None:
         self.send("configure", geometry, config, profile, settings)
@@ -138,8 +164,11 @@ class Worker(QThread):
         return snap
 
     def stop(self) -> None:
+        """End the thread and wait until it has: a preparation under way sees cancelled()
+        and gives up, so the wait is short, and it has no time limit because a QThread
+        destroyed while running aborts the whole program."""
         self.send("stop")
-        self.wait(5000)
+        self.wait()
 
     # --- worker thread ---------------------------------------------------------------------
 
@@ -149,16 +178,16 @@ class Worker(QThread):
         while self._alive:
             busy = self._running and (self._stream is not None or self._job is not None)
             try:
-                name, args = self._queue.get(block=not busy, timeout=None if not busy else 0)
+                ticket, name, args = self._queue.get(block=not busy,
+                                                     timeout=None if not busy else 0)
             except queue.Empty:
                 name = None
             if name is not None:
+                self._working_on = ticket
                 try:
                     self._handle(name, args)
                 except Exception as e:  # noqa: BLE001 - a bad request must not end the thread
-                    self._running = False
-                    self.failed.emit(str(e) or type(e).__name__)
-                    self._publish(force=True)
+                    self._fail(e)
                 continue
             try:
                 if self._job is not None:
@@ -166,10 +195,18 @@ class Worker(QThread):
                 else:
                     self._tick()
             except Exception as e:  # noqa: BLE001 - any model error ends the run, not the app
-                self._running = False
                 self._end_job(failed=True)
-                self.failed.emit(str(e) or type(e).__name__)
-                self._publish(force=True)
+                self._fail(e)
+
+    def _fail(self, e: Exception) -> None:
+        """A command or a slice failed: the run stops and the window says why. A preparation
+        that stopped because cancelled() said so is no failure: the command that discards
+        the run is next in the queue."""
+        self._running = False
+        self._preparing = ""
+        if not self.cancelled():
+            self.failed.emit(str(e) or type(e).__name__)
+        self._publish(force=True)
 
     def _handle(self, name: str, args: tuple) -> None:
         if name == "stop":
@@ -347,8 +384,11 @@ class Worker(QThread):
                 self._fresh()
             self._mount()
         m = self._machine
-        self._job = FsJob(m, step, self._context, limit=limit,  # untimed preparation
-                          cancel=self.isInterruptionRequested)
+        self._preparing = step.label
+        self._publish(force=True)  # the window shows "preparing ..." meanwhile
+        # untimed preparation; it asks cancelled() as it goes
+        self._job = FsJob(m, step, self._context, limit=limit, cancel=self.cancelled)
+        self._preparing = ""
         m.begin(step.label)
         self._message = ""
         self._job_entry = replace(step, total=self._job.total).as_dict() | {"done": 0}
@@ -474,6 +514,7 @@ class Worker(QThread):
             return
         self._last_publish = now
         self._seq += 1
+        self.published = self._working_on  # (no snapshot says so while there is no drive)
         if self.drive is None:
             self._latest = None
             self.snapshot_ready.emit()
@@ -499,6 +540,8 @@ class Worker(QThread):
         if self._job is not None:
             segment = self._job.step.label
             progress = self._job.done / max(1, self._job.total)
+        elif self._preparing:
+            segment = f"preparing {self._preparing}"
         done, secs = self._rate
         snap = Snapshot(
             seq=self._seq, blocks=g.blocks, pages_per_block=g.pages_per_block,
@@ -509,14 +552,14 @@ class Worker(QThread):
             counters=drive.counters(),
             free_blocks=drive.free_blocks,
             series=self._recorder.series(),
-            running=self._running, segment=segment,
+            running=self._running or bool(self._preparing), segment=segment,
             progress=progress, engine_pages_per_s=done / secs if secs > 0 else 0.0,
             sim_s=self._sim_s, animated=self.animated and not self._replaying,
             events_dropped=drive.events_dropped, log=[dict(d) for d in self._log],
             steps=[dict(d) for d in self._steps], mounted=self._machine is not None,
             mount=None if self._machine is None else (self._machine.fs.opt.atime,
                                                       self._machine.fs.opt.discard),
-            message=self._message,
+            message=self._message, handled=self._working_on,
         )
         self._marks[:] = 0
         if secs > 0.5:

@@ -21,7 +21,9 @@ Progress = Callable[[str, float], None]  # (phase, fraction done of that phase)
 
 
 class Cancelled(Exception):
-    """The caller asked the run to stop."""
+    """The caller asked long work to stop: a run here, or a preparation in the host layer
+    (a trace being read, a file tree being built), which raise this same class so that one
+    handler covers every kind of cancelled work."""
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ submits them and charges their time (see machine.py).
 from __future__ import annotations
 
 import heapq
+import zlib
 
 from .blockdev import BlockDevice
 from .ext4layout import MAX_EXTENT_BLOCKS, BlockAllocator, Layout, default_journal_blocks
@@ -55,6 +56,7 @@ class FileSystem:
         self._free_inos: list[list[int]] = [[] for _ in range(self.layout.groups)]
         self._stream: list[int] = [0, 0]  # small-file allocation stream: next, end
         self._trimmed_groups: set[int] = set()
+        self._last_trim_minimum = 1  # minimum_blocks of the last fstrim
         self.tx: Transaction | None = None
         self._tid = 0
         self.home_dirty: set[int] = set()  # metadata blocks waiting for their home write
@@ -153,7 +155,10 @@ class FileSystem:
                     self.alloc.mark(nxt, end - nxt, False)
                 self._stream = [0, 0]  # released: nothing reserved if allocate fails
                 chunk = max(STREAM_CHUNK_BLOCKS, n)
-                if chunk <= self.alloc.free_blocks:
+                # The stream's reserve may not take space promised to other files' delayed
+                # allocation, or their writeback would fail with ENOSPC (ext4 likewise
+                # takes group preallocations only from unreserved free space).
+                if chunk <= self.alloc.free_blocks - self.reserved_blocks:
                     got = self.alloc.allocate(chunk, goal=nxt or goal)
                     for rs, rl in got[1:]:
                         self.alloc.mark(rs, rl, False)
@@ -290,7 +295,9 @@ class FileSystem:
             raise FileExistsError(17, f"{name} exists already")
         if parent == ROOT_INO:
             # Orlov: top-level directories spread over the groups.
-            group = (hash(name) & 0x7FFFFFFF) % self.layout.groups
+            # crc32, not hash(): str hashes change from process to process, and so would
+            # every run's block placement.
+            group = zlib.crc32(name.encode()) % self.layout.groups
         else:
             group = self.layout.group_of_inode(parent)
         ino = self._new_ino(group)
@@ -599,6 +606,11 @@ class FileSystem:
         something in it is freed or allocated."""
         trimmed = 0
         layout = self.layout
+        # ext4 skips a trimmed group only if this minimum is no smaller than the last one:
+        # otherwise runs the last fstrim thought too short would never be trimmed.
+        if minimum_blocks < self._last_trim_minimum:
+            self._trimmed_groups.clear()
+        self._last_trim_minimum = minimum_blocks
         for g in range(layout.groups):
             if g in self._trimmed_groups:
                 continue

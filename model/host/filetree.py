@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import tarfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
+from model.flash.runner import Cancelled  # one class for all cancelled work
 
 # The kernel tree of seeds 000/001 (linux 2.6.39): file count and total size in bytes.
 KERNEL_FILES = 36_706
@@ -166,14 +168,21 @@ def _fit_sizes(raw: np.ndarray, total: int) -> np.ndarray:
     return ints
 
 
-def kernel_tree(scale: float = 1.0, seed: int = 2639) -> list[FileSpec]:
+def _check_cancel(cancel: Callable[[], bool] | None, what: str) -> None:
+    if cancel is not None and cancel():
+        raise Cancelled(f"{what} was cancelled")
+
+
+def kernel_tree(scale: float = 1.0, seed: int = 2639,
+                cancel: Callable[[], bool] | None = None) -> list[FileSpec]:
     """A synthetic Linux source tree, sorted by path (the order tar would store it).
 
     At scale 1 it has 36,706 files totalling 493,000,000 bytes (the tree of seeds 000/001)
     in about 2,200 directories up to 6 levels deep. ``scale`` multiplies the file count,
     the total size and the directory count. Sizes follow a lognormal mix per file type
     (median around 5 KB overall, headers smaller, C files larger, tail clipped at 1 MiB);
-    every directory has a Makefile except under Documentation.
+    every directory has a Makefile except under Documentation. cancel: asked once per
+    directory; True raises Cancelled.
     """
     if not scale > 0:
         raise ValueError(f"scale must be positive; got {scale}")
@@ -186,6 +195,7 @@ def kernel_tree(scale: float = 1.0, seed: int = 2639) -> list[FileSpec]:
     counts = rng.multinomial(n_files, weight / weight.sum())
     paths: list[str] = []
     for directory, count in zip(dirs, counts, strict=True):
+        _check_cancel(cancel, "building the kernel tree")
         count = int(count)
         top = directory.split("/", 1)[0]
         taken: set[str] = set()
@@ -234,14 +244,16 @@ def total_bytes(files: Iterable[FileSpec]) -> int:
     return sum(spec.size_bytes for spec in files)
 
 
-def tar_members(path: str) -> list[FileSpec]:
+def tar_members(path: str, cancel: Callable[[], bool] | None = None) -> list[FileSpec]:
     """The regular files stored in a tar archive (any compression tarfile reads), in order.
 
     The archive is read as a stream and nothing is extracted. A leading "./" is dropped.
+    cancel: asked once per member; True raises Cancelled.
     """
     members: list[FileSpec] = []
     with tarfile.open(path, mode="r|*") as archive:
         for member in archive:
+            _check_cancel(cancel, f"reading {path}")
             if member.isreg():
                 name = member.name[2:] if member.name.startswith("./") else member.name
                 members.append(FileSpec(name.lstrip("/"), int(member.size)))
@@ -353,11 +365,11 @@ def make_schedule(files: Sequence[FileSpec], seed: int = 2639,
 KERNEL_DISK_BYTES = 493_000_000
 
 
-def kernel_tree_on_disk(disk_bytes: int = KERNEL_DISK_BYTES, scale: float = 1.0
-                        ) -> list[FileSpec]:
+def kernel_tree_on_disk(disk_bytes: int = KERNEL_DISK_BYTES, scale: float = 1.0,
+                        cancel: Callable[[], bool] | None = None) -> list[FileSpec]:
     """The kernel tree with file sizes scaled so that it occupies disk_bytes in 4 KiB blocks
     (what du reports, and how the seeds size the 2.6.39 tree: 36,706 files, 493 MB)."""
-    files = kernel_tree(scale=scale)
+    files = kernel_tree(scale=scale, cancel=cancel)
     sizes = np.array([f.size_bytes for f in files], dtype=np.float64)
     target = disk_bytes * scale
     lo, hi = 0.1, 1.0

@@ -8,12 +8,19 @@ stated defaults, not fitted values.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
 from .filesystem import ROOT_INO
-from .filetree import FileSpec, build_outputs, clone_outputs, directories, make_schedule
+from .filetree import (
+    Cancelled,
+    FileSpec,
+    build_outputs,
+    clone_outputs,
+    directories,
+    make_schedule,
+)
 from .machine import Machine
 
 # Assumed durations of the seed-002 steps on a 2009 dual-core machine (not documented).
@@ -333,11 +340,17 @@ SYSBENCH_FILES = 128  # sysbench fileio's default --file-num
 
 
 def sysbench_prepare(m: Machine, total_bytes: int, files: int = SYSBENCH_FILES,
-                     name: str = "test_file") -> list[int]:
+                     name: str = "test_file", cancel: Callable[[], bool] | None = None
+                     ) -> list[int]:
     """sysbench fileio prepare: `files` files of total_bytes / files each, written in full
-    and synced (name.0, name.1, ...); returns their inodes."""
+    and synced (name.0, name.1, ...); returns their inodes. cancel: asked before each file;
+    True raises model.flash.runner.Cancelled."""
     size = max(4096, total_bytes // files // 4096 * 4096)
-    inos = [write_file(m, f"{name}.{i}", size, sync=False) for i in range(files)]
+    inos = []
+    for i in range(files):
+        if cancel is not None and cancel():
+            raise Cancelled(f"sysbench prepare was cancelled after {i} of {files} files")
+        inos.append(write_file(m, f"{name}.{i}", size, sync=False))
     m.sync()
     return inos
 

@@ -30,6 +30,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
+from model.flash.runner import Cancelled
+
 SECTOR_BYTES = 512
 OPS = ("write", "read", "discard", "flush")
 WHOLE_MAX = 2**63 - 1  # offsets, lengths and timestamps are kept in 64-bit integers
@@ -62,7 +64,7 @@ def whole(digits: str) -> int:
     return WHOLE_MAX if len(digits) > 19 else min(int(digits or "0"), WHOLE_MAX)
 
 
-class TraceCancelled(Exception):
+class TraceCancelled(Cancelled):
     """Reading a trace stopped because the caller's cancel() asked for it."""
 
 

@@ -116,7 +116,8 @@ class StepRun:
     """One step on a Machine. Attributes: total (units the step has), unit (what a unit is),
     message (a summary once done, for replays). Iterate to run; each item is the units done
     so far, or None for a slice that does not advance the count (sync). cancel: asked
-    during long preparation (reading a trace); True stops it with TraceCancelled."""
+    during long preparation (reading a trace or a tar, building a tree, sysbench's
+    prepare); True stops it with model.flash.runner.Cancelled (TraceCancelled is one)."""
 
     def __init__(self, m: Machine, step, context: Context, cancel=None):
         self.m = m
@@ -164,8 +165,9 @@ class StepRun:
     def _prepare(self, do: str, a: dict) -> Iterator[int | None]:
         m, ctx = self.m, self.ctx
         if do == "unpack":
-            files = (tar_members(a["tar"]) if a.get("tar")
-                     else kernel_tree_on_disk(scale=a["scale"]))
+            # reading a tar or building the tree can take seconds: both ask cancel
+            files = (tar_members(a["tar"], cancel=self.cancel) if a.get("tar")
+                     else kernel_tree_on_disk(scale=a["scale"], cancel=self.cancel))
             self.total, self.unit = len(files), "files"
             return self._unpack(files)
         if do == "rm":
@@ -175,7 +177,7 @@ class StepRun:
             self.total, self.unit = max(1, _count_files(m, rec.top)), "files"
             return self._rm(rec)
         if do == "git_clone":
-            files = kernel_tree_on_disk(scale=a["scale"])
+            files = kernel_tree_on_disk(scale=a["scale"], cancel=self.cancel)
             outputs = clone_outputs(files)
             self.total, self.unit = len(outputs), "files"
             return self._clone(files, outputs, a["seconds"])
@@ -215,7 +217,8 @@ class StepRun:
             self.total, self.unit = max(1, -(-size // MIB)), "MiB"
             return w.restore_image_steps(m)
         if do == "random_writes":
-            inos = w.sysbench_prepare(m, int(a["mb"] * 1e6), a["files"], a["name"])
+            inos = w.sysbench_prepare(m, int(a["mb"] * 1e6), a["files"], a["name"],
+                                      cancel=self.cancel)
             self.total, self.unit = a["requests"], "requests"
             return w.random_writes_steps(m, inos, a["requests"], fsync_every=a["fsync_every"])
         if do == "replay":

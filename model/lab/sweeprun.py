@@ -1,0 +1,133 @@
+"""One sweep point run, its result line, and the results file read back for --resume.
+
+A result is one JSON object per line (JSON Lines):
+
+    {"key": ..., "point": {...}, "status": "ok" | "failed", "result": {...} | null,
+     "error": null | "one-line message", "wall_s": 12.3}
+
+`key` is the point's canonical JSON (sweep.point_key), so a point already in the file is
+never run again. `result` holds the figures the sweep measures; a drive point always carries
+the simulated WA beside the analytic one (model/flash/theory.py via the runner), so a chart
+needs nothing else. Non-finite numbers are written as null: JSON has no NaN. `wall_s` is the
+run's wall-clock time in seconds and the only field that differs between two runs of a point.
+
+run_task never raises for a point the model refuses or cannot finish: the failure is the
+record. Nothing here knows about processes or clusters; the front end ships tasks to them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass
+
+from .sweep import DRIVE_ALWAYS, Task, drive_spec
+
+
+def _finite(value):
+    """value with every non-finite float replaced by None, recursively (lists, dicts)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    return value
+
+
+def record(task: Task, result: dict | None, error: str | None, wall_s: float) -> dict:
+    """The result line of a task, as a dict (see the module docstring)."""
+    return {"key": task.key, "point": task.point, "status": "ok" if error is None else "failed",
+            "result": _finite(result), "error": error, "wall_s": round(wall_s, 3)}
+
+
+def failed(task: Task, error: BaseException | str, wall_s: float = 0.0) -> dict:
+    """A failed task's record, with the message on one line."""
+    text = error if isinstance(error, str) else (str(error) or type(error).__name__)
+    return record(task, None, " ".join(text.split()), wall_s)
+
+
+def _measure_drive(task: Task) -> dict:
+    from model.flash.runner import run
+
+    figures = run(drive_spec(task.point)[2]).as_dict()
+    return {k: figures[k] for k in dict.fromkeys((*DRIVE_ALWAYS, *task.measure))}
+
+
+def _measure_scenario(task: Task) -> dict:
+    from .scenario import parse_scenario, run_scenario
+
+    steps = run_scenario(parse_scenario(task.scenario_text, task.scenario_path))
+    rows = [r.as_dict() for r in steps]
+    return {"steps": [{"name": row["name"], **{k: row[k] for k in task.measure}}
+                      for row in rows]}
+
+
+def run_task(task: Task) -> dict:
+    """Run one point and return its record; a failure is recorded, never raised.
+
+    Ctrl-C (KeyboardInterrupt) is not a failure of the point: it passes through."""
+    t0 = time.perf_counter()
+    try:
+        result = _measure_scenario(task) if task.scenario_text else _measure_drive(task)
+    except (Exception, MemoryError) as e:  # the point's failure, kept with its message
+        return failed(task, e, time.perf_counter() - t0)
+    return record(task, result, None, time.perf_counter() - t0)
+
+
+def line(rec: dict) -> str:
+    """The record as one line of JSON Lines, newline included."""
+    return json.dumps(rec, sort_keys=True, allow_nan=False) + "\n"
+
+
+class ResultsError(ValueError):
+    """A results file that cannot be resumed: one line naming the file and the line."""
+
+
+@dataclass(frozen=True)
+class Results:
+    """A results file read back. records: the last record of each key, in file order;
+    good_bytes: the length of its whole lines (a torn last line lies beyond it);
+    torn: whether such a line was found."""
+
+    records: dict[str, dict]
+    good_bytes: int
+    torn: bool
+
+    def done(self) -> set[str]:
+        """Keys of the points that finished ("ok"); a failed point may be tried again."""
+        return {k for k, r in self.records.items() if r.get("status") == "ok"}
+
+
+def read_results(path: str) -> Results:
+    """Read a results file. Only its last line may be torn (a run killed while writing it:
+    the start of a JSON object, no newline); any other unreadable line raises ResultsError
+    naming the file and the line, so a file that is not a sweep's is never cut short."""
+    with open(path, "rb") as f:
+        data = f.read()
+    records: dict[str, dict] = {}
+    good = 0
+    lines = data.split(b"\n")
+    for number, raw in enumerate(lines, start=1):
+        last = number == len(lines)
+        if not raw.strip():
+            good += len(raw) + (0 if last else 1)
+            continue
+        try:
+            rec = json.loads(raw.decode("utf-8"))
+            if not isinstance(rec, dict) or not isinstance(rec.get("key"), str):
+                raise ValueError("not a sweep record (no key)")
+        except ValueError as e:
+            # Each line is written whole with its newline in one call, so a run killed
+            # mid-write leaves a start of a JSON object with no newline, and nothing else.
+            if last and raw.lstrip().startswith(b"{"):
+                return Results(records, good, True)
+            raise ResultsError(f"{path}:{number}: is not a sweep result line ({e}); only the "
+                               "last line may be unfinished") from None
+        if last:  # whole JSON but no newline: cut short before it; cut and run it again
+            return Results(records, good, True)
+        records.pop(rec["key"], None)  # a later record of a key replaces the earlier
+        records[rec["key"]] = rec
+        good += len(raw) + 1
+    return Results(records, good, False)

@@ -1,0 +1,112 @@
+"""A step being prepared (here: reading a tar archive that never ends, fed through a pipe,
+so only cancelling can end it) gives way at once to a command that discards the run, and
+closing the window then ends the worker thread instead of aborting Python with "QThread:
+Destroyed while thread is still running". Waits are on conditions; the only limits are hang
+guards."""
+
+import os
+import subprocess
+import sys
+import tarfile
+import textwrap
+import threading
+from pathlib import Path
+
+from app.gui.fsjobs import FsStep
+
+ROOT = Path(__file__).resolve().parents[1]
+HANG_GUARD_S = 300
+
+
+def endless_tar(fifo: Path) -> threading.Thread:
+    """A thread writing a tar archive of empty files into fifo until its reader goes."""
+
+    def write() -> None:
+        try:
+            with open(fifo, "wb") as f, tarfile.open(fileobj=f, mode="w|") as tar:
+                for i in range(10**12):
+                    tar.addfile(tarfile.TarInfo(f"linux/file{i}.c"))
+        except (OSError, ValueError):  # the reader closed the pipe
+            pass
+
+    os.mkfifo(fifo)
+    thread = threading.Thread(target=write, daemon=True)
+    thread.start()
+    return thread
+
+
+def unpack_from(fifo: Path) -> FsStep:
+    return FsStep("unpack", {"scale": 1.0, "tar": str(fifo)}, index=1, sync_after=True)
+
+
+def fs_drive(until, w) -> None:
+    w.request(profile="ocz_vertex_le_100")
+    w.request(capacity_mib=256.0)
+    until(lambda: w.snapshot.user_pages == w.session.settings.user_pages)
+
+
+def test_reset_cancels_a_preparation_and_the_window_goes_on(until, bench, tmp_path):
+    fs_drive(until, bench)
+    writer = endless_tar(tmp_path / "tree.tar")
+    bench.worker.send("fs", unpack_from(tmp_path / "tree.tar"))
+    until(lambda: bench.snapshot.segment.startswith("preparing unpack"))
+    assert bench.snapshot.running and bench.is_running()
+    bench.reset_drive()
+    until(lambda: not bench.snapshot.segment and not bench.snapshot.running)
+    writer.join(HANG_GUARD_S)
+    assert not writer.is_alive()  # the tar reader let go of the pipe: it was cancelled
+    assert not bench.controls.error.isVisible()  # a cancel is no failure
+    assert bench.snapshot.steps == [] and bench.snapshot.log == []
+    bench.request(workload="fill", capacity_mib=16.0, profile="")
+    bench.run_workload()
+    until(lambda: bench.snapshot.counters["host_writes"] == 4096 and not bench.snapshot.running)
+
+
+SCRIPT = textwrap.dedent("""
+    import sys, time
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+    from app.gui.workbench import Workbench
+    from tests.test_gui_close import endless_tar, unpack_from
+    from pathlib import Path
+
+    fifo = Path(sys.argv[1])
+    app = QApplication([])
+    w = Workbench()
+
+    def until(condition, what):
+        end = time.monotonic() + 240  # a hang guard only
+        while not condition():
+            if time.monotonic() > end:
+                sys.exit(f"hang guard: {what}")
+            QTest.qWait(5)
+
+    w.show()
+    w.request(profile="ocz_vertex_le_100")
+    w.request(capacity_mib=256.0)
+    until(lambda: w.snapshot is not None and w.snapshot.user_pages == 65536, "drive")
+    writer = endless_tar(fifo)
+    w.worker.send("fs", unpack_from(fifo))
+    until(lambda: w.snapshot.segment.startswith("preparing unpack"), "preparation")
+    w.close()
+    finished = w.worker.isFinished()
+    print("worker finished:", finished, flush=True)
+    if not finished:
+        sys.exit("the worker thread outlived the window")
+    writer.join(240)
+    print("tar reader let go:", not writer.is_alive())
+    del w
+    app.quit()
+""")
+
+
+def test_closing_the_window_while_a_step_is_prepared_ends_the_thread(tmp_path):
+    """In a process of its own: before the fix, Python aborted (status 134)."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path / "tree.tar")],
+                          cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=HANG_GUARD_S)
+    assert "QThread: Destroyed" not in done.stderr
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "worker finished: True" in done.stdout
+    assert "tar reader let go: True" in done.stdout
