@@ -135,19 +135,18 @@ def figure(table: Table, width: str = "single"):
             if chart.histogram:
                 x, y = histogram_outline(y)
             ok = np.isfinite(x) & np.isfinite(y)
-            # a series with nothing to show (no analytic model here) stays out of the legend
-            label = line.label if ok.any() else f"_{line.label}"
+            if not ok.any():
+                continue  # nothing to show (no analytic model here): no line, no legend entry
             (artist,) = ax.plot(x[ok], y[ok], color=series_colour(line.token),
-                                linewidth=LINE_WIDTH_PT, label=label,
+                                linewidth=LINE_WIDTH_PT, label=line.label,
                                 linestyle=(0, (4, 2)) if line.dashed else "-",
-                                marker="o" if chart.markers else None, markersize=3,
-                                drawstyle="steps-mid" if chart.markers else "default")
+                                marker="o" if line.marker else None, markersize=3,
+                                drawstyle="steps-mid" if chart.levels else "default")
             artist.set_gid(f"series-{line.key}")  # one <path> per series in the SVG
         if table.labels:
             ax.set_xticks(table.x, table.labels, rotation=30, ha="right")
         ax.set_ylim(bottom=min(0.0, _finite_min(table)))  # amounts read from zero
-        shown = [a for a in ax.get_lines() if not a.get_label().startswith("_")]
-        if len(chart.lines) > 1 and shown:
+        if len(chart.lines) > 1 and ax.get_lines():
             ax.legend(frameon=False)
         fig.canvas.draw()  # fonts and layout resolved inside the style's context
     return fig

@@ -30,6 +30,11 @@ SERIES = {
     "gc": OKABE_ITO["reddish_purple"],
     "free": OKABE_ITO["bluish_green"],
     "erase": OKABE_ITO["sky_blue"],
+    # a sweep's GC policies
+    "greedy": OKABE_ITO["blue"],
+    "fifo": OKABE_ITO["vermillion"],
+    "random-d": OKABE_ITO["bluish_green"],
+    "cost-benefit": OKABE_ITO["reddish_purple"],
 }
 
 # The print profile's page: white, black type, a light grid.

@@ -17,7 +17,7 @@ import pytest
 from app.atomicfile import OutputFileError
 from app.chartexport import Export, format_of, write
 from app.cli.main import main
-from model.lab.charts import CHARTS, chart_table, run_series
+from model.lab.charts import CHARTS, chart_table, run_series, sweep_table
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -36,7 +36,25 @@ STEPS = [{"step": "unpack", "host_mb": 493.0, "nand_mb": 160.0},
          {"step": "sync", "host_mb": 10.0, "nand_mb": 3.0}]
 
 
+def _records() -> list[dict]:
+    """A sweep's result records: two seeds per point, greedy and FIFO, one failed run."""
+    out = []
+    for gc, base in (("greedy", 1.0), ("fifo", 1.5)):
+        for spare in (0.07, 0.2, 0.4):
+            for seed in (1, 2):
+                wa = base / spare ** 0.5 + 0.01 * seed
+                out.append({"key": f"{gc}-{spare}-{seed}", "status": "ok",
+                            "point": {"gc": gc, "spare": spare, "seed": seed},
+                            "result": {"wa": wa, "theory_wa": base / spare ** 0.5,
+                                       "spare": spare}})
+    out.append({"key": "x", "status": "failed", "point": {"gc": "greedy", "spare": 0.9},
+                "result": None, "error": "boom"})
+    return out
+
+
 def _table(name: str, timed: bool = False):
+    if CHARTS[name].source == "sweep":
+        return sweep_table(name, _records())
     erases = np.random.default_rng(1).poisson(20, 512)
     return chart_table(name, _series(), timed=timed, erases=erases, theory=2.4, steps=STEPS)
 
@@ -81,8 +99,13 @@ def test_svg_has_text_and_one_path_per_series(tmp_path, name):
     words = " ".join("".join(t.itertext()) for t in texts)
     assert CHARTS[name].title in words  # the title is real text, not glyph outlines
     assert "DejaVu Sans" in out.read_text()
+    table = _table(name, timed=name in ("throughput", "gc"))
     for line in CHARTS[name].lines:
-        (group,) = [g for g in root.iter(f"{SVG}g") if g.get("id") == f"series-{line.key}"]
+        groups = [g for g in root.iter(f"{SVG}g") if g.get("id") == f"series-{line.key}"]
+        if not np.isfinite(table.ys[line.key]).any():
+            assert groups == []  # a series with no data draws nothing
+            continue
+        (group,) = groups
         # a marker's shape is defined once (<defs>) and placed with <use>: not a path
         shapes = {id(p) for d in group.iter(f"{SVG}defs") for p in d.iter(f"{SVG}path")}
         paths = [p for p in group.iter(f"{SVG}path") if id(p) not in shapes]
@@ -253,3 +276,25 @@ def test_a_series_with_no_data_stays_out_of_the_legend():
 
     assert legend(2.4) == ["cumulative", "per window", "analytic"]
     assert legend(None) == ["cumulative", "per window"]
+
+
+def test_sweep_table_averages_seeds_and_skips_failed_runs():
+    t = sweep_table("wa-vs-spare", _records())
+    np.testing.assert_allclose(t.x, [7.0, 20.0, 40.0])
+    np.testing.assert_allclose(t.ys["greedy"], 1 / np.sqrt([0.07, 0.2, 0.4]) + 0.015)
+    np.testing.assert_allclose(t.ys["fifo_theory"], 1.5 / np.sqrt([0.07, 0.2, 0.4]))
+    assert np.all(np.isnan(t.ys["random-d"]))
+    assert list(t.columns())[:3] == ["spare_pct", "wa_greedy", "wa_analytic_greedy"]
+
+
+def test_ssdlab_chart_draws_a_sweeps_results(tmp_path, capsys):
+    results = tmp_path / "sweep.jsonl"
+    results.write_text("".join(json.dumps(r) + "\n" for r in _records()))
+    out = tmp_path / "spare.svg"
+    assert main(["chart", str(results), "--chart", "wa-vs-spare", "-o", str(out)]) == 0
+    text = out.read_text()
+    assert "greedy (analytic)" in text and "random-d" not in text  # no runs, no legend
+    (tmp_path / "bad.jsonl").write_text("not json\n{}\n")
+    assert main(["chart", str(tmp_path / "bad.jsonl"), "--chart", "wa-vs-spare", "-o",
+                 str(out)]) == 2
+    assert "bad.jsonl:1" in capsys.readouterr().err

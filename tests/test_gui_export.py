@@ -11,7 +11,7 @@ import numpy as np
 from PySide6.QtCore import Qt
 
 from app.gui import exportdialog
-from model.lab.charts import CHARTS
+from model.lab.charts import RUN_CHARTS
 
 
 def run_to_end(qtbot, w, timeout=20000):
@@ -24,7 +24,7 @@ def run_to_end(qtbot, w, timeout=20000):
 
 
 def test_every_chart_has_the_export_menu_and_file_menu_entry(bench):
-    for name in CHARTS:
+    for name in RUN_CHARTS:
         menu = exportdialog.chart_menu(bench, name)
         assert [a.text() for a in menu.actions()] == ["Export PNG...", "Export SVG...",
                                                       "Export PDF...", "Export CSV..."]
@@ -54,7 +54,7 @@ def test_dialog_exports_the_live_run(qtbot, bench, tmp_path):
     side = json.loads((tmp_path / "wa.json").read_text())
     assert side["chart"] == "wa" and side["seed"] == bench.session.settings.seed
     assert side["settings"]["capacity_mib"] == bench.session.settings.capacity_mib
-    for name in CHARTS:
+    for name in RUN_CHARTS:
         for fmt in ("png", "svg", "pdf"):
             out = tmp_path / f"{name}.{fmt}"
             assert exportdialog.export_chart(bench, name, str(out), fmt, "double")

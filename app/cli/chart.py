@@ -22,8 +22,9 @@ def add_parser(sub) -> None:
                        description="Play a scenario file headless and write one of the "
                        "window's charts as PNG (300 dpi), SVG, PDF, or CSV with a JSON "
                        "sidecar, in the print profile.")
-    p.add_argument("scenario", type=existing_file, metavar="SCENARIO",
-                   help="a scenario file (.toml)")
+    p.add_argument("scenario", type=existing_file, metavar="SOURCE",
+                   help="a scenario file (.toml), or a sweep's results (.jsonl) for "
+                   + ", ".join(n for n, c in CHARTS.items() if c.source == "sweep"))
     p.add_argument("--chart", required=True, choices=tuple(CHARTS),
                    help="which chart: " + ", ".join(CHARTS))
     p.add_argument("--format", choices=("png", "svg", "pdf", "csv"),
@@ -66,6 +67,8 @@ def main(args: argparse.Namespace) -> int:
         fmt = args.format or format_of(args.output)
     except OutputFileError as e:
         return fail(f"-o {e}")
+    if CHARTS[args.chart].source == "sweep":
+        return _sweep(args, fmt, fail)
     try:
         scenario = load_scenario(args.scenario)
     except ScenarioError as e:
@@ -100,6 +103,40 @@ def main(args: argparse.Namespace) -> int:
     try:
         written = write(args.output, table, Export(fmt, args.width,
                                                    _provenance(args.scenario, scenario)))
+    except OutputFileError as e:
+        return fail(f"-o {e}")
+    print(f"wrote {', '.join(written)}")
+    return 0
+
+
+def _sweep(args: argparse.Namespace, fmt: str, fail) -> int:
+    """A sweep chart from a sweep's results file, with the analytic curves it recorded."""
+    from app.atomicfile import OutputFileError
+    from app.chartexport import Export, check_export, write
+    from app.cli.outputs import check_outputs
+    from model.lab.charts import sweep_table
+    from model.lab.sweeprun import ResultsError, read_results
+
+    try:
+        check_outputs({"sweep results": args.scenario}, {"-o": args.output})
+        check_export(args.output, fmt, args.width)
+    except OutputFileError as e:
+        return fail(str(e) if str(e).startswith("-o") else f"-o {e}")
+    try:
+        records = list(read_results(args.scenario).records.values())
+    except (ResultsError, OSError, UnicodeDecodeError) as e:
+        return fail(f"{args.scenario}: {e}" if isinstance(e, OSError) else str(e))
+    table = sweep_table(args.chart, records)
+    if not table.x.size:
+        return fail(f"{args.scenario}: holds no finished sweep point with a spare; run "
+                    "`ssdlab sweep` first")
+    with open(args.scenario, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    seeds = sorted({r["point"].get("seed") for r in records if "seed" in r.get("point", {})})
+    provenance = {"sweep_results": {"file": os.path.abspath(args.scenario), "sha256": digest,
+                                    "points": len(records)}, "seed": seeds or None}
+    try:
+        written = write(args.output, table, Export(fmt, args.width, provenance))
     except OutputFileError as e:
         return fail(f"-o {e}")
     print(f"wrote {', '.join(written)}")

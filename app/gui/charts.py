@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from model.lab.charts import CHARTS, Table, chart_table, histogram_outline
+from model.lab.charts import CHARTS, RUN_CHARTS, Table, chart_table, histogram_outline
 
 from . import theme
 from .worker import Snapshot
@@ -189,7 +189,7 @@ class Charts(QTabWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.views: dict[str, QWidget] = {}
-        for spec in CHARTS.values():
+        for spec in (CHARTS[name] for name in RUN_CHARTS):
             if spec.name == "steps":
                 view = StepTable()  # on screen a table; exported as a chart
             else:

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from model.lab.charts import CHARTS
+from model.lab.charts import CHARTS, RUN_CHARTS
 
 FORMAT_NAMES = {"png": "PNG image, 300 dpi", "svg": "SVG vector (editable text)",
                 "pdf": "PDF vector (fonts embedded)", "csv": "CSV data + JSON sidecar"}
@@ -64,7 +64,7 @@ class ExportDialog(QDialog):
         self.bench = bench
         self.setWindowTitle("Export chart")
         self.chart = QComboBox()
-        for spec in CHARTS.values():
+        for spec in (CHARTS[name] for name in RUN_CHARTS):
             self.chart.addItem(spec.title, spec.name)
         self.format = QComboBox()
         for key, text in FORMAT_NAMES.items():

@@ -44,6 +44,7 @@ class Line:
     column: str
     timed_column: str = ""
     dashed: bool = False  # analytic curves are dashed
+    marker: bool = False  # measured points of a sweep, or one per step
 
     def csv_column(self, timed: bool) -> str:
         return self.timed_column if timed and self.timed_column else self.column
@@ -53,7 +54,8 @@ class Line:
 class Chart:
     """One chart of the workbench. x_timed/y_timed replace the axes when a device profile
     gives the run a clock. histogram: the table holds bin counts, drawn as a step outline.
-    markers: one point per step, drawn as a level across the step with a marker."""
+    levels: one value per step, drawn as a level across the step. source: "run" (a run's
+    series; the window shows these) or "sweep" (a sweep's results file)."""
 
     name: str
     tab: str
@@ -65,13 +67,15 @@ class Chart:
     x_timed: Axis | None = None
     y_timed: Axis | None = None
     histogram: bool = False
-    markers: bool = False
+    levels: bool = False
+    source: str = "run"
 
     def axes(self, timed: bool) -> tuple[Axis, Axis]:
         return ((self.x_timed or self.x) if timed else self.x,
                 (self.y_timed or self.y) if timed else self.y)
 
 
+SWEEP_POLICIES = ("greedy", "fifo", "random-d", "cost-benefit")  # colour tokens too
 _DRIVE_WRITES = Axis("host writes", "drive capacities", "drive_writes")
 _SECONDS = Axis("simulated time", "s", "sim_s")
 _PER_1000 = "pages per 1,000 host pages"
@@ -110,9 +114,18 @@ CHARTS: dict[str, Chart] = {c.name: c for c in (
           "File-system steps: MB the drive was asked to write (host) and MB programmed to "
           "flash (NAND), per step.",
           Axis("step", "", "step_number"), Axis("written", "MB", "written_mb"),
-          (Line("host_mb", "host", "host", "host_mb"),
-           Line("nand_mb", "NAND", "nand", "nand_mb")), markers=True),
+          (Line("host_mb", "host", "host", "host_mb", marker=True),
+           Line("nand_mb", "NAND", "nand", "nand_mb", marker=True)), levels=True),
+    Chart("wa-vs-spare", "WA vs spare", "Write amplification against spare",
+          "A sweep's measured WA per GC policy (points) beside its analytic model (dashed).",
+          Axis("spare", "% of physical", "spare_pct"),
+          Axis("write amplification", "NAND/host", "wa"),
+          tuple(line for p in SWEEP_POLICIES for line in (
+              Line(p, f"{p} (simulated)", p, f"wa_{p}", marker=True),
+              Line(f"{p}_theory", f"{p} (analytic)", p, f"wa_analytic_{p}", dashed=True))),
+          source="sweep"),
 )}
+RUN_CHARTS = tuple(name for name, c in CHARTS.items() if c.source == "run")
 
 
 @dataclass(frozen=True)
@@ -141,8 +154,9 @@ def chart_table(name: str, series: dict[str, np.ndarray], *, timed: bool,
     """The table `name` draws, read off a run's series (see the module docstring); erases:
     per-block erase counts (wear); theory: the analytic WA (None: not known, a NaN column);
     steps: one dict per file-system step with step, host_mb, nand_mb (steps)."""
-    if name not in CHARTS:
-        raise ValueError(f"chart must be one of {', '.join(CHARTS)}; got {name!r}")
+    if name not in RUN_CHARTS:
+        raise ValueError(f"chart must be one of {', '.join(RUN_CHARTS)} for a run; got "
+                         f"{name!r}")
     chart = CHARTS[name]
     f = lambda k: np.asarray(series.get(k, np.empty(0)), dtype=float)  # noqa: E731
     x = f("drive_writes")
@@ -199,3 +213,32 @@ def run_series(rows: list[dict], capacity_mb: float) -> dict[str, np.ndarray]:
     return {"drive_writes": host / capacity_mb, "sim_s": t, "wa": col("wa"),
             "wa_window": window, "host_rate": col("write_mb_s"), "nand_rate": col("nand_mb_s"),
             "gc_rate": gc_rate, "free": col("free_blocks")}
+
+
+def sweep_table(name: str, records: list[dict]) -> Table:
+    """Chart `name` (a sweep chart) from a sweep's result records (model/lab/sweeprun.py):
+    for each spare and policy, the mean over the finished runs (seed repeats) of the
+    measured and the analytic WA; a point no run finished is NaN."""
+    if CHARTS.get(name) is None or CHARTS[name].source != "sweep":
+        sweeps = [n for n, c in CHARTS.items() if c.source == "sweep"]
+        raise ValueError(f"chart must be one of {', '.join(sweeps)} for a sweep's results; "
+                         f"got {name!r}")
+    ok = [r for r in records if r.get("status") == "ok" and isinstance(r.get("result"), dict)]
+    points = [(r["point"].get("gc"), r["result"].get("spare", r["point"].get("spare")),
+               r["result"].get("wa"), r["result"].get("theory_wa")) for r in ok]
+    points = [p for p in points if isinstance(p[1], int | float)]
+    spares = np.array(sorted({float(p[1]) for p in points}), dtype=float)
+
+    def mean(policy: str, column: int) -> np.ndarray:
+        out = np.full(spares.size, np.nan)
+        for i, spare in enumerate(spares):
+            got = [p[column] for p in points if p[0] == policy and float(p[1]) == spare
+                   and isinstance(p[column], int | float)]
+            if got:
+                out[i] = float(np.mean(got))
+        return out
+
+    ys = {}
+    for policy in SWEEP_POLICIES:
+        ys[policy], ys[f"{policy}_theory"] = mean(policy, 2), mean(policy, 3)
+    return Table(CHARTS[name], False, 100 * spares, ys)
