@@ -298,3 +298,12 @@ def test_ssdlab_chart_draws_a_sweeps_results(tmp_path, capsys):
     assert main(["chart", str(tmp_path / "bad.jsonl"), "--chart", "wa-vs-spare", "-o",
                  str(out)]) == 2
     assert "bad.jsonl:1" in capsys.readouterr().err
+
+
+def test_histogram_outline_is_closed_to_zero():
+    from model.lab.charts import histogram_outline
+
+    x, y = histogram_outline(np.array([3.0, 5.0]))
+    np.testing.assert_array_equal(x, [0, 0, 1, 1, 2, 2])
+    np.testing.assert_array_equal(y, [0, 3, 3, 5, 5, 0])
+    assert histogram_outline(np.empty(0))[0].size == 0

@@ -183,9 +183,14 @@ def chart_table(name: str, series: dict[str, np.ndarray], *, timed: bool,
 
 
 def histogram_outline(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A step outline of bin counts, each count spanning [k, k+1): (x, y) to draw as a line."""
+    """A step outline of bin counts, each count spanning [k, k+1), closed down to zero at
+    both ends so a single bin still reads as a bar: (x, y) to draw as one line."""
+    if not np.asarray(counts).size:
+        return np.empty(0), np.empty(0)
     edges = np.arange(counts.size + 1, dtype=float)
-    return np.repeat(edges, 2)[1:-1], np.repeat(np.asarray(counts, float), 2)
+    x = np.concatenate(([0.0], np.repeat(edges, 2)[1:-1], [float(counts.size)]))
+    y = np.concatenate(([0.0], np.repeat(np.asarray(counts, float), 2), [0.0]))
+    return x, y
 
 
 WA_WINDOW = 0.05  # per-window WA over windows of this share of the capacity, as the window
