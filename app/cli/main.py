@@ -3,6 +3,7 @@
     ssdlab                 open the window (needs a display, or QT_QPA_PLATFORM=offscreen)
     ssdlab simulate ...    one whole-drive experiment, printed as a table or JSON
     ssdlab run FILE ...    play a scenario file; --csv/--series also write CSV files
+    ssdlab chart FILE ...  play a scenario file and write one chart as PNG/SVG/PDF/CSV
     ssdlab experiments     replay the documented experiments beside their figures
     ssdlab bench [...]     engine speed against the C reference, or (--physics) WA against
                            the analytic models
@@ -139,6 +140,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     lessons.add_parser(sub)
     sweep.add_parser(sub)
+    from app.cli import chart
+
+    chart.add_parser(sub)
     parser.subcommands = list(sub.choices)  # named in the no-display message
     return parser
 
@@ -340,6 +344,10 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         from app.cli import sweep
 
         return sweep.main(args)
+    if args.command == "chart":
+        from app.cli import chart
+
+        return chart.main(args)
     if args.command == "bench":
         from app.cli import bench
 

@@ -18,6 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from model.lab.charts import CHARTS, RUN_CHARTS, Table, chart_table, histogram_outline
+
 from . import theme
 from .worker import Snapshot
 
@@ -100,6 +102,8 @@ class SeriesChart(QChartView):
         xs, ys = [], []
         for name, (x, y) in data.items():
             x, y = decimate(np.asarray(x, float), np.asarray(y, float))
+            if y.size > 2 and np.all(y == y[0]):  # a level (the analytic WA): its two ends
+                x, y = x[[0, -1]], y[[0, -1]]
             self.series[name].replaceNp(x, y)
             xs.append(x)
             ys.append(y)
@@ -179,45 +183,28 @@ class StepTable(QWidget):
 
 
 class Charts(QTabWidget):
-    """The workbench's charts, one tab each; `show_snapshot` refreshes the visible one."""
+    """The workbench's charts, one tab each, built from their descriptions in
+    model/lab/charts.py; `show_snapshot` refreshes the visible one."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.wa = SeriesChart("Write amplification", "drive writes (host)", "WA",
-                              "NAND page writes per host page write: since the start, per "
-                              "window, and the analytic model for this policy and spare.")
-        self.wa.add("wa", "cumulative", "wa")
-        self.wa.add("wa_window", "per window", "wa_window")
-        self.wa.add("theory", "analytic", "theory", dashed=True)
-        self.wa.y_floor = 0.0
-        self.throughput = SeriesChart("Throughput", "drive writes (host)",
-                                      "pages per 1,000 host writes",
-                                      "Host and NAND writes: MB/s over simulated time when a "
-                                      "device profile gives timing, else NAND pages per "
-                                      "1,000 host pages.")
-        self.throughput.add("host", "host", "host")
-        self.throughput.add("nand", "NAND", "nand")
-        self.gc = SeriesChart("GC copies", "drive writes (host)", "pages per 1,000 host writes",
-                              "Valid pages garbage collection copied, per 1,000 host "
-                              "pages (or per simulated second with a profile).")
-        self.gc.add("gc", "GC copies", "gc")
-        self.free = SeriesChart("Free blocks", "drive writes (host)", "blocks",
-                                "Erased blocks ready to be written. GC runs when this falls "
-                                "to the watermark.")
-        self.free.add("free", "free blocks", "free")
-        self.wear = SeriesChart("Erase counts", "erase count", "blocks",
-                                "How many blocks have been erased how often: a narrow peak "
-                                "means even wear.")
-        self.wear.add("hist", "blocks", "erase")
-        for chart, label in ((self.wa, "WA"), (self.throughput, "Throughput"),
-                             (self.gc, "GC copies"), (self.free, "Free blocks"),
-                             (self.wear, "Wear")):
-            self.addTab(chart, label)
-        self.steps = StepTable()
-        self.addTab(self.steps, "Steps")
+        self.views: dict[str, QWidget] = {}
+        for spec in (CHARTS[name] for name in RUN_CHARTS):
+            if spec.name == "steps":
+                view = StepTable()  # on screen a table; exported as a chart
+            else:
+                view = SeriesChart(spec.title, spec.x.title, spec.y.title, spec.tooltip)
+                for line in spec.lines:
+                    view.add(line.key, line.label, line.token, dashed=line.dashed)
+            view.spec = spec
+            self.views[spec.name] = view
+            self.addTab(view, spec.tab)
+        self.wa, self.throughput, self.gc = (self.views[k] for k in ("wa", "throughput", "gc"))
+        self.free, self.wear, self.steps = (self.views[k] for k in ("free", "wear", "steps"))
         self.setToolTip("Charts of the run; Ctrl+Tab moves between them.")
         self.theory: float | None = None
         self._last: Snapshot | None = None
+        self._timed = False
         self.currentChanged.connect(lambda _i: self._redraw())
         self.apply_theme()
 
@@ -228,6 +215,18 @@ class Charts(QTabWidget):
     def show_snapshot(self, snap: Snapshot | None, timed: bool) -> None:
         self._last, self._timed = snap, timed
         self._redraw()
+
+    def table(self, name: str) -> Table | None:
+        """The data chart `name` shows for the last snapshot (None before any), as the
+        exporter writes it."""
+        snap = self._last
+        if snap is None:
+            return None
+        return chart_table(name, snap.series, timed=self._timed, erases=snap.erases,
+                           theory=self.theory, steps=snap.steps)
+
+    def current_name(self) -> str:
+        return self.currentWidget().spec.name
 
     def _redraw(self) -> None:
         snap = self._last
@@ -242,32 +241,13 @@ class Charts(QTabWidget):
         if self.currentWidget() is self.steps:
             self.steps.show_steps(snap.steps, snap.message)
             return
-        s = snap.series
-        x = s["drive_writes"]
         chart = self.currentWidget()
-        if chart is self.wa:
-            theory = self.theory
-            tx = np.array([0.0, max(float(x.max()) if x.size else 1.0, 1e-9)])
-            ty = np.full(2, np.nan if theory is None else theory)
-            chart.set_data({"wa": (x, s["wa"]), "wa_window": (x, s["wa_window"]),
-                            "theory": (tx, ty)})
-        elif chart is self.throughput or chart is self.gc:
-            tx = s["sim_s"] if self._timed else x
-            unit = "MB/s" if self._timed else "pages per 1,000 host writes"
-            chart.x_axis.setTitleText("simulated seconds" if self._timed
-                                      else "drive writes (host)")
-            if chart is self.throughput:
-                chart.y_axis.setTitleText(unit)
-                chart.set_data({"host": (tx, s["host_rate"]), "nand": (tx, s["nand_rate"])})
-            else:
-                chart.y_axis.setTitleText("pages per second" if self._timed else unit)
-                chart.set_data({"gc": (tx, s["gc_rate"])})
-        elif chart is self.free:
-            chart.set_data({"free": (x, s["free"])})
-        else:
-            counts = np.bincount(snap.erases)
-            edges = np.arange(counts.size + 1, dtype=float)
-            # a step outline: each count spans [k, k+1)
-            hx = np.repeat(edges, 2)[1:-1]
-            hy = np.repeat(counts.astype(float), 2)
-            chart.set_data({"hist": (hx, hy)})
+        table = self.table(chart.spec.name)
+        x_axis, y_axis = chart.spec.axes(self._timed)
+        chart.x_axis.setTitleText(x_axis.title)
+        chart.y_axis.setTitleText(y_axis.title)
+        if chart.spec.histogram:
+            (key, counts), = table.ys.items()
+            chart.set_data({key: histogram_outline(counts)})
+            return
+        chart.set_data({k: (table.x, y) for k, y in table.ys.items()})

@@ -12,17 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-# Okabe & Ito (2008), "Color Universal Design": eight colours told apart by most viewers.
-OKABE_ITO = {
-    "black": "#000000",
-    "orange": "#E69F00",
-    "sky_blue": "#56B4E9",
-    "bluish_green": "#009E73",
-    "yellow": "#F0E442",
-    "blue": "#0072B2",
-    "vermillion": "#D55E00",
-    "reddish_purple": "#CC79A7",
-}
+from app.palette import OKABE_ITO, SERIES
 
 # viridis (matplotlib), 9 anchors; interpolated to 256 entries below.
 _VIRIDIS_ANCHORS = (
@@ -106,16 +96,7 @@ class Theme:
         )
 
 
-_COMMON = {
-    "series_host": OKABE_ITO["blue"],
-    "series_nand": OKABE_ITO["vermillion"],
-    "series_wa": OKABE_ITO["blue"],
-    "series_wa_window": OKABE_ITO["orange"],
-    "series_theory": OKABE_ITO["black"],
-    "series_gc": OKABE_ITO["reddish_purple"],
-    "series_free": OKABE_ITO["bluish_green"],
-    "series_erase": OKABE_ITO["sky_blue"],
-}
+_COMMON = {"series_" + token: colour for token, colour in SERIES.items()}
 
 NORMAL = Theme(
     name="normal",

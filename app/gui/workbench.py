@@ -35,7 +35,7 @@ from app.atomicfile import OutputFileError, write_atomic
 from model.host.profiles import load_profile
 from model.lab.scenario import load_scenario, scenario_text
 
-from . import theme
+from . import exportdialog, theme
 from .blockmap import BlockMap, Legend
 from .charts import Charts
 from .controls import Controls
@@ -63,6 +63,7 @@ KEYS = (
     ("Ctrl+S / Ctrl+O", "save / open a session"),
     ("F11", "projector mode: high contrast, larger type"),
     ("Ctrl+Tab", "next chart"),
+    ("Ctrl+E", "export a chart: PNG, SVG, PDF or CSV (or right-click the chart)"),
     ("F1 or ?", "this list"),
 )
 
@@ -184,6 +185,7 @@ class Workbench(QMainWindow):
             self.statusBar().addPermanentWidget(lab)
             self.status[key] = lab
         self._menus()
+        exportdialog.install(self)
 
     def _button(self, text: str, tip: str, slot, longest: str = "") -> QPushButton:
         b = QPushButton(text)
@@ -205,6 +207,8 @@ class Workbench(QMainWindow):
                                   self.open_scenario_dialog),
                                  ("Save as sce&nario...", QKeySequence("Ctrl+Shift+S"),
                                   self.save_scenario_dialog),
+                                 ("&Export chart...", QKeySequence("Ctrl+E"),
+                                  lambda: exportdialog.open_dialog(self)),
                                  ("&Quit", QKeySequence.StandardKey.Quit, self.close)):
             action = QAction(text, self)
             action.setShortcut(keys)

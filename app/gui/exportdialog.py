@@ -1,0 +1,157 @@
+"""Export from the window: File > Export chart... and a right-click menu on every chart,
+writing the live run's data with the same exporter and chart descriptions as `ssdlab chart`
+(app/chartexport.py, model/lab/charts.py).
+
+The dialog chooses the chart, the format (PNG, SVG, PDF, CSV with a JSON sidecar), the column
+width and the file. A path that cannot be written is reported in the window's error line and
+any existing file stays as it was; the run goes on either way.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import asdict
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPushButton,
+    QWidget,
+)
+
+from model.lab.charts import CHARTS, RUN_CHARTS
+
+FORMAT_NAMES = {"png": "PNG image, 300 dpi", "svg": "SVG vector (editable text)",
+                "pdf": "PDF vector (fonts embedded)", "csv": "CSV data + JSON sidecar"}
+WIDTH_NAMES = {"single": "single column (3.5 in)", "double": "double column (7 in)"}
+
+
+def export_chart(bench, name: str, path: str, fmt: str, width: str = "single") -> bool:
+    """Write chart `name` of the bench's live run to `path`; False (and the reason in the
+    window's error line) when it cannot be written."""
+    from app.atomicfile import OutputFileError
+    from app.chartexport import Export, write
+
+    table = bench.charts.table(name)
+    if table is None:
+        bench.controls.show_error("Export: nothing to export yet; run a workload first")
+        return False
+    settings = bench.session.settings
+    provenance = {"settings": asdict(settings), "seed": getattr(settings, "seed", None)}
+    try:
+        written = write(path, table, Export(fmt, width, provenance))
+    except OutputFileError as e:
+        bench.controls.show_error(f"Export: {e}")
+        return False
+    bench.controls.show_error("")
+    bench.statusBar().showMessage(f"Exported {', '.join(written)}", 10_000)
+    return True
+
+
+class ExportDialog(QDialog):
+    """Chart, format, column width and file; accept() exports and closes only on success."""
+
+    def __init__(self, bench, chart: str, fmt: str = "png", parent: QWidget | None = None):
+        super().__init__(parent or bench)
+        self.bench = bench
+        self.setWindowTitle("Export chart")
+        self.chart = QComboBox()
+        for spec in (CHARTS[name] for name in RUN_CHARTS):
+            self.chart.addItem(spec.title, spec.name)
+        self.format = QComboBox()
+        for key, text in FORMAT_NAMES.items():
+            self.format.addItem(text, key)
+        self.width = QComboBox()
+        for key, text in WIDTH_NAMES.items():
+            self.width.addItem(text, key)
+        self.width.setToolTip("Figures are sized for a journal column; type is 9 pt at this "
+                              "width. CSV ignores it.")
+        self.path = QLineEdit()
+        browse = QPushButton("Browse...")
+        browse.clicked.connect(self._browse)
+        row = QHBoxLayout()
+        row.addWidget(self.path, 1)
+        row.addWidget(browse)
+        self.error = QLabel()
+        self.error.setObjectName("error")
+        self.error.setWordWrap(True)
+        self.error.hide()
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form = QFormLayout(self)
+        form.addRow("Chart", self.chart)
+        form.addRow("Format", self.format)
+        form.addRow("Width", self.width)
+        form.addRow("File", row)
+        form.addRow(self.error)
+        form.addRow(buttons)
+        self.chart.setCurrentIndex(self.chart.findData(chart))
+        self.format.setCurrentIndex(self.format.findData(fmt))
+        self.format.currentIndexChanged.connect(self._suggest)
+        self.chart.currentIndexChanged.connect(self._suggest)
+        self._suggest()
+
+    def _suggest(self) -> None:
+        """Keep the file name's extension (and, if it is still a suggestion, its stem) in
+        step with the chart and format."""
+        fmt, name = self.format.currentData(), self.chart.currentData()
+        self.width.setEnabled(fmt != "csv")
+        folder, base = os.path.split(self.path.text())
+        stem = os.path.splitext(base)[0]
+        if not stem or stem in CHARTS:
+            stem = name
+        self.path.setText(os.path.join(folder or os.getcwd(), f"{stem}.{fmt}"))
+
+    def _browse(self) -> None:
+        fmt = self.format.currentData()
+        path, _ = QFileDialog.getSaveFileName(self, "Export chart", self.path.text(),
+                                              f"{FORMAT_NAMES[fmt]} (*.{fmt})")
+        if path:
+            self.path.setText(path)
+
+    def accept(self) -> None:
+        ok = export_chart(self.bench, self.chart.currentData(), self.path.text(),
+                          self.format.currentData(), self.width.currentData())
+        if ok:
+            super().accept()
+            return
+        # the reason is in the window's error line; show it here too and stay open
+        self.error.setText(self.bench.controls.error.text())
+        self.error.show()
+
+
+def open_dialog(bench, chart: str | None = None, fmt: str = "png") -> ExportDialog:
+    """Show the dialog (not modal: the run keeps drawing) for `chart` (default: the tab
+    shown) and return it."""
+    dialog = ExportDialog(bench, chart or bench.charts.current_name(), fmt)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.show()
+    return dialog
+
+
+def chart_menu(bench, name: str) -> QMenu:
+    """The right-click menu of chart `name`: one entry per format, each opening the
+    dialog with that chart and format chosen."""
+    menu = QMenu(bench)
+    for fmt in FORMAT_NAMES:
+        action = menu.addAction(f"Export {fmt.upper()}...")
+        action.triggered.connect(lambda _c=False, f=fmt: open_dialog(bench, name, f))
+    return menu
+
+
+def install(bench) -> None:
+    """Give every chart of the bench its right-click export menu."""
+    for name, view in bench.charts.views.items():
+        view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        view.customContextMenuRequested.connect(
+            lambda pos, n=name, v=view: chart_menu(bench, n).exec(v.mapToGlobal(pos)))
