@@ -190,7 +190,7 @@ def test_gui_keeps_processing_events_during_a_large_run(qtbot, until, bench):
     bench.toggle_play()
     until(lambda: not bench.snapshot.running)
     assert seen == sorted(seen) and written(bench) >= seen[-1] > seen[0]
-    assert bench.fps() > 0
+    assert bench.frame_times  # frames were drawn (fps() counts the last second: a clock)
 
 
 def test_every_control_has_a_tooltip_and_help_opens(qtbot, until, bench):
