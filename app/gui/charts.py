@@ -36,6 +36,12 @@ def decimate(x: np.ndarray, y: np.ndarray, n: int = MAX_POINTS) -> tuple[np.ndar
     return np.ascontiguousarray(x, dtype=float), np.ascontiguousarray(y, dtype=float)
 
 
+
+def upright_title(axis) -> str:
+    """A vertical axis's title on two lines, label over unit: on one line the unit was cut
+    off ("write amplification (NAND/h...") once the window is 1024 x 768."""
+    return f"{axis.label}<br>({axis.unit})" if axis.unit else axis.label
+
 class SeriesChart(QChartView):
     """One chart with named line series and auto-ranged value axes."""
 
@@ -193,7 +199,7 @@ class Charts(QTabWidget):
             if spec.name == "steps":
                 view = StepTable()  # on screen a table; exported as a chart
             else:
-                view = SeriesChart(spec.title, spec.x.title, spec.y.title, spec.tooltip)
+                view = SeriesChart(spec.title, spec.x.title, upright_title(spec.y), spec.tooltip)
                 for line in spec.lines:
                     view.add(line.key, line.label, line.token, dashed=line.dashed)
             view.spec = spec
@@ -245,7 +251,7 @@ class Charts(QTabWidget):
         table = self.table(chart.spec.name)
         x_axis, y_axis = chart.spec.axes(self._timed)
         chart.x_axis.setTitleText(x_axis.title)
-        chart.y_axis.setTitleText(y_axis.title)
+        chart.y_axis.setTitleText(upright_title(y_axis))
         if chart.spec.histogram:
             (key, counts), = table.ys.items()
             chart.set_data({key: histogram_outline(counts)})
