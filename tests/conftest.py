@@ -64,6 +64,9 @@ def bench(qtbot, until):
     from app.gui.workbench import Workbench
 
     w = Workbench()
+    # A modal question offscreen waits forever: a test that does not expect one fails at
+    # once instead; a test that does sets its own answer.
+    w.confirm = lambda text: pytest.fail(f"the window asked, unexpected here: {text!r}")
     qtbot.addWidget(w)
     w.show()
     w.request(speed="fast")
