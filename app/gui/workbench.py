@@ -63,7 +63,7 @@ KEYS = (
     ("Ctrl+S / Ctrl+O", "save / open a session"),
     ("F11", "projector mode: high contrast, larger type"),
     ("Ctrl+Tab", "next chart"),
-    ("Ctrl+E", "export a chart: PNG, SVG, PDF or CSV (or right-click the chart)"),
+    ("Ctrl+E", "export a chart or the block map: PNG, SVG, PDF or CSV (or right-click it)"),
     ("F1 or ?", "this list"),
 )
 
