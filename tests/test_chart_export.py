@@ -307,3 +307,145 @@ def test_histogram_outline_is_closed_to_zero():
     np.testing.assert_array_equal(x, [0, 0, 1, 1, 2, 2])
     np.testing.assert_array_equal(y, [0, 3, 3, 5, 5, 0])
     assert histogram_outline(np.empty(0))[0].size == 0
+
+
+# --- charts from a session file the window saved, and the block map ---------------------------
+
+SESSIONS = "tests/sessions"
+
+
+@pytest.mark.parametrize("fixture", ["block_v1", "fs_v1"])
+@pytest.mark.parametrize("name", ["wa", "throughput", "gc", "free", "wear", "steps"])
+def test_ssdlab_chart_from_each_fixture_session(tmp_path, capsys, fixture, name):
+    from app.session.sessionfile import read_session
+
+    session = f"{SESSIONS}/{fixture}.json"
+    settings, log, series = read_session(session)
+    out = tmp_path / f"{name}.csv"
+    status = main(["chart", session, "--chart", name, "-o", str(out)])
+    err = capsys.readouterr().err.strip()
+    if name == "steps" and not any(d.get("fs") for d in log):
+        assert status == 2 and "log holds no file-system step" in err
+        assert len(err.splitlines()) == 1 and not out.exists()
+        return
+    assert status == 0, err
+    rows = list(csv.DictReader(out.open()))
+    side = json.loads((tmp_path / f"{name}.json").read_text())
+    assert side["chart"] == name and side["seed"] == settings.seed
+    assert side["session"]["settings"]["capacity_mib"] == settings.capacity_mib
+    assert side["session"]["replayed"] == (name in ("wear", "steps"))
+    if name == "wa":  # the series as saved, the analytic WA from the settings
+        got = [float(r["wa"]) if r["wa"] else np.nan for r in rows]
+        np.testing.assert_allclose(got, series["wa"], equal_nan=True)
+    if name == "free":
+        assert [float(r["free_blocks"]) for r in rows] == series["free"]
+    if name == "wear":  # the replayed drive erased what the saved run counted
+        blocks = np.array([float(r["blocks"]) for r in rows])
+        counts = np.array([float(r["erase_count"]) for r in rows])
+        assert (blocks * counts).sum() == series["erases"][-1]
+    if name == "steps":
+        assert [r["step"] for r in rows][0].startswith("unpack kernel tree")
+        assert float(rows[0]["host_mb"]) > 1.0
+    for fmt in ("png", "svg", "pdf"):
+        assert main(["chart", session, "--chart", name, "-o", str(tmp_path / f"c.{fmt}")]) == 0
+
+
+def test_replayed_block_session_rebuilds_the_saved_counters():
+    from app.session.replay import replay
+    from app.session.sessionfile import read_session
+
+    settings, log, series = read_session(f"{SESSIONS}/block_v1.json")
+    c = replay(settings, log).drive.counters()
+    assert (c["host_writes"], c["nand_writes"], c["erases"], c["gc_copies"]) == tuple(
+        series[k][-1] for k in ("host", "nand", "erases", "gc"))
+
+
+@pytest.mark.parametrize("edit, names", [
+    (lambda d: d["settings"].update(spare_pct=99), "settings: spare"),
+    (lambda d: d["log"][0].update(total=-1), "log[0].total"),
+    (lambda d: d.update(format="other"), "not an SSD Lab session"),
+    (lambda d: d["series"]["wa"].append(1.0), "series.wa has"),
+    (lambda d: d["series"].update(wa=["x"] * len(d["series"]["wa"])), "series.wa[0]"),
+])
+def test_ssdlab_chart_refuses_a_bad_session_in_one_line(tmp_path, capsys, edit, names):
+    doc = json.loads(open(f"{SESSIONS}/block_v1.json").read())
+    edit(doc)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    old = tmp_path / "wa.png"
+    old.write_bytes(b"old")
+    assert main(["chart", str(bad), "--chart", "wa", "-o", str(old)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert names in err and len(err.splitlines()) == 1 and "Traceback" not in err
+    assert old.read_bytes() == b"old"
+
+
+def test_ssdlab_chart_session_refuses_truncated_json_and_its_own_sidecar(tmp_path, capsys):
+    text = open(f"{SESSIONS}/block_v1.json").read()
+    cut = tmp_path / "cut.json"
+    cut.write_text(text[: len(text) // 2])
+    assert main(["chart", str(cut), "--chart", "wear", "-o", str(tmp_path / "w.png")]) == 2
+    assert "not JSON" in capsys.readouterr().err
+    session = tmp_path / "s.json"
+    session.write_text(text)
+    # the CSV's sidecar would be s.json: the session being read
+    assert main(["chart", str(session), "--chart", "wa", "-o", str(tmp_path / "s.csv")]) == 2
+    assert "session being read" in capsys.readouterr().err
+    assert session.read_text() == text
+
+
+def _block_arrays(n: int, seed: int = 1):
+    rng = np.random.default_rng(seed)
+    state = rng.choice([0, 1, 2, 3], size=n, p=[0.1, 0.02, 0.87, 0.01]).astype(np.int8)
+    valid = np.where(state == 2, rng.integers(0, 65, n), 0).astype(np.int32)
+    return state, valid, rng.poisson(5, n).astype(np.int32)
+
+
+@pytest.mark.parametrize("blocks, drawn", [(300, "rectangles"), (20_000, "image")])
+def test_block_map_exports_in_every_format(tmp_path, blocks, drawn):
+    from app import blockmapexport as bm
+    from model.flash.state import BLOCK_STATE_NAMES
+
+    state, valid, erases = _block_arrays(blocks)
+    for fmt in ("png", "svg", "pdf", "csv"):
+        bm.write(str(tmp_path / f"map.{fmt}"), state, valid, erases, 64,
+                 Export(fmt, provenance={"seed": 3}))
+    png = (tmp_path / "map.png").read_bytes()
+    i = png.index(b"pHYs")
+    assert struct.unpack(">IIB", png[i + 4:i + 13]) == (11811, 11811, 1)
+    fonts = _pdf_fonts((tmp_path / "map.pdf").read_bytes())
+    assert fonts and all(f == ("CIDFontType2", b"FontFile2") for f in fonts), fonts
+    root = ET.parse(tmp_path / "map.svg").getroot()
+    words = " ".join("".join(t.itertext()) for t in root.iter(f"{SVG}text"))
+    assert f"Block map: {blocks:,} blocks" in words and "free (" in words
+    (cells,) = [e for e in root.iter() if e.get("id") == "blocks"]
+    if drawn == "rectangles":  # one vector rectangle per block
+        assert len(list(cells.iter(f"{SVG}path"))) == blocks
+    else:  # one embedded image (the element itself), and the file stays small
+        assert cells.tag == f"{SVG}image" and not list(root.iter(f"{SVG}path"))[100:]
+        assert (tmp_path / "map.svg").stat().st_size < 2_000_000
+        assert (tmp_path / "map.pdf").stat().st_size < 2_000_000
+    rows = list(csv.DictReader((tmp_path / "map.csv").open()))
+    assert list(rows[0]) == ["block", "state", "valid_pages", "erase_count"]
+    assert [r["state"] for r in rows] == [BLOCK_STATE_NAMES[s] for s in state]
+    assert [int(r["valid_pages"]) for r in rows] == valid.tolist()
+    assert [int(r["erase_count"]) for r in rows] == erases.tolist()
+    side = json.loads((tmp_path / "map.json").read_text())
+    assert side["chart"] == "blockmap" and side["figure_cells"] == drawn
+    assert side["blocks"] == blocks and side["seed"] == 3
+    assert sum(side["states"].values()) == blocks
+
+
+def test_block_map_bad_path_and_bad_arrays_leave_the_old_file(tmp_path):
+    from app import blockmapexport as bm
+
+    state, valid, erases = _block_arrays(50)
+    old = tmp_path / "map.png"
+    old.write_bytes(b"old")
+    with pytest.raises(OutputFileError, match="no extension"):
+        bm.write(str(tmp_path / "map"), state, valid, erases, 64, Export("png"))
+    with pytest.raises(OutputFileError, match="does not exist"):
+        bm.write(str(tmp_path / "no" / "map.png"), state, valid, erases, 64, Export("png"))
+    with pytest.raises(ValueError, match="one value per block"):
+        bm.write(str(old), state, valid[:-1], erases, 64, Export("png"))
+    assert old.read_bytes() == b"old"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app.gui.recorder import Recorder
+from app.session.recorder import Recorder
 from model.flash.drive import Drive
 from model.flash.geometry import Geometry
 from model.host import fsworkloads as W

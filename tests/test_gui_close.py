@@ -12,7 +12,7 @@ import textwrap
 import threading
 from pathlib import Path
 
-from app.gui.fsjobs import FsStep
+from app.session.fsjobs import FsStep
 
 ROOT = Path(__file__).resolve().parents[1]
 HANG_GUARD_S = 300

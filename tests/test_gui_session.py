@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QSpinBox
 
 from app import atomicfile
-from app.gui import sessionfile
-from app.gui.schema import SETTINGS
 from app.gui.session import Settings
-from app.gui.sessionfile import SessionFileError, read_session
+from app.session import sessionfile
+from app.session.schema import SETTINGS
+from app.session.sessionfile import SessionFileError, read_session
 
 SESSIONS = Path(__file__).resolve().parent / "sessions"
 TRACES = Path(__file__).resolve().parents[1] / "assets" / "traces"

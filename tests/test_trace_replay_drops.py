@@ -122,7 +122,7 @@ def test_a_step_with_nothing_usable_is_a_step_error(tmp_path):
 
 
 def test_the_window_passes_a_cancel_hook_to_the_parser(tmp_path):
-    from app.gui.fsjobs import FsJob, FsStep
+    from app.session.fsjobs import FsJob, FsStep
     m, step = machine_step(tmp_path, "\n".join(fio(*["d write 0 4096"] * 5000)))
     asked = []
     with pytest.raises(T.TraceCancelled):
@@ -132,7 +132,7 @@ def test_the_window_passes_a_cancel_hook_to_the_parser(tmp_path):
 
 def test_check_trace_reads_only_the_head_of_a_big_file(tmp_path):
     """check_trace runs on the GUI thread: a quick look, whatever the file's size."""
-    from app.gui.fsjobs import CHECK_LINES, check_trace
+    from app.session.fsjobs import CHECK_LINES, check_trace
     big = tmp_path / "big.log"
     big.write_text("\n".join(fio(*["d write 0 4096"] * (3 * CHECK_LINES))))
     note = check_trace(str(big))

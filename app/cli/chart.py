@@ -1,5 +1,10 @@
-"""`ssdlab chart SCENARIO.toml --chart NAME -o FILE`: play a scenario headless and write one
-of the workbench's charts as the window exports it (app/chartexport.py).
+"""`ssdlab chart SOURCE --chart NAME -o FILE`: write one of the workbench's charts as the
+window exports it (app/chartexport.py), from a scenario file (played headless), a session
+file the window saved (SESSION.json), or a sweep's results (RESULTS.jsonl).
+
+A session's wa, throughput, gc and free charts are drawn from the series it saved, as the
+window drew them; wear and steps need what a session does not store (erase counts, each
+step's totals), so its log is replayed headless first (app/session/replay.py).
 
 The scenario plays as `ssdlab run --series` plays it: on the drive's clock, with the time
 series binned every --series-every simulated seconds. Every argument and the output path are
@@ -12,6 +17,9 @@ import argparse
 import hashlib
 import os
 import sys
+from dataclasses import asdict
+
+import numpy as np
 
 from app.cli.args import existing_file, positive_real
 from model.lab.charts import CHARTS
@@ -23,7 +31,8 @@ def add_parser(sub) -> None:
                        "window's charts as PNG (300 dpi), SVG, PDF, or CSV with a JSON "
                        "sidecar, in the print profile.")
     p.add_argument("scenario", type=existing_file, metavar="SOURCE",
-                   help="a scenario file (.toml), or a sweep's results (.jsonl) for "
+                   help="a scenario file (.toml), a session file the window saved (.json), or a "
+                   "sweep's results (.jsonl) for "
                    + ", ".join(n for n, c in CHARTS.items() if c.source == "sweep"))
     p.add_argument("--chart", required=True, choices=tuple(CHARTS),
                    help="which chart: " + ", ".join(CHARTS))
@@ -69,6 +78,8 @@ def main(args: argparse.Namespace) -> int:
         return fail(f"-o {e}")
     if CHARTS[args.chart].source == "sweep":
         return _sweep(args, fmt, fail)
+    if args.scenario.lower().endswith(".json"):
+        return _session(args, fmt, fail)
     try:
         scenario = load_scenario(args.scenario)
     except ScenarioError as e:
@@ -135,6 +146,72 @@ def _sweep(args: argparse.Namespace, fmt: str, fail) -> int:
     seeds = sorted({r["point"].get("seed") for r in records if "seed" in r.get("point", {})})
     provenance = {"sweep_results": {"file": os.path.abspath(args.scenario), "sha256": digest,
                                     "points": len(records)}, "seed": seeds or None}
+    try:
+        written = write(args.output, table, Export(fmt, args.width, provenance))
+    except OutputFileError as e:
+        return fail(f"-o {e}")
+    print(f"wrote {', '.join(written)}")
+    return 0
+
+
+SERIES_CHARTS = ("wa", "throughput", "gc", "free")  # drawn from a session's saved series
+
+
+def _session(args: argparse.Namespace, fmt: str, fail) -> int:
+    """A run chart from a session file: its saved series, or its log replayed headless."""
+    from app.atomicfile import OutputFileError
+    from app.chartexport import Export, check_export, sidecar_path, write
+    from app.cli.outputs import check_outputs
+    from app.session.replay import replay
+    from app.session.sessionfile import SessionFileError, read_session
+    from app.session.settings import theory_wa
+    from model.lab.charts import chart_table
+    from model.lab.steps import StepError
+
+    try:
+        settings, log, series = read_session(args.scenario)
+    except SessionFileError as e:
+        return fail(str(e))
+    try:
+        check_export(args.output, fmt, args.width)
+        check_outputs({"session": args.scenario},
+                      {"-o": args.output,
+                       "-o's sidecar": sidecar_path(args.output) if fmt == "csv" else None})
+    except OutputFileError as e:
+        return fail(str(e) if str(e).startswith("-o") else f"-o {e}")
+    rows = len(next(iter(series.values()), []))
+    if args.chart in SERIES_CHARTS and rows == 0:
+        return fail(f"{args.scenario}: series holds no rows, so there is no {args.chart} "
+                    "chart to draw; save the session after a run")
+    if args.chart == "steps" and not any(d.get("fs") for d in log):
+        return fail(f"{args.scenario}: log holds no file-system step, so there is no steps "
+                    "chart; the steps chart is for file-system runs")
+    erases, steps = None, None
+    if args.chart not in SERIES_CHARTS:
+        show = sys.stderr.isatty()
+
+        def progress(i: int, label: str, done: int, total: int) -> None:
+            print(f"\rreplaying log[{i}] {label}: {done:,} of {total:,} "
+                  f"({100 * done / max(1, total):.0f} %)\033[K", end="", file=sys.stderr,
+                  flush=True)
+
+        try:
+            done = replay(settings, log, progress if show else None)
+        except (StepError, OSError, ValueError) as e:
+            return fail(f"{args.scenario}: replaying the log: {e}")
+        finally:
+            if show:
+                print("\r\033[K", end="", file=sys.stderr, flush=True)
+        erases, steps = done.drive.block_views()["erases"], done.steps
+    table = chart_table(args.chart, {k: np.asarray(v, dtype=float) for k, v in series.items()},
+                        timed=bool(settings.profile), erases=erases,
+                        theory=theory_wa(settings), steps=steps)
+    with open(args.scenario, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    provenance = {"session": {"file": os.path.abspath(args.scenario), "sha256": digest,
+                              "settings": asdict(settings), "log_entries": len(log),
+                              "replayed": args.chart not in SERIES_CHARTS},
+                  "seed": settings.seed}
     try:
         written = write(args.output, table, Export(fmt, args.width, provenance))
     except OutputFileError as e:

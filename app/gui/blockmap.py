@@ -53,7 +53,7 @@ class BlockMap(QWidget):
         self.setMinimumSize(240, 160)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setToolTip("Every erase block of the drive. Hover a block for its valid pages, "
-                        "erase count and age.")
+                        "erase count and age. Right-click to export it.")
         self.snapshot: Snapshot | None = None
         self._image: QImage | None = None
         self._buf: np.ndarray | None = None

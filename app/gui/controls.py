@@ -25,12 +25,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.session.fsjobs import FS_KINDS
+from app.session.schema import LVM_OFFSETS, PARTITION_STARTS, SETTINGS
+from app.session.streams import KINDS
 from model.host.profiles import load_profile
 
-from .fsjobs import FS_KINDS
-from .schema import LVM_OFFSETS, PARTITION_STARTS, SETTINGS
 from .session import Settings
-from .streams import KINDS
 
 TIPS = {
     "profile": "A real drive's geometry and timing. With a profile the throughput chart shows "

@@ -1,6 +1,6 @@
-"""Export from the window: File > Export chart... and a right-click menu on every chart,
-writing the live run's data with the same exporter and chart descriptions as `ssdlab chart`
-(app/chartexport.py, model/lab/charts.py).
+"""Export from the window: File > Export chart... and a right-click menu on every chart and on
+the block map, writing the live run's data with the same exporters and chart descriptions as
+`ssdlab chart` (app/chartexport.py, app/blockmapexport.py, model/lab/charts.py).
 
 The dialog chooses the chart, the format (PNG, SVG, PDF, CSV with a JSON sidecar), the column
 width and the file. A path that cannot be written is reported in the window's error line and
@@ -31,23 +31,31 @@ from model.lab.charts import CHARTS, RUN_CHARTS
 
 FORMAT_NAMES = {"png": "PNG image, 300 dpi", "svg": "SVG vector (editable text)",
                 "pdf": "PDF vector (fonts embedded)", "csv": "CSV data + JSON sidecar"}
+BLOCK_MAP = "blockmap"  # the dialog's name for the block map, beside the charts' names
 WIDTH_NAMES = {"single": "single column (3.5 in)", "double": "double column (7 in)"}
 
 
 def export_chart(bench, name: str, path: str, fmt: str, width: str = "single") -> bool:
     """Write chart `name` of the bench's live run to `path`; False (and the reason in the
     window's error line) when it cannot be written."""
+    from app import blockmapexport
     from app.atomicfile import OutputFileError
     from app.chartexport import Export, write
 
-    table = bench.charts.table(name)
-    if table is None:
+    snap = bench.snapshot
+    table = bench.charts.table(name) if name != BLOCK_MAP else None
+    if (snap is None if name == BLOCK_MAP else table is None):
         bench.controls.show_error("Export: nothing to export yet; run a workload first")
         return False
     settings = bench.session.settings
     provenance = {"settings": asdict(settings), "seed": getattr(settings, "seed", None)}
+    spec = Export(fmt, width, provenance)
     try:
-        written = write(path, table, Export(fmt, width, provenance))
+        if name == BLOCK_MAP:
+            written = blockmapexport.write(path, snap.state, snap.valid, snap.erases,
+                                           snap.pages_per_block, spec)
+        else:
+            written = write(path, table, spec)
     except OutputFileError as e:
         bench.controls.show_error(f"Export: {e}")
         return False
@@ -66,6 +74,7 @@ class ExportDialog(QDialog):
         self.chart = QComboBox()
         for spec in (CHARTS[name] for name in RUN_CHARTS):
             self.chart.addItem(spec.title, spec.name)
+        self.chart.addItem("Block map", BLOCK_MAP)
         self.format = QComboBox()
         for key, text in FORMAT_NAMES.items():
             self.format.addItem(text, key)
@@ -108,7 +117,7 @@ class ExportDialog(QDialog):
         self.width.setEnabled(fmt != "csv")
         folder, base = os.path.split(self.path.text())
         stem = os.path.splitext(base)[0]
-        if not stem or stem in CHARTS:
+        if not stem or stem in CHARTS or stem == BLOCK_MAP:
             stem = name
         self.path.setText(os.path.join(folder or os.getcwd(), f"{stem}.{fmt}"))
 
@@ -150,8 +159,8 @@ def chart_menu(bench, name: str) -> QMenu:
 
 
 def install(bench) -> None:
-    """Give every chart of the bench its right-click export menu."""
-    for name, view in bench.charts.views.items():
+    """Give every chart of the bench, and its block map, a right-click export menu."""
+    for name, view in (*bench.charts.views.items(), (BLOCK_MAP, bench.blockmap)):
         view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         view.customContextMenuRequested.connect(
             lambda pos, n=name, v=view: chart_menu(bench, n).exec(v.mapToGlobal(pos)))

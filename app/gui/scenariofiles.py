@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from app.session.fsjobs import HOST_PROFILE, FsStep
 from model.flash.geometry import FtlConfig
 from model.host.filesystem import FsOptions
 from model.host.profiles import load_profile
 from model.lab.scenario import Scenario
 
-from .fsjobs import HOST_PROFILE, FsStep
 from .session import LABELS, Settings
 
 # Workbench fields that must match the profile for the drive to be the scenario's.

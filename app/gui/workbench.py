@@ -32,6 +32,10 @@ from PySide6.QtWidgets import (
 )
 
 from app.atomicfile import OutputFileError, write_atomic
+from app.session.fsjobs import FsStep
+from app.session.schema import SETTINGS
+from app.session.sessionfile import SessionFileError, read_session, write_session
+from app.session.streams import Segment
 from model.host.profiles import load_profile
 from model.lab.scenario import load_scenario, scenario_text
 
@@ -39,12 +43,8 @@ from . import exportdialog, theme
 from .blockmap import BlockMap, Legend
 from .charts import Charts
 from .controls import Controls
-from .fsjobs import FsStep
 from .scenariofiles import profile_settings, scenario_for, settings_for, steps_for
-from .schema import SETTINGS
 from .session import DRIVE_FIELDS, FS_WORKLOADS, Session, Settings
-from .sessionfile import SessionFileError, read_session, write_session
-from .streams import Segment
 from .worker import Snapshot, Worker
 
 SCENARIO_DIR = Path(__file__).resolve().parents[2] / "assets" / "scenarios"
@@ -63,7 +63,7 @@ KEYS = (
     ("Ctrl+S / Ctrl+O", "save / open a session"),
     ("F11", "projector mode: high contrast, larger type"),
     ("Ctrl+Tab", "next chart"),
-    ("Ctrl+E", "export a chart: PNG, SVG, PDF or CSV (or right-click the chart)"),
+    ("Ctrl+E", "export a chart or the block map: PNG, SVG, PDF or CSV (or right-click it)"),
     ("F1 or ?", "this list"),
 )
 

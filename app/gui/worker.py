@@ -25,6 +25,9 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from PySide6.QtCore import QThread, Signal
 
+from app.session.fsjobs import FsJob, FsStep, build_machine, remount
+from app.session.recorder import Recorder
+from app.session.streams import Segment, Stream
 from model.flash.commands import Commands
 from model.flash.drive import Drive, DriveError, event_capacity_for
 from model.flash.state import (
@@ -40,10 +43,6 @@ from model.flash.state import (
 )
 from model.host.machine import Machine
 from model.lab.steps import Context
-
-from .fsjobs import FsJob, FsStep, build_machine, remount
-from .recorder import Recorder
-from .streams import Segment, Stream
 
 
 def _plan_item(d: dict):

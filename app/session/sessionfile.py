@@ -3,7 +3,7 @@ JSON.
 
 Reading checks the whole file before anything is replaced: the JSON itself (UTF-8, no NaN
 or Infinity, no repeated keys, no nesting deeper than a session has), every setting against
-the controls' schema (app/gui/schema.py) and the model's rules (Session.check), every log
+the controls' schema (app/session/schema.py) and the model's rules (check_settings), every log
 entry (a block workload segment or a file-system step, checked as a scenario step is, its
 trace or tar file present), and the series. Any fault is one SessionFileError naming the
 file, where in it (`settings.capacity_mib`, `log[2].args.scale`, `series.wa[7]`), the value
@@ -24,7 +24,7 @@ from model.lab.scenario import STEP_FIELDS
 from .fsjobs import FS_KINDS, FsStep
 from .recorder import SERIES_COLUMNS
 from .schema import SEED, SETTINGS, Field, check_record
-from .session import Session, Settings
+from .settings import Settings, check_settings
 from .streams import KINDS
 
 FORMAT = "ssdlab-session"
@@ -36,7 +36,7 @@ COUNT = Field(int, lo=0, hi=2**62)
 DOCUMENT = {"format": Field(str, choices=(FORMAT,)), "version": Field(int, choices=(VERSION,)),
             "settings": Field(dict), "log": Field(list), "series": Field(dict)}
 SHARE = Field(float, lo=0, hi=1, lo_open=True, hi_open=True)
-# A block workload as the worker logs it (app/gui/streams.py Segment).
+# A block workload as the worker logs it (app/session/streams.py Segment).
 SEGMENT = {"kind": Field(str, choices=tuple(KINDS)), "total": COUNT, "seed": SEED,
            "index": COUNT, "hot_lba_fraction": SHARE, "hot_write_fraction": SHARE,
            "trim_max_pages": SETTINGS["trim_max_pages"], "start_page": COUNT}
@@ -123,7 +123,7 @@ def _settings(raw) -> Settings:
     values = check_record(raw, SETTINGS, "settings")  # keys left out keep their defaults
     settings = Settings(**values)
     try:
-        Session.check(settings)
+        check_settings(settings)
     except ValueError as e:
         raise ValueError(f"settings: {e}") from None
     return settings
