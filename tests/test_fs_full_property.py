@@ -310,16 +310,17 @@ class NearlyFullFs(RuleBasedStateMachine):
 
 
 # The minimums the default run must reach: about half the lowest count seen over several
-# runs (derandomized, yet the counts move a little from run to run, as hypothesis adapts its
-# generation); see the printed counts. Lowering one means the property has stopped testing
-# something.
+# runs (derandomized, and the same alone under any PYTHONHASHSEED, yet the counts move with
+# what ran before in the same process: 21 discard commits with reallocated blocks and 19
+# examples past 90 % full were the lowest seen in a full suite); see the printed counts.
+# Lowering one means the property has stopped testing something.
 MINIMUMS = {
     "examples": 100,
-    "examples past 90 % full": 15,
+    "examples past 90 % full": 9,
     "GC victims (erases)": 5000,
     "examples with GC copies": 20,
     "blocks reallocated inside a transaction": 10000,
-    "discard commits with reallocated blocks": 25,
+    "discard commits with reallocated blocks": 10,
     "forced checkpoints": 70,
     "journal wraps": 180,
     "fstrims after frees in 3+ groups": 20,
