@@ -34,6 +34,14 @@ from app.cli.args import (
 )
 
 
+def _add_drive_writes(p) -> None:
+    """The warm-up and measured drive writes, as simulate and bench both take them."""
+    p.add_argument("--warmup-drive-writes", type=float, default=2.0,
+                   help="drive writes before measuring, 0 to 1000 (default 2)")
+    p.add_argument("--measure-drive-writes", type=float, default=2.0,
+                   help="drive writes measured, above 0 and at most 1000 (default 2)")
+
+
 def _add_simulate(sub) -> None:
     p = sub.add_parser("simulate", help="run one whole-drive experiment headless",
                        description="Fill a simulated drive sequentially, write W drive "
@@ -62,10 +70,7 @@ def _add_simulate(sub) -> None:
                    "trimmed after the fill (0 to 1)")
     p.add_argument("--gc-low-blocks", type=int, default=2,
                    help="foreground GC runs while free blocks are at most this (1 to 64)")
-    p.add_argument("--warmup-drive-writes", type=float, default=2.0,
-                   help="drive writes before measuring, 0 to 1000 (default 2)")
-    p.add_argument("--measure-drive-writes", type=float, default=2.0,
-                   help="drive writes measured, above 0 and at most 1000 (default 2)")
+    _add_drive_writes(p)
     p.add_argument("--seed", type=int, default=1, help="seeds the workload and the engine "
                    "(0 to 2^63-1; default 1)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -85,10 +90,7 @@ def _add_bench(sub) -> None:
     p.add_argument("--user-pages", type=int, default=1 << 22,
                    help="--physics: user pages, 16 to 2^31-1 and enough for the spare "
                    "range (default 2^22)")
-    p.add_argument("--warmup-drive-writes", type=float, default=2.0,
-                   help="drive writes before measuring, 0 to 1000 (default 2)")
-    p.add_argument("--measure-drive-writes", type=float, default=2.0,
-                   help="drive writes measured, above 0 and at most 1000 (default 2)")
+    _add_drive_writes(p)
     p.add_argument("--reference", type=existing_file, default=None,
                    help="path to ref_ftl.c (default: ../shared/reference/ref_ftl.c "
                    "beside the checkout)")
