@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from model.flash import runner
+from model.flash.drive import Drive
 from model.lab.experiments import EXPERIMENTS, Row
-from model.lab.scenario import run_scenario
+from model.lab.scenario import build_machine, run_scenario
 
 from .figures import block_figures, evaluate, step_figures
 from .lesson import (
@@ -68,6 +69,8 @@ class LessonPlay:
     lesson: Lesson
     progress: Progress | None = None
     cancel: Callable[[], bool] | None = None
+    # sees the drive between chunks of a run (the window draws its block map from it)
+    observe: Callable[[Drive], None] | None = None
     answers: dict[str, float] = field(default_factory=dict)  # predict id -> answer
     runs: dict[str, list[ConfigResult]] = field(default_factory=dict)
 
@@ -111,19 +114,23 @@ class LessonPlay:
                 if self.progress:
                     self.progress(f"{label}: {phase}", fraction)
 
-            r = runner.run(config.spec, block_progress, self.cancel)
+            r = runner.run(config.spec, block_progress, self.cancel, self.observe)
             return ConfigResult(config, block_figures(r), tuple(r.wa_windows),
                                 wall_seconds=time.perf_counter() - t0)
         steps = config.scenario.steps
+        machine = build_machine(config.scenario)
 
         def step_progress(i: int, what: str, done: int, total: int, unit: str) -> None:
             if self.cancel is not None and self.cancel():
                 raise Cancelled(label)
+            if self.observe is not None:
+                self.observe(machine.drive)
             if self.progress:
                 self.progress(f"{label}: step {i + 1}/{len(steps)} {what}",
                               (i + done / max(1, total)) / len(steps))
 
-        results = run_scenario(config.scenario, progress=step_progress, every_s=0.2)
+        results = run_scenario(config.scenario, machine=machine, progress=step_progress,
+                               every_s=0.2)
         return ConfigResult(config, step_figures(results), steps=tuple(results),
                             wall_seconds=time.perf_counter() - t0)
 

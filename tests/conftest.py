@@ -12,10 +12,13 @@ for a minute or more on a busy two-core machine.
 """
 
 import os
+import tempfile
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Lesson progress goes to a folder of the test run's own, never the user's ~/.config.
+os.environ["SSDLAB_CONFIG_DIR"] = tempfile.mkdtemp(prefix="ssdlab-test-config-")
 
 HANG_GUARD_MS = 5 * 60 * 1000
 

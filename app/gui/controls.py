@@ -113,6 +113,8 @@ class Controls(QWidget):
         self.on_fstrim: Callable[[], None] = lambda: None  # the owner supplies these
         self.on_browse: Callable[[], None] = lambda: None
         self.widgets: dict[str, QWidget] = {}
+        self._form_of: dict[str, QFormLayout] = {}
+        self._before_lesson: tuple[bool, bool] | None = None  # expert, fs shown
         self._loading = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -121,8 +123,14 @@ class Controls(QWidget):
         self.error.setWordWrap(True)
         self.error.hide()
         layout.addWidget(self.error)
+        self.lesson_note = QLabel("The lesson sets these: the highlighted ones are what its "
+                                  "run varies. Leave the lesson to change them.")
+        self.lesson_note.setWordWrap(True)
+        self.lesson_note.setObjectName("note")
+        self.lesson_note.hide()
+        layout.addWidget(self.lesson_note)
 
-        drive = QGroupBox("Drive")
+        drive = self.drive_group = QGroupBox("Drive")
         form = QFormLayout(drive)
         self._add(form, "profile", "Profile", self._combo("profile", _profile_name))
         self._add(form, "capacity_mib", "Capacity (MiB)", _spin("capacity_mib"))
@@ -190,7 +198,7 @@ class Controls(QWidget):
         self.fs.hide()
         layout.addWidget(self.fs)
 
-        work = QGroupBox("Workload")
+        work = self.work_group = QGroupBox("Workload")
         form = QFormLayout(work)
         self._add(form, "workload", "Workload",
                   self._combo("workload", (KINDS | FS_KINDS).__getitem__))
@@ -234,6 +242,7 @@ class Controls(QWidget):
     def _add(self, form: QFormLayout, name: str, label: str, w: QWidget) -> None:
         w.setToolTip(TIPS[name])
         self.widgets[name] = w
+        self._form_of[name] = form
         lab = QLabel(label)
         lab.setToolTip(TIPS[name])
         lab.setBuddy(w)
@@ -254,7 +263,7 @@ class Controls(QWidget):
             w.valueChanged.connect(lambda v, n=name: self._send(n, int(v)))
 
     def _send(self, name: str, value) -> None:
-        if self._loading:
+        if self._loading or self._before_lesson is not None:
             return
         if name == "partition_start" and value == -1:  # "custom": use the sector spin box
             value = int(self.widgets["partition_custom"].value())
@@ -307,6 +316,52 @@ class Controls(QWidget):
             self._work_form.setRowVisible(self.widgets[name], visible)
         self._work_form.setRowVisible(self.browse_button, kind == "trace")
         self._work_form.setRowVisible(self.trace_note, kind == "trace")
+
+    def set_lesson(self, used: set[str] | None) -> None:
+        """During a lesson's run: only the settings it uses are shown, read-only, those it
+        varies highlighted; None gives the panel back as it was before the lesson."""
+        if used is None:
+            if self._before_lesson is None:
+                return
+            expert, fs = self._before_lesson
+            self._before_lesson = None
+            self.lesson_note.hide()
+            for name, w in self.widgets.items():
+                w.setEnabled(True)
+                self._mark(w, "")
+                if name in self._form_of:
+                    self._form_of[name].setRowVisible(w, True)
+            for w in (self.drive_group, self.work_group, self.expert_toggle, self.fs_toggle,
+                      self.fstrim_button, self.browse_button):
+                w.show()
+            self.set_expert(expert)
+            self.set_fs_shown(fs)
+            return
+        if self._before_lesson is None:
+            self._before_lesson = (self.expert.isVisible(), self.fs.isVisible())
+        self.lesson_note.show()
+        groups: dict[QGroupBox, bool] = {}
+        shown = set(used) | {"profile", "capacity_mib", "spare_pct", "gc", "mapping"}
+        for name, w in self.widgets.items():
+            form = self._form_of.get(name)
+            visible = name in shown
+            w.setEnabled(False)
+            self._mark(w, "used" if name in used else "")
+            if form is not None:
+                form.setRowVisible(w, visible)
+                box = w.parentWidget()
+                groups[box] = groups.get(box, False) or visible
+        for w in (self.expert_toggle, self.fs_toggle, self.fstrim_button, self.browse_button):
+            w.hide()
+        for box, visible in groups.items():
+            box.setVisible(visible)
+
+    @staticmethod
+    def _mark(w: QWidget, value: str) -> None:
+        if (w.property("lesson") or "") != value:
+            w.setProperty("lesson", value)
+            w.style().unpolish(w)
+            w.style().polish(w)
 
     def set_fs_shown(self, shown: bool) -> None:
         self.fs.setVisible(shown)

@@ -89,6 +89,8 @@ class Theme:
             f"QLabel#note {{ color: {c['muted_text']}; }}"
             f"*[invalid=\"true\"] {{ border: 2px solid {c['error_text']};"
             f" background: {c['error_back']}; }}"
+            f"*[lesson=\"used\"] {{ border: 3px solid {OKABE_ITO['orange']};"
+            f" font-weight: bold; }}"
             f"QGroupBox {{ font-weight: bold; border: 1px solid {c['frame']};"
             f" margin-top: 1.1em; padding-top: 2px; }}"
             f"QGroupBox::title {{ subcontrol-origin: margin; left: 6px; }}"

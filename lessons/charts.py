@@ -1,0 +1,181 @@
+"""A run step's charts and a prediction's picture, described as data.
+
+The window draws these (app/gui/lessonresults.py) and the headless report tabulates the
+same numbers, so what a student sees and what a teacher reads never disagree. Nothing here
+draws or imports Qt.
+
+A run chart is either lines (block-level runs: WA in each tenth of the measured writes, one
+line per configuration) or grouped bars (scenario runs: one group per scenario step, one
+bar per configuration). Every configuration keeps its own labelled series, so a comparison
+never hides the first run.
+
+A prediction's picture puts the student's guess beside the outcome on one axis: the choices
+of a range question as bands (the chosen one and the right one marked) with the measured
+value as a point; a numeric estimate as a point beside the measured point; a question about
+which configuration wins as one bar per configuration, the chosen one marked.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .lesson import PredictStep, RunStep
+
+# chart -> (title, y label, y unit, StepResult figure); scenario runs
+STEP_CHARTS = {
+    "step_seconds": ("Time each step took", "time", "simulated s", "seconds"),
+    "step_mb_s": ("Write speed of each step", "speed", "MB/s", "mb_s"),
+    "step_wa": ("Write amplification of each step", "write amplification", "NAND/host",
+                "wa"),
+    "step_nand_mb": ("Flash written by each step", "flash written", "MB", "nand_written_mb"),
+    "step_fs_mb": ("File-system writes of each step", "file system wrote", "MB",
+                   "fs_written_mb"),
+}
+BLOCK_CHARTS = {
+    "wa_windows": ("Write amplification while measuring", "write amplification",
+                   "NAND/host"),
+}
+
+
+@dataclass(frozen=True)
+class Series:
+    label: str  # the configuration's label ("7 % of the flash")
+    config: str  # its id
+    y: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class RunChart:
+    """kind "lines": x is shared by every series; kind "bars": categories name each group."""
+
+    name: str
+    title: str
+    kind: str
+    x_label: str
+    x_unit: str
+    y_label: str
+    y_unit: str
+    series: tuple[Series, ...]
+    x: tuple[float, ...] = ()
+    categories: tuple[str, ...] = ()
+
+    def y_title(self) -> str:
+        return f"{self.y_label} ({self.y_unit})" if self.y_unit else self.y_label
+
+
+def run_chart(name: str, step: RunStep, results) -> RunChart:
+    """The chart `name` of a run step from its ConfigResults (those done so far)."""
+    if name in BLOCK_CHARTS:
+        title, label, unit = BLOCK_CHARTS[name]
+        n = max((len(r.wa_windows) for r in results), default=0)
+        measured = max((r.config.spec.measure_drive_writes for r in results), default=1.0)
+        x = tuple(measured * (i + 1) / n for i in range(n))
+        return RunChart(name, title, "lines", "drive writes measured", "",
+                        label, unit, tuple(Series(r.config.label, r.config.id,
+                                                  tuple(r.wa_windows)) for r in results), x=x)
+    if name not in STEP_CHARTS:
+        raise ValueError(f"chart must be one of {', '.join([*BLOCK_CHARTS, *STEP_CHARTS])}; "
+                         f"got {name!r}")
+    title, label, unit, figure = STEP_CHARTS[name]
+    longest = max(results, key=lambda r: len(r.steps), default=None)
+    categories = tuple(f"{i + 1}. {s.name}" for i, s in enumerate(longest.steps)) \
+        if longest is not None else ()
+    series = tuple(Series(r.config.label, r.config.id,
+                          tuple(float(s.as_dict()[figure]) for s in r.steps))
+                   for r in results)
+    return RunChart(name, title, "bars", "step", "", label, unit, series,
+                    categories=categories)
+
+
+@dataclass(frozen=True)
+class Band:
+    low: float
+    high: float
+    text: str
+    chosen: bool
+    right: bool
+
+
+@dataclass(frozen=True)
+class Bar:
+    label: str
+    value: float
+    chosen: bool
+    right: bool
+
+
+@dataclass(frozen=True)
+class PredictionPicture:
+    """kind "bands": a range question; "estimate": a numeric guess; "bars": which
+    configuration wins. measured: the outcome on the same axis (nan before the run)."""
+
+    title: str
+    kind: str
+    unit: str
+    measured: float = math.nan
+    guess: float = math.nan
+    bands: tuple[Band, ...] = ()
+    bars: tuple[Bar, ...] = ()
+    log_scale: bool = False
+
+    def axis_range(self) -> tuple[float, float]:
+        """Where the axis starts and ends: every band edge that is finite and sensible,
+        the guess and the measured value, with a little room."""
+        values = [v for v in (self.measured, self.guess) if math.isfinite(v)]
+        edges = sorted(v for b in self.bands for v in (b.low, b.high) if math.isfinite(v))
+        # an open-ended last choice ("more than 10", drawn up to 1000) runs off the axis's
+        # end instead of squeezing every other choice into a corner
+        if len(edges) > 2 and edges[-1] > 3 * edges[-2]:
+            edges = edges[:-1] + [edges[-2] * (3 if self.log_scale else 1.5)]
+        values += edges
+        values += [b.value for b in self.bars if math.isfinite(b.value)]
+        if not values:
+            return 0.0, 1.0
+        lo, hi = min(values), max(values)
+        if self.log_scale and lo > 0:
+            return lo / 1.3, hi * 1.3
+        pad = (hi - lo) * 0.08 or abs(hi) * 0.1 or 1.0
+        return (0.0 if lo >= 0 and self.kind == "bars" else lo - pad), hi + pad
+
+
+def prediction_picture(step: PredictStep, answer: float | None, play=None) -> PredictionPicture:
+    """The prediction beside the outcome. play: the LessonPlay once its run is done (None
+    before: the picture then shows the guess alone)."""
+    done = play is not None and step.measure is not None and step.measure.run in play.runs
+    chosen = None if answer is None or not step.choices else int(answer)
+    right = play.right_choice(step) if (done or (step.measure is None and play is not None)) \
+        and step.choices else None
+    title = step.question
+    if step.rule:  # which configuration gives the largest / smallest figure
+        bars = []
+        for i, c in enumerate(step.choices):
+            value = play.measured(step, c.config) if done else math.nan
+            bars.append(Bar(c.text, value, i == chosen, i == right))
+        return PredictionPicture(title, "bars", step.unit, bars=tuple(bars))
+    measured = play.measured(step) if done else math.nan
+    if not step.choices:
+        guess = math.nan if answer is None else float(answer)
+        return PredictionPicture(title, "estimate", step.unit, measured, guess,
+                                 log_scale=_positive(guess, measured))
+    if step.measure is None or step.choices[0].range is None:  # a fact, not a measurement
+        bars = tuple(Bar(c.text, math.nan, i == chosen, i == right)
+                     for i, c in enumerate(step.choices))
+        return PredictionPicture(title, "facts", step.unit, bars=bars)
+    bands = tuple(Band(c.range[0], c.range[1], c.text, i == chosen, i == right)
+                  for i, c in enumerate(step.choices))
+    edges = [v for b in bands for v in (b.low, b.high) if math.isfinite(v) and v < 1e6]
+    return PredictionPicture(title, "bands", step.unit, measured, bands=bands,
+                             log_scale=bool(edges) and min(edges) > 0
+                             and max(edges) / min(edges) > 20)
+
+
+def _positive(*values: float) -> bool:
+    finite = [v for v in values if math.isfinite(v)]
+    return bool(finite) and min(finite) > 0 and max(finite) / min(finite) > 20
+
+
+def predictions_about(lesson, run_id: str) -> list[PredictStep]:
+    """The predict steps whose measure reads this run (drawn beside its result)."""
+    return [s for s in lesson.steps if s.kind == "predict" and s.measure is not None
+            and run_id in (s.measure.run, getattr(s.measure.over, "run", None))]
