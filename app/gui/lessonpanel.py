@@ -20,7 +20,6 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QButtonGroup,
     QDoubleSpinBox,
     QHBoxLayout,
     QLabel,
@@ -29,7 +28,6 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QProgressBar,
     QPushButton,
-    QRadioButton,
     QStackedWidget,
     QTextBrowser,
     QVBoxLayout,
@@ -89,7 +87,8 @@ def _bold(label: QLabel, scale: float = 1.0) -> QLabel:
 
 
 class LessonPanel(QWidget):
-    focus = Signal(object)  # (settings shown, names used) during a lesson; None: none
+    # (settings shown, names used, block map shown) during a lesson; None: none
+    focus = Signal(object)
     drive_snapshot = Signal(object)  # a Snapshot of the drive a lesson runs; None: done
     glossary_asked = Signal(str)  # a term the student clicked
     explore = Signal()  # the student chose the workbench
@@ -220,11 +219,14 @@ class LessonPanel(QWidget):
         self.predict_box = QWidget()
         pv = QVBoxLayout(self.predict_box)
         pv.setContentsMargins(0, 0, 0, 0)
-        self.choice_group = QButtonGroup(self)
-        self.choice_group.idClicked.connect(self._chose)
-        self.choice_buttons: list[QRadioButton] = []
-        self.choice_layout = QVBoxLayout()
-        pv.addLayout(self.choice_layout)
+        # a list, not radio buttons: a choice is a sentence, and it must wrap in a narrow panel
+        self.choices = QListWidget()
+        self.choices.setWordWrap(True)
+        self.choices.setToolTip("Click the answer you expect; you can change it until the "
+                                "run.")
+        self.choices.itemClicked.connect(lambda item: self._chose(self.choices.row(item)))
+        self.choices.itemActivated.connect(lambda item: self._chose(self.choices.row(item)))
+        pv.addWidget(self.choices)
         row = QHBoxLayout()
         self.estimate = QDoubleSpinBox()
         self.estimate.setDecimals(3)
@@ -402,19 +404,20 @@ class LessonPanel(QWidget):
 
     def _show_predict(self, step) -> None:
         self.predict_box.show()
-        for b in self.choice_buttons:
-            self.choice_group.removeButton(b)
-            b.deleteLater()
-        self.choice_buttons = []
         answer = self.play.answers.get(step.id)
         locked = self._locked(step)
-        for i, c in enumerate(step.choices):
-            b = QRadioButton(c.text)
-            b.setChecked(answer is not None and int(answer) == i)
-            b.setEnabled(not locked)
-            self.choice_group.addButton(b, i)
-            self.choice_layout.addWidget(b)
-            self.choice_buttons.append(b)
+        self.choices.clear()
+        for c in step.choices:
+            self.choices.addItem(QListWidgetItem(c.text))
+        self.choices.setVisible(bool(step.choices))
+        self.choices.setEnabled(not locked)
+        if answer is not None and step.choices:
+            self.choices.setCurrentRow(int(answer))
+        else:
+            self.choices.clearSelection()
+            self.choices.setCurrentRow(-1)
+        rows = sum(self.choices.sizeHintForRow(i) for i in range(len(step.choices)))
+        self.choices.setFixedHeight(min(260, rows + 2 * self.choices.frameWidth() + 4))
         numeric = not step.choices
         self.estimate.setVisible(numeric)
         self.estimate_button.setVisible(numeric)
@@ -446,7 +449,9 @@ class LessonPanel(QWidget):
     def predict(self, answer: float) -> None:
         """Answer the current predict step (the keyboard and tests use this)."""
         if self.step.choices:
-            self.choice_buttons[int(answer)].click()
+            item = self.choices.item(int(answer))
+            self.choices.setCurrentItem(item)
+            self.choices.itemClicked.emit(item)
         else:
             self.estimate.setValue(answer)
             self._estimated()
@@ -467,7 +472,7 @@ class LessonPanel(QWidget):
             return
         shown, used = used_settings(run)
         done = len(self.partial.get(run.id, [])) if self.job is not None else 0
-        self.focus.emit((shown[min(done, len(shown) - 1)], used))
+        self.focus.emit((shown[min(done, len(shown) - 1)], used, run.blockmap))
 
     def _show_run(self, step) -> None:
         self.run_box.show()

@@ -41,7 +41,7 @@ class RunChartView(QChartView):
         self._chart = QChart()
         super().__init__(self._chart, parent)
         self.setRenderHint(QPainter.RenderHint.Antialiasing)
-        self.setMinimumSize(260, 200)
+        self.setMinimumSize(200, 200)
         self._chart.setMargins(QMargins(2, 2, 2, 2))
         self._chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
         self.chart_data: RunChart | None = None

@@ -171,7 +171,7 @@ class Workbench(QMainWindow):
 
         self.blockmap = BlockMap()
         self.legend = Legend()
-        top = QWidget()
+        top = self.map_area = QWidget()
         v = QVBoxLayout(top)
         v.setContentsMargins(0, 0, 0, 0)
         v.addWidget(self.button_bar)
@@ -743,8 +743,11 @@ class Workbench(QMainWindow):
         if focus is None:
             self.controls.set_lesson(None)
             self._show_settings()
+            self.map_area.show()
             return
-        settings, used = focus
+        settings, used, blockmap = focus
+        # a run that does not draw the map (a file-system scenario) leaves its room to results
+        self.map_area.setVisible(blockmap)
         shown = Session(settings)
         self.controls.show_settings(settings, shown.op_text(), shown.alignment_note())
         self.controls.set_lesson(used)
