@@ -71,6 +71,9 @@ def bench(qtbot, until):
     # once instead; a test that does sets its own answer.
     w.confirm = lambda text: pytest.fail(f"the window asked, unexpected here: {text!r}")
     qtbot.addWidget(w)
+    # "Explore freely" on the first screen: the workbench tests use the whole window (the
+    # lesson panel has tests of its own, tests/test_gui_lessons.py)
+    w.lesson_panel.explore.emit()
     w.show()
     w.request(speed="fast")
     until(lambda: w.snapshot is not None)

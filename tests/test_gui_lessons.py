@@ -292,3 +292,13 @@ def test_reset_all_returns_to_the_lesson_start(bench):
     bench.reset_all()
     assert panel.lesson is lesson and panel.index == 0 and not panel.play.answers
 
+
+
+def test_control_tooltips_carry_the_glossary(bench):
+    from app.gui.controls import TERMS
+    from lessons.glossary import load_glossary
+
+    glossary = load_glossary()
+    assert all(glossary.find(term) is not None for term in TERMS.values())
+    tip = bench.controls.widgets["spare_pct"].toolTip()
+    assert "Glossary, over-provisioning:" in tip and "Ctrl+G" in tip

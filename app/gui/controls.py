@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from app.session.fsjobs import FS_KINDS
 from app.session.schema import LVM_OFFSETS, PARTITION_STARTS, SETTINGS
 from app.session.streams import KINDS
+from lessons.glossary import load_glossary
 from model.host.profiles import load_profile
 
 from .session import Settings
@@ -82,6 +83,25 @@ TIPS = {
 FS_TIP = ("File-system workloads run on an ext4-like file system (partition start and LVM "
           "offset from the expert section apply) and need a device profile. Each step ends "
           "with sync; the Steps tab lists what each cost.")
+
+
+# The glossary term each control is about: its tooltip ends with the term's definition.
+TERMS = {"spare_pct": "over-provisioning", "page_kib": "page", "pages_per_block": "erase block",
+         "mapping": "page mapping", "gc": "garbage collection", "d": "random-d",
+         "gc_low_blocks": "garbage collection", "partition_start": "alignment",
+         "lvm_kib": "LVM", "journal": "journal", "atime": "atime", "discard": "discard",
+         "fstrim_every_min": "fstrim", "hot_lba_pct": "hot and cold data",
+         "hot_write_pct": "hot and cold data", "amount": "drive write",
+         "trim_max_pages": "TRIM"}
+
+
+def glossary_tip(name: str) -> str:
+    """The control's own tip, then the glossary's definition of its term (Ctrl+G opens the
+    Glossary window)."""
+    term = load_glossary().find(TERMS.get(name, ""))
+    if term is None:
+        return TIPS[name]
+    return f"{TIPS[name]}\n\nGlossary, {term.term}: {term.definition} (Ctrl+G)"
 
 
 def _spin(name: str) -> QWidget:
@@ -240,11 +260,12 @@ class Controls(QWidget):
         return note
 
     def _add(self, form: QFormLayout, name: str, label: str, w: QWidget) -> None:
-        w.setToolTip(TIPS[name])
+        tip = glossary_tip(name)
+        w.setToolTip(tip)
         self.widgets[name] = w
         self._form_of[name] = form
         lab = QLabel(label)
-        lab.setToolTip(TIPS[name])
+        lab.setToolTip(tip)
         lab.setBuddy(w)
         form.addRow(lab, w)
         if isinstance(w, QComboBox):
