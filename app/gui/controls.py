@@ -341,6 +341,10 @@ class Controls(QWidget):
     def set_lesson(self, used: set[str] | None) -> None:
         """During a lesson's run: only the settings it uses are shown, read-only, those it
         varies highlighted; None gives the panel back as it was before the lesson."""
+        # read-only in a lesson: labels above their fields, so the panel can be narrow
+        wrap = QFormLayout.RowWrapPolicy
+        for form in set(self._form_of.values()):
+            form.setRowWrapPolicy(wrap.DontWrapRows if used is None else wrap.WrapAllRows)
         if used is None:
             if self._before_lesson is None:
                 return

@@ -18,14 +18,12 @@ from PySide6.QtCharts import (
     QValueAxis,
 )
 from PySide6.QtCore import QMargins, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from lessons.charts import PredictionPicture, RunChart
 
 from . import theme
-
-MANY_STEPS = 6  # more steps than this: bars are numbered and named in a caption
 
 
 def _font(scale: float = 1.0) -> QFont:
@@ -46,6 +44,15 @@ class RunChartView(QChartView):
         self._chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
         self.chart_data: RunChart | None = None
         self.caption = ""
+
+    def legend_html(self) -> str:
+        """A legend that wraps: a colour square and the configuration's label each."""
+        t = theme.current()
+        data = self.chart_data
+        if data is None:
+            return ""
+        return " ".join(f'<span style="color:{t.series[i % len(t.series)]}">■</span>&nbsp;'
+                        f"{s.label}&nbsp;&nbsp;" for i, s in enumerate(data.series))
 
     def labels(self) -> list[str]:
         """The legend's labels (for tests and screenshots)."""
@@ -68,8 +75,7 @@ class RunChartView(QChartView):
         fg = QColor(t.colour("text"))
         c.setTitleBrush(fg)
         c.setTitleFont(_font())
-        c.legend().setLabelColor(fg)
-        c.legend().setFont(_font())
+        c.legend().hide()  # a wrapping legend under the chart instead (long labels)
         y_axis = QValueAxis()
         y_axis.setTitleText(f"{data.y_label}<br>({data.y_unit})" if data.y_unit
                             else data.y_label)
@@ -101,8 +107,9 @@ class RunChartView(QChartView):
                 line.attachAxis(y_axis)
             self.caption = ""
         else:
-            many = len(data.categories) > MANY_STEPS
-            cats = [str(i + 1) if many else name for i, name in enumerate(data.categories)]
+            # numbers under the bars, names in a caption that wraps: a step's name ("rm -rf
+            # of the tree") does not fit under a bar in a narrow panel
+            cats = [str(i + 1) for i in range(len(data.categories))]
             x_axis = QBarCategoryAxis()
             x_axis.append(cats)
             x_axis.setTitleText("step")
@@ -119,7 +126,7 @@ class RunChartView(QChartView):
             c.addSeries(bars)
             bars.attachAxis(x_axis)
             bars.attachAxis(y_axis)
-            self.caption = "  ".join(data.categories) if many else ""
+            self.caption = " · ".join(data.categories)
         for axis in (x_axis, y_axis):
             axis.setLabelsColor(fg)
             axis.setTitleBrush(fg)
@@ -139,9 +146,11 @@ class PredictionView(QWidget):
 
     def show_picture(self, picture: PredictionPicture) -> None:
         self.picture = picture
-        rows = len(picture.bars) if picture.kind in ("bars", "facts") else 1
-        line = self.fontMetrics().height()
-        self.setFixedHeight(int(line * (2.4 + 1.5 * rows) + 24))
+        line = QFontMetrics(_font()).height()  # the font paintEvent draws with
+        if picture.kind in ("bars", "facts"):
+            self.setFixedHeight(int(line * (1.6 + 2.6 * len(picture.bars)) + 12))
+        else:
+            self.setFixedHeight(int(line * 3.9 + 24))
         self.update()
 
     def _x(self, value: float, lo: float, hi: float, left: float, width: float) -> float:
@@ -214,33 +223,35 @@ class PredictionView(QWidget):
                        "dot")
 
     def _paint_bars(self, qp, y, left, right, fg, muted, chosen_c, right_c) -> None:
+        """One row per choice: its label on a line of its own (it may be long), then its
+        bar and value; the chosen one in the prediction colour, the right one outlined."""
         p = self.picture
         fm = qp.fontMetrics()
         line = fm.height()
-        label_w = min((right - left) * 0.45, max(fm.horizontalAdvance(b.label)
-                                                  for b in p.bars) + 8)
         lo, hi = p.axis_range()
         for i, b in enumerate(p.bars):
-            row = y + i * line * 1.5
+            row = y + i * line * 2.6
             qp.setPen(chosen_c if b.chosen else fg)
-            text = fm.elidedText(b.label, Qt.TextElideMode.ElideRight, int(label_w - 8))
-            qp.drawText(QRectF(left, row, label_w - 8, line), Qt.AlignmentFlag.AlignRight, text)
-            x0 = left + label_w
+            mine = " (your choice)" if b.chosen else ""
+            text = fm.elidedText(b.label + mine, Qt.TextElideMode.ElideRight,
+                                 int(right - left - 8))
+            qp.drawText(QRectF(left + 4, row, right - left - 8, line),
+                        Qt.AlignmentFlag.AlignLeft, text)
+            bar_y = row + line * 1.1
             if math.isfinite(b.value):
-                w = self._x(b.value, lo, hi, 0.0, right - x0 - 60)
+                value = f"{b.value:.3g} {p.unit}".strip()
+                room = right - left - 16 - fm.horizontalAdvance(value)
+                w = self._x(b.value, lo, hi, 0.0, max(10.0, room))
                 fill = QColor(chosen_c if b.chosen else muted)
-                fill.setAlpha(220 if b.chosen else 90)
-                qp.fillRect(QRectF(x0, row + 2, max(2.0, w), line - 4), fill)
+                fill.setAlpha(220 if b.chosen else 120)
+                qp.fillRect(QRectF(left + 4, bar_y, max(2.0, w), line * 0.9), fill)
                 qp.setPen(fg)
-                qp.drawText(QPointF(x0 + w + 6, row + line * 0.8), f"{b.value:.3g} {p.unit}"
-                            .strip())
-            elif b.chosen:
-                qp.drawText(QPointF(x0, row + line * 0.8), "your choice")
+                qp.drawText(QPointF(left + 10 + w, bar_y + line * 0.75), value)
             if b.right:
                 pen = QPen(right_c)
                 pen.setWidthF(3)
                 qp.setPen(pen)
-                qp.drawRect(QRectF(left + 1, row, right - left - 2, line))
+                qp.drawRect(QRectF(left + 1, row - 2, right - left - 2, line * 2.2))
 
     @staticmethod
     def _mark(qp, x: float, y: float, colour: QColor, shape: str) -> None:
@@ -326,6 +337,9 @@ class LessonResults(QScrollArea):
             view.setMinimumHeight(260)
             self._layout.addWidget(view)
             self.charts.append(view)
+            legend = QLabel(view.legend_html())
+            legend.setWordWrap(True)
+            self._layout.addWidget(legend)
             if view.caption:
                 cap = QLabel("Steps: " + view.caption)
                 cap.setWordWrap(True)

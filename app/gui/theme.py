@@ -74,7 +74,7 @@ class Theme:
                          (role.ButtonText, "input_text"), (role.Highlight, "input_selected"),
                          (role.HighlightedText, "input_selected_text"),
                          (role.ToolTipBase, "input_back"), (role.ToolTipText, "input_text"),
-                         (role.PlaceholderText, "muted_text")):
+                         (role.PlaceholderText, "muted_text"), (role.Link, "link")):
             pal.setColor(r, QColor(c[token]))
         return pal
 
@@ -127,6 +127,7 @@ NORMAL = Theme(
         "page_copied": OKABE_ITO["reddish_purple"],
         "chart_background": "#ffffff",
         "chart_grid": "#dddddd",
+        "link": OKABE_ITO["blue"],
     },
 )
 
@@ -158,6 +159,7 @@ PROJECTOR = Theme(
         "page_copied": OKABE_ITO["reddish_purple"],
         "chart_background": "#000000",
         "chart_grid": "#555555",
+        "link": OKABE_ITO["sky_blue"],  # dark blue vanishes on black
     },
 )
 

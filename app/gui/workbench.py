@@ -183,7 +183,7 @@ class Workbench(QMainWindow):
         self.lower = QStackedWidget()  # the workbench's charts, or a lesson's results
         self.lower.addWidget(self.charts)
         self.lower.addWidget(self.lesson_results)
-        right = QSplitter(Qt.Orientation.Vertical)
+        right = self.right_split = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(top)
         right.addWidget(self.lower)
         right.setStretchFactor(0, 1)
@@ -704,6 +704,10 @@ class Workbench(QMainWindow):
     def set_projector(self, on: bool) -> None:
         theme.set_current("projector" if on else "normal")
         self._apply_theme()
+        if on and not self.in_lesson:
+            # projector type leaves no room for the welcome page beside the full controls
+            # at 1024 px: the class sees the workbench; Ctrl+L or a lesson brings it back
+            self.lesson_dock.hide()
 
     def _apply_theme(self) -> None:
         app = QApplication.instance()
@@ -731,11 +735,20 @@ class Workbench(QMainWindow):
         # the lesson runs the drive: the workbench's own buttons fold away, and the controls
         # (only the settings the lesson uses) need less width than the map and results
         self.button_bar.setVisible(not on)
-        self.controls_scroll.setMaximumWidth(260 if on else self._controls_width + 60)
-        self.controls_scroll.setMinimumWidth(min(200, self._controls_width) if on
+        self.controls_scroll.setMaximumWidth(240 if on else self._controls_width + 60)
+        self.controls_scroll.setMinimumWidth(min(180, self._controls_width) if on
                                              else self._controls_width)
+        self.controls_scroll.setHorizontalScrollBarPolicy(
+            Qt.ScrollBarPolicy.ScrollBarAlwaysOff if on else Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.lower.setCurrentWidget(self.lesson_results if on else self.charts)
+        if on:  # after the controls narrowed, so the window need not grow to hold it
+            self.lesson_dock.show()
+            self._split_before = self.right_split.sizes()
+            total = sum(self._split_before)
+            self.right_split.setSizes([int(total * 0.42), total - int(total * 0.42)])
         if not on:
+            if getattr(self, "_split_before", None):
+                self.right_split.setSizes(self._split_before)
             self.blockmap.set_snapshot(self.snapshot)
             self._status_or_idle()
 
