@@ -2,7 +2,7 @@
 see it: the predict, run, compare and other steps, at 1024 x 768 (or another size), in the
 normal or the projector profile. Prints each run and compare step's wall time.
 
-    .venv/bin/python -m app.devtools.lessontour /tmp/tour [--lesson 4] [--projector]
+    .venv/bin/python -m app.devtools.lessontour -o /tmp/tour [--lesson 4] [--projector]
 
 Predictions get the lesson's recorded answers, the quiz its recorded answer. Lesson
 progress goes to a throw-away folder, never the user's. Ctrl+C stops between steps.
@@ -21,7 +21,8 @@ from pathlib import Path
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m app.devtools.lessontour",
                                  description=__doc__.split("\n\n")[0])
-    ap.add_argument("out", help="folder for the PNGs (made if missing)")
+    ap.add_argument("-o", "--output", required=True, metavar="DIR",
+                    help="folder for the PNGs (made if missing)")
     ap.add_argument("--lesson", action="append", default=[],
                     help="a lesson id or number (repeatable; default: every lesson)")
     ap.add_argument("--projector", action="store_true", help="the projector profile")
@@ -48,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     except LessonError as e:
         print(f"lessontour: --lesson: {e}", file=sys.stderr)
         return 2
-    out = Path(args.out)
+    out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication([])
     window = Workbench()
