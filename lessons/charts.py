@@ -108,7 +108,8 @@ class Bar:
 @dataclass(frozen=True)
 class PredictionPicture:
     """kind "bands": a range question; "estimate": a numeric guess; "bars": which
-    configuration wins. measured: the outcome on the same axis (nan before the run)."""
+    configuration wins; "compare": a documented figure beside the simulated one.
+    measured: the outcome on the same axis (nan before the run)."""
 
     title: str
     kind: str
@@ -136,7 +137,8 @@ class PredictionPicture:
         if self.log_scale and lo > 0:
             return lo / 1.3, hi * 1.3
         pad = (hi - lo) * 0.08 or abs(hi) * 0.1 or 1.0
-        return (0.0 if lo >= 0 and self.kind == "bars" else lo - pad), hi + pad
+        bars = self.kind in ("bars", "compare")
+        return (0.0 if lo >= 0 and bars else lo - pad), hi + pad
 
 
 def prediction_picture(step: PredictStep, answer: float | None, play=None) -> PredictionPicture:
@@ -168,6 +170,21 @@ def prediction_picture(step: PredictStep, answer: float | None, play=None) -> Pr
     return PredictionPicture(title, "bands", step.unit, measured, bands=bands,
                              log_scale=bool(edges) and min(edges) > 0
                              and max(edges) / min(edges) > 20)
+
+
+def compare_pictures(rows) -> list[PredictionPicture]:
+    """Each compare row as two bars on one axis: the documented figure (from the article,
+    or the analytic model) and the simulated one, the verdict in the title."""
+    out = []
+    for r in rows:
+        source = "analytic model" if r.source == "analytic model" else f"article {r.source}"
+        verdict = "agrees" if r.agrees else "differs"
+        bars = (Bar(f"documented ({source})" if math.isfinite(r.documented)
+                    else f"documented ({source}) in words only", r.documented, False, False),
+                Bar("simulated", r.simulated, False, False))
+        out.append(PredictionPicture(f"{r.experiment}: {r.quantity} ({verdict}, {r.check})",
+                                     "compare", r.unit, bars=bars))
+    return out
 
 
 def _positive(*values: float) -> bool:

@@ -175,6 +175,11 @@ def test_compare_and_quiz(bench, qtbot):
     _wait_job(qtbot, panel)
     text = panel.body.toPlainText()
     assert "simulated:" in text and "analytic model" in text and "Why:" in text
+    compare = [v.picture for v in bench.lesson_results.predictions
+               if v.picture.kind == "compare"]
+    rows = panel.play.compare(panel.step)
+    assert len(compare) == len(rows) and len(rows) == 2
+    assert [b.value for b in compare[0].bars] == [rows[0].documented, rows[0].simulated]
     _goto(panel, "quiz")
     quiz = lesson.steps[panel.index]
     panel.quiz_answer.setText("write 1")

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.session.progress import Progress
-from lessons.charts import prediction_picture, predictions_about, run_chart
+from lessons.charts import compare_pictures, prediction_picture, predictions_about, run_chart
 from lessons.glossary import render_links
 from lessons.lesson import Lesson, LessonError
 from lessons.player import LessonPlay
@@ -70,8 +70,10 @@ def compare_text(rows) -> str:
         doc = "in words only" if math.isnan(r.documented) else \
             f"{number(r.documented)} {r.unit}".strip()
         verdict = "agrees" if r.agrees else "differs"
+        source = r.source if r.source == "analytic model" else f"documented (article " \
+            f"{r.source})"
         out.append(f"**{r.experiment}: {r.quantity}**  \n"
-                   f"{r.source}: {doc} · simulated: {number(r.simulated)} {r.unit} · "
+                   f"{source}: {doc} · simulated: {number(r.simulated)} {r.unit} · "
                    f"{verdict} ({r.check})" + (f"  \n*Why:* {r.why}" if r.why else ""))
     return "\n\n".join(out) if out else "*No rows to compare.*"
 
@@ -648,7 +650,14 @@ class LessonPanel(QWidget):
     def _show_results(self) -> None:
         if self.lesson is None:
             return
-        run = self._run_for(self.step)
+        step = self.step
+        if step.kind == "compare" and step.experiment is not None:
+            rows = self.compared.get(self.index)
+            self.results.show_results([], compare_pictures(rows or []),
+                                      "" if rows else "The documented figures appear here "
+                                      "once the experiment is replayed.")
+            return
+        run = self._run_for(step)
         if run is None:
             self.results.show_results([], [], "The results of this lesson's runs appear here.")
             return
@@ -661,5 +670,10 @@ class LessonPanel(QWidget):
                 pictures.append(prediction_picture(p, self.play.answers.get(p.id), done))
             except LessonError as e:  # a claim the run cannot decide: said, not hidden
                 self.feedback.setText(str(e))
+        if step.kind == "compare" and results:  # the model's figure beside the run's
+            try:
+                pictures = compare_pictures(self.play.compare(step)) + pictures
+            except KeyError:
+                pass
         note = "" if results else f"“{run.title}”: its charts appear here when it runs."
         self.results.show_results(charts, pictures, note)

@@ -147,7 +147,7 @@ class PredictionView(QWidget):
     def show_picture(self, picture: PredictionPicture) -> None:
         self.picture = picture
         line = QFontMetrics(_font()).height()  # the font paintEvent draws with
-        if picture.kind in ("bars", "facts"):
+        if picture.kind in ("bars", "facts", "compare"):
             self.setFixedHeight(int(line * (1.6 + 2.6 * len(picture.bars)) + 12))
         else:
             self.setFixedHeight(int(line * 3.9 + 24))
@@ -179,7 +179,7 @@ class PredictionView(QWidget):
         qp.drawText(QRectF(left, 4, right - left, line), Qt.AlignmentFlag.AlignLeft,
                     fm.elidedText(p.title, Qt.TextElideMode.ElideRight, int(right - left)))
         y = 8 + line * 1.4
-        if p.kind in ("bars", "facts"):
+        if p.kind in ("bars", "facts", "compare"):
             self._paint_bars(qp, y, left, right, fg, muted, chosen_c, right_c)
         else:
             self._paint_axis(qp, y, left, right, fg, muted, chosen_c, right_c)
@@ -229,9 +229,12 @@ class PredictionView(QWidget):
         fm = qp.fontMetrics()
         line = fm.height()
         lo, hi = p.axis_range()
+        compare = p.kind == "compare"
         for i, b in enumerate(p.bars):
             row = y + i * line * 2.6
             qp.setPen(chosen_c if b.chosen else fg)
+            if compare:  # documented in the text colour, simulated in the first series colour
+                chosen_c = QColor(theme.current().series[0]) if i else fg
             mine = " (your choice)" if b.chosen else ""
             text = fm.elidedText(b.label + mine, Qt.TextElideMode.ElideRight,
                                  int(right - left - 8))
@@ -242,8 +245,8 @@ class PredictionView(QWidget):
                 value = f"{b.value:.3g} {p.unit}".strip()
                 room = right - left - 16 - fm.horizontalAdvance(value)
                 w = self._x(b.value, lo, hi, 0.0, max(10.0, room))
-                fill = QColor(chosen_c if b.chosen else muted)
-                fill.setAlpha(220 if b.chosen else 120)
+                fill = QColor(chosen_c if b.chosen or compare else muted)
+                fill.setAlpha(220 if b.chosen or compare else 120)
                 qp.fillRect(QRectF(left + 4, bar_y, max(2.0, w), line * 0.9), fill)
                 qp.setPen(fg)
                 qp.drawText(QPointF(left + 10 + w, bar_y + line * 0.75), value)
@@ -319,7 +322,13 @@ class LessonResults(QScrollArea):
                      note: str = "") -> None:
         self.clear()
         # the prediction first: the guess beside the outcome is the point of the lesson
-        if pictures:
+        if any(p.kind == "compare" for p in pictures):
+            key = QLabel("Each figure as the article (or the published model) gives it, and "
+                         "as the simulation gives it.")
+            key.setWordWrap(True)
+            key.setObjectName("note")
+            self._layout.addWidget(key)
+        elif pictures:
             key = QLabel("Your prediction in orange (the band you chose, or a diamond for "
                          "your estimate); the drive's result is the dot; the right answer "
                          "is outlined in green.")
