@@ -21,7 +21,8 @@ from functools import cache
 
 from model.flash import runner
 from model.flash.drive import Drive
-from model.lab.experiments import EXPERIMENTS, Row
+from model.lab.experiments import Row
+from model.lab.rowcache import cached_rows
 from model.lab.scenario import build_machine, run_scenario
 
 from .figures import block_figures, evaluate, step_figures
@@ -223,9 +224,9 @@ def _near(guess: float, value: float) -> bool:
 
 @cache
 def experiment_rows(name: str) -> tuple[Row, ...]:
-    """A documented experiment's rows, replayed once per process (several lessons and a
-    test session share them)."""
-    return tuple(EXPERIMENTS[name]())
+    """A documented experiment's rows: replayed once per model version (kept on disk by
+    model.lab.rowcache) and once per process."""
+    return cached_rows(name)
 
 
 @dataclass
