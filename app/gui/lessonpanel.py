@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QStackedWidget,
     QTextBrowser,
     QVBoxLayout,
@@ -241,6 +242,8 @@ class LessonPanel(QWidget):
         row.addWidget(self.estimate_button)
         pv.addLayout(row)
         v.addWidget(self.predict_box)
+        self.predict_box.setSizePolicy(QSizePolicy.Policy.Preferred,
+                                       QSizePolicy.Policy.Maximum)
 
         self.run_box = QWidget()
         rv = QVBoxLayout(self.run_box)
@@ -282,6 +285,9 @@ class LessonPanel(QWidget):
         self.feedback.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         v.addWidget(self.feedback)
 
+        self.filler = QWidget()  # takes the room a short step leaves, above Back / Next
+        self.filler.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
+        v.addWidget(self.filler, 1)
         row = QHBoxLayout()
         self.back_button = QPushButton("Back")
         self.back_button.clicked.connect(self.back)
@@ -363,6 +369,13 @@ class LessonPanel(QWidget):
             self.quiz_answer.clear()
             self.reveal_button.setEnabled(False)
         self.body.setMarkdown(render_links(text))
+        self.filler.setVisible(step.kind == "predict")
+        if step.kind == "predict":  # the question, then its answers right below it
+            self.body.document().setTextWidth(self.body.viewport().width())
+            height = int(self.body.document().size().height()) + 2 * self.body.frameWidth()
+            self.body.setMaximumHeight(height + 8)
+        else:
+            self.body.setMaximumHeight(16777215)
         self.back_button.setEnabled(index > 0 and self.job is None)
         last = index == len(lesson.steps) - 1
         self.next_button.setText("Finish" if last else "Next")
@@ -420,8 +433,8 @@ class LessonPanel(QWidget):
         else:
             self.choices.clearSelection()
             self.choices.setCurrentRow(-1)
-        rows = sum(self.choices.sizeHintForRow(i) for i in range(len(step.choices)))
-        self.choices.setFixedHeight(min(260, rows + 2 * self.choices.frameWidth() + 4))
+        self.choices.setSpacing(3)
+        self._fit_choices()
         numeric = not step.choices
         self.estimate.setVisible(numeric)
         self.estimate_button.setVisible(numeric)
@@ -433,6 +446,21 @@ class LessonPanel(QWidget):
                 self.estimate.setValue(answer)
         if locked:
             self.feedback.setText("The run is done: this prediction is kept as you made it.")
+
+    def _fit_choices(self) -> None:
+        """As tall as the wrapped answers need (sizeHintForRow is not yet wrapped)."""
+        fm = self.choices.fontMetrics()
+        width = max(80, self.body.width() - 30)
+        flags = int(Qt.AlignmentFlag.AlignLeft) | int(Qt.TextFlag.TextWordWrap)
+        rows = sum(fm.boundingRect(0, 0, width, 10000, flags, self.choices.item(i).text())
+                   .height() + 2 * self.choices.spacing() + 4
+                   for i in range(self.choices.count()))
+        self.choices.setFixedHeight(min(360, rows + 2 * self.choices.frameWidth() + 4))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt name
+        super().resizeEvent(event)
+        if self.lesson is not None and self.step.kind == "predict":
+            self._fit_choices()
 
     def _chose(self, i: int) -> None:
         self.play.predict(self.step, i)

@@ -142,16 +142,39 @@ class PredictionView(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.picture: PredictionPicture | None = None
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
 
     def show_picture(self, picture: PredictionPicture) -> None:
         self.picture = picture
-        line = QFontMetrics(_font()).height()  # the font paintEvent draws with
-        if picture.kind in ("bars", "facts", "compare"):
-            self.setFixedHeight(int(line * (1.6 + 2.6 * len(picture.bars)) + 12))
-        else:
-            self.setFixedHeight(int(line * 3.9 + 24))
+        self.updateGeometry()
         self.update()
+
+    def _title_height(self, width: int) -> int:
+        """The question wraps (it is a sentence), as many lines as the width needs."""
+        fm = QFontMetrics(_font())
+        flags = int(Qt.AlignmentFlag.AlignLeft) | int(Qt.TextFlag.TextWordWrap)
+        return fm.boundingRect(0, 0, max(50, width - 24), 10000, flags,
+                               self.picture.title).height()
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt name
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt name
+        if self.picture is None:
+            return 0
+        line = QFontMetrics(_font()).height()  # the font paintEvent draws with
+        if self.picture.kind in ("bars", "facts", "compare"):
+            body = line * (0.4 + 2.6 * len(self.picture.bars)) + 12
+        else:
+            body = line * 2.7 + 24
+        return int(self._title_height(width) + body)
+
+    def sizeHint(self):  # noqa: N802 - Qt name
+        from PySide6.QtCore import QSize
+
+        return QSize(300, self.heightForWidth(300))
 
     def _x(self, value: float, lo: float, hi: float, left: float, width: float) -> float:
         p = self.picture
@@ -176,9 +199,10 @@ class PredictionView(QWidget):
         line = fm.height()
         left, right = 12.0, float(self.width() - 12)
         qp.setPen(fg)
-        qp.drawText(QRectF(left, 4, right - left, line), Qt.AlignmentFlag.AlignLeft,
-                    fm.elidedText(p.title, Qt.TextElideMode.ElideRight, int(right - left)))
-        y = 8 + line * 1.4
+        title_h = self._title_height(self.width())
+        qp.drawText(QRectF(left, 4, right - left, title_h),
+                    int(Qt.AlignmentFlag.AlignLeft) | int(Qt.TextFlag.TextWordWrap), p.title)
+        y = 8 + title_h + line * 0.2
         if p.kind in ("bars", "facts", "compare"):
             self._paint_bars(qp, y, left, right, fg, muted, chosen_c, right_c)
         else:

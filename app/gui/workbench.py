@@ -515,7 +515,8 @@ class Workbench(QMainWindow):
         if not snap.running or snap.animated or now - self._charts_at >= CHART_PERIOD_S:
             self._charts_at = now
             self.charts.show_snapshot(snap, bool(self.session.settings.profile))
-        self._status(snap)
+        if not self.in_lesson:  # the status line and map label describe the lesson's run
+            self._status(snap)
         self.play_button.setText("Pause" if snap.running else "Play")
         self._end_settle()
 
@@ -732,6 +733,9 @@ class Workbench(QMainWindow):
         self.in_lesson = on
         if on:
             self.worker.send("pause")
+            self.blockmap.set_snapshot(None)
+            self.progress_label.setText("The drive of the lesson's run appears here when it "
+                                        "runs.")
         # the lesson runs the drive: the workbench's own buttons fold away, and the controls
         # (only the settings the lesson uses) need less width than the map and results
         self.button_bar.setVisible(not on)
@@ -741,6 +745,8 @@ class Workbench(QMainWindow):
         self.controls_scroll.setHorizontalScrollBarPolicy(
             Qt.ScrollBarPolicy.ScrollBarAlwaysOff if on else Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.lower.setCurrentWidget(self.lesson_results if on else self.charts)
+        for label in self.status.values():  # they describe the workbench's own drive
+            label.setVisible(not on)
         if on:  # after the controls narrowed, so the window need not grow to hold it
             self.lesson_dock.show()
             self._split_before = self.right_split.sizes()
