@@ -130,8 +130,12 @@ class LessonPlay:
                 self.progress(f"{label}: step {i + 1}/{len(steps)} {what}",
                               (i + done / max(1, total)) / len(steps))
 
-        results = run_scenario(config.scenario, machine=machine, progress=step_progress,
-                               every_s=0.2)
+        def step_done(_i: int, _result) -> None:  # a quick step may never report progress
+            if self.observe is not None:
+                self.observe(machine.drive)
+
+        results = run_scenario(config.scenario, on_step=step_done, machine=machine,
+                               progress=step_progress, every_s=0.2)
         return ConfigResult(config, step_figures(results), steps=tuple(results),
                             wall_seconds=time.perf_counter() - t0)
 

@@ -80,3 +80,31 @@ def test_an_unknown_chart_is_refused_with_the_allowed_names(played):
     lesson, play = played
     with pytest.raises(ValueError, match="wa_windows"):
         run_chart("pie", lesson.step_of("overwrite"), [])
+
+
+def test_each_series_sits_on_its_own_measured_writes():
+    lesson = find("9")
+    play = LessonPlay(lesson)
+    for p in (s for s in lesson.steps if s.kind == "predict"):
+        play.predict(p, p.answer)
+    (run,) = [s for s in lesson.steps if s.kind == "run"]
+    play.run(run)
+    chart = run_chart("wa_windows", run, play.runs[run.id])
+    ends = [s.x[-1] for s in chart.series]
+    assert ends == pytest.approx([c.spec.measure_drive_writes for c in run.configs])
+
+
+def test_a_ratio_axis_names_both_figures_in_the_lessons_words():
+    from lessons.charts import FIGURE_WORDS, measure_label
+    from lessons.figures import BLOCK_FIGURES, STEP_FIGURES
+
+    assert set(FIGURE_WORDS) <= set(BLOCK_FIGURES) | set(STEP_FIGURES)
+    lesson = find("2")
+    ratio = next(s for s in lesson.steps if s.kind == "predict" and s.measure.over)
+    text = measure_label(ratio.measure, lesson)
+    labels = {c.id: c.label for c in lesson.step_of(ratio.measure.run).configs}
+    assert text == (f"WA, {labels[ratio.measure.config]} ÷ "
+                    f"WA, {labels[ratio.measure.over.config]}")
+    steps = find("4")
+    sync = next(s for s in steps.steps if s.kind == "predict" and s.measure.over)
+    assert "step 4 (sync)" in measure_label(sync.measure, steps)

@@ -85,6 +85,9 @@ FS_TIP = ("File-system workloads run on an ext4-like file system (partition star
           "with sync; the Steps tab lists what each cost.")
 
 
+# How the mappings read on screen ("fast" is the hybrid log-block scheme's name in papers).
+MAPPING_NAMES = {"page": "page", "block": "block", "fast": "hybrid (FAST)"}
+
 # The glossary term each control is about: its tooltip ends with the term's definition.
 TERMS = {"spare_pct": "over-provisioning", "page_kib": "page", "pages_per_block": "erase block",
          "mapping": "page mapping", "gc": "garbage collection", "d": "random-d",
@@ -160,7 +163,7 @@ class Controls(QWidget):
         self._add(form, "page_kib", "Page size", self._combo("page_kib", "{} KiB".format))
         self._add(form, "pages_per_block", "Pages / block", _spin("pages_per_block"))
         self.block_note = self._note(form, "Erase-block size: pages per block x page size.")
-        self._add(form, "mapping", "Mapping", self._combo("mapping"))
+        self._add(form, "mapping", "Mapping", self._combo("mapping", MAPPING_NAMES.get))
         self._add(form, "gc", "GC policy", self._combo("gc"))
         layout.addWidget(drive)
 

@@ -70,12 +70,13 @@ def compare_text(rows) -> str:
     for r in rows:
         doc = "in words only" if math.isnan(r.documented) else \
             f"{number(r.documented)} {r.unit}".strip()
-        verdict = "agrees" if r.agrees else "differs"
+        verdict = "agrees" if r.agrees else "does not agree"
         source = r.source if r.source == "analytic model" else f"documented (article " \
             f"{r.source})"
         out.append(f"**{r.experiment}: {r.quantity}**  \n"
                    f"{source}: {doc} · simulated: {number(r.simulated)} {r.unit} · "
-                   f"{verdict} ({r.check})" + (f"  \n*Why:* {r.why}" if r.why else ""))
+                   f"{verdict}: the rule is {r.check}"
+                   + (f"  \n*Why:* {r.why}" if r.why else ""))
     return "\n\n".join(out) if out else "*No rows to compare.*"
 
 
@@ -503,8 +504,12 @@ class LessonPanel(QWidget):
             self.focus.emit(None)
             return
         shown, used = used_settings(run)
-        done = len(self.partial.get(run.id, [])) if self.job is not None else 0
-        self.focus.emit((shown[min(done, len(shown) - 1)], used, run.blockmap))
+        # the configuration the map shows: the one running, else the last one run
+        if self.job is not None:
+            i = len(self.partial.get(run.id, []))
+        else:
+            i = len(self.play.runs[run.id]) - 1 if run.id in self.play.runs else 0
+        self.focus.emit((shown[min(i, len(shown) - 1)], used, run.blockmap))
 
     def _show_run(self, step) -> None:
         self.run_box.show()
@@ -632,10 +637,14 @@ class LessonPanel(QWidget):
             r = self.play.reflect(step)
         except KeyError:
             return "*Run the step before this one first: there is nothing to compare yet.*"
-        verdict = "Your prediction was right." if r.right else "The drive did otherwise."
+        verdict = "Your prediction was right." if r.right else ""
         lines = [f"You predicted: **{r.predicted}**.", "",
-                 f"The drive did: **{r.measured}**. {verdict}"]
-        lines += ["", *[f"- {e}" for e in r.explanation]]
+                 f"The drive did: **{r.measured}**. {verdict}".rstrip(), ""]
+        if len(r.explanation) == 2:
+            lines += [f"- *Your answer:* {r.explanation[0]}",
+                      f"- *What happened:* {r.explanation[1]}"]
+        else:
+            lines += [f"- {e}" for e in r.explanation]
         return "\n".join(lines)
 
     def _quiz_text(self, step) -> str:
@@ -686,6 +695,10 @@ class LessonPanel(QWidget):
                                       "once the experiment is replayed.")
             return
         run = self._run_for(step)
+        if run is None:  # a read or quiz step: keep the last run's results in view
+            done = [s for s in self.lesson.steps[:self.index]
+                    if s.kind == "run" and s.id in self.play.runs]
+            run = done[-1] if done else None
         if run is None:
             self.results.show_results([], [], "The results of this lesson's runs appear here.")
             return

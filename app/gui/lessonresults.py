@@ -26,6 +26,13 @@ from lessons.charts import PredictionPicture, RunChart
 from . import theme
 
 
+def run_colour(i: int) -> str:
+    """A configuration's colour: the theme's series without orange, which marks the
+    student's prediction in the pictures above the chart."""
+    colours = [c for k, c in enumerate(theme.current().series) if k != 1]
+    return colours[i % len(colours)]
+
+
 def _font(scale: float = 1.0) -> QFont:
     f = QFont()
     f.setPointSizeF(theme.current().font_pt * scale)
@@ -47,11 +54,10 @@ class RunChartView(QChartView):
 
     def legend_html(self) -> str:
         """A legend that wraps: a colour square and the configuration's label each."""
-        t = theme.current()
         data = self.chart_data
         if data is None:
             return ""
-        return " ".join(f'<span style="color:{t.series[i % len(t.series)]}">■</span>&nbsp;'
+        return " ".join(f'<span style="color:{run_colour(i)}">■</span>&nbsp;'
                         f"{s.label}&nbsp;&nbsp;" for i, s in enumerate(data.series))
 
     def labels(self) -> list[str]:
@@ -84,6 +90,7 @@ class RunChartView(QChartView):
         top = max(values, default=1.0)
         y_axis.setRange(0.0, top * 1.1 if top > 0 else 1.0)
         y_axis.applyNiceNumbers()
+        y_axis.setLabelFormat("%.0f" if top >= 100 else "%.3g")  # never "1.5e+03"
         if data.kind == "lines":
             x_axis = QValueAxis()
             x_axis.setTitleText(f"{data.x_label} ({data.x_unit})" if data.x_unit
@@ -95,10 +102,10 @@ class RunChartView(QChartView):
             for i, s in enumerate(data.series):
                 line = QLineSeries()
                 line.setName(s.label)
-                for x, y in zip(data.x, s.y, strict=False):
+                for x, y in zip(s.x or data.x, s.y, strict=False):
                     if math.isfinite(y):
                         line.append(QPointF(x, y))
-                pen = QPen(QColor(t.series[i % len(t.series)]))
+                pen = QPen(QColor(run_colour(i)))
                 pen.setWidthF(t.line_width)
                 line.setPen(pen)
                 line.setPointsVisible(True)
@@ -120,7 +127,7 @@ class RunChartView(QChartView):
                 bar = QBarSet(s.label)
                 bar.append([v if math.isfinite(v) else 0.0 for v in s.y]
                            + [0.0] * (len(cats) - len(s.y)))
-                bar.setColor(QColor(t.series[i % len(t.series)]))
+                bar.setColor(QColor(run_colour(i)))
                 bar.setBorderColor(QColor(t.colour("chart_background")))
                 bars.append(bar)
             c.addSeries(bars)
@@ -168,7 +175,7 @@ class PredictionView(QWidget):
         if self.picture.kind in ("bars", "facts", "compare"):
             body = line * (0.4 + 2.6 * len(self.picture.bars)) + 12
         else:
-            body = line * 2.7 + 24
+            body = line * (4.9 if self.picture.axis_label else 2.7) + 24
         return int(self._title_height(width) + body)
 
     def sizeHint(self):  # noqa: N802 - Qt name
@@ -237,8 +244,13 @@ class PredictionView(QWidget):
             text = f"{value:g}"
             qp.drawText(QPointF(x - fm.horizontalAdvance(text) / 2, axis_y + 4 + line * 0.9),
                         text)
-        if p.unit:
-            qp.drawText(QPointF(right - fm.horizontalAdvance(p.unit), axis_y - 4), p.unit)
+        if p.axis_label or p.unit:
+            text = f"{p.axis_label} ({p.unit})" if p.axis_label and p.unit else \
+                (p.axis_label or p.unit)
+            qp.setPen(muted)
+            qp.drawText(QRectF(left, axis_y + 6 + line, right - left, line * 2.2),
+                        int(Qt.AlignmentFlag.AlignLeft) | int(Qt.TextFlag.TextWordWrap), text)
+            qp.setPen(fg)
         if math.isfinite(p.guess):
             self._mark(qp, self._x(p.guess, lo, hi, left, width), band_y + line / 2, chosen_c,
                        "diamond")

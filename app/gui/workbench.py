@@ -736,6 +736,10 @@ class Workbench(QMainWindow):
             self.blockmap.set_snapshot(None)
             self.progress_label.setText("The drive of the lesson's run appears here when it "
                                         "runs.")
+        elif theme.current().name == "projector":
+            # before the controls widen again: projector type leaves no room for the list of
+            # lessons beside them at 1024 px (the window would grow past the screen)
+            self.lesson_dock.hide()
         # the lesson runs the drive: the workbench's own buttons fold away, and the controls
         # (only the settings the lesson uses) need less width than the map and results
         self.button_bar.setVisible(not on)
