@@ -40,6 +40,24 @@ BLOCK_CHARTS = {
 }
 
 
+# The source articles (../shared/seeds), named for a student instead of by number.
+ARTICLES = {
+    "000": "a blog post timing TRIM on an OCZ Vertex LE",
+    "001": "the same author's test of ext4's discard option",
+    "002": "a blog post measuring the ext4 journal and atime on an Intel X25-M",
+    "003": "a user's year with a Corsair X64, before and after TRIM",
+    "004": "a forum test of how full a trimmed OCZ Vertex may be",
+}
+
+
+def source_words(source: str) -> str:
+    """A compare row's source ("000/001") as a student reads it."""
+    if source == "analytic model":
+        return "the published analytic model"
+    names = [ARTICLES.get(s.strip(), f"article {s.strip()}") for s in source.split("/")]
+    return f"{' and '.join(dict.fromkeys(names))} (article {source})"
+
+
 # a figure's name as the axis of a prediction says it (short: it sits under a picture)
 FIGURE_WORDS = {"wa": "WA", "theory_wa": "the model's WA", "seconds": "time",
                 "mb_s": "speed", "data_mb_s": "speed", "fs_written_mb": "file-system writes",

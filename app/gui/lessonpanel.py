@@ -36,7 +36,13 @@ from PySide6.QtWidgets import (
 )
 
 from app.session.progress import Progress
-from lessons.charts import compare_pictures, prediction_picture, predictions_about, run_chart
+from lessons.charts import (
+    compare_pictures,
+    prediction_picture,
+    predictions_about,
+    run_chart,
+    source_words,
+)
 from lessons.glossary import render_links
 from lessons.lesson import Lesson, LessonError
 from lessons.player import LessonPlay
@@ -71,9 +77,8 @@ def compare_text(rows) -> str:
         doc = "in words only" if math.isnan(r.documented) else \
             f"{number(r.documented)} {r.unit}".strip()
         verdict = "agrees" if r.agrees else "does not agree"
-        source = r.source if r.source == "analytic model" else f"documented (article " \
-            f"{r.source})"
-        out.append(f"**{r.experiment}: {r.quantity}**  \n"
+        source = "the model" if r.source == "analytic model" else "documented"
+        out.append(f"**{r.experiment}: {r.quantity}**  \nFrom {source_words(r.source)}.  \n"
                    f"{source}: {doc} · simulated: {number(r.simulated)} {r.unit} · "
                    f"{verdict}: the rule is {r.check}"
                    + (f"  \n*Why:* {r.why}" if r.why else ""))
