@@ -118,6 +118,30 @@ class Snapshot:
     handled: int = 0  # the ticket (Worker.send) of the last command handled before it
 
 
+def drive_snapshot(drive: Drive, seq: int, **fields) -> Snapshot:
+    """A Snapshot of a drive another thread owns between its chunks of work (a lesson's run):
+    its blocks and counters, no marks and no series; fields sets the rest (segment,
+    progress, running, ...)."""
+    g = drive.geometry
+    views = drive.block_views()
+    pages = None
+    if g.physical_pages <= PAGE_LEVEL_PAGES:
+        p2l = drive.arrays.p2l
+        pages = np.full(p2l.shape, PAGE_VALID, dtype=np.int8)
+        pages[p2l == FREE_PAGE] = PAGE_FREE
+        pages[p2l == INVALID_PAGE] = PAGE_INVALID
+    marks = np.zeros(g.blocks, dtype=np.int8)
+    base = dict(seq=seq, blocks=g.blocks, pages_per_block=g.pages_per_block,
+                user_pages=g.user_pages, state=views["state"].copy(),
+                valid=views["valid"].copy(), erases=views["erases"].copy(),
+                close_seq=drive.arrays.close_seq.copy(), marks=marks, pages=pages,
+                codes=block_codes(views["state"], views["valid"], marks, g.pages_per_block),
+                counters=drive.counters(), free_blocks=drive.free_blocks, series={},
+                running=True, segment="", progress=float("nan"), engine_pages_per_s=0.0,
+                sim_s=0.0, animated=False)
+    return Snapshot(**(base | fields))
+
+
 class Worker(QThread):
     """Runs the drive; see the module docstring."""
 
