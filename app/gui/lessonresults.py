@@ -29,7 +29,8 @@ from . import theme
 def run_colour(i: int) -> str:
     """A configuration's colour: the theme's series without orange, which marks the
     student's prediction in the pictures above the chart."""
-    colours = [c for k, c in enumerate(theme.current().series) if k != 1]
+    s = theme.current().series  # blue, orange, bluish green, vermillion, sky blue, purple
+    colours = [s[0], s[3], s[5], s[4], s[2], s[7]]  # no orange; green (right) comes late
     return colours[i % len(colours)]
 
 
