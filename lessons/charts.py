@@ -35,8 +35,7 @@ STEP_CHARTS = {
                    "fs_written_mb"),
 }
 BLOCK_CHARTS = {
-    "wa_windows": ("Write amplification while measuring", "WA",
-                   "flash writes per page written"),
+    "wa_windows": ("Write amplification while measuring", "write amplification", ""),
 }
 
 

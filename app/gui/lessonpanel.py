@@ -273,7 +273,7 @@ class LessonPanel(QWidget):
         v.addWidget(self.run_box)
 
         self.quiz_box = QWidget()
-        qv = QHBoxLayout(self.quiz_box)
+        qv = QVBoxLayout(self.quiz_box)  # the answer gets the whole width: it is a sentence
         qv.setContentsMargins(0, 0, 0, 0)
         self.quiz_answer = QLineEdit()
         self.quiz_answer.setPlaceholderText("write 3 5; trim 10-12; gc 4")
@@ -282,9 +282,12 @@ class LessonPanel(QWidget):
         self.quiz_button.clicked.connect(self.check_quiz)
         self.reveal_button = QPushButton("Show answer")
         self.reveal_button.clicked.connect(self.reveal_quiz)
-        qv.addWidget(self.quiz_answer, 1)
-        qv.addWidget(self.quiz_button)
-        qv.addWidget(self.reveal_button)
+        qv.addWidget(self.quiz_answer)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.quiz_button)
+        buttons.addWidget(self.reveal_button)
+        buttons.addStretch(1)
+        qv.addLayout(buttons)
         v.addWidget(self.quiz_box)
         self.feedback = QLabel()
         self.feedback.setWordWrap(True)
@@ -370,7 +373,7 @@ class LessonPanel(QWidget):
         elif step.kind == "compare":
             text += self._show_compare(step)
         elif step.kind == "quiz":
-            text += self._quiz_text(step)
+            text += "\n\nThe two states are shown beside this panel."
             self.quiz_box.show()
             self.quiz_answer.clear()
             self.reveal_button.setEnabled(False)
@@ -652,10 +655,10 @@ class LessonPanel(QWidget):
             lines += [f"- {e}" for e in r.explanation]
         return "\n".join(lines)
 
-    def _quiz_text(self, step) -> str:
+    def _show_quiz_states(self, step) -> None:
         q = self.play.quiz(step)
-        return (f"\n\n**Before**\n\n```\n{state_text(q.before)}\n```\n\n"
-                f"**After**\n\n```\n{state_text(q.after)}\n```\n")
+        self.results.show_states([("Before", state_text(q.before)),
+                                  ("After", state_text(q.after))])
 
     def check_quiz(self) -> None:
         step = self.step
@@ -693,6 +696,9 @@ class LessonPanel(QWidget):
         if self.lesson is None:
             return
         step = self.step
+        if step.kind == "quiz":
+            self._show_quiz_states(step)
+            return
         if step.kind == "compare" and step.experiment is not None:
             rows = self.compared.get(self.index)
             self.results.show_results([], compare_pictures(rows or []),

@@ -29,7 +29,8 @@ from . import theme
 def run_colour(i: int) -> str:
     """A configuration's colour: the theme's series without orange, which marks the
     student's prediction in the pictures above the chart."""
-    colours = [c for k, c in enumerate(theme.current().series) if k != 1]
+    s = theme.current().series  # blue, orange, bluish green, vermillion, sky blue, purple
+    colours = [s[0], s[3], s[5], s[4], s[2], s[7]]  # no orange; green (right) comes late
     return colours[i % len(colours)]
 
 
@@ -327,6 +328,14 @@ def _ticks(lo: float, hi: float, log: bool) -> list[float]:
     return [round(first + i * step, 10) for i in range(int((hi - first) / step) + 1)]
 
 
+def _bold_label(text: str) -> QLabel:
+    label = QLabel(text)
+    f = QFont(label.font())
+    f.setBold(True)
+    label.setFont(f)
+    return label
+
+
 class LessonResults(QScrollArea):
     """The lesson's tab beside the workbench charts: the run's charts, then each
     prediction beside its outcome, with a legend of the marks."""
@@ -353,6 +362,24 @@ class LessonResults(QScrollArea):
                 w.hide()  # at once: deleteLater alone leaves it drawn until the next loop
                 w.deleteLater()
         self.charts, self.predictions = [], []
+
+    def show_states(self, parts: list[tuple[str, str]]) -> None:
+        """Blocks of monospaced text with a heading each (a quiz's two drive states): here,
+        where there is width for them, rather than in the narrow lesson text."""
+        self.clear()
+        for heading, text in parts:
+            self._layout.addWidget(_bold_label(heading))
+            body = QLabel(text)
+            body.setTextFormat(Qt.TextFormat.PlainText)
+            font = QFont("DejaVu Sans Mono")
+            font.setStyleHint(QFont.StyleHint.Monospace)
+            font.setPointSizeF(theme.current().font_pt)
+            body.setFont(font)
+            body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            self._layout.addWidget(body)
+        self.note.setText("")
+        self._layout.addWidget(self.note)
+        self._layout.addStretch(1)
 
     def show_results(self, charts: list[RunChart], pictures: list[PredictionPicture],
                      note: str = "") -> None:
