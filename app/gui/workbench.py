@@ -39,10 +39,11 @@ from app.session.streams import Segment
 from model.host.profiles import load_profile
 from model.lab.scenario import load_scenario, scenario_text
 
-from . import exportdialog, theme
-from .blockmap import BlockMap, Legend
+from . import exportdialog, mapwiring, theme
+from .blockmap import BlockMap
 from .charts import Charts
 from .controls import Controls
+from .legend import Legend
 from .scenariofiles import profile_settings, scenario_for, settings_for, steps_for
 from .session import DRIVE_FIELDS, FS_WORKLOADS, Session, Settings
 from .worker import Snapshot, Worker
@@ -63,6 +64,9 @@ KEYS = (
     ("Ctrl+S / Ctrl+O", "save / open a session"),
     ("F11", "projector mode: high contrast, larger type"),
     ("Ctrl+Tab", "next chart"),
+    ("+ / - / 0, wheel, drag", "block map (click it first): zoom in, out, whole drive; "
+     "arrows pan while zoomed (Ctrl+= / Ctrl+- / Ctrl+0 from anywhere)"),
+    ("Ctrl+B", "breakpoints: pause on WA, Nth GC, a full victim, free blocks, wear or a page"),
     ("Ctrl+E", "export a chart or the block map: PNG, SVG, PDF or CSV (or right-click it)"),
     ("F1 or ?", "this list"),
 )
@@ -186,6 +190,7 @@ class Workbench(QMainWindow):
             self.status[key] = lab
         self._menus()
         exportdialog.install(self)
+        mapwiring.install(self)  # zoom, heat maps, breakpoints
 
     def _button(self, text: str, tip: str, slot, longest: str = "") -> QPushButton:
         b = QPushButton(text)
@@ -273,6 +278,7 @@ class Workbench(QMainWindow):
         self.speed.setCurrentIndex(self.speed.findData(s.speed))
         self.speed.blockSignals(False)
         self.charts.theory = self.session.theory_wa()
+        mapwiring.follow_settings(self, s, drive_changed)
         if drive_changed:
             self._segments = 0
             profile = load_profile(s.profile) if s.profile else None
