@@ -207,3 +207,20 @@ def test_arrows_pan_the_zoomed_map_and_step_otherwise(qtbot, until, bench):
     before, steps = m.view.ox, written(bench)
     qtbot.keyClick(m, Qt.Key.Key_Right)
     assert m.view.ox < before and written(bench) == steps
+
+
+def test_reopening_a_session_replays_it_past_the_breakpoints(until, bench, tmp_path):
+    g = bench.session.settings.geometry()
+    assert mapwiring.set_breakpoints(bench, Breakpoints(lpn=0), g)
+    bench.request(workload="fill", fill_pct=100.0)
+    bench.run_workload()
+    until(lambda: bench.snapshot.breakpoint_hits == 1 and not bench.snapshot.running)
+    bench.toggle_play()
+    until(lambda: not bench.snapshot.running and not bench.snapshot.segment)
+    saved = written(bench)
+    path = tmp_path / "s.json"
+    assert bench.save(str(path))
+    bench.confirm = lambda text: True
+    assert bench.open(str(path))
+    until(lambda: written(bench) == saved and not bench.snapshot.running)
+    assert bench.snapshot.breakpoint_hits == 1

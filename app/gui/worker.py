@@ -13,6 +13,10 @@ carried out promptly, and `stop()` can wait for the thread to end without a time
 Two modes, chosen by drive size: a drive of at most EVENT_BLOCKS erase blocks runs with the
 engine's event buffer on, one small batch per frame (animation: victims, erases and GC copies
 are marked in the snapshot); a bigger drive runs without events, batch after batch, flat out.
+
+Between batches the worker checks the breakpoints set (model/lab/breakpoints.py) and pauses
+when one fires. A snapshot carries the pages of a small drive, or of the blocks a zoomed
+block map shows (the "view" command), and the engine's count of GC victims by valid pages.
 """
 
 from __future__ import annotations
@@ -361,7 +365,7 @@ class Worker(QThread):
             events = np.empty((0, 4), dtype=np.int64)
         self._batch_events = []
         hit = w.after_batch(events, batch)
-        if hit:
+        if hit and not self._replaying:  # a replay rebuilds a saved run: it never stops
             self._running = False
             self._bp_message, self._bp_hits = hit, self._bp_hits + 1
             self.breakpoint_hit.emit(hit)
