@@ -210,7 +210,8 @@ class BlockMap(QWidget):
             rgba = self._pages_image(snap, grid, r0, r1, c0, c1, px, lut)
             step, size = 1, s.cell
         else:
-            rgba = lut[heatmap.grouped(grid, s.per_px, heat.reduce)]
+            shown = heatmap.grouped(grid, s.per_px, heat.reduce)
+            rgba = lut.view(np.uint32).ravel()[shown].view(np.uint8).reshape(*shown.shape, 4)
             step, size = s.cell, s.cell
         self._buf = np.ascontiguousarray(rgba)
         bh, bw = self._buf.shape[:2]
@@ -227,23 +228,27 @@ class BlockMap(QWidget):
         (state map: open, victim and just-erased blocks only); a block whose pages the
         snapshot lacks (the worker has not caught up with the view yet) is filled plain."""
         t = theme.current()
+        word = lambda token: t.rgba(token).view(np.uint32)[0]  # noqa: E731 - RGBA as one word
         v, ppb = self.view, snap.pages_per_block
         pw, ph = page_grid(ppb)
         cell = v.scale.cell
         bw = max(1, min(px // 3, (cell - 1 - max(pw, ph) * px) // 2))
+        fh, fw = ph * px + 2 * bw, pw * px + 2 * bw  # the framed block inside its cell
         rows, cols = r1 - r0, c1 - c0
         idx = (np.arange(r0, r1)[:, None] * v.cols + np.arange(c0, c1)[None, :]).ravel()
         inside = idx < snap.blocks
-        frame = lut[grid.ravel()]
+        words = lut.view(np.uint32).ravel()
+        frame = words[grid.ravel()]
         if self.mode == "state":
             b = np.where(inside, idx, 0)
             plain = ((snap.state[b] == BLOCK_FULL) | (snap.state[b] == BLOCK_FREE)) & \
                 (snap.marks[b] == 0)
-            frame = frame.copy()
-            frame[plain & inside] = t.rgba("map_background")
-        cells = np.empty((rows * cols, cell, cell, 4), dtype=np.uint8)
-        cells[:] = t.rgba("map_background")
-        cells[:, :ph * px + 2 * bw, :pw * px + 2 * bw] = frame[:, None, None, :]
+            frame[plain & inside] = word("map_background")
+        # Drawn straight into the image's layout (row, y, column, x): no copy at the end.
+        out = np.empty((rows, cell, cols, cell), dtype=np.uint32)
+        out[:] = word("map_background")
+        cells = out.transpose(0, 2, 1, 3)  # a view: (row, column, y, x)
+        cells[:, :, :fh, :fw] = frame.reshape(rows, cols)[:, :, None, None]
         # which row of snap.pages each block on screen is (-1: not in the snapshot)
         if snap.page_blocks is None:
             row = np.where(inside, idx, -1)
@@ -253,18 +258,20 @@ class BlockMap(QWidget):
             ok[ok] &= snap.page_blocks[pos[ok]] == idx[ok]
             row = np.where(ok & inside, pos, -1)
         have = row >= 0
-        missing = inside & ~have
-        cells[missing, :ph * px + 2 * bw, :pw * px + 2 * bw] = lut[grid.ravel()[missing]][
-            :, None, None, :]
+        missing = np.flatnonzero(inside & ~have)
+        if missing.size:
+            mr, mc = np.divmod(missing, cols)
+            cells[mr, mc, :fh, :fw] = words[grid.ravel()[missing]][:, None, None]
         if have.any():
             pages = snap.pages.reshape(-1, ppb)[row[have]]
             if pw * ph != ppb:
                 pages = np.pad(pages, ((0, 0), (0, pw * ph - ppb)))
-            colours = np.stack([t.rgba("page_free"), t.rgba("page_valid"),
-                                t.rgba("page_invalid"), t.rgba("page_copied")])
-            inner = colours[pages].reshape(-1, ph, pw, 4).repeat(px, axis=1).repeat(px, axis=2)
-            cells[have, bw:bw + ph * px, bw:bw + pw * px] = inner
-        return cells.reshape(rows, cols, cell, cell, 4).transpose(0, 2, 1, 3, 4).reshape(
+            colours = np.array([word("page_free"), word("page_valid"), word("page_invalid"),
+                                word("page_copied")], dtype=np.uint32)
+            inner = colours[pages].reshape(-1, ph, pw).repeat(px, axis=1).repeat(px, axis=2)
+            hr, hc = np.divmod(np.flatnonzero(have), cols)
+            cells[hr, hc, bw:bw + ph * px, bw:bw + pw * px] = inner
+        return out.reshape(rows * cell, cols * cell).view(np.uint8).reshape(
             rows * cell, cols * cell, 4)
 
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt name
