@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 from model.flash.state import BLOCK_FREE, BLOCK_FULL, BLOCK_STATE_NAMES
 
 from . import heatmap, theme
+from .legend import Legend  # noqa: F401  (the map's legend, imported from here by the window)
 from .mapview import Viewport, page_grid
 from .worker import Snapshot
 

@@ -40,10 +40,9 @@ from model.host.profiles import load_profile
 from model.lab.scenario import load_scenario, scenario_text
 
 from . import exportdialog, mapwiring, theme
-from .blockmap import BlockMap
+from .blockmap import BlockMap, Legend
 from .charts import Charts
 from .controls import Controls
-from .legend import Legend
 from .scenariofiles import profile_settings, scenario_for, settings_for, steps_for
 from .session import DRIVE_FIELDS, FS_WORKLOADS, Session, Settings
 from .worker import Snapshot, Worker

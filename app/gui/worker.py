@@ -369,7 +369,8 @@ class Worker(QThread):
             self._running = False
             self._bp_message, self._bp_hits = hit, self._bp_hits + 1
             self.breakpoint_hit.emit(hit)
-        return bool(hit)
+            return True
+        return False
 
     def _next_segment(self) -> None:
         self._stream = None
