@@ -26,7 +26,7 @@ MODES = {
     "state": ("state", "full block: valid 0 → 100 %", "mean"),
     "valid": ("valid pages", "valid pages per block", "mean"),
     "erases": ("erase count", "erases per block", "max"),
-    "age": ("age", "age: NAND page writes since the block closed", "mean"),
+    "age": ("age", "age: NAND page writes since closed", "mean"),
 }
 assert tuple(MODES) == HEAT_MODES
 

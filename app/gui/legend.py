@@ -102,11 +102,12 @@ class Legend(QWidget):
             items += [(_swatch(t.colour(token)), text) for token, text in self.PAGE_ENTRIES]
             rows = [items[:2], items[2:5], items[5:]]
         else:
-            items = [(None, bar_text + ":"), (self.lo_label, ""), (_gradient(), ""),
+            # on rows of their own: narrow enough for 1024 px in projector type
+            items = [(None, bar_text), (self.lo_label, ""), (_gradient(), ""),
                      (self.hi_label, "")]
             if self.mode == "age":
                 items.append((_swatch(t.colour("block_free")), "free or open: no age"))
-            rows = [items]
+            rows = [items[:1], items[1:]]
         self.labels = [text for _, text in items if text]
         self._inner = QWidget()
         box = QVBoxLayout(self._inner)
