@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QApplication
 
 from app.gui import heatmap, mapwiring
 from app.gui.mapview import Viewport
@@ -224,3 +225,12 @@ def test_reopening_a_session_replays_it_past_the_breakpoints(until, bench, tmp_p
     assert bench.open(str(path))
     until(lambda: written(bench) == saved and not bench.snapshot.running)
     assert bench.snapshot.breakpoint_hits == 1
+
+
+@pytest.mark.parametrize("mode", list(heatmap.MODES))
+def test_every_legend_fits_1024_px_in_projector_type(bench, mode):
+    bench.projector_action.setChecked(True)
+    bench.request(heatmap=mode)
+    assert bench.legend.mode == mode
+    QApplication.processEvents()  # the new legend's layout settles
+    assert bench.minimumSizeHint().width() <= 1024
