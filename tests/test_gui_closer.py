@@ -38,8 +38,9 @@ def pixel(w, block: int, page: int):
     x0, y0 = 2 + v.ox + c * v.scale.cell, 2 + v.oy + r * v.scale.cell
     bw = max(1, min(px // 3, (v.scale.cell - 1 - 16 * px) // 2))  # as the map frames it
     pr, pc = divmod(page, 16)
-    return m.grab().toImage().pixelColor(QPoint(x0 + bw + pc * px + px // 2,
-                                                y0 + bw + pr * px + px // 2)).name()
+    x, y = x0 + bw + pc * px + px // 2, y0 + bw + pr * px + px // 2
+    assert m.page_at(x, y) == (block, page)  # hover finds the page drawn there
+    return m.grab().toImage().pixelColor(QPoint(x, y)).name()
 
 
 # --- the viewport, Qt-free --------------------------------------------------------------
@@ -96,6 +97,7 @@ def test_a_95_gb_drive_zooms_down_to_its_pages(qtbot, until, bench):
     assert set(m.view.visible_blocks()) <= set(snap.page_blocks)
     from app.gui import theme
     assert pixel(bench, 0, 5) == theme.current().colour("page_valid").lower()
+    assert m.describe(0, 5).endswith("page 5 (physical page 5): valid")
     last = int(m.view.visible_blocks()[-1])
     assert snap.state[last] == 0 and pixel(bench, last, 5) == \
         theme.current().colour("page_free").lower()

@@ -27,6 +27,7 @@ from .mapview import Viewport, page_grid
 from .worker import Snapshot
 
 MARGIN = 2  # pixels round the grid
+PAGE_NAMES = ("free", "valid", "invalid (stale)", "valid, just copied by GC")  # by PAGE_*
 ZOOM_KEYS = {Qt.Key.Key_Plus: 1, Qt.Key.Key_Equal: 1, Qt.Key.Key_Minus: -1}
 PAN_KEYS = {Qt.Key.Key_Left: (1, 0), Qt.Key.Key_Right: (-1, 0), Qt.Key.Key_Up: (0, 1),
             Qt.Key.Key_Down: (0, -1)}
@@ -233,7 +234,7 @@ class BlockMap(QWidget):
         v, ppb = self.view, snap.pages_per_block
         pw, ph = page_grid(ppb)
         cell = v.scale.cell
-        bw = max(1, min(px // 3, (cell - 1 - max(pw, ph) * px) // 2))
+        bw = self._frame_px(px)
         fh, fw = ph * px + 2 * bw, pw * px + 2 * bw  # the framed block inside its cell
         rows, cols = r1 - r0, c1 - c0
         idx = (np.arange(r0, r1)[:, None] * v.cols + np.arange(c0, c1)[None, :]).ravel()
@@ -275,6 +276,11 @@ class BlockMap(QWidget):
         return out.reshape(rows * cell, cols * cell).view(np.uint8).reshape(
             rows * cell, cols * cell, 4)
 
+    def _frame_px(self, px: int) -> int:
+        """Width of the frame round a block drawn as pages of px pixels."""
+        pw, ph = page_grid(self.view.ppb)
+        return max(1, min(px // 3, (self.view.scale.cell - 1 - max(pw, ph) * px) // 2))
+
     def paintEvent(self, event) -> None:  # noqa: N802 - Qt name
         p = QPainter(self)
         background = QColor(theme.current().colour("map_background"))
@@ -303,7 +309,23 @@ class BlockMap(QWidget):
             return None
         return self.view.block_at(x - MARGIN, y - MARGIN)
 
-    def describe(self, b: int) -> str:
+    def page_at(self, x: int, y: int) -> tuple[int, int] | None:
+        """(block, page in it) under widget pixel (x, y) when pages are drawn, else None."""
+        b = self.block_at(x, y)
+        if b is None or not self.page_level:
+            return None
+        v, px = self.view, self.view.page_px()
+        bw = self._frame_px(px)
+        r, c = divmod(b, v.cols)
+        dx = x - MARGIN - v.ox - c * v.scale.cell - bw
+        dy = y - MARGIN - v.oy - r * v.scale.cell - bw
+        pw, ph = page_grid(v.ppb)
+        if not (0 <= dx < pw * px and 0 <= dy < ph * px):
+            return None
+        page = (dy // px) * pw + dx // px
+        return (b, page) if page < v.ppb else None
+
+    def describe(self, b: int, page: int | None = None) -> str:
         s = self.snapshot
         state = BLOCK_STATE_NAMES[int(s.state[b])]
         text = (f"Block {b:,}: {state}\n{int(s.valid[b])} of {s.pages_per_block} pages valid\n"
@@ -311,6 +333,12 @@ class BlockMap(QWidget):
         if s.close_seq[b] >= 0:
             age = s.counters["nand_writes"] - int(s.close_seq[b])
             text += f"\nclosed {age:,} NAND page writes ago"
+        if page is not None and s.pages is not None:
+            rows = s.page_blocks
+            i = b if rows is None else int(np.searchsorted(rows, b))
+            if rows is None or (i < rows.size and rows[i] == b):
+                what = PAGE_NAMES[int(s.pages[i * s.pages_per_block + page])]
+                text += f"\npage {page} (physical page {b * s.pages_per_block + page:,}): {what}"
         return text
 
     def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt name
@@ -324,5 +352,7 @@ class BlockMap(QWidget):
         if b is None:
             QToolTip.hideText()
         else:
-            QToolTip.showText(event.globalPosition().toPoint(), self.describe(b), self)
+            at = self.page_at(pos.x(), pos.y())
+            QToolTip.showText(event.globalPosition().toPoint(),
+                              self.describe(b, at[1] if at else None), self)
         super().mouseMoveEvent(event)
