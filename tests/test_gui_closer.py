@@ -74,6 +74,36 @@ def test_zoom_keeps_the_block_under_the_pointer_and_pans_within_the_drive():
     assert not v.zoomed and v.visible_blocks().size == v.n
 
 
+def _grouped_by_hand(grid, k, how, marks):
+    rows, cols = -(-grid.shape[0] // k), -(-grid.shape[1] // k)
+    out = np.empty((rows, cols), dtype=np.uint16)
+    for i in range(rows):
+        for j in range(cols):
+            cells = grid[i * k:(i + 1) * k, j * k:(j + 1) * k].ravel()
+            vals = cells[cells < 256].astype(int)
+            states = cells[(cells >= 256) & (cells != heatmap.BACKGROUND)]
+            if vals.size:
+                v = vals.max() if how == "max" else vals.sum() // vals.size
+            else:
+                v = states.max() if states.size else heatmap.BACKGROUND
+            if marks and (cells == heatmap.CODE_VICTIM).any():
+                v = heatmap.CODE_VICTIM
+            elif marks and (cells == heatmap.CODE_ERASED).any():
+                v = heatmap.CODE_ERASED
+            out[i, j] = v
+    return out
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 23), st.integers(1, 23), st.integers(2, 5),
+       st.sampled_from(["mean", "max"]), st.booleans(), st.integers(0, 2**32 - 1),
+       st.sampled_from([(0, 261), (256, 261), (255, 258)]))
+def test_blocks_sharing_a_pixel_are_shown_as_the_rules_say(r, c, k, how, marks, seed, span):
+    grid = np.random.default_rng(seed).integers(*span, (r, c)).astype(np.uint16)
+    got = heatmap.grouped(grid, k, how, marks)
+    np.testing.assert_array_equal(got, _grouped_by_hand(grid, k, how, marks))
+
+
 # --- the window ---------------------------------------------------------------------------
 
 def test_a_95_gb_drive_zooms_down_to_its_pages(qtbot, until, bench):

@@ -212,7 +212,7 @@ class BlockMap(QWidget):
             rgba = self._pages_image(snap, grid, r0, r1, c0, c1, px, lut)
             step, size = 1, s.cell
         else:
-            shown = heatmap.grouped(grid, s.per_px, heat.reduce)
+            shown = heatmap.grouped(grid, s.per_px, heat.reduce, marks=self.mode == "state")
             rgba = lut.view(np.uint32).ravel()[shown].view(np.uint8).reshape(*shown.shape, 4)
             step, size = s.cell, s.cell
         self._buf = np.ascontiguousarray(rgba)

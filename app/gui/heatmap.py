@@ -90,33 +90,42 @@ def lut(mode: str) -> np.ndarray:
     return table
 
 
-def reduce_groups(g: np.ndarray, how: str) -> np.ndarray:
-    """One code per row of g (uint16[m, k*k]: the codes of a k x k group of blocks that
-    shares a pixel): the mean (or max) position on the colour bar of those that have one;
-    else the group's highest state code; BACKGROUND only for a group wholly past the end.
-    A victim or just-erased block shows through in the state map."""
-    scalar = g < 256
-    n = scalar.sum(axis=1)
-    masked = np.where(scalar, g, 0)
-    if how == "max":
-        out = masked.max(axis=1).astype(np.uint16)
-    else:
-        out = (masked.sum(axis=1, dtype=np.int64) // np.maximum(n, 1)).astype(np.uint16)
-    other = np.where(g == BACKGROUND, 0, g).max(axis=1)
-    none = n == 0
-    out[none] = np.where(other[none] >= 256, other[none], BACKGROUND)
-    for mark in (CODE_ERASED, CODE_VICTIM):
-        out[(g == mark).any(axis=1)] = mark
-    return out
+def _fold(g: np.ndarray, k: int, each, combine) -> np.ndarray:
+    """combine(each(block codes)) over the k x k blocks of every group of g (shaped
+    (R/k, k, C/k, k)): k*k whole-array operations on strided views. numpy's reductions over
+    axes (1, 3) measured ten times slower than this."""
+    acc = None
+    for i in range(k):
+        for j in range(k):
+            part = each(g[:, i, :, j])
+            acc = part if acc is None else combine(acc, part)
+    return acc
 
 
-def grouped(grid: np.ndarray, k: int, how: str) -> np.ndarray:
-    """uint16[R, C] codes shrunk to one per k x k group (ceil(R/k), ceil(C/k))."""
+def grouped(grid: np.ndarray, k: int, how: str, marks: bool = False) -> np.ndarray:
+    """uint16[R, C] codes shrunk to one per k x k group of blocks sharing a pixel
+    (ceil(R/k), ceil(C/k)): the mean (or max) position on the colour bar of the blocks that
+    have one; else the group's highest state code; BACKGROUND only for a group wholly past
+    the last block. marks (the state map): a victim, else a just-erased block, shows through."""
     if k == 1:
         return grid
     r, c = grid.shape
     rp, cp = -(-r // k) * k, -(-c // k) * k
     padded = np.full((rp, cp), BACKGROUND, dtype=np.uint16)
     padded[:r, :c] = grid
-    g = padded.reshape(rp // k, k, cp // k, k).transpose(0, 2, 1, 3).reshape(-1, k * k)
-    return reduce_groups(g, how).reshape(rp // k, cp // k)
+    g = padded.reshape(rp // k, k, cp // k, k)
+    n = _fold(g, k, lambda s: (s < 256).astype(np.uint16), np.add)
+    if how == "max":
+        out = _fold(g, k, lambda s: np.where(s < 256, s, np.uint16(0)), np.maximum)
+    else:
+        total = _fold(g, k, lambda s: np.where(s < 256, s, np.uint16(0)).astype(np.uint32),
+                      np.add)
+        out = (total // np.maximum(n, 1)).astype(np.uint16)
+    none = n == 0
+    if none.any():  # the highest state code, background counting lowest
+        other = _fold(g, k, lambda s: np.where(s == BACKGROUND, np.uint16(0), s), np.maximum)
+        out[none] = np.where(other[none] >= 256, other[none], BACKGROUND)
+    if marks:
+        for mark in (CODE_ERASED, CODE_VICTIM):  # a victim (set last) beats an erase
+            out[_fold(g, k, lambda s, m=mark: s == m, np.logical_or)] = mark
+    return out
