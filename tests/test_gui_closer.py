@@ -266,3 +266,28 @@ def test_every_legend_fits_1024_px_in_projector_type(bench, mode):
     assert bench.legend.mode == mode
     QApplication.processEvents()  # the new legend's layout settles
     assert bench.minimumSizeHint().width() <= 1024
+
+
+def test_zoomed_pages_of_an_animated_drive_agree_with_its_valid_counts(until, bench):
+    from app.gui.worker import PAGE_COPIED, PAGE_VALID
+
+    bench.request(capacity_mib=2048.0, pages_per_block=64)  # events on, pages sent on request
+    until(lambda: bench.snapshot.blocks == bench.session.settings.geometry().blocks)
+    assert bench.session.settings.geometry().physical_pages > PAGE_LEVEL_PAGES
+    run_to_end(until, bench, workload="fill", fill_pct=100.0)
+    m = bench.blockmap
+    while m.view.page_px() == 0:
+        m.zoom(1)
+    bench.request(workload="random", amount=0.0, speed="fast")  # events stay on
+    bench.run_workload()
+
+    def copies_shown():
+        s = bench.snapshot
+        return s.animated and s.page_blocks is not None and (s.pages == PAGE_COPIED).any()
+
+    until(copies_shown)
+    bench.worker.send("pause")
+    s = bench.snapshot
+    per_block = s.pages.reshape(-1, 64)
+    live = ((per_block == PAGE_VALID) | (per_block == PAGE_COPIED)).sum(axis=1)
+    np.testing.assert_array_equal(live, s.valid[s.page_blocks])
