@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from PySide6.QtCore import QEvent, QLine, QPoint, QRect, Qt, Signal
+from PySide6.QtCore import QEvent, QLine, QPoint, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
@@ -56,7 +56,7 @@ class BlockMap(QWidget):
         self.view: Viewport | None = None
         self._image: QImage | None = None
         self._buf: np.ndarray | None = None
-        self._at = QRect()  # where the image goes
+        self._at = QRectF()  # where the image goes
         self._grid_step = 0  # pixels between grid lines, 0 for none
         self._asked: tuple | None = None  # the page view last asked of the worker
         self._drag: QPoint | None = None
@@ -210,18 +210,17 @@ class BlockMap(QWidget):
         lut = heatmap.lut(self.mode)
         if self.page_level:
             rgba = self._pages_image(snap, grid, r0, r1, c0, c1, px, lut)
-            step, size = 1, s.cell
-        else:
+            stretch = 1.0  # the image has every pixel already
+        else:  # one image pixel per block (or k x k blocks), stretched when drawn
             shown = heatmap.grouped(grid, s.per_px, heat.reduce, marks=self.mode == "state")
             rgba = lut.view(np.uint32).ravel()[shown].view(np.uint8).reshape(*shown.shape, 4)
-            step, size = s.cell, s.cell
+            stretch = s.value * s.per_px
         self._buf = np.ascontiguousarray(rgba)
         bh, bw = self._buf.shape[:2]
         self._image = QImage(self._buf.data, bw, bh, bw * 4, QImage.Format.Format_RGBA8888)
-        x = MARGIN + v.ox + (c0 // s.per_px if s.per_px > 1 else c0 * size)
-        y = MARGIN + v.oy + (r0 // s.per_px if s.per_px > 1 else r0 * size)
-        self._at = QRect(x, y, bw * step, bh * step)
-        self._grid_step = step if step >= 4 else 0
+        self._at = QRectF(MARGIN + v.ox + c0 * s.value, MARGIN + v.oy + r0 * s.value,
+                          bw * stretch, bh * stretch)
+        self._grid_step = s.cell if not self.page_level and s.cell >= 4 else 0
         self.paint_ms = 1000 * (time.perf_counter() - t0)
 
     def _pages_image(self, snap: Snapshot, grid: np.ndarray, r0: int, r1: int, c0: int,
@@ -287,8 +286,8 @@ class BlockMap(QWidget):
         p.fillRect(self.rect(), background)
         image = self._image
         if image is not None:
-            target = self._at
-            p.drawImage(target, image)  # nearest neighbour: no smooth-transform hint
+            p.drawImage(self._at, image)  # nearest neighbour: no smooth-transform hint
+            target = self._at.toRect()  # whole pixels whenever grid lines are drawn
             c = self._grid_step
             if c:  # a 1-pixel gap at the top and left of every cell on screen
                 p.setPen(background)

@@ -1,11 +1,11 @@
 """Where the block map's blocks sit on screen, zoomed and panned: plain arithmetic, no Qt.
 
 The blocks are laid out row by row in a grid of `cols` columns, fixed for a widget size so
-zooming never reflows them. A scale is either `cell` pixels per block (cell >= 1) or `per_px`
-blocks per pixel side (a k x k group of blocks shares one pixel on drives with more blocks
-than pixels). The fitted scale shows the whole drive; the zoom ladder climbs from it, in
-steps of about 1.4x, until one block fills most of the view, so a block's pages are visible
-on any drive size. `ox, oy` is where grid column 0 / row 0 lies in widget pixels.
+zooming never reflows them. A scale is pixels per block side: the fitted scale shows the
+whole drive (a fraction on a drive with more blocks than fit as whole pixels, where a k x k
+group of blocks may share a pixel); the zoom ladder climbs from it, in steps of about 1.4x
+and whole pixels, until one block fills most of the view, so a block's pages are visible on
+any drive size. `ox, oy` is where grid column 0 / row 0 lies in widget pixels.
 """
 
 from __future__ import annotations
@@ -37,44 +37,58 @@ def fits(n: int, width: int, height: int, cell: int) -> int:
 
 @dataclass(frozen=True)
 class Scale:
-    """cell pixels per block side, or per_px blocks per pixel side (one of them is 1)."""
+    """Pixels per block side: a whole number, or (only to fit a big drive to the view) a
+    fraction, drawn by grouping per_px x per_px blocks into one image pixel and stretching
+    the image by per_px * value."""
 
-    cell: int = 1
-    per_px: int = 1
+    value: float
 
     @property
-    def value(self) -> float:
-        """Pixels per block side."""
-        return self.cell / self.per_px
+    def whole(self) -> bool:
+        return self.value >= 1 and float(self.value).is_integer()
+
+    @property
+    def cell(self) -> int:
+        """Pixels per block for a whole scale, else 0."""
+        return int(self.value) if self.whole else 0
+
+    @property
+    def per_px(self) -> int:
+        """Blocks per image pixel side (1 unless several blocks share a pixel)."""
+        return max(1, math.ceil(1 / self.value - 1e-9))
 
 
 def fitted(n: int, width: int, height: int) -> tuple[int, Scale]:
-    """(grid columns, scale) that show all n blocks in width x height pixels."""
-    if n <= width * height:
-        c = max(1, int(math.sqrt(width * height / n)))
-        while c > 1 and not fits(n, width, height, c):
-            c -= 1
-        return fits(n, width, height, c) or max(1, width // c), Scale(cell=c)
-    k = max(2, int(math.sqrt(n / (width * height))))
-    while _ceil(_ceil(n, width * k), k) > height:  # grid rows, then pixel rows
-        k += 1
-    return width * k, Scale(per_px=k)
+    """(grid columns, scale) that show all n blocks in width x height pixels: square cells
+    of a whole number of pixels when at least two fit, else the grid shaped like the view
+    and stretched to fill it (so a big drive is not a thin strip of 1-pixel cells)."""
+    c = int(math.sqrt(width * height / n))
+    while c >= 2 and not fits(n, width, height, c):
+        c -= 1
+    if c >= 2:
+        return fits(n, width, height, c), Scale(float(c))
+    cols = max(1, math.ceil(math.sqrt(n * width / height)))
+    rows = _ceil(n, cols)
+    return cols, Scale(min(width / cols, height / rows))
 
 
 def ladder(fit: Scale, pages_per_block: int, width: int, height: int) -> list[Scale]:
     """The zoom rungs from the fitted scale up to one block filling most of the view, and
-    never short of the scale that shows a block's pages."""
+    never short of the scale that shows a block's pages; above the fit, whole pixels."""
     pw, ph = page_grid(pages_per_block)
     top = max(min(width, height) * 3 // 4, max(pw, ph) * 4 * MIN_PAGE_PX + 3)
     rungs = [fit]
-    k = fit.per_px
-    while k > 1:
-        k = max(1, min(k - 1, int(k / STEP)))
-        rungs.append(Scale(per_px=k))
-    c = rungs[-1].cell
+    v = fit.value
+    while v * STEP < 1:
+        v *= STEP
+        rungs.append(Scale(v))
+    if rungs[-1].value < 1:
+        rungs.append(Scale(1.0))
+    c = math.floor(rungs[-1].value)
     while c < top:
         c = min(top, max(c + 1, int(round(c * STEP))))
-        rungs.append(Scale(cell=c))
+        if c > rungs[-1].value:
+            rungs.append(Scale(float(c)))
     return rungs
 
 
@@ -101,8 +115,8 @@ class Viewport:
 
     def grid_px(self) -> tuple[int, int]:
         """The whole grid's size in pixels at this scale."""
-        s = self.scale
-        return (-(-self.cols * s.cell // s.per_px), -(-self.rows * s.cell // s.per_px))
+        v = self.scale.value
+        return math.ceil(self.cols * v - 1e-9), math.ceil(self.rows * v - 1e-9)
 
     def _clamp(self) -> None:
         """Keep the grid on screen: centred along an axis it fits in, else no gap at an end."""
@@ -146,16 +160,13 @@ class Viewport:
         self._clamp()
 
     def visible(self) -> tuple[int, int, int, int]:
-        """Grid rows r0..r1 and columns c0..c1 (ends excluded) at least partly on screen,
-        whole pixel groups when several blocks share a pixel."""
-        s = self.scale
-        k = s.per_px
+        """Grid rows r0..r1 and columns c0..c1 (ends excluded) at least partly on screen;
+        r0 and c0 start a pixel group when several blocks share a pixel."""
+        v, k = self.scale.value, self.scale.per_px
 
         def span(origin: int, size: int, count: int) -> tuple[int, int]:
-            if k > 1:
-                lo, hi = max(0, -origin) * k, (size - origin) * k
-            else:
-                lo, hi = max(0, -origin // s.cell), -(-(size - origin) // s.cell)
+            lo = max(0, math.floor(-origin / v)) // k * k
+            hi = math.ceil((size - origin) / v - 1e-9)
             return min(lo, count), min(max(hi, 0), count)
 
         r0, r1 = span(self.oy, self.height, self.rows)
@@ -170,9 +181,8 @@ class Viewport:
 
     def block_at(self, x: float, y: float) -> int | None:
         """The block under widget pixel (x, y) (the first of its group), or None."""
-        s = self.scale
-        col = int((x - self.ox) * s.per_px // s.cell)
-        row = int((y - self.oy) * s.per_px // s.cell)
+        v = self.scale.value
+        col, row = math.floor((x - self.ox) / v), math.floor((y - self.oy) / v)
         if x < self.ox or y < self.oy or col >= self.cols or row >= self.rows:
             return None
         b = row * self.cols + col
@@ -181,7 +191,7 @@ class Viewport:
     def page_px(self) -> int:
         """Pixels per page side when blocks are drawn as their pages, else 0."""
         s = self.scale
-        if s.per_px > 1:
+        if not s.whole:
             return 0
         pw, ph = page_grid(self.ppb)
         px = (s.cell - 3) // max(pw, ph)  # a frame pixel each side and a 1-pixel gap
