@@ -180,7 +180,7 @@ class Viewport:
         return idx[idx < self.n]
 
     def block_at(self, x: float, y: float) -> int | None:
-        """The block under widget pixel (x, y) (the first of its group), or None."""
+        """The block under widget pixel (x, y), or None."""
         v = self.scale.value
         col, row = math.floor((x - self.ox) / v), math.floor((y - self.oy) / v)
         if x < self.ox or y < self.oy or col >= self.cols or row >= self.rows:
