@@ -46,7 +46,7 @@ from lessons.loader import load_lesson
 from model.host.profiles import load_profile
 from model.lab.scenario import load_scenario, scenario_text
 
-from . import exportdialog, theme
+from . import exportdialog, mapwiring, theme
 from .blockmap import BlockMap, Legend
 from .charts import Charts
 from .controls import Controls
@@ -74,6 +74,9 @@ KEYS = (
     ("Ctrl+S / Ctrl+O", "save / open a session"),
     ("F11", "projector mode: high contrast, larger type"),
     ("Ctrl+Tab", "next chart"),
+    ("+ / - / 0, wheel, drag", "block map (click it first): zoom in, out, whole drive; "
+     "arrows pan while zoomed (Ctrl+= / Ctrl+- / Ctrl+0 from anywhere)"),
+    ("Ctrl+B", "breakpoints: pause on WA, Nth GC, a full victim, free blocks, wear or a page"),
     ("Ctrl+E", "export a chart or the block map: PNG, SVG, PDF or CSV (or right-click it)"),
     ("Ctrl+L", "show or hide the lessons panel"),
     ("Ctrl+G", "the glossary, with a search"),
@@ -209,6 +212,7 @@ class Workbench(QMainWindow):
         self._lessons()
         self._menus()
         exportdialog.install(self)
+        mapwiring.install(self)  # zoom, heat maps, breakpoints
 
     def _lessons(self) -> None:
         """The lesson panel, docked beside the workbench; it opens on the welcome page."""
@@ -334,6 +338,7 @@ class Workbench(QMainWindow):
         self.speed.setCurrentIndex(self.speed.findData(s.speed))
         self.speed.blockSignals(False)
         self.charts.theory = self.session.theory_wa()
+        mapwiring.follow_settings(self, s, drive_changed)
         if drive_changed:
             self._segments = 0
             profile = load_profile(s.profile) if s.profile else None

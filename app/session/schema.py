@@ -22,6 +22,8 @@ from model.host.profiles import list_profiles
 from .fsjobs import FS_KINDS
 from .streams import KINDS
 
+# Block map colourings: by state, or a heat map of valid pages, erase count or age.
+HEAT_MODES = ("state", "valid", "erases", "age")
 PARTITION_STARTS = ((DOS_START_SECTOR, "63 (old DOS)"), (MIB_START_SECTOR, "2048 (1 MiB)"),
                     (CYLINDER_START_SECTOR, "12544 (224 x 56 cylinder)"))
 LVM_OFFSETS = ((0, "no LVM"), (192, "192 KiB (old default)"), (256, "256 KiB (aligned)"))
@@ -146,4 +148,6 @@ SETTINGS: dict[str, Field] = {
     "trace_path": Field(str, "Trace file"),
     # no control: a scenario file sets it (0 = the profile's rated data)
     "data_compression": Field(float, "Data compression", 0, 1),
+    # how the block map colours its blocks (app/gui/heatmap.py)
+    "heatmap": Field(str, "Colour blocks by", choices=HEAT_MODES),
 }

@@ -58,6 +58,7 @@ class Settings:
     # SandForce drives: the share of its size the data keeps when compressed (0 = the
     # profile's rated data). Set by a scenario file; no control of its own.
     data_compression: float = 0.0
+    heatmap: str = "state"  # how the block map colours blocks: state, valid, erases, age
 
     @property
     def user_pages(self) -> int:
