@@ -137,27 +137,26 @@ def page_states(p2l: np.ndarray) -> np.ndarray:
     return pages
 
 
-def drive_snapshot(drive: Drive, seq: int, **fields) -> Snapshot:
-    """A Snapshot of a drive another thread owns between its chunks of work (a lesson's run):
-    its blocks and counters, no marks and no series; fields sets the rest (segment,
-    progress, running, ...)."""
+def drive_snapshot(drive: Drive, seq: int, marks: np.ndarray | None = None,
+                   **fields) -> Snapshot:
+    """A Snapshot of a drive's blocks and counters, taken by the thread that runs it between
+    chunks of work (the worker, or a lesson's run); marks: MARK_* per block since the last
+    frame (none by default); fields sets the rest (series, segment, progress, pages, ...).
+    Without pages in fields, a drive small enough gets every page's state."""
     g = drive.geometry
     views = drive.block_views()
-    pages = None
-    if g.physical_pages <= PAGE_LEVEL_PAGES:
-        p2l = drive.arrays.p2l
-        pages = np.full(p2l.shape, PAGE_VALID, dtype=np.int8)
-        pages[p2l == FREE_PAGE] = PAGE_FREE
-        pages[p2l == INVALID_PAGE] = PAGE_INVALID
-    marks = np.zeros(g.blocks, dtype=np.int8)
+    marks = np.zeros(g.blocks, dtype=np.int8) if marks is None else marks.copy()
+    if "pages" not in fields and g.physical_pages <= PAGE_LEVEL_PAGES:
+        fields["pages"] = page_states(drive.arrays.p2l)
     base = dict(seq=seq, blocks=g.blocks, pages_per_block=g.pages_per_block,
                 user_pages=g.user_pages, state=views["state"].copy(),
                 valid=views["valid"].copy(), erases=views["erases"].copy(),
-                close_seq=drive.arrays.close_seq.copy(), marks=marks, pages=pages,
+                close_seq=drive.arrays.close_seq.copy(), marks=marks, pages=None,
                 codes=block_codes(views["state"], views["valid"], marks, g.pages_per_block),
                 counters=drive.counters(), free_blocks=drive.free_blocks, series={},
                 running=True, segment="", progress=float("nan"), engine_pages_per_s=0.0,
-                sim_s=0.0, animated=False)
+                sim_s=0.0, animated=False, events_dropped=drive.events_dropped,
+                victim_valid=drive.victim_valid())
     return Snapshot(**(base | fields))
 
 
@@ -645,8 +644,7 @@ class Worker(QThread):
             self.snapshot_ready.emit()
             return
         self._recorder.record(self.drive, self._sim_s)
-        drive, g = self.drive, self._geometry
-        views = drive.block_views()
+        drive = self.drive
         pages, page_blocks = self._page_view(drive)
         if not view_only:
             self._copied = []
@@ -661,24 +659,17 @@ class Worker(QThread):
         elif self._preparing:
             segment = f"preparing {self._preparing}"
         done, secs = self._rate
-        snap = Snapshot(
-            seq=self._seq, blocks=g.blocks, pages_per_block=g.pages_per_block,
-            user_pages=g.user_pages, state=views["state"].copy(), valid=views["valid"].copy(),
-            erases=views["erases"].copy(), close_seq=drive.arrays.close_seq.copy(),
-            marks=self._marks.copy(), pages=pages,
-            codes=block_codes(views["state"], views["valid"], self._marks, g.pages_per_block),
-            counters=drive.counters(),
-            free_blocks=drive.free_blocks,
+        snap = drive_snapshot(
+            drive, self._seq, self._marks, pages=pages, page_blocks=page_blocks,
             series=self._recorder.series(),
             running=self._running or bool(self._preparing), segment=segment,
             progress=progress, engine_pages_per_s=done / secs if secs > 0 else 0.0,
             sim_s=self._sim_s, animated=self.animated and not self._replaying,
-            events_dropped=drive.events_dropped, log=[dict(d) for d in self._log],
+            log=[dict(d) for d in self._log],
             steps=[dict(d) for d in self._steps], mounted=self._machine is not None,
             mount=None if self._machine is None else (self._machine.fs.opt.atime,
                                                       self._machine.fs.opt.discard),
-            message=self._message, handled=self._working_on, page_blocks=page_blocks,
-            victim_valid=drive.victim_valid(), breakpoint=self._bp_message,
+            message=self._message, handled=self._working_on, breakpoint=self._bp_message,
             breakpoint_hits=self._bp_hits,
         )
         if not view_only:
