@@ -12,6 +12,7 @@ from PySide6.QtGui import QColor, QImage, QPixmap
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from . import heatmap, theme
+from .flowlayout import FlowLayout
 
 
 def _swatch(colour: str, size: int = 12) -> QPixmap:
@@ -110,16 +111,19 @@ class Legend(QWidget):
             rows = [items[:1], items[1:]]
         self.labels = [text for _, text in items if text]
         self._inner = QWidget()
-        box = QVBoxLayout(self._inner)
-        box.setContentsMargins(0, 0, 0, 0)
-        box.setSpacing(1)
-        for i, row_items in enumerate(rows):
-            row = QHBoxLayout()
+        # entries flow and wrap: the map may be narrow (a lesson beside it, projector type)
+        flow = FlowLayout(self._inner, spacing=12)
+        chooser = QWidget()
+        pair = QHBoxLayout(chooser)
+        pair.setContentsMargins(0, 0, 0, 0)
+        pair.addWidget(QLabel("Colour by"))
+        pair.addWidget(self.combo)
+        flow.addWidget(chooser)
+        for row_items in rows:
+            entry = QWidget()  # a heat map's bar and its two ends stay together
+            row = QHBoxLayout(entry)
+            row.setContentsMargins(0, 0, 0, 0)
             row.setSpacing(4)
-            if i == 0:
-                row.addWidget(QLabel("Colour by"))
-                row.addWidget(self.combo)
-                row.addSpacing(12)
             for what, text in row_items:
                 if isinstance(what, QLabel):
                     row.addWidget(what)
@@ -129,7 +133,12 @@ class Legend(QWidget):
                     row.addWidget(sw)
                 if text:
                     row.addWidget(QLabel(text))
-                    row.addSpacing(12)
-            row.addStretch(1)
-            box.addLayout(row)
+                    if self.mode == "state":  # one entry per swatch in the state map
+                        flow.addWidget(entry)
+                        entry = QWidget()
+                        row = QHBoxLayout(entry)
+                        row.setContentsMargins(0, 0, 0, 0)
+                        row.setSpacing(4)
+            if row.count():
+                flow.addWidget(entry)
         self._outer.addWidget(self._inner)

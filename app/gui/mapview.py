@@ -116,7 +116,10 @@ class Viewport:
     def grid_px(self) -> tuple[int, int]:
         """The whole grid's size in pixels at this scale."""
         v = self.scale.value
-        return math.ceil(self.cols * v - 1e-9), math.ceil(self.rows * v - 1e-9)
+        # a drive of fewer blocks than a row holds occupies only their columns: centring
+        # on the empty rest once left a one-block drive off screen at full zoom
+        cols = min(self.cols, self.n)
+        return math.ceil(cols * v - 1e-9), math.ceil(self.rows * v - 1e-9)
 
     def _clamp(self) -> None:
         """Keep the grid on screen: centred along an axis it fits in, else no gap at an end."""

@@ -192,7 +192,7 @@ class Workbench(QMainWindow):
         right.setStretchFactor(0, 1)
         right.setStretchFactor(1, 1)
         right.setSizes([500, 400])
-        split = QSplitter(Qt.Orientation.Horizontal)
+        split = self.main_split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(scroll)
         split.addWidget(right)
         split.setStretchFactor(1, 1)
@@ -761,6 +761,8 @@ class Workbench(QMainWindow):
             self._split_before = self.right_split.sizes()
             total = sum(self._split_before)
             self.right_split.setSizes([int(total * 0.42), total - int(total * 0.42)])
+            left, right = self.main_split.sizes()  # no gutter beside the narrowed controls
+            self.main_split.setSizes([240, left + right - 240])
         if not on:
             if getattr(self, "_split_before", None):
                 self.right_split.setSizes(self._split_before)
