@@ -343,6 +343,9 @@ class FileSystem:
         self.reserved_blocks += grow
         f.dirty_blocks.update(range(first, min(last + 1, f.allocated_blocks)))
         f.pending_blocks += grow
+        if not self._dirty_inodes:
+            # the kernel arms the flusher's timer when the first inode turns dirty
+            self._next_flusher = self.now + self.wb.interval_s
         if ino not in self._dirty_inodes:
             self._dirty_inodes[ino] = self.now
         self.dirty_bytes += (_dirty_pages(f) - before) * 4096

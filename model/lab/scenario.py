@@ -239,7 +239,7 @@ def scenario_text(s: Scenario, comment: str = "") -> str:
         lines.append(f"lvm_pe_start_kib = {s.partition.lvm_pe_start_bytes // 1024}")
     lines += ["", "[filesystem]"]
     default = FsOptions()
-    for key in ("journal", "atime", "discard", "extents", "commit_interval_s",
+    for key in ("journal", "atime", "discard", "kernel", "extents", "commit_interval_s",
                 "stripe_width_blocks"):
         value = getattr(s.fs, key)
         if key in ("journal", "atime", "discard") or value != getattr(default, key):
