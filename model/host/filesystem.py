@@ -40,6 +40,8 @@ from .fstypes import (
 from .journal import Journal, Transaction
 from .writeback import WritebackLimits
 
+WRITEBACK_CHUNK_BYTES = 4 * 2**20  # what one background writeback pass writes at least
+
 
 class FileSystem:
     """An ext4-like file system on a BlockDevice, freshly made (mkfs) at time now_s;
@@ -581,16 +583,16 @@ class FileSystem:
             self._write_home()
 
     def _writeback_oldest(self) -> None:
-        """Background writeback: the oldest dirty files until under the threshold."""
+        """Background writeback: the oldest dirty files until under the threshold, at least
+        one 4 MiB chunk (the kernel's MAX_WRITEBACK_PAGES) per pass."""
         target = self.wb.background_bytes
-        order = sorted(self._dirty_inodes.items(), key=lambda kv: kv[1])
         batch = []
         freed = 0
-        for ino, _ in order:
-            f = self.inodes[ino]
+        # _dirty_inodes is in the order files first became dirty: oldest first
+        for ino in self._dirty_inodes:
             batch.append(ino)
-            freed += _dirty_pages(f) * 4096
-            if self.dirty_bytes - freed <= target:
+            freed += _dirty_pages(self.inodes[ino]) * 4096
+            if self.dirty_bytes - freed <= target and freed >= WRITEBACK_CHUNK_BYTES:
                 break
         self._writeback_inodes(batch)
 
