@@ -160,3 +160,39 @@ def test_kernel_era_is_checked_and_fixed_at_mkfs():
     m = machine()
     with pytest.raises(ValueError, match="kernel"):
         m.fs.remount(FsOptions(kernel="modern"))
+
+
+SCENARIO = """version = 1
+[drive]
+profile = "intel_x25m_g1_80"
+user_gib = 0.5
+[filesystem]
+discard = true
+kernel = {kernel}
+[[steps]]
+do = "write"
+mb = 8
+[[steps]]
+do = "delete"
+[[steps]]
+do = "sync"
+"""
+
+
+def test_scenario_files_choose_the_kernel_era():
+    from model.lab.scenario import (  # noqa: PLC0415 (lab sits above host)
+        ScenarioError,
+        parse_scenario,
+        run_scenario,
+        scenario_text,
+    )
+
+    old = parse_scenario(SCENARIO.format(kernel='"2.6.39"'))
+    new = parse_scenario(SCENARIO.format(kernel='"modern"'))
+    assert new.fs.kernel == "modern" and 'kernel = "modern"' in scenario_text(new)
+    assert "kernel" not in scenario_text(old)  # the default is not written out
+    trimmed = {k: run_scenario(s)[2].trimmed_mb for k, s in (("old", old), ("new", new))}
+    assert trimmed["old"] == pytest.approx(8.0, rel=0.01)  # the 8 MB file
+    assert trimmed["new"] > trimmed["old"]  # the free run after the file, too
+    with pytest.raises(ScenarioError, match=r"7: filesystem.kernel must be one of 2.6.39, modern"):
+        parse_scenario(SCENARIO.format(kernel='"4.4"'))

@@ -158,6 +158,10 @@ class FileSystem:
         tree of small files lands contiguously; the stream's unused reserve stays marked in
         the bitmap until the stream moves on.
         """
+        if self.discard_queue:
+            # the kernel frees blocks for reuse only after discarding them: never let a
+            # queued discard reach a block given out again
+            self.issue_queued_discards()
         extents = None
         if small:
             nxt, end = self._stream

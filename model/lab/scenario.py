@@ -14,6 +14,7 @@ number, its `do` and the field the failure is charged to.
     [host]         profile = "host_phenom2_x4_965" # optional: data_compression = 0.3
     [partition]    start_sector = 2048             # optional: lvm_pe_start_kib = 192
     [filesystem]   journal = true, atime = "relatime", discard = false
+                   # optional: kernel = "modern" (how discard behaves; "2.6.39" default)
     [[steps]]      do = "unpack"                   # schema.STEP_FIELDS has every step
 """
 
