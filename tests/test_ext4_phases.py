@@ -163,3 +163,18 @@ def test_fstrim_within_10_percent(config):
     f = fig(config, "fstrim", "fstrim_mb")
     assert abs(f.ratio - 1) <= 0.10, f
     assert fig(config, "fstrim", "discard_mb").kernel == f.kernel
+
+
+@pytest.mark.parametrize("config", PHASE_CONFIGS)
+def test_recordings_are_complete_and_agree_with_their_counter(config):
+    """Nothing lost from the trace buffer, and per phase the traced write bytes are what
+    ext4's lifetime_write_kbytes counted; the journal's writes lie in its recorded range."""
+    rec = load(config)
+    assert rec["format"] == 2 and rec["kernel"].startswith("6.18")
+    first, end = rec["journal_sectors"]
+    assert end - first == 16384 * 8  # mke2fs's 64 MiB journal for 2-4 GiB
+    for step in rec["steps"]:
+        assert step["trace_lost"] == 0
+        for phase in step["phases"].values():
+            assert phase["write_bytes"] == phase["lifetime_write_kbytes"] * 1024
+            assert phase["journal_bytes"] <= phase["write_bytes"]
