@@ -70,6 +70,10 @@ TIPS = {
              "(once a day or after a change) or noatime (never). Applies at once (remount).",
     "discard": "Mount option: TRIM the extents a transaction freed when it commits. Applies "
                "at once (remount).",
+    "kernel": "How discard behaves. 2.6.39 (the 2011 articles): one TRIM per freed extent, "
+              "inside the commit, so sync waits for them. modern (Linux 5.x-6.x): after the "
+              "commit a worker discards each freed extent's whole free run, never-written "
+              "space included, and sync does not wait. Changing it makes a new file system.",
     "fstrim_every_min": "Run fstrim every this many simulated minutes while file-system "
                         "steps run (0 = never), like a periodic fstrim timer.",
     "kernel_scale": "Kernel tree unpack: share of the Linux 2.6.39 tree (36,706 files, "
@@ -212,6 +216,7 @@ class Controls(QWidget):
         self._add(form, "journal", "Journal", QCheckBox("on"))
         self._add(form, "atime", "atime", self._combo("atime"))
         self._add(form, "discard", "discard", QCheckBox("on"))
+        self._add(form, "kernel", "Kernel", self._combo("kernel"))
         self._add(form, "fstrim_every_min", "fstrim every (min)", _spin("fstrim_every_min"))
         self.fstrim_button = QPushButton("fstrim now")
         self.fstrim_button.setToolTip("Walk the file system's free space and TRIM every free "

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from model.host.fstypes import ATIME_MODES
+from model.host.fstypes import ATIME_MODES, KERNEL_ERAS
 from model.host.partition import CYLINDER_START_SECTOR, DOS_START_SECTOR, MIB_START_SECTOR
 from model.host.profiles import list_profiles
 
@@ -142,6 +142,7 @@ SETTINGS: dict[str, Field] = {
     "journal": Field(bool, "Journal"),
     "atime": Field(str, "atime", choices=tuple(ATIME_MODES)),
     "discard": Field(bool, "discard"),
+    "kernel": Field(str, "Kernel", choices=KERNEL_ERAS),
     "fstrim_every_min": Field(float, "fstrim every (min)", 0, 1e6, decimals=2),
     "kernel_scale": Field(float, "Tree scale", 0, 10, decimals=3, step=0.05),
     "seq_mb": Field(float, "Write (MB)", 0, 1e7, step=50),
