@@ -30,15 +30,15 @@ from .state import (
     INVALID_PAGE,
     R_BLOCKS,
     R_CLOSED_COUNT,
+    R_COPY_BLOCK,
+    R_COPY_OFFSET,
     R_D,
     R_ERROR,
     R_FIFO_COUNT,
     R_FIFO_HEAD,
     R_FREE_COUNT,
-    R_GC_BLOCK,
     R_GC_COPIES,
     R_GC_LOW,
-    R_GC_OFFSET,
     R_GC_VICTIMS,
     R_MIN_VALID,
     R_NAND_READS,
@@ -142,6 +142,7 @@ def collect(a):
 def collect_block(a, v):
     """Collect closed block v, which pick_victim just chose (for FIFO, v is the ring's head).
 
+    The copies go to the GC frontier: its own open block, or the host's (FtlConfig.gc_frontier).
     Kept apart from the choice so a caller that inspects the victim first (idle_gc) collects
     that same block: random-d draws fresh random numbers on every pick.
     """
@@ -155,6 +156,8 @@ def collect_block(a, v):
     ppb = a.regs[R_PAGES_PER_BLOCK]
     first = v * ppb
     end = first + ppb
+    r_block = a.regs[R_COPY_BLOCK]
+    r_offset = a.regs[R_COPY_OFFSET]
     # Each copy remaps its page: keep the l2p entries of the next PREFETCH_GC copies loading.
     for src in range(first, min(first + PREFETCH_GC, end)):
         ahead = a.p2l[src]
@@ -171,7 +174,7 @@ def collect_block(a, v):
         stamp = page_stamp(a, src)
         a.p2l[src] = INVALID_PAGE
         a.valid[v] -= 1
-        dst = stream_program(a, R_GC_BLOCK, R_GC_OFFSET, lpn, stamp)
+        dst = stream_program(a, r_block, r_offset, lpn, stamp)
         if dst < 0:
             # No block for the copy: put the page back so nothing is lost, and stop.
             put_page(a, src, lpn, stamp)
