@@ -238,7 +238,7 @@ def check_arguments(args) -> None:
         raise ValueError(flagged(str(e))) from None
     jobs = min(job_count(args), len(specs))
     share = available_memory_bytes() // jobs
-    for _, spec in specs:
+    for _, spec, _ in specs:
         try:
             check_buildable(spec.geometry, spec.config, memory_limit_bytes=share)
         except ValueError as e:

@@ -82,6 +82,9 @@ def _add_bench(sub) -> None:
                        "peak memory, beside the plain C reference loop when it can be "
                        "built. With --physics: simulated WA against model/flash/theory.py.")
     p.add_argument("--physics", action="store_true")
+    p.add_argument("--only", metavar="TEXT", default=None,
+                   help="--physics: run only the cases whose name contains TEXT, such as "
+                   "'greedy hot/cold' or '90/5 shared'")
     p.add_argument("--repeat", type=whole(1, 100), default=3,
                    help="runs per case, 1 to 100; medians are quoted")
     p.add_argument("--sizes", type=whole_list(15, 30), default="20,24",
