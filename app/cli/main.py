@@ -56,6 +56,10 @@ def _add_simulate(sub) -> None:
     p.add_argument("--gc", choices=("greedy", "fifo", "cost-benefit", "random-d"),
                    default="greedy", help="GC victim policy")
     p.add_argument("--d", type=int, default=2, help="blocks sampled by random-d (1 to 1024)")
+    p.add_argument("--gc-frontier", choices=("separate", "shared"), default="separate",
+                   help="where GC writes the pages it copies: an open block of its own "
+                   "(separate, the default) or the host's open block (shared, one write "
+                   "frontier, as Desnoyers' hot/cold model assumes)")
     p.add_argument("--mapping", choices=("page", "block", "fast"), default="page",
                    help="page-mapped, block-mapped (first generation) or hybrid log-block "
                    "(FAST)")
@@ -178,7 +182,8 @@ def _simulate(args: argparse.Namespace) -> int:
         geometry = Geometry(user_pages=args.user_pages, pages_per_block=args.pages_per_block,
                             spare=args.spare)
         config = FtlConfig(mapping=args.mapping, gc=args.gc, d=args.d,
-                           gc_low_blocks=args.gc_low_blocks, seed=args.seed)
+                           gc_low_blocks=args.gc_low_blocks, seed=args.seed,
+                           gc_frontier=args.gc_frontier)
         workload = Workload(kind=args.workload, hot_lba_fraction=args.hot_lbas,
                             hot_write_fraction=args.hot_writes,
                             active_fraction=args.active_fraction)
@@ -211,7 +216,7 @@ def _simulate_table(r) -> str:
         ("over-provisioning", f"{100 * r.spare:.2f} % of physical = "
                               f"{100 * r.extra_of_user:.2f} % of user capacity"),
         ("policy", f"{r.gc}" + (f" (d={r.d})" if r.gc == "random-d" else "")
-         + f", {r.mapping}-mapped, {r.workload} writes"),
+         + f", {r.mapping}-mapped, {r.workload} writes, {r.gc_frontier} GC frontier"),
         ("write amplification", f"{r.wa:.4f}  (analytic: {theory})"),
         ("per window", " ".join(f"{w:.3f}" for w in r.wa_windows)),
         ("host / NAND writes", f"{r.host_writes} / {r.nand_writes} pages"),
