@@ -33,6 +33,12 @@ from app.cli.args import (
     whole_list,
 )
 
+# The one definition (model/flash/amplification.py), as --help states it.
+WA_HELP = ("WA (write amplification) = flash bytes programmed / bytes the host wrote: a write "
+           "that covers part of a flash page counts the whole page programmed "
+           "(read-modify-write), and on a compressing (SandForce) drive flash bytes are "
+           "after compression, so WA can fall below 1.")
+
 
 def _add_drive_writes(p) -> None:
     """The warm-up and measured drive writes, as simulate and bench both take them."""
@@ -46,7 +52,7 @@ def _add_simulate(sub) -> None:
     p = sub.add_parser("simulate", help="run one whole-drive experiment headless",
                        description="Fill a simulated drive sequentially, write W drive "
                        "writes of the workload to warm it up, then measure write "
-                       "amplification over M more.")
+                       f"amplification over M more. {WA_HELP}")
     p.add_argument("--user-pages", type=int, default=1 << 20,
                    help="logical capacity in pages (16 to 2^31-1; default 2^20)")
     p.add_argument("--pages-per-block", type=int, default=256,
@@ -110,7 +116,7 @@ def _add_run(sub) -> None:
     p = sub.add_parser("run", help="play a scenario file (drive, file system, steps)",
                        description="Play every step of a scenario file and print, per "
                        "step, file-system MB, host MB, NAND MB, WA, TRIMs, cache flushes, "
-                       "simulated seconds and MB/s; --json adds the time series.")
+                       f"simulated seconds and MB/s; --json adds the time series. {WA_HELP}")
     p.add_argument("scenario", help="a scenario TOML file (see assets/scenarios/)")
     p.add_argument("--json", action="store_true", help="print the steps as JSON")
     p.add_argument("--csv", metavar="FILE", help="also write the steps as CSV to FILE")
@@ -217,7 +223,7 @@ def _simulate_table(r) -> str:
                               f"{100 * r.extra_of_user:.2f} % of user capacity"),
         ("policy", f"{r.gc}" + (f" (d={r.d})" if r.gc == "random-d" else "")
          + f", {r.mapping}-mapped, {r.workload} writes, {r.gc_frontier} GC frontier"),
-        ("write amplification", f"{r.wa:.4f}  (analytic: {theory})"),
+        ("write amplification", f"{r.wa:.4f}  (flash bytes / host bytes; analytic: {theory})"),
         ("per window", " ".join(f"{w:.3f}" for w in r.wa_windows)),
         ("host / NAND writes", f"{r.host_writes} / {r.nand_writes} pages"),
         ("GC copies, erases", f"{r.gc_copies}, {r.erases}"),
@@ -262,6 +268,10 @@ def _run(args: argparse.Namespace) -> int:
     if not args.json:
         print(f"{scenario.name}  ({scenario.profile}, partition at sector "
               f"{scenario.partition.start_sector})")
+        stored = _stored_fraction(scenario)
+        if stored < 1.0:
+            print(f"WA counts compressed flash bytes: this drive compresses, storing data at "
+                  f"{stored:.2f} of its size, so WA can fall below 1")
         print("  ".join(f"{c:>10s}" for c in STEP_COLUMNS))
     show = sys.stderr.isatty() and not args.json
     context = Context()
@@ -306,6 +316,16 @@ def _run(args: argparse.Namespace) -> int:
                 print(f"ssdlab run: error: {e}", file=sys.stderr)
                 return 2
     return 0
+
+
+def _stored_fraction(scenario) -> float:
+    """The share of its size data keeps in flash on the scenario's drive (1.0: none)."""
+    from model.host.profiles import load_profile
+
+    ratio = load_profile(scenario.profile).compression_ratio
+    if ratio < 1.0 and scenario.data_compression is not None:
+        return scenario.data_compression
+    return ratio
 
 
 def _experiments(args: argparse.Namespace) -> int:
