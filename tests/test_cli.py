@@ -110,7 +110,7 @@ def test_bench_json_and_text_carry_the_c_reference_note(tmp_path):
                           text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)
-    assert len(rows) == 3
+    assert len(rows) == 5
     assert {r["c_reference"] for r in rows} == {f"C reference not run: {missing} not found"}
     assert all("ratio" not in r for r in rows)
     done = subprocess.run([sys.executable, "-c", code.format(False)], capture_output=True,

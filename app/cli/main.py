@@ -92,6 +92,10 @@ def _add_bench(sub) -> None:
                        "peak memory, beside the plain C reference loop when it can be "
                        "built. With --physics: simulated WA against model/flash/theory.py.")
     p.add_argument("--physics", action="store_true")
+    p.add_argument("--tib", action="store_true",
+                   help="simulate a 1 TiB drive (2^28 pages of 4 KiB) in one process and "
+                   "print its peak memory against 2.5 GiB; takes several minutes, with "
+                   "progress, and Ctrl-C stops it")
     p.add_argument("--only", metavar="TEXT", default=None,
                    help="--physics: run only the cases whose name contains TEXT, such as "
                    "'greedy hot/cold' or '90/5 shared'")
