@@ -512,11 +512,12 @@ def greedy_hotcold_wa(spare: float, pages_per_block: int, hot_lba_fraction: floa
 
     alpha = 1 / (1 - spare): greedy is treated as LRW with a little more spare, as for
     uniform traffic. It is an approximation, not a fixed point of greedy's dynamics:
-    Desnoyers reports it within 2 % of his simulations. Measured with this engine
-    (`ssdlab bench --physics`, tests/test_physics.py) it holds at 80/20, but under stronger
-    skew the simulated WA falls below it (a few per cent at 90/10, about 10 % at 90/5 and
-    spare 0.07, more at larger spare) at either write frontier: greedy then finds victims
-    emptier than a trip round an LRW log predicts.
+    Desnoyers reports it within 2 % of his simulations. Measured with this engine at the
+    shared frontier (`ssdlab bench --physics`: 2^22 pages of 256-page blocks, 20 drive
+    writes of warm-up) it holds within 1 % at 80/20 with spare 0.07 to 0.10, but the
+    simulated WA falls below it as spare or skew grows: 3-4 % at 80/20 and spare 0.20 to
+    0.28, 2.5-10 % at 90/10, 9-17 % at 90/5, at either write frontier alike. Greedy then
+    finds victims emptier than a trip round an LRW log predicts.
     With r == f the traffic is uniform and this equals greedy_wa_desnoyers(spare, b).
     """
     s = _check_spare(spare)
