@@ -15,7 +15,7 @@ import re
 from .lesson import Measure
 
 BLOCK_FIGURES = {
-    "wa": "write amplification (NAND page writes per host page write)",
+    "wa": "write amplification: flash bytes programmed / bytes the host wrote",
     "theory_wa": "the analytic model's WA at the drive's effective spare",
     "theory_wa_usable": "the analytic model's WA at the spare GC can really use",
     "gc_copies": "pages GC copied during the measured phase",
@@ -34,7 +34,8 @@ STEP_FIGURES = {
     "journal_mb": "MB written to the journal",
     "device_written_mb": "MB the drive was asked to write",
     "nand_written_mb": "MB programmed into flash",
-    "wa": "NAND bytes per byte the drive was asked to write",
+    "wa": "write amplification: flash bytes programmed / bytes the host wrote "
+          "(partial-page read-modify-write included; below 1 on a compressing drive)",
     "trims": "TRIM commands sent",
     "trimmed_mb": "MB trimmed",
     "gc_copies": "pages GC copied",

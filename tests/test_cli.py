@@ -110,7 +110,7 @@ def test_bench_json_and_text_carry_the_c_reference_note(tmp_path):
                           text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     rows = json.loads(done.stdout)
-    assert len(rows) == 3
+    assert len(rows) == 5
     assert {r["c_reference"] for r in rows} == {f"C reference not run: {missing} not found"}
     assert all("ratio" not in r for r in rows)
     done = subprocess.run([sys.executable, "-c", code.format(False)], capture_output=True,
@@ -131,3 +131,18 @@ def test_a_reader_that_goes_away_gets_no_traceback():
         os.close(write_end)
     assert done.returncode == 1
     assert done.stderr == ""
+
+
+def test_bench_speed_cases_report_progress_and_wa():
+    """Each speed case (the 1 TiB one is the greedy case at 2^28) tells its progress phase
+    by phase and measures one drive write of the engine."""
+    from app.cli import bench
+
+    seen = []
+    for name, spare, _, _ in bench.SPEED_CASES:
+        row = bench.run_speed_case(name, 15, spare, lambda phase, f: seen.append((phase, f)))
+        assert row["host_writes_per_second"] > 0
+        if spare is not None:
+            assert row["wa"] > 1.0 and row["fill_seconds"] > 0
+    assert {p for p, _ in seen} == {"fill", "warmup", "measure"}
+    assert all(0 < f <= 1 for _, f in seen)

@@ -126,3 +126,17 @@ def test_an_allocation_that_fails_after_the_check_gives_the_same_message():
 def test_the_check_names_the_limit_given():
     with pytest.raises(ValueError, match=r"needs about \d+ MiB .* 1 MiB is available"):
         check_buildable(Geometry(user_pages=2**20), FtlConfig(), memory_limit_bytes=MiB)
+
+
+def test_bench_tib_under_ulimit_v_is_refused_before_any_work():
+    """The 1 TiB case needs about 2.1 GiB of engine state: refused at once, status 2, one
+    line, when the process may not have it."""
+    limit = baseline_address_space() + 512 * MiB
+    done = subprocess.run([sys.executable, "-m", "app.cli.main", "bench", "--tib"], cwd=REPO,
+                          capture_output=True, text=True, timeout=600,
+                          preexec_fn=lambda: resource.setrlimit(
+                              resource.RLIMIT_AS, (limit, resource.RLIM_INFINITY)))
+    assert done.returncode == 2, done.stderr
+    line, = done.stderr.strip().splitlines()
+    assert "user_pages=268435456 needs about" in line and "ulimit -v" in line
+    assert done.stdout == ""

@@ -23,7 +23,14 @@ from hypothesis import strategies as st
 
 from model.flash.commands import Commands
 from model.flash.drive import Drive, DriveError, event_capacity_for
-from model.flash.geometry import GC_POLICIES, MAPPINGS, FtlConfig, Geometry, check_buildable
+from model.flash.geometry import (
+    GC_FRONTIERS,
+    GC_POLICIES,
+    MAPPINGS,
+    FtlConfig,
+    Geometry,
+    check_buildable,
+)
 from model.flash.reference import ReferenceDriveError, ReferenceFtl
 from model.flash.state import (
     EV_COPY,
@@ -56,7 +63,7 @@ def drive_setups(draw, gc: str, mapping: str):
     geometry = small_geometry(draw, -1 if mapping == "fast" else gc_low)
     config = FtlConfig(mapping=mapping, gc=gc, d=draw(st.integers(1, 4)), gc_low_blocks=gc_low,
                        honour_trim=draw(st.booleans()), seed=draw(st.integers(0, 2**63 - 1)),
-                       track_versions=True)
+                       track_versions=True, gc_frontier=draw(st.sampled_from(GC_FRONTIERS)))
     check_buildable(geometry, config)
     return geometry, config
 
@@ -158,6 +165,7 @@ def test_engine_matches_reference_after_every_batch(gc, mapping, data):
             step = gc_step(rng, drive, ref)
             assert_same_state(drive, ref, f"after {step} following batch {i}")
     counters = drive.counters()
+    event(f"GC frontier {config.gc_frontier}")
     event("collected victims" if counters["gc_victims"] else "no GC victim")
     event("merged blocks" if counters["merges"] else "no merge")
     event("some data lost to TRIM" if counters["trimmed_pages"] else "nothing trimmed")
@@ -255,7 +263,8 @@ def test_events_replay_to_the_engine_state(gc, mapping, data):
     user = max(data.draw(st.integers(32, 256)), needed)
     geometry = Geometry(user_pages=user, pages_per_block=ppb, spare=spare)
     config = FtlConfig(gc=gc, mapping=mapping, gc_low_blocks=gc_low,
-                       honour_trim=data.draw(st.booleans()))
+                       honour_trim=data.draw(st.booleans()),
+                       gc_frontier=data.draw(st.sampled_from(GC_FRONTIERS)))
     check_buildable(geometry, config)
     rng = random.Random(data.draw(st.integers(0, 2**32 - 1)))
     # Commands of at most 3 pages: the engine's own bound on one such command's events is

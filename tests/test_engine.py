@@ -54,6 +54,45 @@ def test_rewriting_the_drive_in_order_keeps_wa_one(gc):
     d.check_invariants()
 
 
+# --- write frontiers -------------------------------------------------------------------------
+
+def test_shared_frontier_copies_into_the_host_block():
+    """With one frontier the GC stream never opens a block of its own: a victim's valid
+    pages are programmed right after the host's last page, in the same block."""
+    from model.flash.state import R_GC_BLOCK, R_HOST_BLOCK, R_HOST_OFFSET
+
+    d = drive(user_pages=512, ppb=8, spare=0.25, gc_frontier="shared")
+    d.write(0, 512)
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        d.write_pages(rng.integers(0, 512, 50))
+        assert d.arrays.regs[R_GC_BLOCK] == -1
+        d.check_invariants()
+    assert d.counters()["gc_copies"] > 0
+    host = int(d.arrays.regs[R_HOST_BLOCK])
+    before = int(d.arrays.regs[R_HOST_OFFSET]) if host >= 0 else 0
+    moved = d.collect_one()
+    assert moved > 0
+    if host >= 0 and before + moved < 8:
+        assert int(d.arrays.regs[R_HOST_OFFSET]) == before + moved
+    assert d.arrays.regs[R_GC_BLOCK] == -1
+
+
+def test_separate_frontier_opens_a_gc_block():
+    from model.flash.state import R_GC_BLOCK
+
+    d = drive(user_pages=512, ppb=8, spare=0.25)
+    d.write(0, 512)
+    d.write_pages(np.random.default_rng(3).integers(0, 512, 400))
+    assert d.counters()["gc_copies"] > 0
+    assert d.arrays.regs[R_GC_BLOCK] >= 0 or d.counters()["gc_copies"] % 8 == 0
+
+
+def test_an_unknown_frontier_is_refused_by_name():
+    with pytest.raises(ValueError, match="gc_frontier must be one of separate, shared; got 'x'"):
+        FtlConfig(gc_frontier="x")
+
+
 # --- TRIM ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("mapping", ["page", "block", "fast"])

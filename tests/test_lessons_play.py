@@ -176,3 +176,11 @@ def test_a_claim_the_run_cannot_decide_is_an_error():
     lesson = parse_lesson(text, "rule.toml")
     with pytest.raises(LessonClaimError, match="the largest is not one choice"):
         play(lesson)
+
+
+def test_lesson_3_frontier_claims():
+    """Separate GC copies cut cost-benefit's WA a lot under sharp skew, greedy's a little."""
+    frontier = _played("gc-policies")[2].figures()["frontier"]
+    wa = {k: v["wa"] for k, v in frontier.items()}
+    assert wa["cb-separate"] < 0.9 * wa["cb-shared"]
+    assert 0.9 < wa["greedy-separate"] / wa["greedy-shared"] < 1.0

@@ -121,7 +121,7 @@ def test_partial_pages_cost_one_read_each(offset, length, rmw, pages):
     assert (s.rmw_pages, s.nand_reads, s.host_pages_written, s.nand_writes) == (
         rmw, rmw, pages, pages)
     assert (s.write_requests, s.write_bytes) == (1, length)
-    assert s.host_wa(4096) == pytest.approx(pages * 4096 / length)
+    assert s.wa(4096) == pytest.approx(pages * 4096 / length)
 
 
 def test_rmw_reads_add_up_over_a_batch():

@@ -85,6 +85,8 @@ def test_random_writes_are_sysbench_rounds_over_every_file():
     (("mb = 8", "mb = -8"), ":12: steps[0].mb"),
     (('do = "sync"', 'do = "defrag"'), ":17: steps[2].do"),
     (("discard = true", "discard = 1"), "filesystem"),
+    (("user_gib = 0.25", 'user_gib = 0.25\ngc_frontier = "both"'),
+     ":6: drive.gc_frontier must be one of separate, shared"),
 ])
 def test_bad_scenarios_name_file_line_and_field(edit, where):
     text = GOOD.replace(*edit)
@@ -92,6 +94,18 @@ def test_bad_scenarios_name_file_line_and_field(edit, where):
         parse_scenario(text, "bad.toml")
     assert str(e.value).startswith("bad.toml")
     assert where in str(e.value)
+
+
+def test_gc_frontier_reaches_the_drive_and_round_trips():
+    from model.lab.scenario import scenario_text
+
+    default = parse_scenario(GOOD)
+    assert default.gc_frontier is None
+    assert build_machine(default).drive.config.gc_frontier == "separate"  # the profile's
+    shared = parse_scenario(GOOD.replace("user_gib = 0.25", 'user_gib = 0.25\n'
+                                         'gc_frontier = "shared"'))
+    assert build_machine(shared).drive.config.gc_frontier == "shared"
+    assert parse_scenario(scenario_text(shared)).gc_frontier == "shared"
 
 
 def test_not_toml_is_refused():

@@ -19,6 +19,7 @@ from model.flash.theory import (
     fifo_hotcold_wa,
     fifo_multiclass_wa,
     fifo_wa,
+    greedy_hotcold_wa,
     greedy_wa,
     greedy_wa_desnoyers,
     lambert_w0,
@@ -262,6 +263,40 @@ def test_static_class_is_copied_once_per_trip():
     assert math.isfinite(wa) and wa > fifo_wa(0.2)
 
 
+# -------------------------------------------------------------------- Hot/cold greedy ----
+
+
+@FAST
+@given(SPARES, SMALL_BLOCKS, st.floats(min_value=0.01, max_value=0.99))
+def test_greedy_hotcold_with_even_traffic_is_desnoyers_uniform(spare, b, fraction):
+    assert greedy_hotcold_wa(spare, b, fraction, fraction) == pytest.approx(
+        greedy_wa_desnoyers(spare, b), rel=1e-9)
+
+
+@FAST
+@given(SPARES, SMALL_BLOCKS, st.floats(min_value=0.01, max_value=0.99),
+       st.floats(min_value=0.0, max_value=1.0))
+def test_greedy_hotcold_between_uniform_greedy_and_hotcold_fifo(spare, b, lba, write):
+    """Skew never helps one frontier in this model (the LRW balance is convex, as for FIFO),
+    and greedy's extra spare k = 1 + 1/(2b) never makes it worse than FIFO."""
+    wa = greedy_hotcold_wa(spare, b, lba, write)
+    assert greedy_wa_desnoyers(spare, b) * (1 - 1e-9) <= wa
+    assert wa <= fifo_hotcold_wa(spare, lba, write) * (1 + 1e-9)
+
+
+def test_greedy_hotcold_root_satisfies_equation_16():
+    """Desnoyers SYSTOR 2012 Eq. 16, checked by plain fixed-point iteration of Eq. 14 at
+    the scaled alpha."""
+    spare, b, f, r = 0.07, 64, 0.05, 0.9
+    k = 1 + 1 / (2 * b)
+    x = k / (1 - spare)
+    a = 2.0
+    for _ in range(20000):
+        a = r / (1 - math.exp(-x * r / (f * a))) + (1 - r) / (1 - math.exp(-x * (1 - r) / (
+            (1 - f) * a)))
+    assert greedy_hotcold_wa(spare, b, f, r) == pytest.approx(a / k, rel=1e-9)
+
+
 # ------------------------------------------------------------------ Monotone in spare ----
 
 _MODELS = {
@@ -272,6 +307,7 @@ _MODELS = {
     "random-2": lambda s: random_d_wa(s, 16, 2),
     "random-10": lambda s: random_d_wa(s, 16, 10),
     "hotcold": lambda s: fifo_hotcold_wa(s, 0.1, 0.9),
+    "greedy-hotcold": lambda s: greedy_hotcold_wa(s, 64, 0.05, 0.9),
 }
 
 
@@ -305,12 +341,16 @@ def test_dispatcher_routes_to_models():
     assert wa_for("fifo", 0.1, 64, hot_lba_fraction=0.2, hot_write_fraction=0.8) == (
         fifo_hotcold_wa(0.1, 0.2, 0.8)
     )
+    assert wa_for("greedy", 0.1, 64, hot_lba_fraction=0.2, hot_write_fraction=0.8,
+                  frontier="shared") == greedy_hotcold_wa(0.1, 64, 0.2, 0.8)
 
 
 def test_dispatcher_returns_none_without_a_model():
     assert wa_for("cost-benefit", 0.1, 64) is None
     hot = {"hot_lba_fraction": 0.2, "hot_write_fraction": 0.8}
+    # Eq. 16 assumes one frontier: separate GC copies have no model.
     assert wa_for("greedy", 0.1, 64, **hot) is None
+    assert wa_for("greedy", 0.1, 64, frontier="separate", **hot) is None
     assert wa_for("random-d", 0.1, 64, d=4, **hot) is None
 
 
@@ -337,6 +377,9 @@ def test_numpy_scalars_are_accepted():
         (lambda: random_d_wa(0.1, 1, 2), r"pages_per_block must be an integer"),
         (lambda: fifo_hotcold_wa(0.1, 0.0, 0.5), r"hot_lba_fraction must be in \(0, 1\)"),
         (lambda: fifo_hotcold_wa(0.1, 0.2, 1.5), r"hot_write_fraction must be in \[0, 1\]"),
+        (lambda: greedy_hotcold_wa(0.1, 64, 1.0, 0.5), r"hot_lba_fraction must be in \(0, 1\)"),
+        (lambda: greedy_hotcold_wa(0.1, 1, 0.2, 0.8), r"pages_per_block must be an integer"),
+        (lambda: wa_for("greedy", 0.1, 64, frontier="both"), "frontier must be separate or"),
         (lambda: fifo_multiclass_wa(0.1, [0.5, 0.5], [1.0]), "equal length"),
         (lambda: fifo_multiclass_wa(0.1, [0.5, 0.6], [0.5, 0.5]), "lba_fractions must sum to 1"),
         (lambda: fifo_multiclass_wa(0.1, [0.5, 0.5], [0.9, 0.2]), "write_fractions must sum"),

@@ -305,7 +305,7 @@ def test_replay_samples(fmt):
     assert s.write_bytes == sum(r.length_bytes for r in by_op["write"])
     assert s.trim_bytes == sum(r.length_bytes for r in by_op["discard"])
     assert s.host_pages_written >= s.write_bytes / 4096
-    assert s.nand_writes >= s.host_pages_written and s.drive_wa >= 1.0
+    assert s.nand_writes >= s.host_pages_written and s.page_wa >= 1.0
     assert s.trimmed_pages <= s.trim_bytes // 4096
     if fmt == "fio-v2":  # version 2 iologs carry no timestamps
         assert res.duration_s is None

@@ -28,7 +28,23 @@ REPO = Path(__file__).resolve().parents[2]
 DEFAULT_REFERENCE = REPO.parent / "shared" / "reference" / "ref_ftl.c"
 # The same loop with software prefetching: the practical single-core limit to compare with.
 PREFETCH_REFERENCE = REPO.parent / "shared" / "reference" / "ref_ftl_prefetch.c"
-SPEED_CASES = (("sequential fill", None), ("random greedy", 0.07), ("random greedy", 0.28))
+# (name, spare, GC policy, hot/cold (hot LBA share, hot write share) or None). Spare None:
+# the sequential fill alone. The C loops run uniform random writes under greedy or FIFO, so a
+# hot/cold case has no C figure beside it.
+SPEED_CASES = (
+    ("sequential fill", None, "greedy", None),
+    ("random greedy", 0.07, "greedy", None),
+    ("random greedy", 0.28, "greedy", None),
+    ("random fifo", 0.07, "fifo", None),
+    ("hot/cold 90/10 greedy", 0.07, "greedy", (0.1, 0.9)),
+)
+# The 1 TiB drive (--tib): 2^28 pages of 4 KiB in one process, within this peak RSS.
+TIB_LOG2_PAGES = 28
+TIB_PEAK_LIMIT_BYTES = int(2.5 * 2**30)
+# Host writes per call into the engine: the lpn arrays stay small beside a big drive's maps.
+WRITE_CHUNK_PAGES = 1 << 22
+
+
 class BenchError(Exception):
     """A case or the C reference failed to run; the message is one line saying which."""
 
@@ -49,36 +65,77 @@ def _peak_rss_bytes() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def run_speed_case(name: str, log2_pages: int, spare: float | None) -> dict:
-    """One speed case in this process: host writes per second of the timed part."""
+def _speed_case(name: str, spare: float | None) -> tuple:
+    return next(c for c in SPEED_CASES if c[0] == name and c[1] == spare)
+
+
+def _write_random(drive, rng, pages: int, hot_cold: tuple | None,
+                  progress=None) -> float:
+    """pages host writes, uniform or hot/cold, in chunks of WRITE_CHUNK_PAGES; returns the
+    seconds spent in the engine (drawing the pages is not timed: the C loops' xorshift is
+    a few instructions)."""
+    from model.flash.workloads import hot_cold_pages
+
+    user = drive.geometry.user_pages
+    done = 0
+    engine_s = 0.0
+    while done < pages:
+        n = min(WRITE_CHUNK_PAGES, pages - done)
+        if hot_cold is None:
+            lpns = rng.integers(0, user, size=n)
+        else:
+            lpns = hot_cold_pages(user, n, hot_cold[0], hot_cold[1], rng)
+        t0 = time.perf_counter()
+        drive.write_pages(lpns)
+        engine_s += time.perf_counter() - t0
+        done += n
+        if progress is not None:
+            progress(done / pages)
+    return engine_s
+
+
+def run_speed_case(name: str, log2_pages: int, spare: float | None, progress=None) -> dict:
+    """One speed case in this process: host writes per second of the timed part (one drive
+    write after a sequential fill and a one-drive-write warm-up). progress(phase, fraction),
+    if given, hears how far each phase is."""
     import numpy as np
 
-    from model.flash.drive import Drive
+    from model.flash.drive import Drive, window_wa
     from model.flash.geometry import FtlConfig, Geometry
     from model.flash.workloads import sequential_fill
 
+    _, _, gc, hot_cold = _speed_case(name, spare)
     user = 1 << log2_pages
+    report = (lambda phase: None) if progress is None else (
+        lambda phase: lambda fraction: progress(phase, fraction))
+    # Load the compiled engine from numba's cache on a tiny drive first: the fill's time
+    # is the engine's, not the loading's.
+    tiny = Drive(Geometry(user_pages=1024, pages_per_block=16, spare=0.25), FtlConfig(gc=gc))
+    tiny.run(sequential_fill(1024))
+    tiny.write_pages(np.arange(64))
+    del tiny
     rss_before = _peak_rss_bytes()
     drive = Drive(Geometry(user_pages=user, spare=0.07 if spare is None else spare),
-                  FtlConfig(gc="greedy"))
+                  FtlConfig(gc=gc))
     t0 = time.perf_counter()
-    drive.run(sequential_fill(user))
+    fill = sequential_fill(user)
+    for i in range(len(fill)):
+        drive.run(fill.slice(i, i + 1))
+        if progress is not None:
+            progress("fill", (i + 1) / len(fill))
     fill_s = time.perf_counter() - t0
-    out = {"case": name, "log2_pages": log2_pages, "spare": spare,
+    out = {"case": name, "log2_pages": log2_pages, "spare": spare, "gc": gc,
            "state_bytes": drive.geometry.state_bytes()}
     if spare is None:
         out.update(host_writes=user, seconds=fill_s)
     else:
         rng = np.random.default_rng(1)
-        drive.write_pages(rng.integers(0, user, size=user))  # warm up: one drive write
-        lpns = rng.integers(0, user, size=user)
+        _write_random(drive, rng, user, hot_cold, report("warmup"))
         before = drive.counters()
-        t0 = time.perf_counter()
-        drive.write_pages(lpns)
-        seconds = time.perf_counter() - t0
+        seconds = _write_random(drive, rng, user, hot_cold, report("measure"))
         after = drive.counters()
-        out.update(host_writes=user, seconds=seconds,
-                   wa=(after["nand_writes"] - before["nand_writes"]) / user)
+        out.update(host_writes=user, seconds=seconds, fill_seconds=fill_s,
+                   wa=window_wa(before, after))
     out["host_writes_per_second"] = out["host_writes"] / out["seconds"]
     out["peak_rss_bytes"] = _peak_rss_bytes()
     out["peak_rss_start_bytes"] = rss_before
@@ -117,6 +174,48 @@ def _subprocess_case(name: str, log2_pages: int, spare: float | None) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def _print_progress(phase: str, fraction: float) -> None:
+    sys.stderr.write(f"\r{phase:8s} {100 * fraction:5.1f} %")
+    sys.stderr.flush()
+
+
+def run_tib_case() -> dict:
+    """The 1 TiB drive in this process, progress on stderr when it is a terminal."""
+    show = _print_progress if sys.stderr.isatty() else None
+    out = run_speed_case("random greedy", TIB_LOG2_PAGES, 0.07, show)
+    if show is not None:
+        sys.stderr.write("\r" + " " * 24 + "\r")
+    return out
+
+
+def tib(args) -> dict:
+    """`--tib`: simulate a 1 TiB drive (2^28 pages of 4 KiB, spare 0.07, greedy) in a child
+    process of its own and print its peak RSS against TIB_PEAK_LIMIT_BYTES. The child's
+    progress line passes through to this terminal; Ctrl-C stops it (subprocess.run kills
+    the child on the way out)."""
+    code = ("import json; from app.cli.bench import run_tib_case; "
+            "print(json.dumps(run_tib_case()))")
+    if not args.json:
+        print("1 TiB drive: 2^28 pages of 4 KiB, spare 0.07, greedy; fill, one drive write of "
+              "warm-up, one measured (several minutes)", flush=True)
+    done = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
+                          process_group=0, cwd=REPO)
+    if done.returncode != 0:
+        raise BenchError(f"the 1 TiB case failed with status {done.returncode}")
+    row = json.loads(done.stdout.strip().splitlines()[-1])
+    row["peak_rss_limit_bytes"] = TIB_PEAK_LIMIT_BYTES
+    row["within_limit"] = row["peak_rss_bytes"] <= TIB_PEAK_LIMIT_BYTES
+    if not args.json:
+        verdict = "within" if row["within_limit"] else "ABOVE"
+        print(f"1 TiB drive ({row['state_bytes'] / 2**30:.2f} GiB of engine state): peak RSS "
+              f"{row['peak_rss_bytes'] / 2**30:.2f} GiB, {verdict} the "
+              f"{TIB_PEAK_LIMIT_BYTES / 2**30:.1f} GiB limit; fill "
+              f"{2**TIB_LOG2_PAGES / row['fill_seconds'] / 1e6:.2f} M/s, random greedy "
+              f"{row['host_writes_per_second'] / 1e6:.2f} M host writes/s, WA "
+              f"{row['wa']:.4f}", flush=True)
+    return row
+
+
 def _build_reference(source: Path, folder: str) -> tuple[Path | None, str]:
     """A C reference built with gcc -O2, or None; and one line saying which, and if not
     built, what was missing or what failed."""
@@ -132,8 +231,8 @@ def _build_reference(source: Path, folder: str) -> tuple[Path | None, str]:
     return exe, f"C reference: {source} built with gcc -O2"
 
 
-def _reference_run(exe: Path, log2_pages: int, spare: float) -> dict:
-    done = _child([str(exe), str(1 << log2_pages), "256", str(spare), "1", "1", "greedy"],
+def _reference_run(exe: Path, log2_pages: int, spare: float, gc: str) -> dict:
+    done = _child([str(exe), str(1 << log2_pages), "256", str(spare), "1", "1", gc],
                   "the C reference")
     fields = dict(re.findall(r"(\w+)=([\d.]+)", done.stdout))
     if "wa" not in fields or "mwps" not in fields:
@@ -157,16 +256,17 @@ def speed(args) -> list[dict]:
             print(note, flush=True)
             print(note_pf, flush=True)
         for log2 in args.sizes:
-            for name, spare in SPEED_CASES:
+            for name, spare, gc, hot_cold in SPEED_CASES:
                 runs = []
                 refs = []
                 refs_pf = []
+                has_c = spare is not None and hot_cold is None
                 for _ in range(args.repeat):
                     runs.append(_subprocess_case(name, log2, spare))
-                    if exe is not None and spare is not None:
-                        refs.append(_reference_run(exe, log2, spare))
-                    if exe_pf is not None and spare is not None:
-                        refs_pf.append(_reference_run(exe_pf, log2, spare))
+                    if exe is not None and has_c:
+                        refs.append(_reference_run(exe, log2, spare, gc))
+                    if exe_pf is not None and has_c:
+                        refs_pf.append(_reference_run(exe_pf, log2, spare, gc))
                 row = {
                     "case": name, "user_pages": 1 << log2, "spare": spare,
                     "runs": len(runs),
@@ -200,7 +300,7 @@ def _print_speed_row(row: dict, as_json: bool) -> None:
     if as_json:
         return
     spare = "" if row["spare"] is None else f" spare {row['spare']:.2f}"
-    line = (f"{row['case'] + spare:26s} 2^{row['user_pages'].bit_length() - 1:<3d}"
+    line = (f"{row['case'] + spare:34s} 2^{row['user_pages'].bit_length() - 1:<3d}"
             f"{row['host_writes_per_second'] / 1e6:8.2f} M/s "
             f"[{row['min'] / 1e6:.2f}-{row['max'] / 1e6:.2f}]"
             f"  peak {row['peak_rss_bytes'] / 2**20:6.0f} MiB"
@@ -223,13 +323,16 @@ def check_arguments(args) -> None:
     from model.flash.geometry import FtlConfig, Geometry, available_memory_bytes, check_buildable
 
     for log2 in args.sizes:
-        for _, spare in SPEED_CASES:
+        for _, spare, gc, _ in SPEED_CASES:
             try:
                 check_buildable(Geometry(user_pages=1 << log2,
                                          spare=0.07 if spare is None else spare),
-                                FtlConfig(gc="greedy"))
+                                FtlConfig(gc=gc))
             except ValueError as e:
                 raise ValueError(f"--sizes {log2}: {e}") from None
+    if args.tib:
+        check_buildable(Geometry(user_pages=1 << TIB_LOG2_PAGES, spare=0.07),
+                        FtlConfig(gc="greedy"))
     if not args.physics:
         return
     try:
@@ -238,7 +341,7 @@ def check_arguments(args) -> None:
         raise ValueError(flagged(str(e))) from None
     jobs = min(job_count(args), len(specs))
     share = available_memory_bytes() // jobs
-    for _, spec in specs:
+    for _, spec, _ in specs:
         try:
             check_buildable(spec.geometry, spec.config, memory_limit_bytes=share)
         except ValueError as e:
@@ -254,6 +357,8 @@ def main(args) -> int:
     try:
         if args.physics:
             rows = physics(args)
+        elif args.tib:
+            rows = [tib(args)]
         else:
             rows = speed(args)
             rows.append(host_stack(args))

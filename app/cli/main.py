@@ -33,6 +33,12 @@ from app.cli.args import (
     whole_list,
 )
 
+# The one definition (model/flash/amplification.py), as --help states it.
+WA_HELP = ("WA (write amplification) = flash bytes programmed / bytes the host wrote: a write "
+           "that covers part of a flash page counts the whole page programmed "
+           "(read-modify-write), and on a compressing (SandForce) drive flash bytes are "
+           "after compression, so WA can fall below 1.")
+
 
 def _add_drive_writes(p) -> None:
     """The warm-up and measured drive writes, as simulate and bench both take them."""
@@ -46,7 +52,7 @@ def _add_simulate(sub) -> None:
     p = sub.add_parser("simulate", help="run one whole-drive experiment headless",
                        description="Fill a simulated drive sequentially, write W drive "
                        "writes of the workload to warm it up, then measure write "
-                       "amplification over M more.")
+                       f"amplification over M more. {WA_HELP}")
     p.add_argument("--user-pages", type=int, default=1 << 20,
                    help="logical capacity in pages (16 to 2^31-1; default 2^20)")
     p.add_argument("--pages-per-block", type=int, default=256,
@@ -56,6 +62,10 @@ def _add_simulate(sub) -> None:
     p.add_argument("--gc", choices=("greedy", "fifo", "cost-benefit", "random-d"),
                    default="greedy", help="GC victim policy")
     p.add_argument("--d", type=int, default=2, help="blocks sampled by random-d (1 to 1024)")
+    p.add_argument("--gc-frontier", choices=("separate", "shared"), default="separate",
+                   help="where GC writes the pages it copies: an open block of its own "
+                   "(separate, the default) or the host's open block (shared, one write "
+                   "frontier, as Desnoyers' hot/cold model assumes)")
     p.add_argument("--mapping", choices=("page", "block", "fast"), default="page",
                    help="page-mapped, block-mapped (first generation) or hybrid log-block "
                    "(FAST)")
@@ -82,6 +92,13 @@ def _add_bench(sub) -> None:
                        "peak memory, beside the plain C reference loop when it can be "
                        "built. With --physics: simulated WA against model/flash/theory.py.")
     p.add_argument("--physics", action="store_true")
+    p.add_argument("--tib", action="store_true",
+                   help="simulate a 1 TiB drive (2^28 pages of 4 KiB) in one process and "
+                   "print its peak memory against 2.5 GiB; takes several minutes, with "
+                   "progress, and Ctrl-C stops it")
+    p.add_argument("--only", metavar="TEXT", default=None,
+                   help="--physics: run only the cases whose name contains TEXT, such as "
+                   "'greedy hot/cold' or '90/5 shared'")
     p.add_argument("--repeat", type=whole(1, 100), default=3,
                    help="runs per case, 1 to 100; medians are quoted")
     p.add_argument("--sizes", type=whole_list(15, 30), default="20,24",
@@ -103,7 +120,7 @@ def _add_run(sub) -> None:
     p = sub.add_parser("run", help="play a scenario file (drive, file system, steps)",
                        description="Play every step of a scenario file and print, per "
                        "step, file-system MB, host MB, NAND MB, WA, TRIMs, cache flushes, "
-                       "simulated seconds and MB/s; --json adds the time series.")
+                       f"simulated seconds and MB/s; --json adds the time series. {WA_HELP}")
     p.add_argument("scenario", help="a scenario TOML file (see assets/scenarios/)")
     p.add_argument("--json", action="store_true", help="print the steps as JSON")
     p.add_argument("--csv", metavar="FILE", help="also write the steps as CSV to FILE")
@@ -175,7 +192,8 @@ def _simulate(args: argparse.Namespace) -> int:
         geometry = Geometry(user_pages=args.user_pages, pages_per_block=args.pages_per_block,
                             spare=args.spare)
         config = FtlConfig(mapping=args.mapping, gc=args.gc, d=args.d,
-                           gc_low_blocks=args.gc_low_blocks, seed=args.seed)
+                           gc_low_blocks=args.gc_low_blocks, seed=args.seed,
+                           gc_frontier=args.gc_frontier)
         workload = Workload(kind=args.workload, hot_lba_fraction=args.hot_lbas,
                             hot_write_fraction=args.hot_writes,
                             active_fraction=args.active_fraction)
@@ -208,8 +226,8 @@ def _simulate_table(r) -> str:
         ("over-provisioning", f"{100 * r.spare:.2f} % of physical = "
                               f"{100 * r.extra_of_user:.2f} % of user capacity"),
         ("policy", f"{r.gc}" + (f" (d={r.d})" if r.gc == "random-d" else "")
-         + f", {r.mapping}-mapped, {r.workload} writes"),
-        ("write amplification", f"{r.wa:.4f}  (analytic: {theory})"),
+         + f", {r.mapping}-mapped, {r.workload} writes, {r.gc_frontier} GC frontier"),
+        ("write amplification", f"{r.wa:.4f}  (flash bytes / host bytes; analytic: {theory})"),
         ("per window", " ".join(f"{w:.3f}" for w in r.wa_windows)),
         ("host / NAND writes", f"{r.host_writes} / {r.nand_writes} pages"),
         ("GC copies, erases", f"{r.gc_copies}, {r.erases}"),
@@ -254,6 +272,10 @@ def _run(args: argparse.Namespace) -> int:
     if not args.json:
         print(f"{scenario.name}  ({scenario.profile}, partition at sector "
               f"{scenario.partition.start_sector})")
+        stored = _stored_fraction(scenario)
+        if stored < 1.0:
+            print(f"WA counts compressed flash bytes: this drive compresses, storing data at "
+                  f"{stored:.2f} of its size, so WA can fall below 1")
         print("  ".join(f"{c:>10s}" for c in STEP_COLUMNS))
     show = sys.stderr.isatty() and not args.json
     context = Context()
@@ -298,6 +320,16 @@ def _run(args: argparse.Namespace) -> int:
                 print(f"ssdlab run: error: {e}", file=sys.stderr)
                 return 2
     return 0
+
+
+def _stored_fraction(scenario) -> float:
+    """The share of its size data keeps in flash on the scenario's drive (1.0: none)."""
+    from model.host.profiles import load_profile
+
+    ratio = load_profile(scenario.profile).compression_ratio
+    if ratio < 1.0 and scenario.data_compression is not None:
+        return scenario.data_compression
+    return ratio
 
 
 def _experiments(args: argparse.Namespace) -> int:

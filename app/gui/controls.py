@@ -50,6 +50,9 @@ TIPS = {
           "cost-benefit (age vs. emptiness) or random-d (best of d at random).",
     "d": "random-d: blocks sampled per choice; the emptiest of them is collected.",
     "gc_low_blocks": "Foreground GC runs while free blocks are at or below this many.",
+    "gc_frontier": "Where GC writes the pages it copies: separate (an open block of their own, "
+                   "so copied, colder data stays apart from fresh writes) or shared (the "
+                   "host's open block: one write frontier).",
     "seed": "Seeds the workload generators and the engine; same seed, same run.",
     "partition_start": "Where the partition starts, in 512-byte sectors. 63 was the old DOS "
                        "default; 2048 (1 MiB) is aligned.",
@@ -177,13 +180,15 @@ class Controls(QWidget):
         self.expert_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.expert_toggle.setArrowType(Qt.ArrowType.RightArrow)
         self.expert_toggle.setToolTip("Show or hide the expert controls: random-d's d, the GC "
-                                      "watermark, the seed, partition start and LVM offset.")
+                                      "watermark and frontier, the seed, partition start and LVM "
+                                      "offset.")
         self.expert_toggle.toggled.connect(self.set_expert)
         layout.addWidget(self.expert_toggle)
         self.expert = QGroupBox("Expert")
         form = QFormLayout(self.expert)
         self._add(form, "d", "d (random-d)", _spin("d"))
         self._add(form, "gc_low_blocks", "GC watermark", _spin("gc_low_blocks"))
+        self._add(form, "gc_frontier", "GC frontier", self._combo("gc_frontier"))
         self._add(form, "seed", "Seed", _spin("seed"))
         starts = QComboBox()
         for sectors, text in PARTITION_STARTS:

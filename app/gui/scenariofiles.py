@@ -47,7 +47,8 @@ def settings_for(sc: Scenario, current: Settings) -> Settings:
     p = load_profile(sc.profile)
     user_pages = sc.user_pages if sc.user_pages is not None else p.user_pages
     return replace(current, profile=sc.profile, **profile_settings(sc.profile),
-                   **ENGINE_DEFAULTS, capacity_mib=user_pages * p.page_bytes / 2**20,
+                   **ENGINE_DEFAULTS, gc_frontier=sc.gc_frontier or p.gc_frontier,
+                   capacity_mib=user_pages * p.page_bytes / 2**20,
                    partition_start=sc.partition.start_sector,
                    lvm_kib=sc.partition.lvm_pe_start_bytes // 1024, journal=sc.fs.journal,
                    atime=sc.fs.atime, discard=sc.fs.discard, kernel=sc.fs.kernel,
@@ -86,4 +87,6 @@ def scenario_for(s: Settings, log: list[dict], name: str) -> Scenario:
                     data_compression=s.data_compression or None, partition=s.partition(),
                     fs=FsOptions(journal=s.journal, atime=mount["atime"],
                                  discard=mount["discard"], kernel=s.kernel),
-                    steps=tuple(steps))
+                    steps=tuple(steps),
+                    gc_frontier=None if s.gc_frontier == load_profile(s.profile).gc_frontier
+                    else s.gc_frontier)

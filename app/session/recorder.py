@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from model.flash.amplification import write_amplification
 from model.flash.drive import window_wa
 from model.host.machine import Machine
 from model.lab.series import Completed
@@ -39,7 +40,7 @@ class Recorder:
         self._window_start = None  # counters where the WA window began
         self._done: Completed | None = None  # a mounted file system's drive clock
         self._totals = dict.fromkeys(DRIVE_TOTALS, 0.0)
-        self._fs_window = (0.0, 0.0)  # (host pages, NAND pages) where the WA window began
+        self._fs_window = (0.0, 0.0, 0.0)  # (host pages, NAND pages, host bytes) at window start
 
     @property
     def stored(self) -> float:
@@ -84,13 +85,15 @@ class Recorder:
             for k in tot:
                 tot[k] += got[k]
             host, nand = tot["host_pages_written"], tot["nand_writes"]
+            host_bytes = tot["write_bytes"]
             start = self._fs_window
             if host - start[0] >= WA_WINDOW * g.user_pages:
-                self.wa_window = stored * (nand - start[1]) / (host - start[0])
-                self._fs_window = (host, nand)
+                self.wa_window = write_amplification(nand - start[1], g.page_bytes,
+                                                     host_bytes - start[2], stored)
+                self._fs_window = (host, nand, host_bytes)
             self._append((host / g.user_pages, t, host, nand, tot["gc_copies"],
                           tot["erases"], done.free_blocks,
-                          stored * nand / host if host else float("nan"),
+                          write_amplification(nand, g.page_bytes, host_bytes, stored),
                           self.wa_window, got["write_bytes"] / 1e6 / dt,
                           got["nand_writes"] * stored * mb / dt, got["gc_copies"] / dt))
 

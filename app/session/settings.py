@@ -16,8 +16,8 @@ from .schema import SETTINGS, check_record
 
 # Fields that change the drive itself: changing one mid-run discards the run.
 DRIVE_FIELDS = ("profile", "capacity_mib", "spare_pct", "page_kib", "pages_per_block",
-                "mapping", "gc", "d", "gc_low_blocks", "seed", "partition_start", "lvm_kib",
-                "journal", "kernel", "data_compression")
+                "mapping", "gc", "d", "gc_low_blocks", "gc_frontier", "seed", "partition_start",
+                "lvm_kib", "journal", "kernel", "data_compression")
 # Mount options: applied to a mounted file system at once (remount), no new drive.
 MOUNT_FIELDS = ("atime", "discard")
 
@@ -38,6 +38,7 @@ class Settings:
     gc: str = "greedy"
     d: int = 2
     gc_low_blocks: int = 2
+    gc_frontier: str = "separate"  # GC copies in their own open block, or the host's
     seed: int = 1
     partition_start: int = 2048  # sectors of 512 bytes
     lvm_kib: int = 0  # LVM pe_start, KiB from the partition start (0 = no LVM)
@@ -80,7 +81,8 @@ class Settings:
     def config(self) -> FtlConfig:
         honour = load_profile(self.profile).trim_honoured if self.profile else True
         return FtlConfig(mapping=self.mapping, gc=self.gc, d=self.d,
-                         gc_low_blocks=self.gc_low_blocks, seed=self.seed, honour_trim=honour)
+                         gc_low_blocks=self.gc_low_blocks, seed=self.seed, honour_trim=honour,
+                         gc_frontier=self.gc_frontier)
 
     def partition(self) -> Partition:
         return Partition(start_sector=self.partition_start,
@@ -159,6 +161,7 @@ def theory_wa(s: Settings) -> float | None:
         kwargs = {"hot_lba_fraction": s.hot_lba_pct / 100,
                   "hot_write_fraction": s.hot_write_pct / 100}
     try:
-        return wa_for(s.gc, g.spare_of_physical, g.pages_per_block, d=s.d, **kwargs)
+        return wa_for(s.gc, g.spare_of_physical, g.pages_per_block, d=s.d,
+                      frontier=s.gc_frontier, **kwargs)
     except ValueError:
         return None

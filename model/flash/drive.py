@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import ftl, gc, invariants
+from .amplification import write_amplification
 from .commands import Commands
 from .geometry import FtlConfig, Geometry
 from .state import (
@@ -36,13 +37,13 @@ class DriveError(RuntimeError):
 
 
 def window_wa(before: dict, after: dict, stored_fraction: float = 1.0) -> float:
-    """Write amplification between two counter readings: NAND page writes / host page writes
-    (nan if the host wrote nothing in between). stored_fraction: the share of a flash page
-    a compressing drive (SandForce) programs per page, which can bring WA below 1."""
+    """Write amplification (amplification.write_amplification) between two counter readings
+    of a bare drive, whose host writes are whole pages: the host wrote host_writes pages'
+    worth of bytes (nan if none in between). stored_fraction: the share of a flash page a
+    compressing drive (SandForce) programs per page, which can bring WA below 1."""
     host = after["host_writes"] - before["host_writes"]
-    if host <= 0:
-        return float("nan")
-    return stored_fraction * (after["nand_writes"] - before["nand_writes"]) / host
+    return write_amplification(after["nand_writes"] - before["nand_writes"], 1, host,
+                               stored_fraction)
 
 
 def event_capacity_for(geometry: Geometry, config: FtlConfig, pages_per_command: int = 1) -> int:

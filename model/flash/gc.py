@@ -30,6 +30,7 @@ from .state import (
     INVALID_PAGE,
     R_BLOCKS,
     R_CLOSED_COUNT,
+    R_COPY_BLOCK,
     R_D,
     R_ERROR,
     R_FIFO_COUNT,
@@ -40,6 +41,8 @@ from .state import (
     R_GC_LOW,
     R_GC_OFFSET,
     R_GC_VICTIMS,
+    R_HOST_BLOCK,
+    R_HOST_OFFSET,
     R_MIN_VALID,
     R_NAND_READS,
     R_NAND_WRITES,
@@ -142,6 +145,7 @@ def collect(a):
 def collect_block(a, v):
     """Collect closed block v, which pick_victim just chose (for FIFO, v is the ring's head).
 
+    The copies go to the GC frontier: its own open block, or the host's (FtlConfig.gc_frontier).
     Kept apart from the choice so a caller that inspects the victim first (idle_gc) collects
     that same block: random-d draws fresh random numbers on every pick.
     """
@@ -155,6 +159,8 @@ def collect_block(a, v):
     ppb = a.regs[R_PAGES_PER_BLOCK]
     first = v * ppb
     end = first + ppb
+    # Each stream's registers as constants in its own call, so the compiler folds them.
+    shared = a.regs[R_COPY_BLOCK] == R_HOST_BLOCK
     # Each copy remaps its page: keep the l2p entries of the next PREFETCH_GC copies loading.
     for src in range(first, min(first + PREFETCH_GC, end)):
         ahead = a.p2l[src]
@@ -171,7 +177,10 @@ def collect_block(a, v):
         stamp = page_stamp(a, src)
         a.p2l[src] = INVALID_PAGE
         a.valid[v] -= 1
-        dst = stream_program(a, R_GC_BLOCK, R_GC_OFFSET, lpn, stamp)
+        if shared:
+            dst = stream_program(a, R_HOST_BLOCK, R_HOST_OFFSET, lpn, stamp)
+        else:
+            dst = stream_program(a, R_GC_BLOCK, R_GC_OFFSET, lpn, stamp)
         if dst < 0:
             # No block for the copy: put the page back so nothing is lost, and stop.
             put_page(a, src, lpn, stamp)

@@ -13,6 +13,7 @@ from .memory import MemoryBudget, memory_budget
 
 MAPPINGS = ("page", "block", "fast")
 GC_POLICIES = ("greedy", "fifo", "cost-benefit", "random-d")
+GC_FRONTIERS = ("separate", "shared")
 
 # GC keeps this many free blocks in hand beyond the watermark so that the copy stream always
 # has somewhere to go; below about four spare blocks a GC loop can find no victim with an
@@ -147,6 +148,11 @@ class FtlConfig:
     seed: seeds the engine's own random stream (random-d sampling).
     track_versions: keep a write stamp per physical page so tests can check that every page
         reads back the version last written (costs 8 bytes per physical page).
+    gc_frontier: where page-mapped GC puts the pages it copies. "separate": an open block of
+        their own, apart from new host data (copied pages are colder than fresh writes, so
+        under skewed traffic blocks stay sorted by temperature); "shared": the host's open
+        block, one write frontier for both, as Desnoyers' analytic models assume. Block and
+        fast mappings have no GC stream and ignore it.
     """
 
     mapping: str = "page"
@@ -156,12 +162,15 @@ class FtlConfig:
     honour_trim: bool = True
     seed: int = 1
     track_versions: bool = False
+    gc_frontier: str = "separate"
 
     def __post_init__(self) -> None:
         _require(self.mapping in MAPPINGS, f"mapping must be one of {', '.join(MAPPINGS)}; "
                  f"got {self.mapping!r}")
         _require(self.gc in GC_POLICIES, f"gc must be one of {', '.join(GC_POLICIES)}; "
                  f"got {self.gc!r}")
+        _require(self.gc_frontier in GC_FRONTIERS, "gc_frontier must be one of "
+                 f"{', '.join(GC_FRONTIERS)}; got {self.gc_frontier!r}")
         _require(isinstance(self.d, int) and 1 <= self.d <= 1024,
                  f"d must be a whole number from 1 to 1024; got {self.d}")
         _require(isinstance(self.gc_low_blocks, int) and 1 <= self.gc_low_blocks <= 64,

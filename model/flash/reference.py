@@ -14,6 +14,8 @@ The rules, as the engine documents them:
 * Page mapping has two write streams, one for host data and one for pages copied by garbage
   collection (GC). Each fills its own open block page by page and closes the block the moment
   its last page is programmed; the block's close time is the NAND page-write count then.
+  With `gc_frontier = "shared"` there is one stream: GC copies are appended to the host's
+  open block (taking a free block as the host's if it has none), and no GC block is opened.
 * A host page write first marks the old copy of that logical page stale. Then, only if the
   host stream has no open block, foreground GC collects victims while the number of free
   blocks is at or below `gc_low_blocks`. Then the page is programmed.
@@ -236,7 +238,9 @@ class ReferenceFtl:
         return best
 
     def _collect(self, victim: int) -> int:
-        """Copy the victim's valid pages to the GC stream, erase it; returns pages copied."""
+        """Copy the victim's valid pages to the GC stream (or the host's, when the frontier
+        is shared), erase it; returns pages copied."""
+        stream = HOST if self.config.gc_frontier == "shared" else GC
         self._unclose(victim)
         blk = self.blocks[victim]
         blk.state = BLOCK_VICTIM
@@ -247,7 +251,7 @@ class ReferenceFtl:
                 continue
             self.page[src] = INVALID_PAGE
             blk.valid -= 1
-            self._append_to_stream(GC, lpn)
+            self._append_to_stream(stream, lpn)
             self.count["gc_copies"] += 1
             self.count["nand_reads"] += 1
         self._erase(victim)

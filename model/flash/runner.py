@@ -72,6 +72,7 @@ class RunResult:
     extra_of_user: float
     gc: str
     d: int
+    gc_frontier: str  # "separate" or "shared": where GC copies are written
     mapping: str
     workload: str
     theory_wa: float | None  # the published model, for a drive with no blocks held back
@@ -97,7 +98,7 @@ def theory_for(spec: RunSpec, spare: float) -> float | None:
                   "hot_write_fraction": w.hot_write_fraction}
     try:
         return theory.wa_for(spec.config.gc, spare, spec.geometry.pages_per_block,
-                             d=spec.config.d, **kwargs)
+                             d=spec.config.d, frontier=spec.config.gc_frontier, **kwargs)
     except ValueError:
         return None
 
@@ -191,6 +192,7 @@ def run(spec: RunSpec, progress: Progress | None = None,
         extra_of_user=g.extra_of_user,
         gc=spec.config.gc,
         d=spec.config.d,
+        gc_frontier=spec.config.gc_frontier,
         mapping=spec.config.mapping,
         workload=spec.workload.kind,
         theory_wa=theory_for(spec, effective),

@@ -33,6 +33,7 @@ GC_CODES = {"greedy": 0, "fifo": 1, "cost-benefit": 2, "random-d": 3}
 GC_GREEDY, GC_FIFO, GC_COST_BENEFIT, GC_RANDOM_D = 0, 1, 2, 3
 MAPPING_CODES = {"page": 0, "block": 1, "fast": 2}
 MAP_PAGE, MAP_BLOCK, MAP_FAST = 0, 1, 2
+FRONTIER_CODES = {"separate": 0, "shared": 1}
 
 # Command opcodes.
 OP_WRITE, OP_TRIM, OP_READ = 0, 1, 2
@@ -86,6 +87,8 @@ R_LOG_BLOCKS = 33  # mapping "fast": how many log blocks it may use at once
 R_FREE_LOW = 34  # fewest free blocks seen since Drive.reset_free_low (breakpoints)
 R_WATCH_LPN = 35  # logical page whose host writes are counted, -1 for none (breakpoints)
 R_WATCH_WRITES = 36  # host writes of R_WATCH_LPN
+R_COPY_BLOCK = 37  # the registers GC copies program through: R_GC_BLOCK and R_GC_OFFSET
+R_COPY_OFFSET = 38  # ("separate" frontier) or R_HOST_BLOCK and R_HOST_OFFSET ("shared")
 N_REGS = 40
 
 COUNTER_NAMES = {
@@ -157,6 +160,9 @@ def allocate(geometry: Geometry, config: FtlConfig, event_capacity: int = 0) -> 
     regs[R_HONOUR_TRIM] = int(config.honour_trim)
     regs[R_TRACK_VERSIONS] = int(config.track_versions)
     regs[R_MAPPING] = MAPPING_CODES[config.mapping]
+    shared = FRONTIER_CODES[config.gc_frontier] == 1
+    regs[R_COPY_BLOCK] = R_HOST_BLOCK if shared else R_GC_BLOCK
+    regs[R_COPY_OFFSET] = R_HOST_OFFSET if shared else R_GC_OFFSET
     regs[R_HOST_BLOCK] = -1
     regs[R_GC_BLOCK] = -1
     regs[R_FREE_COUNT] = nb

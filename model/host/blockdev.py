@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
+from model.flash.amplification import page_wa, write_amplification
 from model.flash.commands import Commands
 from model.flash.drive import Drive
 from model.flash.state import OP_READ, OP_TRIM, OP_WRITE
@@ -48,18 +49,16 @@ class BatchStats:
                              for f in fields(self)})
 
     @property
-    def drive_wa(self) -> float:
-        """NAND page writes per page the drive was asked to write (nan if none)."""
-        if not self.host_pages_written:
-            return float("nan")
-        return self.nand_writes / self.host_pages_written
+    def page_wa(self) -> float:
+        """Pages programmed per page the drive was asked to write (nan if none); not WA:
+        it hides the read-modify-write of partly written pages."""
+        return page_wa(self.nand_writes, self.host_pages_written)
 
-    def host_wa(self, page_bytes: int) -> float:
-        """NAND bytes written per byte the host wrote: includes read-modify-write of
-        misaligned pages on top of the drive's own write amplification (nan if none)."""
-        if not self.write_bytes:
-            return float("nan")
-        return self.nand_writes * page_bytes / self.write_bytes
+    def wa(self, page_bytes: int, stored_fraction: float = 1.0) -> float:
+        """Write amplification, flash bytes programmed / bytes the host wrote: the
+        read-modify-write of misaligned pages on top of the drive's own (nan if none)."""
+        return write_amplification(self.nand_writes, page_bytes, self.write_bytes,
+                                   stored_fraction)
 
 
 _DRIVE_COUNTERS = {"host_pages_written": "host_writes", "nand_writes": "nand_writes",

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import asdict, dataclass, replace
 
+from model.flash.amplification import write_amplification
 from model.flash.drive import Drive
 
 from . import timing
@@ -37,7 +38,7 @@ class StepResult:
     journal_mb: float
     device_written_mb: float  # bytes the drive was asked to write
     nand_written_mb: float
-    wa: float  # NAND bytes programmed per byte the drive was asked to write
+    wa: float  # flash bytes programmed / bytes the drive was asked to write (amplification.py)
     trims: int
     trimmed_mb: float
     gc_copies: int
@@ -188,9 +189,10 @@ class Machine:
         self._step = None
         c1, s1 = self.fs.count, self._io_stats
         page = self.drive.geometry.page_bytes
-        host_pages = s1.host_pages_written - s0.host_pages_written
+        host_bytes = s1.write_bytes - s0.write_bytes
         # a compressing drive (SandForce) stores each page in a fraction of a flash page
-        nand = (s1.nand_writes - s0.nand_writes) * self.profile.compression_ratio
+        stored = self.profile.compression_ratio
+        nand = (s1.nand_writes - s0.nand_writes) * stored
         return StepResult(
             name=name,
             seconds=self.clock - t0,
@@ -198,9 +200,9 @@ class Machine:
             data_mb=(c1.data_blocks - c0.data_blocks) * 4096 / MB,
             metadata_mb=(c1.metadata_blocks - c0.metadata_blocks) * 4096 / MB,
             journal_mb=(c1.journal_blocks - c0.journal_blocks) * 4096 / MB,
-            device_written_mb=(s1.write_bytes - s0.write_bytes) / MB,
+            device_written_mb=host_bytes / MB,
             nand_written_mb=nand * page / MB,
-            wa=nand / host_pages if host_pages else float("nan"),
+            wa=write_amplification(s1.nand_writes - s0.nand_writes, page, host_bytes, stored),
             trims=s1.trim_requests - s0.trim_requests,
             trimmed_mb=(s1.trim_bytes - s0.trim_bytes) / MB,
             gc_copies=s1.gc_copies - s0.gc_copies,

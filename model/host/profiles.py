@@ -21,7 +21,14 @@ import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-from model.flash.geometry import GC_POLICIES, MAPPINGS, FtlConfig, Geometry, check_buildable
+from model.flash.geometry import (
+    GC_FRONTIERS,
+    GC_POLICIES,
+    MAPPINGS,
+    FtlConfig,
+    Geometry,
+    check_buildable,
+)
 
 PROFILE_VERSION = 1
 PROFILES_DIR = Path(__file__).resolve().parents[2] / "assets" / "profiles"
@@ -61,6 +68,8 @@ _DEVICE_FIELDS: dict[str, tuple] = {
     "spare": ("float", 0.0, 0.9, "spare flash as a fraction of physical capacity"),
     "mapping": (MAPPINGS, None, None, "FTL mapping scheme"),
     "gc_policy": (GC_POLICIES, None, None, "GC victim policy"),
+    "gc_frontier": (GC_FRONTIERS, None, None, "where GC copies go: their own open block "
+                    "(separate) or the host's (shared)"),
     "channels": ("int", 1, 64, "flash channels"),
     "dies_per_channel": ("int", 1, 64, "dies per channel that program in parallel"),
     "channel_mb_s": ("float", 1.0, 10_000.0, "data rate of one channel bus, MB/s"),
@@ -224,6 +233,7 @@ class DeviceProfile:
     spare: float
     mapping: str
     gc_policy: str
+    gc_frontier: str
     channels: int
     dies_per_channel: int
     channel_mb_s: float
@@ -271,7 +281,7 @@ class DeviceProfile:
     def ftl_config(self, **overrides) -> FtlConfig:
         """An FtlConfig with this drive's mapping, GC policy and TRIM behaviour."""
         kwargs = {"mapping": self.mapping, "gc": self.gc_policy,
-                  "honour_trim": self.trim_honoured}
+                  "gc_frontier": self.gc_frontier, "honour_trim": self.trim_honoured}
         kwargs.update(overrides)
         return FtlConfig(**kwargs)
 

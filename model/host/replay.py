@@ -241,8 +241,8 @@ def summary(result: ReplayResult, trace: Trace, page_bytes: int = 4096) -> str:
     out.append(f"replayed: written {_mb(s.write_bytes)}, read {_mb(s.read_bytes)}, "
                f"trimmed {_mb(s.trim_bytes)}, {s.flush_requests} flushes")
     if s.host_pages_written:
-        wa = (f"WA {s.drive_wa:.2f} per page the drive was sent, "
-              f"{s.host_wa(page_bytes):.2f} per byte the host wrote")
+        wa = (f"WA {s.wa(page_bytes):.2f} (flash bytes / bytes the host wrote); "
+              f"{s.page_wa:.2f} pages programmed per page touched")
     else:
         wa = "WA n/a (nothing written)"
     out.append(f"flash: {s.host_pages_written} host pages, {s.nand_writes} NAND page writes, "

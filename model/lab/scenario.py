@@ -79,6 +79,7 @@ class Scenario:
     fs: FsOptions
     steps: tuple[Step, ...]
     source: str = ""
+    gc_frontier: str | None = None  # where GC copies go; None: the profile's setting
 
 
 _HEADER = re.compile(r"^\s*\[\[?\s*\"?([A-Za-z0-9_-]+)\"?\s*\]\]?\s*(#.*)?$")
@@ -200,7 +201,7 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
                     data_compression=host["data_compression"], partition=partition,
                     fs=fs_options, steps=tuple(Step(do, args, line) for (do, args), line
                                                in zip(steps, lines, strict=True)),
-                    source=path)
+                    source=path, gc_frontier=drive["gc_frontier"])
 
 
 def make_step(do: str, **fields) -> Step:
@@ -232,6 +233,8 @@ def scenario_text(s: Scenario, comment: str = "") -> str:
     if s.user_pages is not None:
         page = load_profile(s.profile).page_bytes
         lines.append(f"user_gib = {_toml_value(s.user_pages * page / 2**30)}")
+    if s.gc_frontier is not None:
+        lines.append(f"gc_frontier = {_toml_value(s.gc_frontier)}")
     lines += ["", "[host]", f"profile = {_toml_value(s.host)}"]
     if s.data_compression is not None:
         lines.append(f"data_compression = {_toml_value(float(s.data_compression))}")
@@ -258,9 +261,11 @@ def scenario_text(s: Scenario, comment: str = "") -> str:
 
 def build_machine(s: Scenario) -> Machine:
     """The scenario's machine; ScenarioError when this computer cannot hold the drive."""
+    overrides = {} if s.gc_frontier is None else {"gc_frontier": s.gc_frontier}
     try:
         return Machine(load_profile(s.profile), load_host_profile(s.host), s.fs, s.partition,
-                       user_pages=s.user_pages, data_compression=s.data_compression)
+                       user_pages=s.user_pages, data_compression=s.data_compression,
+                       **overrides)
     except (ValueError, MemoryError) as e:
         raise ScenarioError(f"{s.source}: drive.user_gib: the drive cannot be built here: "
                             f"{e or 'out of memory'}") from e

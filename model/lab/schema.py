@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from model.flash.geometry import GC_FRONTIERS
 from model.host.fstypes import ATIME_MODES, KERNEL_ERAS
 from model.host.profiles import list_host_profiles, list_profiles
 
@@ -152,7 +153,9 @@ TOP_FIELDS = {
 }
 TABLES: dict[str, dict[str, Field]] = {
     "drive": {"profile": Field("choice", choices=list_profiles, required=True),
-              "user_gib": Field("float", 0.01, 16384.0, unit="GiB")},
+              "user_gib": Field("float", 0.01, 16384.0, unit="GiB"),
+              # where GC copies go; absent: the profile's own setting
+              "gc_frontier": Field("choice", choices=GC_FRONTIERS)},
     "host": {"profile": Field("choice", choices=list_host_profiles,
                               default="host_phenom2_x4_965"),
              "data_compression": Field("float", 0.05, 1.0)},

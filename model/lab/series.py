@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from model.flash.amplification import write_amplification
 from model.host.machine import MB, Machine
 
 COLUMNS = ("sim_s", "step", "device_written_mb", "nand_written_mb", "wa", "trims",
@@ -107,10 +108,10 @@ class Series:
             for k in NAMES:
                 total[k] += got[k]
             nand = total["nand_writes"] * stored
-            host = total["host_pages_written"]
             out.append((t, next((i for s, i in reversed(steps) if s <= t), 0),
                         total["write_bytes"] / MB, nand * page / MB,
-                        nand / host if host else float("nan"),
+                        write_amplification(total["nand_writes"], page, total["write_bytes"],
+                                            stored),
                         round(total["trim_requests"]), round(total["flush_requests"]),
                         round(total["gc_copies"]), round(total["erases"]),
                         self._done.free_blocks, got["write_bytes"] / every / MB,
