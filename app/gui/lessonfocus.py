@@ -29,7 +29,8 @@ def config_settings(config: RunConfig, base: Settings | None = None) -> Settings
         return replace(base, profile="", capacity_mib=g.user_pages * g.page_bytes / 2**20,
                        spare_pct=round(100 * g.spare, 2), page_kib=g.page_bytes // 1024,
                        pages_per_block=g.pages_per_block, mapping=c.mapping, gc=c.gc, d=c.d,
-                       gc_low_blocks=c.gc_low_blocks, seed=spec.seed,
+                       gc_low_blocks=c.gc_low_blocks, gc_frontier=c.gc_frontier,
+                       seed=spec.seed,
                        workload=w.kind, hot_lba_pct=100 * w.hot_lba_fraction,
                        hot_write_pct=100 * w.hot_write_fraction)
     sc = config.scenario
