@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from model.flash.state import BLOCK_FREE, BLOCK_FULL, BLOCK_STATE_NAMES
 
 from . import theme
+from .flowlayout import FlowLayout
 from .worker import CODE_ERASED, CODE_FREE, CODE_OPEN, CODE_VICTIM, CODES, Snapshot
 
 MIN_PAGE_PX = 2
@@ -287,19 +288,15 @@ class Legend(QWidget):
         items.insert(2, (_gradient(), "full block: valid 0 → 100 %"))
         self.labels = [text for _, text in items]
         self._inner = QWidget()
-        rows = QVBoxLayout(self._inner)
-        rows.setContentsMargins(0, 0, 0, 0)
-        rows.setSpacing(1)
-        per_row = 3  # narrow enough to leave room for the controls at 1024 px
-        for start in range(0, len(items), per_row):
-            row = QHBoxLayout()
+        flow = FlowLayout(self._inner, spacing=12)  # as many entries a row as fit
+        for pm, text in items:
+            entry = QWidget()
+            row = QHBoxLayout(entry)
+            row.setContentsMargins(0, 0, 0, 0)
             row.setSpacing(4)
-            for pm, text in items[start:start + per_row]:
-                sw = QLabel()
-                sw.setPixmap(pm)
-                row.addWidget(sw)
-                row.addWidget(QLabel(text))
-                row.addSpacing(12)
-            row.addStretch(1)
-            rows.addLayout(row)
+            sw = QLabel()
+            sw.setPixmap(pm)
+            row.addWidget(sw)
+            row.addWidget(QLabel(text))
+            flow.addWidget(entry)
         self._outer.addWidget(self._inner)

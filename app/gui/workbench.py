@@ -12,21 +12,16 @@ from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QEventLoop, Qt, QTimer, Slot
-from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
-    QDialog,
     QFileDialog,
-    QHBoxLayout,
     QLabel,
     QMainWindow,
     QMessageBox,
     QPushButton,
     QScrollArea,
     QSplitter,
-    QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -39,10 +34,12 @@ from app.session.streams import Segment
 from model.host.profiles import load_profile
 from model.lab.scenario import load_scenario, scenario_text
 
-from . import exportdialog, theme
+from . import exportdialog, shortcuts, theme
 from .blockmap import BlockMap, Legend
 from .charts import Charts
 from .controls import Controls
+from .flowlayout import FlowLayout
+from .presentation import Presentation
 from .scenariofiles import profile_settings, scenario_for, settings_for, steps_for
 from .session import DRIVE_FIELDS, FS_WORKLOADS, Session, Settings
 from .worker import Snapshot, Worker
@@ -52,20 +49,6 @@ SCENARIO_DIR = Path(__file__).resolve().parents[2] / "assets" / "scenarios"
 WINDOW_TITLE = "SSD Lab"
 CHART_PERIOD_S = 0.25  # chart redraws while running flat out
 
-KEYS = (
-    ("Space", "play / pause (starts the chosen workload when none is running)"),
-    ("Right or .", "step one batch"),
-    ("G", "step one garbage collection: collect one victim now"),
-    ("Ctrl+Enter", "run the chosen workload from the start"),
-    ("1 / 2 / 3", "speed slow / normal / fast (flat out)"),
-    ("Ctrl+R", "reset the drive (keep the settings)"),
-    ("Alt+R", "Reset All: settings, drive, charts and theme as at start-up"),
-    ("Ctrl+S / Ctrl+O", "save / open a session"),
-    ("F11", "projector mode: high contrast, larger type"),
-    ("Ctrl+Tab", "next chart"),
-    ("Ctrl+E", "export a chart or the block map: PNG, SVG, PDF or CSV (or right-click it)"),
-    ("F1 or ?", "this list"),
-)
 
 
 def ask(parent: QWidget, text: str) -> bool:
@@ -88,7 +71,6 @@ class Workbench(QMainWindow):
         self._charts_at = 0.0
         self._settling: list[tuple[int, QEventLoop]] = []  # (ticket, loop) of each settle()
         self._build()
-        self._shortcuts()
         self.session.changed.connect(self._on_settings)
         self.session.error.connect(lambda f, msg: self.controls.show_error(msg, f))
         self.worker.snapshot_ready.connect(self._on_snapshot, Qt.ConnectionType.QueuedConnection)
@@ -140,12 +122,12 @@ class Workbench(QMainWindow):
         self.speed.currentIndexChanged.connect(
             lambda _i: self.request(speed=self.speed.currentData()))
         help_button = self._button("?", "Keyboard help (F1).", self.show_help)
-        bar = QHBoxLayout()
+        self.presentation = Presentation(self, scroll, self.controls.error, self._apply_theme)
+        bar = FlowLayout()  # wraps rather than clips in large type
         for w in (self.run_button, self.play_button, self.step_button, self.gc_button,
-                  QLabel("Speed"),
-                  self.speed, self.reset_button, self.reset_all_button, help_button):
+                  QLabel("Speed"), self.speed, self.reset_button, self.reset_all_button,
+                  self.presentation.panel_button, help_button):
             bar.addWidget(w)
-        bar.addStretch(1)
         # On its own row: a long status line must never widen the window.
         self.progress_label = QLabel()
         self.progress_label.setToolTip("What the worker is doing now.")
@@ -184,7 +166,9 @@ class Workbench(QMainWindow):
             lab.setToolTip(tip)
             self.statusBar().addPermanentWidget(lab)
             self.status[key] = lab
-        self._menus()
+        self.actions_by_slot = shortcuts.install(self, revert=self._show_settings)
+        self.presentation.on_change = self._presentation_changed
+        self._presentation_changed()
         exportdialog.install(self)
 
     def _button(self, text: str, tip: str, slot, longest: str = "") -> QPushButton:
@@ -196,45 +180,6 @@ class Workbench(QMainWindow):
         fm = b.fontMetrics()
         b.setMinimumWidth(max(fm.horizontalAdvance(t) for t in (text, longest)) + 20)
         return b
-
-    def _menus(self) -> None:
-        file = self.menuBar().addMenu("&File")
-        for text, keys, slot in (("&Open session...", QKeySequence.StandardKey.Open,
-                                  self.open_dialog),
-                                 ("&Save session...", QKeySequence.StandardKey.Save,
-                                  self.save_dialog),
-                                 ("Open s&cenario...", QKeySequence("Ctrl+Shift+O"),
-                                  self.open_scenario_dialog),
-                                 ("Save as sce&nario...", QKeySequence("Ctrl+Shift+S"),
-                                  self.save_scenario_dialog),
-                                 ("&Export chart...", QKeySequence("Ctrl+E"),
-                                  lambda: exportdialog.open_dialog(self)),
-                                 ("&Quit", QKeySequence.StandardKey.Quit, self.close)):
-            action = QAction(text, self)
-            action.setShortcut(keys)
-            action.triggered.connect(slot)
-            file.addAction(action)
-        view = self.menuBar().addMenu("&View")
-        self.projector_action = QAction("&Projector mode", self)
-        self.projector_action.setCheckable(True)
-        self.projector_action.setShortcut(QKeySequence(Qt.Key.Key_F11))
-        self.projector_action.toggled.connect(self.set_projector)
-        view.addAction(self.projector_action)
-        help_action = QAction("&Keyboard help", self)
-        help_action.setShortcut(QKeySequence(Qt.Key.Key_F1))
-        help_action.triggered.connect(self.show_help)
-        view.addAction(help_action)
-
-    def _shortcuts(self) -> None:
-        for keys, slot in (("Space", self.toggle_play), ("Right", self.step),
-                           (".", self.step), ("Ctrl+Return", self.run_workload),
-                           ("Ctrl+R", self.reset_drive), ("Alt+R", self.reset_all),
-                           ("G", self.step_gc),
-                           ("?", self.show_help),
-                           ("1", lambda: self.speed.setCurrentIndex(0)),
-                           ("2", lambda: self.speed.setCurrentIndex(1)),
-                           ("3", lambda: self.speed.setCurrentIndex(2))):
-            QShortcut(QKeySequence(keys), self, activated=slot)
 
     # --- settings --------------------------------------------------------------------------
 
@@ -428,7 +373,8 @@ class Workbench(QMainWindow):
         self.session.last_error = ""
         self.controls.show_error("")
         self.controls.set_expert(False)
-        self.projector_action.setChecked(False)
+        self.controls.set_fs_shown(False)
+        self.presentation.reset()
         self.charts.setCurrentIndex(0)
         self._on_settings(defaults, True)
         self.play_button.setText("Play")
@@ -621,39 +567,58 @@ class Workbench(QMainWindow):
             self.open(path)
 
     def show_help(self) -> None:
-        dialog = QDialog(self)
-        dialog.setWindowTitle("Keyboard")
-        table = QTableWidget(len(KEYS), 2, dialog)
-        table.setHorizontalHeaderLabels(["key", "does"])
-        for row, (key, text) in enumerate(KEYS):
-            table.setItem(row, 0, QTableWidgetItem(key))
-            table.setItem(row, 1, QTableWidgetItem(text))
-        table.resizeColumnsToContents()
-        table.verticalHeader().hide()
-        layout = QVBoxLayout(dialog)
-        layout.addWidget(table)
-        dialog.resize(620, 380)
-        self.help_dialog = dialog
-        dialog.show()
+        self.help_dialog = shortcuts.help_dialog(self)
+        self.help_dialog.show()
 
-    @Slot(bool)
-    def set_projector(self, on: bool) -> None:
-        theme.set_current("projector" if on else "normal")
-        self._apply_theme()
+    def set_speed(self, key: str) -> None:
+        self.speed.setCurrentIndex(self.speed.findData(key))
+
+    def next_chart(self, step: int) -> None:
+        self.charts.setCurrentIndex((self.charts.currentIndex() + step) % self.charts.count())
+
+    def export_dialog(self) -> None:
+        exportdialog.open_dialog(self)
+
+    def toggle_presentation(self, on: bool) -> None:
+        self.presentation.set_on(on)
+
+    def toggle_panel(self, shown: bool) -> None:
+        self.presentation.set_panel(shown)
+
+    def _presentation_changed(self) -> None:
+        """The View menu's check marks follow the state, however it changed."""
+        # at 18 pt the status bar has room for the run's figures, not the drive's size
+        self.status["capacity"].setVisible(not self.presentation.on)
+        for slot, on in (("toggle_presentation", self.presentation.on),
+                         ("toggle_panel", self.presentation.panel_shown())):
+            action = self.actions_by_slot[slot]
+            action.blockSignals(True)
+            action.setChecked(on)
+            action.blockSignals(False)
 
     def _apply_theme(self) -> None:
         app = QApplication.instance()
         app.setPalette(theme.current().palette())
         app.setStyleSheet(theme.current().stylesheet())
-        # the panel is as wide as its widest control needs (wider in projector type)
-        want = self.controls.minimumSizeHint().width() + 24
-        self.controls_scroll.setMinimumWidth(min(want, 520))
-        self.controls_scroll.setMaximumWidth(min(want, 520) + 60)
+        self.controls.set_rows_wrapped(theme.current().name == "projector")
+        self._fit_panel()
         self.charts.apply_theme()
         self.legend.refresh()
         self.blockmap.set_snapshot(self.snapshot)
         QTimer.singleShot(0, lambda: self.charts.show_snapshot(
             self.snapshot, bool(self.session.settings.profile)))
+
+    def _fit_panel(self) -> None:
+        """The panel is as wide as its widest row needs, and may grow a little; with its
+        scroll bar, nothing in it is cut at the side."""
+        bar = self.controls_scroll.verticalScrollBar().sizeHint().width() + 8
+        least = self.controls.minimumSizeHint().width() + bar
+        self.controls_scroll.setMinimumWidth(least)
+        self.controls_scroll.setMaximumWidth(max(least, int(0.4 * self.width())))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt name
+        super().resizeEvent(event)
+        self._fit_panel()
 
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt name
         self.worker.stop()
