@@ -34,7 +34,8 @@ from .session import Settings
 
 TIPS = {
     "profile": "A real drive's geometry and timing. With a profile the throughput chart shows "
-               "MB/s over simulated time; without one it counts pages.",
+               "MB/s over simulated time; without one, how the flash's page programs are "
+               "shared between host data and GC copies.",
     "capacity_mib": "User capacity the host sees, in MiB. Small drives animate page by page; "
                     "big ones run flat out.",
     "spare_pct": "Flash the host never sees, as % of physical capacity. More spare means "

@@ -31,6 +31,7 @@ from app.session.fsjobs import FsStep
 from app.session.schema import SETTINGS
 from app.session.sessionfile import SessionFileError, read_session, write_session
 from app.session.streams import Segment
+from app.session.wanotes import wa_note, wa_status
 from model.host.profiles import load_profile
 from model.lab.scenario import load_scenario, scenario_text
 
@@ -42,6 +43,7 @@ from .flowlayout import FlowLayout
 from .presentation import Presentation
 from .scenariofiles import profile_settings, scenario_for, settings_for, steps_for
 from .session import DRIVE_FIELDS, FS_WORKLOADS, Session, Settings
+from .statusline import RunStatus
 from .worker import Snapshot, Worker
 
 SCENARIO_DIR = Path(__file__).resolve().parents[2] / "assets" / "scenarios"
@@ -67,6 +69,7 @@ class Workbench(QMainWindow):
         self.snapshot: Snapshot | None = None
         self._last_mount: tuple[str, bool] | None = None  # mount options of the last snapshot
         self.frame_times: deque[float] = deque(maxlen=240)
+        self.run_status = RunStatus()
         self._segments = 0
         self._charts_at = 0.0
         self._settling: list[tuple[int, QEventLoop]] = []  # (ticket, loop) of each settle()
@@ -143,9 +146,20 @@ class Workbench(QMainWindow):
         v.addWidget(self.blockmap, 1)
         v.addWidget(self.legend)
         self.charts = Charts()
+        # why the WA shown is what it is (compression, the blocks a small drive holds back)
+        self.wa_note = QLabel()
+        self.wa_note.setObjectName("note")
+        self.wa_note.setWordWrap(True)
+        self.wa_note.setToolTip("Why the write amplification shown differs from 1 or from "
+                                "the analytic model.")
+        charts_box = QWidget()
+        cv = QVBoxLayout(charts_box)
+        cv.setContentsMargins(0, 0, 0, 0)
+        cv.addWidget(self.charts, 1)
+        cv.addWidget(self.wa_note)
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(top)
-        right.addWidget(self.charts)
+        right.addWidget(charts_box)
         right.setStretchFactor(0, 1)
         right.setStretchFactor(1, 1)
         right.setSizes([500, 400])
@@ -160,8 +174,9 @@ class Workbench(QMainWindow):
                          ("fill", "Share of logical pages holding data."),
                          ("wa", "Write amplification since the drive was erased."),
                          ("time", "Simulated time (needs a device profile)."),
-                         ("speed", "Engine speed: host page writes per wall-clock second, "
-                                   "and frames shown per second.")):
+                         ("speed", "Host page writes per wall-clock second while a run "
+                                   "goes (as you see them go by), and frames shown per "
+                                   "second.")):
             lab = QLabel()
             lab.setToolTip(tip)
             self.statusBar().addPermanentWidget(lab)
@@ -289,11 +304,19 @@ class Workbench(QMainWindow):
             self.reset_drive()
         self.controls.show_error("")
         if fs:
-            self.worker.send("fs", self.fs_step(s.workload))
+            step = self.fs_step(s.workload)
+            self._asked(self.worker.send("fs", step), step.label)
             self.charts.setCurrentWidget(self.charts.steps)
         else:
-            self.worker.send("workload", self.segment())
+            self._asked(self.worker.send("workload", self.segment()), s.workload)
         return True
+
+    def _asked(self, ticket: int, text: str) -> None:
+        """A run was sent as command `ticket`: say so now, not at the worker's next frame."""
+        line = self.run_status.asked(ticket, text)
+        self.progress_label.setText(line)
+        if not self.charts.steps.rows():
+            self.charts.steps.message.setText(line)
 
     @Slot()
     def run_workload(self) -> None:
@@ -313,7 +336,7 @@ class Workbench(QMainWindow):
                                 "the current run. Continue?"):
                 return
             self.reset_drive()
-        self.worker.send("fs", self.fs_step("fstrim"))
+        self._asked(self.worker.send("fs", self.fs_step("fstrim")), "fstrim")
         self.charts.setCurrentWidget(self.charts.steps)
 
     def choose_trace(self, path: str | None = None) -> bool:
@@ -425,16 +448,14 @@ class Workbench(QMainWindow):
         fill = float(snap.valid.sum()) / snap.user_pages
         self.status["fill"].setText(f"fill {100 * fill:.1f} %")
         wa = snap.series["wa"][-1] if snap.series["wa"].size else float("nan")
-        self.status["wa"].setText("WA -" if wa != wa else f"WA {wa:.3f}")
+        self.status["wa"].setText(wa_status(s, wa))
+        note = wa_note(s, wa)
+        self.wa_note.setText(note)
+        self.wa_note.setVisible(bool(note))
         self.status["time"].setText(f"sim {snap.sim_s:,.2f} s" if s.profile else "sim time -")
-        self.status["speed"].setText(f"{snap.engine_pages_per_s / 1e6:.2f} M writes/s, "
-                                     f"{self.fps():.0f} fps")
-        if snap.segment:
-            done = "" if snap.progress != snap.progress else f" {100 * snap.progress:.0f} %"
-            state = "running" if snap.running else "paused"
-            self.progress_label.setText(f"{snap.segment}{done} {state}")
-        else:
-            self.progress_label.setText("idle: choose a workload, press Run or Space")
+        self.status["speed"].setText(self.run_status.speed(snap, time.perf_counter(),
+                                                           self.fps()))
+        self.progress_label.setText(self.run_status.progress(snap))
 
     # --- files, help, theme ----------------------------------------------------------------
 
@@ -493,7 +514,7 @@ class Workbench(QMainWindow):
         self.session.settings = settings
         self._on_settings(settings, True)
         self._segments = max((d.get("index", 0) for d in log), default=0)
-        self.worker.send("replay", log, series)
+        self._asked(self.worker.send("replay", log, series), "replaying the session")
         self.controls.show_error("")
         self.statusBar().showMessage(f"Session: {path} ({len(log)} steps)", 10000)
         return True
@@ -515,7 +536,7 @@ class Workbench(QMainWindow):
         self._on_settings(settings, True)
         steps = steps_for(sc)
         self._segments = len(steps)
-        self.worker.send("fs", steps)
+        self._asked(self.worker.send("fs", steps), f"scenario {sc.name}")
         self.controls.show_error("")
         self.controls.set_fs_shown(True)  # the mount options and partition it set
         self.play_button.setText("Pause")
