@@ -174,6 +174,7 @@ def _parents(w: QWidget):
     ((1920, 1080), True, True, True),
 ])
 def test_nothing_is_clipped(qtbot, until, bench, size, present, panel, expert):
+    bench.request(workload="random")  # the WA note under the charts shows (a model exists)
     bench.presentation.set_on(present)
     bench.presentation.set_panel(panel)
     bench.controls.set_expert(expert)
@@ -182,6 +183,7 @@ def test_nothing_is_clipped(qtbot, until, bench, size, present, panel, expert):
         bench.showNormal()
     bench.setGeometry(0, 0, *size)
     until(lambda: (bench.width(), bench.height()) == size)
+    until(lambda: bench.wa_note.isVisible())
     for tab in range(bench.charts.count()):
         bench.charts.setCurrentIndex(tab)
         QApplication.processEvents()

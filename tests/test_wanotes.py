@@ -19,7 +19,7 @@ def test_a_small_drive_explains_the_gap_to_the_analytic_model():
     small = Settings(workload="random")  # 64 MiB, 276 blocks: analytic 6.40
     note = wa_note(small, 7.2)
     assert "Measured 7.20 is above the model" in note and "6.40" in note
-    assert "276 blocks" in note
+    assert "of 276 blocks" in note
     usable, closer = usable_spare_wa(small)
     assert usable < small.geometry().spare_of_physical
     assert 7.0 < closer < 7.6  # the model at the spare GC really has: near the 7.2 measured

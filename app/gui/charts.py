@@ -52,6 +52,7 @@ class SeriesChart(QChartView):
         self.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.setToolTip(tooltip)
         self.setMinimumSize(220, 150)
+        self._title = title
         self._chart.setTitle(title)
         self._chart.setMargins(QMargins(2, 2, 2, 2))
         self._chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
@@ -92,6 +93,8 @@ class SeriesChart(QChartView):
         t = theme.current()
         bg, fg = QColor(t.colour("chart_background")), QColor(t.colour("text"))
         self._chart.setBackgroundBrush(bg)
+        # in presentation type the tab alone names the chart: its height goes to the plot
+        self._chart.setTitle("" if t.name == "projector" else self._title)
         self._chart.setTitleBrush(fg)
         font = QFont()
         font.setPointSize(t.font_pt)
@@ -100,6 +103,8 @@ class SeriesChart(QChartView):
         fm = QFontMetrics(font)
         self._label_px = fm.horizontalAdvance("0,000 k")
         self._chart.setMargins(QMargins(2, 2, fm.horizontalAdvance("0,000") // 2 + 4, 2))
+        # below about eight lines of type QtCharts cuts tick labels to "..."
+        self.setMinimumHeight(max(150, 8 * fm.height()))
         self._chart.legend().setLabelColor(fg)
         self._chart.legend().setFont(font)
         for axis in (self.x_axis, self.y_axis):
@@ -116,15 +121,21 @@ class SeriesChart(QChartView):
         goes back to empty axes, never keeps the last run's). A series without a point
         leaves the legend."""
         xs, ys = [], []
+        changed = False
         for name, (x, y) in data.items():
             x, y = decimate(np.asarray(x, float), np.asarray(y, float))
             if y.size > 2 and np.all(y == y[0]):  # a level (the analytic WA): its two ends
                 x, y = x[[0, -1]], y[[0, -1]]
             self.series[name].replaceNp(x, y)
             for marker in self._chart.legend().markers(self.series[name]):
-                marker.setVisible(bool(x.size))
+                if marker.isVisible() != bool(x.size):
+                    marker.setVisible(bool(x.size))
+                    changed = True
             xs.append(x)
             ys.append(y)
+        if changed:  # QtCharts lays a marker's text out only when the legend is shown again
+            self._chart.legend().hide()
+            self._chart.legend().show()
         x = np.concatenate(xs) if xs else np.empty(0)
         y = np.concatenate(ys) if ys else np.empty(0)
         # as many ticks as labels fit: fewer in large type or a small chart

@@ -26,7 +26,9 @@ class Presentation(QObject):
         self.panel = panel
         self.apply_theme = apply_theme
         self.on = False
+        self._panel = True
         self._was_maximized = False
+        self._geometry = None  # the window's before presentation mode
         self.panel_button = QPushButton()
         self.panel_button.setCheckable(True)
         self.panel_button.setChecked(True)
@@ -41,9 +43,10 @@ class Presentation(QObject):
         self.panel_button.setText("Hide panel" if self.panel_shown() else "Show panel")
 
     def panel_shown(self) -> bool:
-        return not self.panel.isHidden()
+        return self._panel
 
     def set_panel(self, shown: bool) -> None:
+        self._panel = shown
         self.panel.setVisible(shown)
         self.panel_button.blockSignals(True)
         self.panel_button.setChecked(shown)
@@ -60,14 +63,19 @@ class Presentation(QObject):
         theme.set_current("projector" if on else "normal")
         if on:
             self._was_maximized = w.isMaximized()
+            self._geometry = w.geometry()
             w.menuBar().hide()
             w.showFullScreen()
+            if w.screen() is not None:  # without a window manager nobody else sizes it
+                w.setGeometry(w.screen().geometry())
         else:
             w.menuBar().show()
             if self._was_maximized:
                 w.showMaximized()
             else:
                 w.showNormal()
+                if self._geometry is not None:
+                    w.setGeometry(self._geometry)
         self.apply_theme()
         self.on_change()
 

@@ -126,7 +126,8 @@ class Workbench(QMainWindow):
             lambda _i: self.request(speed=self.speed.currentData()))
         help_button = self._button("?", "Keyboard help (F1).", self.show_help)
         self.presentation = Presentation(self, scroll, self.controls.error, self._apply_theme)
-        bar = FlowLayout()  # wraps rather than clips in large type
+        bar_box = QWidget()
+        bar = FlowLayout(bar_box)  # wraps rather than clips in large type
         for w in (self.run_button, self.play_button, self.step_button, self.gc_button,
                   QLabel("Speed"), self.speed, self.reset_button, self.reset_all_button,
                   self.presentation.panel_button, help_button):
@@ -141,7 +142,8 @@ class Workbench(QMainWindow):
         top = QWidget()
         v = QVBoxLayout(top)
         v.setContentsMargins(0, 0, 0, 0)
-        v.addLayout(bar)
+        v.setSpacing(2)  # at 18 pt on a 768-line screen every line counts
+        v.addWidget(bar_box)
         v.addWidget(self.progress_label)
         v.addWidget(self.blockmap, 1)
         v.addWidget(self.legend)
@@ -155,6 +157,7 @@ class Workbench(QMainWindow):
         charts_box = QWidget()
         cv = QVBoxLayout(charts_box)
         cv.setContentsMargins(0, 0, 0, 0)
+        cv.setSpacing(2)
         cv.addWidget(self.charts, 1)
         cv.addWidget(self.wa_note)
         right = QSplitter(Qt.Orientation.Vertical)
@@ -163,6 +166,7 @@ class Workbench(QMainWindow):
         right.setStretchFactor(0, 1)
         right.setStretchFactor(1, 1)
         right.setSizes([500, 400])
+        self.right_split = right
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(scroll)
         split.addWidget(right)
@@ -240,6 +244,8 @@ class Workbench(QMainWindow):
         else:
             self.worker.send("settings", s)
         self.charts.show_snapshot(self.snapshot, bool(s.profile))
+        if self.snapshot is not None:
+            self._status(self.snapshot)  # the WA's note follows the settings too
 
     def _follow_mount(self, snap: Snapshot) -> None:
         """A scenario's remount step changed the mount options: the controls show them (the
@@ -623,6 +629,13 @@ class Workbench(QMainWindow):
         app.setStyleSheet(theme.current().stylesheet())
         self.controls.set_rows_wrapped(theme.current().name == "projector")
         self._fit_panel()
+        # presentation type needs more room for the charts' labels: they get 60 %, and the
+        # map may shrink further (at 18 pt a 768-line screen has room for little else)
+        present = theme.current().name == "projector"
+        share = 0.6 if present else 0.45
+        self.blockmap.setMinimumHeight(100 if present else 160)
+        height = sum(self.right_split.sizes()) or self.height()
+        self.right_split.setSizes([int(height * (1 - share)), int(height * share)])
         self.charts.apply_theme()
         self.legend.refresh()
         self.blockmap.set_snapshot(self.snapshot)

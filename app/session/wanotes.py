@@ -69,11 +69,10 @@ def wa_note(s: Settings, measured: float) -> str:
     if analytic is not None and share >= NOTE_BELOW:
         usable, closer = usable_spare_wa(replace(s))
         g = s.geometry()
-        text = (f"Analytic {analytic:.2f} counts all {100 * g.spare_of_physical:.1f} % spare "
-                f"as room for GC; this drive holds about {blocks:g} of its {g.blocks:,} blocks "
-                f"back (its free-block reserve and the empty half of its open blocks), so GC "
-                f"has {100 * usable:.1f} %")
-        text += f", where the model gives {closer:.2f}." if closer is not None else "."
+        text = (f"Analytic {analytic:.2f} takes all {100 * g.spare_of_physical:.1f} % spare as "
+                f"GC room; this drive holds ~{blocks:g} of {g.blocks:,} blocks back (free "
+                f"reserve, open blocks), leaving {100 * usable:.1f} %")
+        text += f": model {closer:.2f}." if closer is not None else "."
         if math.isfinite(measured) and measured > analytic * 1.02:
             text = f"Measured {measured:.2f} is above the model: " + text[0].lower() + text[1:]
         notes.append(text)

@@ -82,7 +82,7 @@ class Chart:
 SWEEP_POLICIES = ("greedy", "fifo", "random-d", "cost-benefit")  # colour tokens too
 _DRIVE_WRITES = Axis("host writes", "drive capacities", "drive_writes")
 _SECONDS = Axis("simulated time", "s", "sim_s")
-_PER_1000 = "per 1,000 flash programs"
+_PER_1000 = "per 1,000 NAND pages"
 
 CHARTS: dict[str, Chart] = {c.name: c for c in (
     Chart("wa", "WA", "Write amplification",
