@@ -1,31 +1,35 @@
-"""A layout that lines its widgets up left to right and starts a new row when the next one
-does not fit, so a button row never clips or widens the window, whatever the type size.
-(After Qt's Flow Layout example.)"""
+"""A layout that places widgets left to right and wraps to a new row when the width runs
+out, so the workbench's button row fits a 1024-pixel screen beside the lesson panel instead
+of forcing the window wider than the screen."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QPoint, QRect, QSize, Qt
-from PySide6.QtWidgets import QLayout, QWidgetItem
+from PySide6.QtWidgets import QLayout, QLayoutItem
 
 
 class FlowLayout(QLayout):
     def __init__(self, parent=None, spacing: int = 6):
         super().__init__(parent)
-        self._items: list[QWidgetItem] = []
+        if parent is not None:  # the parent layout must ask how tall the rows make it
+            policy = parent.sizePolicy()
+            policy.setHeightForWidth(True)
+            parent.setSizePolicy(policy)
+        self._items: list[QLayoutItem] = []
         self.setSpacing(spacing)
         self.setContentsMargins(0, 0, 0, 0)
 
-    def addItem(self, item) -> None:  # noqa: N802 - Qt name
+    def addItem(self, item: QLayoutItem) -> None:  # noqa: N802 - Qt name
         self._items.append(item)
 
     def count(self) -> int:
         return len(self._items)
 
-    def itemAt(self, i: int):  # noqa: N802 - Qt name
-        return self._items[i] if 0 <= i < len(self._items) else None
+    def itemAt(self, index: int) -> QLayoutItem | None:  # noqa: N802 - Qt name
+        return self._items[index] if 0 <= index < len(self._items) else None
 
-    def takeAt(self, i: int):  # noqa: N802 - Qt name
-        return self._items.pop(i) if 0 <= i < len(self._items) else None
+    def takeAt(self, index: int) -> QLayoutItem | None:  # noqa: N802 - Qt name
+        return self._items.pop(index) if 0 <= index < len(self._items) else None
 
     def expandingDirections(self) -> Qt.Orientation:  # noqa: N802 - Qt name
         return Qt.Orientation(0)
@@ -39,40 +43,36 @@ class FlowLayout(QLayout):
     def setGeometry(self, rect: QRect) -> None:  # noqa: N802 - Qt name
         super().setGeometry(rect)
         used = self._place(rect, move=True)
-        # A splitter or box layout asks the container's minimum size, which knows nothing
-        # of height-for-width: without this, rows that wrapped would overlap what is below.
+        # A splitter asks the container's minimum size, which knows nothing of
+        # height-for-width: without this, rows that wrapped would overlap what is below.
         box = self.parentWidget()
         if box is not None and box.minimumHeight() != used:
             box.setMinimumHeight(used)
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt name
-        return self.minimumSize()
+        width = sum(i.sizeHint().width() + self.spacing() for i in self._visible())
+        height = max((i.sizeHint().height() for i in self._visible()), default=0)
+        return QSize(width, height)
 
     def minimumSize(self) -> QSize:  # noqa: N802 - Qt name
-        """As wide as the widest item: narrower than that, an item would be cut."""
         size = QSize()
-        for item in self._items:
+        for item in self._visible():
             size = size.expandedTo(item.minimumSize())
         m = self.contentsMargins()
         return size + QSize(m.left() + m.right(), m.top() + m.bottom())
 
+    def _visible(self) -> list[QLayoutItem]:
+        return [i for i in self._items if not (i.widget() and i.widget().isHidden())]
+
     def _place(self, rect: QRect, move: bool) -> int:
-        """Lay the items out in rect (move: really set their geometry); returns the height
-        used."""
-        m = self.contentsMargins()
-        area = rect.adjusted(m.left(), m.top(), -m.right(), -m.bottom())
-        x, y, row_h = area.x(), area.y(), 0
-        gap = self.spacing()
-        for item in self._items:
-            w = item.widget()
-            if w is not None and w.isHidden():
-                continue
+        """Lay the items out in rect (or only measure); returns the height used."""
+        x, y, row_h = rect.x(), rect.y(), 0
+        for item in self._visible():
             hint = item.sizeHint()
-            if x + hint.width() > area.right() + 1 and row_h > 0:
-                x, y, row_h = area.x(), y + row_h + gap, 0
+            if x + hint.width() > rect.right() + 1 and x > rect.x():
+                x, y, row_h = rect.x(), y + row_h + self.spacing(), 0
             if move:
                 item.setGeometry(QRect(QPoint(x, y), hint))
-            x += hint.width() + gap
+            x += hint.width() + self.spacing()
             row_h = max(row_h, hint.height())
-        return y + row_h - rect.y() + m.bottom()
-
+        return y + row_h - rect.y()
