@@ -271,6 +271,7 @@ class Controls(QWidget):
     def set_rows_wrapped(self, wrapped: bool) -> None:
         """Labels above their fields (large presentation type in a narrow panel), or
         beside them."""
+        self._rows_wrapped = wrapped
         policy = QFormLayout.RowWrapPolicy
         for form in self._forms:
             form.setRowWrapPolicy(policy.WrapAllRows if wrapped else policy.DontWrapRows)
@@ -367,8 +368,9 @@ class Controls(QWidget):
         varies highlighted; None gives the panel back as it was before the lesson."""
         # read-only in a lesson: labels above their fields, so the panel can be narrow
         wrap = QFormLayout.RowWrapPolicy
+        back = wrap.WrapAllRows if getattr(self, "_rows_wrapped", False) else wrap.DontWrapRows
         for form in set(self._form_of.values()):
-            form.setRowWrapPolicy(wrap.DontWrapRows if used is None else wrap.WrapAllRows)
+            form.setRowWrapPolicy(back if used is None else wrap.WrapAllRows)
         if used is None:
             if self._before_lesson is None:
                 return
