@@ -705,15 +705,25 @@ class Workbench(QMainWindow):
         # presentation type needs more room for the charts' labels: they get 60 %, and the
         # map may shrink further (at 18 pt a 768-line screen has room for little else)
         present = theme.current().name == "projector"
-        share = 0.6 if present else 0.45
+        share = 0.52 if present else 0.45
         self.blockmap.setMinimumHeight(100 if present else 160)
-        height = sum(self.right_split.sizes()) or self.height()
-        self.right_split.setSizes([int(height * (1 - share)), int(height * share)])
+        self._map_share = 1 - share
+        self._share_split()
+        # again once the map's legend has wrapped in the new type: setSizes honours the
+        # minimum heights as they are then, so the legend's last row is not cut off
+        QTimer.singleShot(0, self._share_split)
         self.charts.apply_theme()
         self.legend.refresh()
         self.blockmap.set_snapshot(self.snapshot)
         QTimer.singleShot(0, lambda: self.charts.show_snapshot(
             self.snapshot, bool(self.session.settings.profile)))
+
+    def _share_split(self) -> None:
+        if self.in_lesson:
+            return  # a lesson sets its own share
+        height = sum(self.right_split.sizes()) or self.height()
+        top = int(height * self._map_share)
+        self.right_split.setSizes([top, height - top])
 
     def _fit_panel(self) -> None:
         """The panel is as wide as its widest row needs, and may grow a little; with its
