@@ -1,9 +1,11 @@
-"""Colour values for the chart tokens, Qt-free, shared by the window's themes (app/gui/
-theme.py) and the file exporter (app/chartexport.py).
+"""Colour values, Qt-free, shared by the window's themes (app/gui/theme.py), the file
+exporter (app/chartexport.py) and the palette test.
 
 Data series use the Okabe-Ito palette, which survives the common colour blindnesses and
 grey-scale printing. A token names a series' role (model/lab/charts.py); this module gives
-its colour.
+its colour. The block map's colours are here too, one set per presentation profile, with
+the legends that show them side by side: tests/test_palette.py proves every legend's entries
+stay apart (CIEDE2000, for normal vision, protanopia and deuteranopia; app/colourvision.py).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ OKABE_ITO = {
     "reddish_purple": "#CC79A7",
 }
 
-# Series colour by token, the same on screen and on paper.
+# Series colour by token, the same on screen (desk profile) and on paper.
 SERIES = {
     "host": OKABE_ITO["blue"],
     "nand": OKABE_ITO["vermillion"],
@@ -37,10 +39,67 @@ SERIES = {
     "cost-benefit": OKABE_ITO["reddish_purple"],
 }
 
+# On the projector's black page the dark blue and black lines would vanish: the lighter
+# blue and white take their place.
+PROJECTOR_SERIES = SERIES | {
+    "host": OKABE_ITO["sky_blue"],
+    "wa": OKABE_ITO["sky_blue"],
+    "greedy": OKABE_ITO["sky_blue"],
+    "theory": "#ffffff",
+}
+
+# viridis' ends: a full block with no valid page (0 %) and with every page valid (100 %)
+VIRIDIS_ENDS = ("#440154", "#fde725")
+
+# The block map, per profile. An open block (sky blue) and a valid page (blue) differ in
+# lightness, so they stay apart for every viewer; "just erased" is white, far from the grey
+# of a free block and from the map's dark background.
+_MAP_COMMON = {
+    "block_open": OKABE_ITO["sky_blue"],
+    "block_victim": OKABE_ITO["vermillion"],
+    "block_erased": "#ffffff",
+    "page_valid": OKABE_ITO["blue"],
+    "page_invalid": OKABE_ITO["orange"],
+    "page_copied": OKABE_ITO["reddish_purple"],
+}
+MAP = {
+    "normal": _MAP_COMMON | {"map_background": "#2b2b2b", "block_free": "#777777",
+                             "page_free": "#777777"},
+    "projector": _MAP_COMMON | {"map_background": "#000000", "block_free": "#606060",
+                                "page_free": "#606060"},
+}
+
+# The block map's legend, in order: (token, text). A full block's valid share is a viridis
+# gradient shown between these entries; its two ends are checked with them.
+MAP_LEGEND = (("block_free", "free block"), ("block_open", "open block"),
+              ("block_victim", "GC victim"), ("block_erased", "just erased"),
+              ("page_valid", "valid page"), ("page_invalid", "invalid page"),
+              ("page_copied", "copied by GC"))
+
+# The chart page of each profile on screen
+CHART_PAGE = {"normal": "#ffffff", "projector": "#000000"}
+
 # The print profile's page: white, black type, a light grid.
 PRINT_PAGE = {"background": "#ffffff", "text": "#000000", "grid": "#d9d9d9"}
 
+PROFILES = ("normal", "projector")
+
+
+def profile_series(profile: str) -> dict[str, str]:
+    """Series colours by token for one screen profile."""
+    return PROJECTOR_SERIES if profile == "projector" else SERIES
+
+
+def map_legend_colours(profile: str) -> dict[str, str]:
+    """Every colour the block map's legend shows side by side, and the map's background
+    they are drawn on, by name."""
+    colours = {text: MAP[profile][token] for token, text in MAP_LEGEND}
+    colours |= {"full block, 0 % valid": VIRIDIS_ENDS[0],
+                "full block, 100 % valid": VIRIDIS_ENDS[1],
+                "map background": MAP[profile]["map_background"]}
+    return colours
+
 
 def series_colour(token: str) -> str:
-    """The hex colour of a series token; KeyError names an unknown one."""
+    """The hex colour of a series token on paper; KeyError names an unknown one."""
     return SERIES[token]

@@ -141,8 +141,8 @@ def test_csv_has_one_column_per_series_with_units_and_a_sidecar(tmp_path):
     assert side["ssdlab_version"] and side["columns"] == list(rows[0])
     # untimed, the same chart says what its numbers are per
     write(str(out), _table("throughput"), Export("csv"))
-    assert next(csv.reader(out.open())) == ["drive_writes", "host_pages_per_1000",
-                                             "nand_pages_per_1000"]
+    assert next(csv.reader(out.open())) == ["drive_writes", "host_pages_per_1000_programs",
+                                             "nand_pages_per_1000_programs"]
     # a missing value is an empty cell, never "nan"
     write(str(out), _table("wa"), Export("csv"))
     rows = list(csv.DictReader(out.open()))

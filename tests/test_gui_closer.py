@@ -261,7 +261,7 @@ def test_reopening_a_session_replays_it_past_the_breakpoints(until, bench, tmp_p
 
 @pytest.mark.parametrize("mode", list(heatmap.MODES))
 def test_every_legend_fits_1024_px_in_projector_type(bench, mode):
-    bench.projector_action.setChecked(True)
+    bench.toggle_presentation(True)
     bench.request(heatmap=mode)
     assert bench.legend.mode == mode
     QApplication.processEvents()  # the new legend's layout settles

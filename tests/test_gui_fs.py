@@ -59,7 +59,7 @@ def test_unpack_rm_fstrim_fill_the_step_table(until, bench):
     assert bench.snapshot.steps[-1]["step"] == "fstrim"
     rows = bench.charts.steps.rows()
     assert [r[0] for r in rows] == ["unpack kernel tree x0.1",
-                                    "remount atime=relatime,discard=True", "rm -rf tree",
+                                    "remount (atime: relatime, discard: on)", "rm -rf tree",
                                     "fstrim"]
     assert bench.charts.currentWidget() is bench.charts.steps
     choose(c["workload"], "rmrf")  # nothing left to remove: an inline message

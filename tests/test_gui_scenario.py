@@ -153,7 +153,7 @@ def test_a_session_that_remounted_replays_from_its_first_mount(until, bench, tmp
     bench.run_workload()
     wait_steps(until, bench, 4)
     saved = bench.snapshot
-    assert [r["step"] for r in saved.steps][2] == "remount atime=relatime,discard=False"
+    assert [r["step"] for r in saved.steps][2] == "remount (atime: relatime, discard: off)"
     assert saved.counters["trims"] > 0
     path = tmp_path / "remount.json"
     bench.save(str(path))
@@ -173,7 +173,7 @@ def test_a_scenario_remount_shows_in_the_controls(until, bench, tmp_path):
     wait_steps(until, bench, 8)
     assert not bench.session.settings.discard  # the remount step turned it off
     assert not bench.controls.widgets["discard"].isChecked()
-    assert bench.snapshot.steps[5]["step"] == "remount discard=False"
+    assert bench.snapshot.steps[5]["step"] == "remount (discard: off)"
 
 
 def test_file_system_throughput_is_what_the_drive_completed(until, bench):

@@ -206,11 +206,12 @@ def test_every_control_has_a_tooltip_and_help_opens(qtbot, until, bench):
 
 
 def test_projector_mode_and_small_window(qtbot, until, bench):
-    bench.projector_action.setChecked(True)
-    assert "13pt" in bench.styleSheet() + qtbot_app_style()
+    bench.toggle_presentation(True)
+    assert "18pt" in bench.styleSheet() + qtbot_app_style()
+    bench.showNormal()
     bench.resize(1024, 768)
     until(lambda: bench.blockmap.width() > 200 and bench.charts.height() > 150)
-    bench.projector_action.setChecked(False)
+    bench.toggle_presentation(False)
 
 
 def qtbot_app_style():

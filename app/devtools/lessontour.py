@@ -56,7 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     window.resize(width, height)
     window.show()
     if args.projector:
-        window.projector_action.setChecked(True)
+        window.toggle_presentation(True)
+        window.showNormal()  # the tour grabs the window at the size asked
+        window.resize(width, height)
     panel = window.lesson_panel
     tag = "projector" if args.projector else "normal"
     app.processEvents()

@@ -102,10 +102,11 @@ def tour(app, folder: Path) -> None:
     w.charts.setCurrentIndex(0)
     _grab(app, w, folder / "06-large-running.png")
     w.toggle_play()
-    w.projector_action.setChecked(True)
+    w.toggle_presentation(True)
+    w.showNormal()  # the grab is of the window at the tour's size
     w.controls.set_expert(True)
     _grab(app, w, folder / "07-projector.png")
-    w.projector_action.setChecked(False)
+    w.toggle_presentation(False)
     w.resize(1024, 768)
     _grab(app, w, folder / "08-1024x768-expert.png")
     w.controls.widgets["spare_pct"].setValue(95)

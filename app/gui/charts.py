@@ -5,9 +5,9 @@ snapshot; nothing is computed here beyond choosing which points to draw."""
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCharts import QChart, QChartView, QLineSeries, QValueAxis
+from PySide6.QtCharts import QChart, QChartView, QLineSeries
 from PySide6.QtCore import QMargins, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from model.lab.charts import CHARTS, RUN_CHARTS, Table, chart_table, histogram_outline
 
 from . import theme
+from .chartaxes import TickAxis
 from .worker import Snapshot
 
 MAX_POINTS = 600
@@ -51,10 +52,11 @@ class SeriesChart(QChartView):
         self.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.setToolTip(tooltip)
         self.setMinimumSize(220, 150)
+        self._title = title
         self._chart.setTitle(title)
         self._chart.setMargins(QMargins(2, 2, 2, 2))
         self._chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
-        self.x_axis, self.y_axis = QValueAxis(), QValueAxis()
+        self.x_axis, self.y_axis = TickAxis(), TickAxis()
         self.x_axis.setTitleText(x_title)
         self.y_axis.setTitleText(y_title)
         self._chart.addAxis(self.x_axis, Qt.AlignmentFlag.AlignBottom)
@@ -62,8 +64,11 @@ class SeriesChart(QChartView):
         self.series: dict[str, QLineSeries] = {}
         self._styles: dict[str, tuple[str, bool]] = {}
         self.y_floor = 0.0
-        self.y_axis.setLabelFormat("%.3g")
-        self.x_axis.setLabelFormat("%.3g")
+        self._label_px = 40  # width of a typical tick label in the current type
+
+    def legend_in_order(self) -> None:
+        """Series added last to first: the legend lists them first to last."""
+        self._chart.legend().setReverseMarkers(True)
 
     def add(self, name: str, label: str, token: str, dashed: bool = False) -> None:
         s = QLineSeries()
@@ -88,10 +93,18 @@ class SeriesChart(QChartView):
         t = theme.current()
         bg, fg = QColor(t.colour("chart_background")), QColor(t.colour("text"))
         self._chart.setBackgroundBrush(bg)
+        # in presentation type the tab alone names the chart: its height goes to the plot
+        self._chart.setTitle("" if t.name == "projector" else self._title)
         self._chart.setTitleBrush(fg)
         font = QFont()
         font.setPointSize(t.font_pt)
         self._chart.setTitleFont(font)
+        # room at the right for half the last x label, which is centred on the axis end
+        fm = QFontMetrics(font)
+        self._label_px = fm.horizontalAdvance("0,000 k")
+        self._chart.setMargins(QMargins(2, 2, fm.horizontalAdvance("0,000") // 2 + 4, 2))
+        # below about eight lines of type QtCharts cuts tick labels to "..."
+        self.setMinimumHeight(max(150, 8 * fm.height()))
         self._chart.legend().setLabelColor(fg)
         self._chart.legend().setFont(font)
         for axis in (self.x_axis, self.y_axis):
@@ -104,28 +117,48 @@ class SeriesChart(QChartView):
             self._style(name)
 
     def set_data(self, data: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
-        """Replace each named series; rescale the axes to what is shown."""
+        """Replace each named series; rescale the axes to what is shown (an empty chart
+        goes back to empty axes, never keeps the last run's). A series without a point
+        leaves the legend."""
         xs, ys = [], []
+        changed = False
         for name, (x, y) in data.items():
             x, y = decimate(np.asarray(x, float), np.asarray(y, float))
             if y.size > 2 and np.all(y == y[0]):  # a level (the analytic WA): its two ends
                 x, y = x[[0, -1]], y[[0, -1]]
             self.series[name].replaceNp(x, y)
+            for marker in self._chart.legend().markers(self.series[name]):
+                if marker.isVisible() != bool(x.size):
+                    marker.setVisible(bool(x.size))
+                    changed = True
             xs.append(x)
             ys.append(y)
+        if changed:  # QtCharts lays a marker's text out only when the legend is shown again
+            self._chart.legend().hide()
+            self._chart.legend().show()
         x = np.concatenate(xs) if xs else np.empty(0)
         y = np.concatenate(ys) if ys else np.empty(0)
+        # as many ticks as labels fit: fewer in large type or a small chart
+        most_x = max(2, min(8, (self.width() - 80) // max(1, 2 * self._label_px)))
+        most_y = max(2, min(8, (self.height() - 80) // max(1, 3 * self.fontMetrics().height())))
         if x.size:
-            lo, hi = float(x.min()), float(x.max())
-            self.x_axis.setRange(lo, hi if hi > lo else lo + 1)
-            self.x_axis.applyNiceNumbers()
+            self.x_axis.set_span(float(x.min()), float(x.max()), most_x, _whole(x))
+        else:
+            self.x_axis.set_span(0.0, 1.0, most_x)
         if y.size:
             top = float(y.max())
-            self.y_axis.setRange(min(self.y_floor, float(y.min())), top * 1.08 if top > 0 else 1)
-            self.y_axis.applyNiceNumbers()
+            self.y_axis.set_span(min(self.y_floor, float(y.min())),
+                                 top * 1.04 if top > 0 else 1.0, most_y, _whole(y))
+        else:
+            self.y_axis.set_span(0.0, 1.0, most_y)
 
     def points(self, name: str) -> int:
         return self.series[name].count()
+
+
+def _whole(values: np.ndarray) -> bool:
+    """Counts (erase counts, blocks): ticks on whole numbers only."""
+    return bool(np.all(values == np.round(values)))
 
 
 STEP_COLUMNS = (("step", "step", "{}"), ("host_mb", "host MB", "{:,.1f}"),
@@ -162,8 +195,11 @@ class StepTable(QWidget):
     def apply_theme(self) -> None:
         pass  # the style sheet and palette cover it
 
-    def show_steps(self, steps: list[dict], message: str) -> None:
-        if not steps:
+    def show_steps(self, steps: list[dict], message: str, running: str = "") -> None:
+        """running: the step under way, if any (its row comes when it ends)."""
+        if not steps and running:
+            message = message or f"{running}: running; each step's row appears when it ends."
+        elif not steps:
             message = message or ("No file-system steps yet: choose a device profile and a "
                                   "file-system workload (kernel tree unpack, rm -rf, "
                                   "sequential write, trace replay) or press fstrim now.")
@@ -200,8 +236,11 @@ class Charts(QTabWidget):
                 view = StepTable()  # on screen a table; exported as a chart
             else:
                 view = SeriesChart(spec.title, spec.x.title, upright_title(spec.y), spec.tooltip)
-                for line in spec.lines:
+                # the first line (host, cumulative WA) is drawn last, on top: where host and
+                # NAND coincide (WA 1) the host line stays visible; the legend keeps the order
+                for line in reversed(spec.lines):
                     view.add(line.key, line.label, line.token, dashed=line.dashed)
+                view.legend_in_order()
             view.spec = spec
             self.views[spec.name] = view
             self.addTab(view, spec.tab)
@@ -245,7 +284,8 @@ class Charts(QTabWidget):
                     chart.set_data({k: (np.empty(0), np.empty(0)) for k in chart.series})
             return
         if self.currentWidget() is self.steps:
-            self.steps.show_steps(snap.steps, snap.message)
+            self.steps.show_steps(snap.steps, snap.message,
+                                  snap.segment if snap.running else "")
             return
         chart = self.currentWidget()
         table = self.table(chart.spec.name)

@@ -35,7 +35,8 @@ from .session import Settings
 
 TIPS = {
     "profile": "A real drive's geometry and timing. With a profile the throughput chart shows "
-               "MB/s over simulated time; without one it counts pages.",
+               "MB/s over simulated time; without one, how the flash's page programs are "
+               "shared between host data and GC copies.",
     "capacity_mib": "User capacity the host sees, in MiB. Small drives animate page by page; "
                     "big ones run flat out.",
     "spare_pct": "Flash the host never sees, as % of physical capacity. More spare means "
@@ -146,6 +147,7 @@ class Controls(QWidget):
         self._form_of: dict[str, QFormLayout] = {}
         self._before_lesson: tuple[bool, bool] | None = None  # expert, fs shown
         self._loading = False
+        self._forms: list[QFormLayout] = []
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         self.error = QLabel()
@@ -161,7 +163,7 @@ class Controls(QWidget):
         layout.addWidget(self.lesson_note)
 
         drive = self.drive_group = QGroupBox("Drive")
-        form = QFormLayout(drive)
+        form = self._form(drive)
         self._add(form, "profile", "Profile", self._combo("profile", _profile_name))
         self._add(form, "capacity_mib", "Capacity (MiB)", _spin("capacity_mib"))
         self._add(form, "spare_pct", "Spare (%)", _spin("spare_pct"))
@@ -175,17 +177,17 @@ class Controls(QWidget):
         layout.addWidget(drive)
 
         self.expert_toggle = QToolButton()
-        self.expert_toggle.setText("Expert: GC details and alignment")
+        self.expert_toggle.setText("Expert options")
         self.expert_toggle.setCheckable(True)
         self.expert_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.expert_toggle.setArrowType(Qt.ArrowType.RightArrow)
-        self.expert_toggle.setToolTip("Show or hide the expert controls: random-d's d, the GC "
-                                      "watermark and frontier, the seed, partition start and LVM "
-                                      "offset.")
+        self.expert_toggle.setToolTip("Show or hide the expert controls: GC details and "
+                                      "alignment: random-d's d, the GC watermark and write "
+                                      "frontier, the seed, partition start and LVM offset.")
         self.expert_toggle.toggled.connect(self.set_expert)
         layout.addWidget(self.expert_toggle)
         self.expert = QGroupBox("Expert")
-        form = QFormLayout(self.expert)
+        form = self._form(self.expert)
         self._add(form, "d", "d (random-d)", _spin("d"))
         self._add(form, "gc_low_blocks", "GC watermark", _spin("gc_low_blocks"))
         self._add(form, "gc_frontier", "GC frontier", self._combo("gc_frontier"))
@@ -208,16 +210,17 @@ class Controls(QWidget):
         layout.addWidget(self.expert)
 
         self.fs_toggle = QToolButton()
-        self.fs_toggle.setText("File system: journal, atime, discard, fstrim")
+        self.fs_toggle.setText("File system")
         self.fs_toggle.setCheckable(True)
         self.fs_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.fs_toggle.setArrowType(Qt.ArrowType.RightArrow)
-        self.fs_toggle.setToolTip("Show or hide the file-system options. " + FS_TIP)
+        self.fs_toggle.setToolTip("Show or hide the file-system options: journal, atime, "
+                                  "discard, fstrim. " + FS_TIP)
         self.fs_toggle.toggled.connect(self.set_fs_shown)
         layout.addWidget(self.fs_toggle)
         self.fs = QGroupBox("File system")
         self.fs.setToolTip(FS_TIP)
-        form = QFormLayout(self.fs)
+        form = self._form(self.fs)
         self._add(form, "journal", "Journal", QCheckBox("on"))
         self._add(form, "atime", "atime", self._combo("atime"))
         self._add(form, "discard", "discard", QCheckBox("on"))
@@ -232,7 +235,7 @@ class Controls(QWidget):
         layout.addWidget(self.fs)
 
         work = self.work_group = QGroupBox("Workload")
-        form = QFormLayout(work)
+        form = self._form(work)
         self._add(form, "workload", "Workload",
                   self._combo("workload", (KINDS | FS_KINDS).__getitem__))
         for name, label in (("fill_pct", "Fill to (%)"), ("amount", "Drive writes"),
@@ -263,6 +266,19 @@ class Controls(QWidget):
         for item in SETTINGS[name].choices:
             w.addItem(text(item), item)
         return w
+
+    def _form(self, box: QGroupBox) -> QFormLayout:
+        form = QFormLayout(box)
+        self._forms.append(form)
+        return form
+
+    def set_rows_wrapped(self, wrapped: bool) -> None:
+        """Labels above their fields (large presentation type in a narrow panel), or
+        beside them."""
+        self._rows_wrapped = wrapped
+        policy = QFormLayout.RowWrapPolicy
+        for form in self._forms:
+            form.setRowWrapPolicy(policy.WrapAllRows if wrapped else policy.DontWrapRows)
 
     def _note(self, form: QFormLayout, tip: str) -> QLabel:
         note = QLabel()
@@ -356,8 +372,9 @@ class Controls(QWidget):
         varies highlighted; None gives the panel back as it was before the lesson."""
         # read-only in a lesson: labels above their fields, so the panel can be narrow
         wrap = QFormLayout.RowWrapPolicy
+        back = wrap.WrapAllRows if getattr(self, "_rows_wrapped", False) else wrap.DontWrapRows
         for form in set(self._form_of.values()):
-            form.setRowWrapPolicy(wrap.DontWrapRows if used is None else wrap.WrapAllRows)
+            form.setRowWrapPolicy(back if used is None else wrap.WrapAllRows)
         if used is None:
             if self._before_lesson is None:
                 return

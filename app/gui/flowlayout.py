@@ -42,7 +42,12 @@ class FlowLayout(QLayout):
 
     def setGeometry(self, rect: QRect) -> None:  # noqa: N802 - Qt name
         super().setGeometry(rect)
-        self._place(rect, move=True)
+        used = self._place(rect, move=True)
+        # A splitter asks the container's minimum size, which knows nothing of
+        # height-for-width: without this, rows that wrapped would overlap what is below.
+        box = self.parentWidget()
+        if box is not None and box.minimumHeight() != used:
+            box.setMinimumHeight(used)
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt name
         width = sum(i.sizeHint().width() + self.spacing() for i in self._visible())

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from app.palette import OKABE_ITO, SERIES
+from app.palette import CHART_PAGE, MAP, OKABE_ITO, profile_series
 
 # viridis (matplotlib), 9 anchors; interpolated to 256 entries below.
 _VIRIDIS_ANCHORS = (
@@ -101,34 +101,29 @@ class Theme:
         )
 
 
-_COMMON = {"series_" + token: colour for token, colour in SERIES.items()}
+def _profile(name: str) -> dict[str, str]:
+    """The palette's colours of one profile as theme tokens: series_*, the block map's, the
+    chart page."""
+    series = {"series_" + token: colour for token, colour in profile_series(name).items()}
+    return series | MAP[name] | {"chart_background": CHART_PAGE[name]}
+
 
 NORMAL = Theme(
     name="normal",
     font_pt=9,
     line_width=2.0,
     colours={
-        **_COMMON,
+        **_profile("normal"),
         "window": "#f4f4f2",
         "text": "#1a1a1a",
         "muted_text": "#555555",
         "frame": "#b8b8b8",
         "error_text": "#9b1c00",
         "error_back": "#fde8e1",
-        "map_background": "#2b2b2b",
         "input_back": "#ffffff",
         "input_text": "#1a1a1a",
         "input_selected": "#cfe3f3",
         "input_selected_text": "#000000",
-        "block_free": "#e8e8e8",
-        "block_open": OKABE_ITO["sky_blue"],
-        "block_victim": OKABE_ITO["vermillion"],
-        "block_erased": "#ffffff",
-        "page_valid": OKABE_ITO["blue"],
-        "page_invalid": OKABE_ITO["orange"],
-        "page_free": "#e8e8e8",
-        "page_copied": OKABE_ITO["reddish_purple"],
-        "chart_background": "#ffffff",
         "chart_grid": "#dddddd",
         "link": OKABE_ITO["blue"],
     },
@@ -136,31 +131,20 @@ NORMAL = Theme(
 
 PROJECTOR = Theme(
     name="projector",
-    font_pt=13,
+    font_pt=18,  # legible from the back row, and still nothing clipped at 1024 x 768
     line_width=4.0,
     colours={
-        **_COMMON,
-        "series_theory": "#ffffff",
+        **_profile("projector"),
         "window": "#000000",
         "text": "#ffffff",
         "muted_text": "#e0e0e0",
         "frame": "#ffffff",
         "error_text": "#ffd0c0",
         "error_back": "#5a1400",
-        "map_background": "#000000",
         "input_back": "#1a1a1a",
         "input_text": "#ffffff",
         "input_selected": "#ffffff",
         "input_selected_text": "#000000",
-        "block_free": "#3a3a3a",
-        "block_open": OKABE_ITO["sky_blue"],
-        "block_victim": OKABE_ITO["vermillion"],
-        "block_erased": "#ffffff",
-        "page_valid": OKABE_ITO["sky_blue"],
-        "page_invalid": OKABE_ITO["orange"],
-        "page_free": "#3a3a3a",
-        "page_copied": OKABE_ITO["reddish_purple"],
-        "chart_background": "#000000",
         "chart_grid": "#555555",
         "link": OKABE_ITO["sky_blue"],  # dark blue vanishes on black
     },

@@ -12,11 +12,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QEventLoop, Qt, QTimer, Slot
-from PySide6.QtGui import QAction, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
-    QDialog,
     QDockWidget,
     QFileDialog,
     QHBoxLayout,
@@ -27,8 +26,6 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSplitter,
     QStackedWidget,
-    QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -39,6 +36,7 @@ from app.session.progress import load_progress
 from app.session.schema import SETTINGS
 from app.session.sessionfile import SessionFileError, read_session, write_session
 from app.session.streams import Segment
+from app.session.wanotes import wa_note, wa_status
 from lessons.catalogue import bundled
 from lessons.glossary import load_glossary
 from lessons.lesson import LessonError
@@ -46,7 +44,7 @@ from lessons.loader import load_lesson
 from model.host.profiles import load_profile
 from model.lab.scenario import load_scenario, scenario_text
 
-from . import exportdialog, mapwiring, theme
+from . import exportdialog, mapwiring, shortcuts, theme
 from .blockmap import BlockMap, Legend
 from .charts import Charts
 from .controls import Controls
@@ -54,8 +52,10 @@ from .flowlayout import FlowLayout
 from .glossarywindow import GlossaryWindow
 from .lessonpanel import LessonPanel
 from .lessonresults import LessonResults
+from .presentation import Presentation
 from .scenariofiles import profile_settings, scenario_for, settings_for, steps_for
 from .session import DRIVE_FIELDS, FS_WORKLOADS, Session, Settings
+from .statusline import RunStatus
 from .worker import Snapshot, Worker
 
 SCENARIO_DIR = Path(__file__).resolve().parents[2] / "assets" / "scenarios"
@@ -63,26 +63,6 @@ SCENARIO_DIR = Path(__file__).resolve().parents[2] / "assets" / "scenarios"
 WINDOW_TITLE = "SSD Lab"
 CHART_PERIOD_S = 0.25  # chart redraws while running flat out
 
-KEYS = (
-    ("Space", "play / pause (starts the chosen workload when none is running)"),
-    ("Right or .", "step one batch"),
-    ("G", "step one garbage collection: collect one victim now"),
-    ("Ctrl+Enter", "run the chosen workload from the start"),
-    ("1 / 2 / 3", "speed slow / normal / fast (flat out)"),
-    ("Ctrl+R", "reset the drive (keep the settings)"),
-    ("Alt+R", "Reset All: settings, drive, charts and theme as at start-up"),
-    ("Ctrl+S / Ctrl+O", "save / open a session"),
-    ("F11", "projector mode: high contrast, larger type"),
-    ("Ctrl+Tab", "next chart"),
-    ("+ / - / 0, wheel, drag", "block map (click it first): zoom in, out, whole drive; "
-     "arrows pan while zoomed (Ctrl+= / Ctrl+- / Ctrl+0 from anywhere)"),
-    ("Ctrl+B", "breakpoints: pause on WA, Nth GC, a full victim, free blocks, wear or a page"),
-    ("Ctrl+E", "export a chart or the block map: PNG, SVG, PDF or CSV (or right-click it)"),
-    ("Ctrl+L", "show or hide the lessons panel"),
-    ("Ctrl+G", "the glossary, with a search"),
-    ("Esc", "in a lesson: cancel the run"),
-    ("F1 or ?", "this list"),
-)
 
 
 def ask(parent: QWidget, text: str) -> bool:
@@ -101,11 +81,11 @@ class Workbench(QMainWindow):
         self.snapshot: Snapshot | None = None
         self._last_mount: tuple[str, bool] | None = None  # mount options of the last snapshot
         self.frame_times: deque[float] = deque(maxlen=240)
+        self.run_status = RunStatus()
         self._segments = 0
         self._charts_at = 0.0
         self._settling: list[tuple[int, QEventLoop]] = []  # (ticket, loop) of each settle()
         self._build()
-        self._shortcuts()
         self.session.changed.connect(self._on_settings)
         self.session.error.connect(lambda f, msg: self.controls.show_error(msg, f))
         self.worker.snapshot_ready.connect(self._on_snapshot, Qt.ConnectionType.QueuedConnection)
@@ -157,15 +137,17 @@ class Workbench(QMainWindow):
         self.speed.currentIndexChanged.connect(
             lambda _i: self.request(speed=self.speed.currentData()))
         help_button = self._button("?", "Keyboard help (F1).", self.show_help)
+        self.presentation = Presentation(self, scroll, self.controls.error, self._apply_theme)
         self.button_bar = QWidget()
-        bar = FlowLayout(self.button_bar)
+        bar = FlowLayout(self.button_bar)  # wraps rather than clips in large type
         speed = QWidget()  # the label stays with its list when the row wraps
         pair = QHBoxLayout(speed)
         pair.setContentsMargins(0, 0, 0, 0)
         pair.addWidget(QLabel("Speed"))
         pair.addWidget(self.speed)
         for w in (self.run_button, self.play_button, self.step_button, self.gc_button,
-                  speed, self.reset_button, self.reset_all_button, help_button):
+                  speed, self.reset_button, self.reset_all_button,
+                  self.presentation.panel_button, help_button):
             bar.addWidget(w)
         # On its own row: a long status line must never widen the window.
         self.progress_label = QLabel()
@@ -177,14 +159,27 @@ class Workbench(QMainWindow):
         top = self.map_area = QWidget()
         v = QVBoxLayout(top)
         v.setContentsMargins(0, 0, 0, 0)
+        v.setSpacing(2)  # at 18 pt on a 768-line screen every line counts
         v.addWidget(self.button_bar)
         v.addWidget(self.progress_label)
         v.addWidget(self.blockmap, 1)
         v.addWidget(self.legend)
         self.charts = Charts()
+        # why the WA shown is what it is (compression, the blocks a small drive holds back)
+        self.wa_note = QLabel()
+        self.wa_note.setObjectName("note")
+        self.wa_note.setWordWrap(True)
+        self.wa_note.setToolTip("Why the write amplification shown differs from 1 or from "
+                                "the analytic model.")
+        charts_box = self.charts_box = QWidget()
+        cv = QVBoxLayout(charts_box)
+        cv.setContentsMargins(0, 0, 0, 0)
+        cv.setSpacing(2)
+        cv.addWidget(self.charts, 1)
+        cv.addWidget(self.wa_note)
         self.lesson_results = LessonResults()
         self.lower = QStackedWidget()  # the workbench's charts, or a lesson's results
-        self.lower.addWidget(self.charts)
+        self.lower.addWidget(charts_box)
         self.lower.addWidget(self.lesson_results)
         right = self.right_split = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(top)
@@ -203,14 +198,18 @@ class Workbench(QMainWindow):
                          ("fill", "Share of logical pages holding data."),
                          ("wa", "Write amplification since the drive was erased."),
                          ("time", "Simulated time (needs a device profile)."),
-                         ("speed", "Engine speed: host page writes per wall-clock second, "
-                                   "and frames shown per second.")):
+                         ("speed", "Host page writes per wall-clock second while a run "
+                                   "goes (as you see them go by), and frames shown per "
+                                   "second.")):
             lab = QLabel()
             lab.setToolTip(tip)
             self.statusBar().addPermanentWidget(lab)
             self.status[key] = lab
         self._lessons()
-        self._menus()
+        self.actions_by_slot = shortcuts.install(self, revert=self._show_settings)
+        self._lesson_menu()
+        self.presentation.on_change = self._presentation_changed
+        self._presentation_changed()
         exportdialog.install(self)
         mapwiring.install(self)  # zoom, heat maps, breakpoints
 
@@ -249,23 +248,8 @@ class Workbench(QMainWindow):
         b.setMinimumWidth(max(fm.horizontalAdvance(t) for t in (text, longest)) + 20)
         return b
 
-    def _menus(self) -> None:
-        file = self.menuBar().addMenu("&File")
-        for text, keys, slot in (("&Open session...", QKeySequence.StandardKey.Open,
-                                  self.open_dialog),
-                                 ("&Save session...", QKeySequence.StandardKey.Save,
-                                  self.save_dialog),
-                                 ("Open s&cenario...", QKeySequence("Ctrl+Shift+O"),
-                                  self.open_scenario_dialog),
-                                 ("Save as sce&nario...", QKeySequence("Ctrl+Shift+S"),
-                                  self.save_scenario_dialog),
-                                 ("&Export chart...", QKeySequence("Ctrl+E"),
-                                  lambda: exportdialog.open_dialog(self)),
-                                 ("&Quit", QKeySequence.StandardKey.Quit, self.close)):
-            action = QAction(text, self)
-            action.setShortcut(keys)
-            action.triggered.connect(slot)
-            file.addAction(action)
+    def _lesson_menu(self) -> None:
+        """The Lessons menu; its keys are listed in shortcuts.TABLE with the rest."""
         lessons = self.menuBar().addMenu("&Lessons")
         toggle = self.lesson_dock.toggleViewAction()
         toggle.setText("&Lessons panel")
@@ -279,27 +263,6 @@ class Workbench(QMainWindow):
             action.setShortcut(keys)
             action.triggered.connect(slot)
             lessons.addAction(action)
-        view = self.menuBar().addMenu("&View")
-        self.projector_action = QAction("&Projector mode", self)
-        self.projector_action.setCheckable(True)
-        self.projector_action.setShortcut(QKeySequence(Qt.Key.Key_F11))
-        self.projector_action.toggled.connect(self.set_projector)
-        view.addAction(self.projector_action)
-        help_action = QAction("&Keyboard help", self)
-        help_action.setShortcut(QKeySequence(Qt.Key.Key_F1))
-        help_action.triggered.connect(self.show_help)
-        view.addAction(help_action)
-
-    def _shortcuts(self) -> None:
-        for keys, slot in (("Space", self.toggle_play), ("Right", self.step),
-                           (".", self.step), ("Ctrl+Return", self.run_workload),
-                           ("Ctrl+R", self.reset_drive), ("Alt+R", self.reset_all),
-                           ("G", self.step_gc),
-                           ("?", self.show_help),
-                           ("1", lambda: self.speed.setCurrentIndex(0)),
-                           ("2", lambda: self.speed.setCurrentIndex(1)),
-                           ("3", lambda: self.speed.setCurrentIndex(2))):
-            QShortcut(QKeySequence(keys), self, activated=slot)
 
     # --- settings --------------------------------------------------------------------------
 
@@ -346,6 +309,8 @@ class Workbench(QMainWindow):
         else:
             self.worker.send("settings", s)
         self.charts.show_snapshot(self.snapshot, bool(s.profile))
+        if self.snapshot is not None:
+            self._status(self.snapshot)  # the WA's note follows the settings too
 
     def _follow_mount(self, snap: Snapshot) -> None:
         """A scenario's remount step changed the mount options: the controls show them (the
@@ -410,11 +375,19 @@ class Workbench(QMainWindow):
             self.reset_drive()
         self.controls.show_error("")
         if fs:
-            self.worker.send("fs", self.fs_step(s.workload))
+            step = self.fs_step(s.workload)
+            self._asked(self.worker.send("fs", step), step.label)
             self.charts.setCurrentWidget(self.charts.steps)
         else:
-            self.worker.send("workload", self.segment())
+            self._asked(self.worker.send("workload", self.segment()), s.workload)
         return True
+
+    def _asked(self, ticket: int, text: str) -> None:
+        """A run was sent as command `ticket`: say so now, not at the worker's next frame."""
+        line = self.run_status.asked(ticket, text)
+        self.progress_label.setText(line)
+        if not self.charts.steps.rows():
+            self.charts.steps.message.setText(line)
 
     @Slot()
     def run_workload(self) -> None:
@@ -434,7 +407,7 @@ class Workbench(QMainWindow):
                                 "the current run. Continue?"):
                 return
             self.reset_drive()
-        self.worker.send("fs", self.fs_step("fstrim"))
+        self._asked(self.worker.send("fs", self.fs_step("fstrim")), "fstrim")
         self.charts.setCurrentWidget(self.charts.steps)
 
     def choose_trace(self, path: str | None = None) -> bool:
@@ -494,7 +467,8 @@ class Workbench(QMainWindow):
         self.session.last_error = ""
         self.controls.show_error("")
         self.controls.set_expert(False)
-        self.projector_action.setChecked(False)
+        self.controls.set_fs_shown(False)
+        self.presentation.reset()
         self.charts.setCurrentIndex(0)
         self._on_settings(defaults, True)
         self.play_button.setText("Play")
@@ -549,16 +523,14 @@ class Workbench(QMainWindow):
         fill = float(snap.valid.sum()) / snap.user_pages
         self.status["fill"].setText(f"fill {100 * fill:.1f} %")
         wa = snap.series["wa"][-1] if snap.series["wa"].size else float("nan")
-        self.status["wa"].setText("WA -" if wa != wa else f"WA {wa:.3f}")
+        self.status["wa"].setText(wa_status(s, wa))
+        note = wa_note(s, wa)
+        self.wa_note.setText(note)
+        self.wa_note.setVisible(bool(note))
         self.status["time"].setText(f"sim {snap.sim_s:,.2f} s" if s.profile else "sim time -")
-        self.status["speed"].setText(f"{snap.engine_pages_per_s / 1e6:.2f} M writes/s, "
-                                     f"{self.fps():.0f} fps")
-        if snap.segment:
-            done = "" if snap.progress != snap.progress else f" {100 * snap.progress:.0f} %"
-            state = "running" if snap.running else "paused"
-            self.progress_label.setText(f"{snap.segment}{done} {state}")
-        else:
-            self.progress_label.setText("idle: choose a workload, press Run or Space")
+        self.status["speed"].setText(self.run_status.speed(snap, time.perf_counter(),
+                                                           self.fps()))
+        self.progress_label.setText(self.run_status.progress(snap))
 
     # --- files, help, theme ----------------------------------------------------------------
 
@@ -617,7 +589,7 @@ class Workbench(QMainWindow):
         self.session.settings = settings
         self._on_settings(settings, True)
         self._segments = max((d.get("index", 0) for d in log), default=0)
-        self.worker.send("replay", log, series)
+        self._asked(self.worker.send("replay", log, series), "replaying the session")
         self.controls.show_error("")
         self.statusBar().showMessage(f"Session: {path} ({len(log)} steps)", 10000)
         return True
@@ -639,7 +611,7 @@ class Workbench(QMainWindow):
         self._on_settings(settings, True)
         steps = steps_for(sc)
         self._segments = len(steps)
-        self.worker.send("fs", steps)
+        self._asked(self.worker.send("fs", steps), f"scenario {sc.name}")
         self.controls.show_error("")
         self.controls.set_fs_shown(True)  # the mount options and partition it set
         self.play_button.setText("Pause")
@@ -691,45 +663,81 @@ class Workbench(QMainWindow):
             self.open(path)
 
     def show_help(self) -> None:
-        dialog = QDialog(self)
-        dialog.setWindowTitle("Keyboard")
-        table = QTableWidget(len(KEYS), 2, dialog)
-        table.setHorizontalHeaderLabels(["key", "does"])
-        for row, (key, text) in enumerate(KEYS):
-            table.setItem(row, 0, QTableWidgetItem(key))
-            table.setItem(row, 1, QTableWidgetItem(text))
-        table.resizeColumnsToContents()
-        table.verticalHeader().hide()
-        layout = QVBoxLayout(dialog)
-        layout.addWidget(table)
-        dialog.resize(620, 380)
-        self.help_dialog = dialog
-        dialog.show()
+        self.help_dialog = shortcuts.help_dialog(self)
+        self.help_dialog.show()
 
-    @Slot(bool)
-    def set_projector(self, on: bool) -> None:
-        theme.set_current("projector" if on else "normal")
-        self._apply_theme()
+    def set_speed(self, key: str) -> None:
+        self.speed.setCurrentIndex(self.speed.findData(key))
+
+    def next_chart(self, step: int) -> None:
+        self.charts.setCurrentIndex((self.charts.currentIndex() + step) % self.charts.count())
+
+    def export_dialog(self) -> None:
+        exportdialog.open_dialog(self)
+
+    def toggle_presentation(self, on: bool) -> None:
+        self.presentation.set_on(on)
         if on and not self.in_lesson:
             # projector type leaves no room for the welcome page beside the full controls
             # at 1024 px: the class sees the workbench; Ctrl+L or a lesson brings it back
             self.lesson_dock.hide()
 
+    def toggle_panel(self, shown: bool) -> None:
+        self.presentation.set_panel(shown)
+
+    def _presentation_changed(self) -> None:
+        """The View menu's check marks follow the state, however it changed."""
+        # at 18 pt the status bar has room for the run's figures, not the drive's size
+        self.status["capacity"].setVisible(not self.presentation.on)
+        for slot, on in (("toggle_presentation", self.presentation.on),
+                         ("toggle_panel", self.presentation.panel_shown())):
+            action = self.actions_by_slot[slot]
+            action.blockSignals(True)
+            action.setChecked(on)
+            action.blockSignals(False)
+
     def _apply_theme(self) -> None:
         app = QApplication.instance()
         app.setPalette(theme.current().palette())
         app.setStyleSheet(theme.current().stylesheet())
-        # the panel is as wide as its widest control needs (wider in projector type)
-        want = self.controls.minimumSizeHint().width() + 24
-        self._controls_width = min(want, 520)
-        if not getattr(self, "in_lesson", False):
-            self.controls_scroll.setMinimumWidth(self._controls_width)
-            self.controls_scroll.setMaximumWidth(self._controls_width + 60)
+        self.controls.set_rows_wrapped(theme.current().name == "projector")
+        self._fit_panel()
+        # presentation type needs more room for the charts' labels: they get 60 %, and the
+        # map may shrink further (at 18 pt a 768-line screen has room for little else)
+        present = theme.current().name == "projector"
+        share = 0.52 if present else 0.45
+        self.blockmap.setMinimumHeight(100 if present else 160)
+        self._map_share = 1 - share
+        self._share_split()
+        # again once the map's legend has wrapped in the new type: setSizes honours the
+        # minimum heights as they are then, so the legend's last row is not cut off
+        QTimer.singleShot(0, self._share_split)
         self.charts.apply_theme()
         self.legend.refresh()
         self.blockmap.set_snapshot(self.snapshot)
         QTimer.singleShot(0, lambda: self.charts.show_snapshot(
             self.snapshot, bool(self.session.settings.profile)))
+
+    def _share_split(self) -> None:
+        if self.in_lesson:
+            return  # a lesson sets its own share
+        height = sum(self.right_split.sizes()) or self.height()
+        top = int(height * self._map_share)
+        self.right_split.setSizes([top, height - top])
+
+    def _fit_panel(self) -> None:
+        """The panel is as wide as its widest row needs, and may grow a little; with its
+        scroll bar, nothing in it is cut at the side."""
+        bar = self.controls_scroll.verticalScrollBar().sizeHint().width() + 8
+        least = self._controls_width = self.controls.minimumSizeHint().width() + bar
+        if getattr(self, "in_lesson", False):
+            return  # a lesson narrows the panel to the settings it uses
+        self.controls_scroll.setMinimumWidth(least)
+        self.controls_scroll.setMaximumWidth(max(least, int(0.4 * self.width())))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt name
+        super().resizeEvent(event)
+        self._fit_panel()
 
     # --- lessons ---------------------------------------------------------------------------
 
@@ -748,12 +756,14 @@ class Workbench(QMainWindow):
         # the lesson runs the drive: the workbench's own buttons fold away, and the controls
         # (only the settings the lesson uses) need less width than the map and results
         self.button_bar.setVisible(not on)
-        self.controls_scroll.setMaximumWidth(240 if on else self._controls_width + 60)
-        self.controls_scroll.setMinimumWidth(min(180, self._controls_width) if on
-                                             else self._controls_width)
+        if on:
+            self.controls_scroll.setMaximumWidth(240)
+            self.controls_scroll.setMinimumWidth(min(180, self._controls_width))
+        else:
+            self._fit_panel()
         self.controls_scroll.setHorizontalScrollBarPolicy(
             Qt.ScrollBarPolicy.ScrollBarAlwaysOff if on else Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-        self.lower.setCurrentWidget(self.lesson_results if on else self.charts)
+        self.lower.setCurrentWidget(self.lesson_results if on else self.charts_box)
         for label in self.status.values():  # they describe the workbench's own drive
             label.setVisible(not on)
         if on:  # after the controls narrowed, so the window need not grow to hold it

@@ -108,8 +108,10 @@ class FsStep:
         if self.do == "idle":
             return f"idle {a['seconds']:g} s"
         if self.do == "remount":
-            options = [f"{k}={v}" for k, v in a.items() if v is not None]
-            return " ".join(["remount"] + options[:1]) + "".join("," + o for o in options[1:])
+            # read as a person would say it, not Python's repr: "discard: off"
+            options = [f"{k}: {({True: 'on', False: 'off'}).get(v, v)}"
+                       for k, v in a.items() if v is not None]
+            return f"remount ({', '.join(options)})" if options else "remount"
         what = self.do.replace("_", " ")
         return f"{what} {a['name']}" if a.get("name") else what
 

@@ -2,10 +2,15 @@
 MAX_SERIES_ROWS and twice as many (when full, every second row goes).
 
 Block workloads add a row per snapshot from the drive's counters, on the simulated clock
-the timing model keeps. A file-system run adds a row for every FS_ROW_S of simulated time
-from what the drive had completed by then on its own clock (model/series.Completed), so a
-30 s dd that the model runs within one frame still draws as a curve, and page-cache bursts
-never show faster than the drive.
+the timing model keeps. Without a device profile there is no clock: the flash's program rate
+is then the unit of work, and the rates say how the flash's page programs were shared out
+(per 1,000: host pages, GC copies; NAND is all 1,000 of them), over the last WA_WINDOW of
+host writes, so a frame's burst of GC never shows as a spike.
+
+A file-system run adds a row for every FS_ROW_S of simulated time from what the drive had
+completed by then on its own clock (model/series.Completed), so a 30 s dd that the model
+runs within one frame still draws as a curve, and page-cache bursts never show faster than
+the drive.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ DRIVE_TOTALS = ("write_bytes", "host_pages_written", "nand_writes", "gc_copies",
 
 class Recorder:
     """Rows for a drive of `geometry`; profile: the device profile whose timing gives the
-    simulated clock (None: no profile, rates per 1,000 host writes)."""
+    simulated clock (None: no profile, rates per 1,000 flash page programs)."""
 
     def __init__(self, geometry, profile=None):
         self.g = geometry
@@ -116,23 +121,32 @@ class Recorder:
             self.wa_window = window_wa(start, c, stored)
             self._window_start = c
         rates = (float("nan"),) * 3
-        if prev is not None:
-            host = c["host_writes"] - prev[1]["host_writes"]
+        if self.profile is None:
+            rates = self._share_of_programs(c)
+        elif prev is not None and sim_s > prev[0]:  # MB/s, and GC pages per second
             dt = sim_s - prev[0]
-            if self.profile is not None and dt > 0:  # MB/s, and GC pages per second
-                mb = g.page_bytes / 1e6
-                scales = (mb / dt, mb * stored / dt, 1.0 / dt)
-            elif self.profile is None and host > 0:  # pages per 1,000 host page writes
-                scales = (1000.0 / host,) * 3
-            else:
-                scales = None
-            if scales is not None:
-                rates = tuple((c[k] - prev[1][k]) * f for k, f in zip(
-                    ("host_writes", "nand_writes", "gc_copies"), scales, strict=True))
+            mb = g.page_bytes / 1e6
+            rates = tuple((c[k] - prev[1][k]) * f for k, f in zip(
+                ("host_writes", "nand_writes", "gc_copies"),
+                (mb / dt, mb * stored / dt, 1.0 / dt), strict=True))
         self._append((c["host_writes"] / g.user_pages, sim_s, c["host_writes"],
                       c["nand_writes"], c["gc_copies"], c["erases"], drive.free_blocks, wa,
                       self.wa_window, *rates))
         self._last = (sim_s, c)
+
+    def _share_of_programs(self, c: dict) -> tuple[float, float, float]:
+        """Host pages, NAND pages and GC copies per 1,000 flash page programs, over the
+        host writes since the row WA_WINDOW of the user capacity ago (or since the start)."""
+        if not self.n:
+            return (float("nan"),) * 3
+        rows = self.rows[:self.n]
+        back = c["host_writes"] - WA_WINDOW * self.g.user_pages
+        i = max(0, int(np.searchsorted(rows[:, 2], back, side="right")) - 1)
+        nand = c["nand_writes"] - rows[i, 3]
+        if nand <= 0:
+            return (float("nan"),) * 3
+        return (1000.0 * (c["host_writes"] - rows[i, 2]) / nand, 1000.0,
+                1000.0 * (c["gc_copies"] - rows[i, 4]) / nand)
 
     def restore(self, saved: dict, drive, sim_s: float) -> float:
         """Show a saved run's series (after its replay); returns the simulated time to show:

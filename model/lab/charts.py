@@ -8,8 +8,12 @@ values live in app/palette.py. No Qt here.
 
 The run's series is a dict of equal-length arrays, keyed as the workbench's recorder keys
 them: drive_writes (host writes in drive capacities), sim_s (simulated s), wa, wa_window,
-host_rate, nand_rate (MB/s when timed, else pages per 1,000 host pages), gc_rate (pages/s
-when timed, else per 1,000 host pages) and free (blocks).
+host_rate, nand_rate (MB/s when timed, else pages per 1,000 flash page programs), gc_rate
+(pages/s when timed, else per 1,000 flash page programs) and free (blocks).
+
+Without a device profile there is no clock, so no MB/s: the flash's page programs are the
+unit of work instead. Of every 1,000 pages the flash programs, the host gets 1,000 / WA and
+GC copies take the rest; that share is the throughput a drive of any speed would give.
 """
 
 from __future__ import annotations
@@ -78,7 +82,7 @@ class Chart:
 SWEEP_POLICIES = ("greedy", "fifo", "random-d", "cost-benefit")  # colour tokens too
 _DRIVE_WRITES = Axis("host writes", "drive capacities", "drive_writes")
 _SECONDS = Axis("simulated time", "s", "sim_s")
-_PER_1000 = "pages per 1,000 host pages"
+_PER_1000 = "per 1,000 NAND pages"
 
 CHARTS: dict[str, Chart] = {c.name: c for c in (
     Chart("wa", "WA", "Write amplification",
@@ -90,16 +94,18 @@ CHARTS: dict[str, Chart] = {c.name: c for c in (
            Line("theory", "analytic", "theory", "wa_analytic", dashed=True))),
     Chart("throughput", "Throughput", "Throughput",
           "Host and NAND writes: MB/s over simulated time when a device profile gives "
-          "timing, else NAND pages per 1,000 host pages.",
-          _DRIVE_WRITES, Axis("writes", _PER_1000, "rate"),
-          (Line("host", "host", "host", "host_pages_per_1000", "host_mb_s"),
-           Line("nand", "NAND", "nand", "nand_pages_per_1000", "nand_mb_s")),
+          "timing. Without one: of every 1,000 pages the flash programs, how many carry "
+          "host data (the rest are GC copies), over the last 5 % of the capacity written.",
+          _DRIVE_WRITES, Axis("pages", _PER_1000, "rate"),
+          (Line("host", "host", "host", "host_pages_per_1000_programs", "host_mb_s"),
+           Line("nand", "NAND", "nand", "nand_pages_per_1000_programs", "nand_mb_s")),
           x_timed=_SECONDS, y_timed=Axis("throughput", "MB/s", "throughput_mb_s")),
     Chart("gc", "GC copies", "GC copies",
-          "Valid pages garbage collection copied, per 1,000 host pages (or per simulated "
-          "second with a profile).",
+          "Valid pages garbage collection copied: per simulated second with a profile, "
+          "else per 1,000 pages the flash programs (over the last 5 % of the capacity "
+          "written).",
           _DRIVE_WRITES, Axis("GC copies", _PER_1000, "gc"),
-          (Line("gc", "GC copies", "gc", "gc_pages_per_1000", "gc_pages_s"),),
+          (Line("gc", "GC copies", "gc", "gc_pages_per_1000_programs", "gc_pages_s"),),
           x_timed=_SECONDS, y_timed=Axis("GC copies", "pages/s", "gc_pages_s")),
     Chart("free", "Free blocks", "Free blocks",
           "Erased blocks ready to be written. GC runs when this falls to the watermark.",

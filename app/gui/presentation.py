@@ -1,0 +1,97 @@
+"""Presentation mode (F11): the window full screen, in the projector profile (black page,
+high-contrast colours, 18 pt type, 4 px chart lines), its menu bar hidden (every menu item
+keeps its key). The control panel folds away on its own key (F9) or button, in either mode,
+to give the block map and charts the screen; a message about a setting unfolds it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QMainWindow, QPushButton, QWidget
+
+from . import theme
+
+
+class Presentation(QObject):
+    """Owns the window's presentation state. apply_theme(): restyles the window after a
+    theme change; panel: the control panel's container; error: the panel's message label
+    (when it appears, the panel unfolds so the message is seen)."""
+
+    def __init__(self, window: QMainWindow, panel: QWidget, error: QWidget,
+                 apply_theme: Callable[[], None]):
+        super().__init__(window)
+        self.window = window
+        self.panel = panel
+        self.apply_theme = apply_theme
+        self.on = False
+        self._panel = True
+        self._was_maximized = False
+        self._geometry = None  # the window's before presentation mode
+        self.panel_button = QPushButton()
+        self.panel_button.setCheckable(True)
+        self.panel_button.setChecked(True)
+        self.panel_button.setToolTip("Show or hide the control panel, to give the block map "
+                                     "and charts the screen (F9).")
+        self.panel_button.toggled.connect(self.set_panel)
+        self.on_change: Callable[[], None] = lambda: None  # menu check marks follow
+        error.installEventFilter(self)
+        self._label()
+
+    def _label(self) -> None:
+        self.panel_button.setText("Hide panel" if self.panel_shown() else "Show panel")
+
+    def panel_shown(self) -> bool:
+        return self._panel
+
+    def set_panel(self, shown: bool) -> None:
+        self._panel = shown
+        self.panel.setVisible(shown)
+        self.panel_button.blockSignals(True)
+        self.panel_button.setChecked(shown)
+        self.panel_button.blockSignals(False)
+        self._label()
+        self.on_change()
+
+    def set_on(self, on: bool) -> None:
+        """Full screen in the projector profile, or back to the window as it was."""
+        if on == self.on:
+            return
+        self.on = on
+        w = self.window
+        theme.set_current("projector" if on else "normal")
+        if on:
+            self._was_maximized = w.isMaximized()
+            self._geometry = w.geometry()
+            w.menuBar().hide()
+            w.showFullScreen()
+            if w.screen() is not None:  # without a window manager nobody else sizes it
+                w.setGeometry(w.screen().geometry())
+        else:
+            w.menuBar().show()
+            if self._was_maximized:
+                w.showMaximized()
+            else:
+                w.showNormal()
+                if self._geometry is not None:
+                    w.setGeometry(self._geometry)
+        self.apply_theme()
+        self.on_change()
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
+        if event.type() == QEvent.Type.ShowToParent and not self.panel_shown():
+            self.set_panel(True)  # a message about a setting must be seen
+        return False
+
+    def reset(self) -> None:
+        """As at start-up: a window with its panel, in the desk profile."""
+        self.set_on(False)
+        self.set_panel(True)
+
+
+def keep_focus_off_buttons(*widgets: QWidget) -> None:
+    """Buttons taken by click keep no focus: Space then means play/pause, never "press the
+    button clicked last"."""
+    for w in widgets:
+        w.setFocusPolicy(Qt.FocusPolicy.TabFocus)

@@ -1,0 +1,193 @@
+"""Presentation mode, the keyboard, and nothing clipped: the classroom issue's "Present"
+items, checked on the real window (offscreen)."""
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QLabel,
+    QScrollArea,
+    QWidget,
+)
+
+from app.gui import shortcuts, theme
+
+
+def key(w: QWidget, k, mods=Qt.KeyboardModifier.NoModifier) -> None:
+    """A key press where a user's would land: on the widget with focus."""
+    from PySide6.QtTest import QTest
+
+    target = QApplication.focusWidget() or w
+    QTest.keyClick(target, k, mods)
+    QApplication.processEvents()
+
+
+def test_plain_keys_type_into_a_field_and_enter_gives_focus_back(qtbot, until, bench):
+    spare = bench.controls.widgets["spare_pct"]
+    bench.activateWindow()
+    spare.setFocus()
+    until(lambda: spare.hasFocus())
+    spare.selectAll()
+    before = bench.speed.currentData()
+    for k in (Qt.Key.Key_3, Qt.Key.Key_0):
+        key(bench, k)
+    assert bench.speed.currentData() == before  # 3 typed, not "fast"
+    assert spare.text().startswith("30")
+    key(bench, Qt.Key.Key_Return)
+    until(lambda: not spare.hasFocus())
+    assert bench.session.settings.spare_pct == 30.0
+    key(bench, Qt.Key.Key_1)  # the field gave focus up: 1 is "slow" again
+    assert bench.speed.currentData() == "slow"
+
+
+def test_escape_in_a_field_puts_the_setting_back(qtbot, until, bench):
+    spare = bench.controls.widgets["spare_pct"]
+    bench.activateWindow()
+    spare.setFocus()
+    until(lambda: spare.hasFocus())
+    spare.selectAll()
+    for k in (Qt.Key.Key_4, Qt.Key.Key_5):
+        key(bench, k)
+    key(bench, Qt.Key.Key_Escape)
+    until(lambda: not spare.hasFocus())
+    assert bench.session.settings.spare_pct == 7.0
+    assert spare.value() == 7.0
+
+
+def test_shortcuts_act_whatever_widget_has_focus(qtbot, until, bench):
+    bench.activateWindow()
+    for holder in (bench.run_button, bench.speed, bench.charts.tabBar(),
+                   bench.controls.widgets["journal"], bench.controls.widgets["gc"]):
+        holder.setFocus()
+        until(lambda h=holder: h.hasFocus() or not h.isVisible())
+        key(bench, Qt.Key.Key_1)
+        assert bench.speed.currentData() == "slow", holder
+        key(bench, Qt.Key.Key_2)
+        assert bench.speed.currentData() == "normal", holder
+        tab = bench.charts.currentIndex()
+        key(bench, Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier)
+        assert bench.charts.currentIndex() == (tab + 1) % bench.charts.count(), holder
+        key(bench, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ControlModifier
+            | Qt.KeyboardModifier.ShiftModifier)
+        assert bench.charts.currentIndex() == tab, holder
+
+
+def test_help_lists_every_shortcut_the_window_has(qtbot, until, bench):
+    """Every key sequence of every QShortcut and QAction in the window is in the F1 list,
+    Ctrl+Shift+O among them."""
+    listed = " | ".join(k for k, _ in shortcuts.help_rows())
+    sequences = [s.key() for s in bench.shortcut_objects]
+    sequences += [seq for a in bench.findChildren(type(bench.actions_by_slot["show_help"]))
+                  for seq in a.shortcuts()]
+    assert len(sequences) >= 20
+    for seq in sequences:
+        text = seq.toString(QKeySequence.SequenceFormat.NativeText)
+        assert text and text in listed, text
+    assert "Ctrl+Shift+O" in listed
+    key(bench, Qt.Key.Key_F1)
+    until(lambda: getattr(bench, "help_dialog", None) is not None
+          and bench.help_dialog.isVisible())
+    table = bench.help_dialog.findChild(type(bench.charts.steps.table))
+    assert table.rowCount() == len(shortcuts.help_rows())
+    bench.help_dialog.close()
+
+
+def pen_widths(bench) -> list[float]:
+    return [s.pen().widthF() for view in bench.charts.views.values()
+            for s in getattr(view, "series", {}).values()]
+
+
+def test_presentation_mode_full_screen_large_type_thick_lines(qtbot, until, bench):
+    key(bench, Qt.Key.Key_F11)
+    assert bench.presentation.on and bench.isFullScreen()
+    assert theme.current().name == "projector"
+    assert bench.controls.font().pointSizeF() >= 18
+    assert bench.run_button.font().pointSizeF() >= 18
+    assert min(pen_widths(bench)) >= 3
+    assert bench.actions_by_slot["toggle_presentation"].isChecked()
+    key(bench, Qt.Key.Key_F9)  # the panel folds away, the map and charts get wider
+    until(lambda: not bench.controls_scroll.isVisible())
+    bench.controls.show_error("Spare: must be 0 to 90 %", "spare_pct")  # a message unfolds it
+    assert bench.controls_scroll.isVisible()
+    key(bench, Qt.Key.Key_F11)
+    assert not bench.presentation.on and not bench.isFullScreen()
+    assert theme.current().name == "normal"
+    bench.presentation.set_panel(False)
+    bench.reset_all()
+    assert bench.presentation.panel_shown() and not bench.presentation.on
+
+
+def clipped(window: QWidget) -> list[str]:
+    """Buttons, labels, lists and number boxes of the window that are cut: narrower or lower
+    than their text, or partly outside what their parents show (in the scrolling control
+    panel, only sideways: scrolling down is how a long panel is read)."""
+    bad = []
+    for w in window.findChildren(QWidget):
+        if not w.isVisible() or not isinstance(w, QAbstractButton | QLabel | QComboBox
+                                               | QAbstractSpinBox):
+            continue
+        name = f"{type(w).__name__} {getattr(w, 'text', lambda: '')()!r}"
+        fm = w.fontMetrics()
+        if isinstance(w, QLabel) and w.text():
+            if w.wordWrap():
+                if w.heightForWidth(w.width()) > w.height():
+                    bad.append(f"{name}: wrapped text taller than the label")
+            elif w.sizeHint().width() > w.width() or fm.height() > w.height():
+                bad.append(f"{name}: {w.sizeHint().width()} px of text in {w.width()}")
+        elif isinstance(w, QAbstractButton) and w.text():
+            if fm.horizontalAdvance(w.text().replace("&", "")) + 8 > w.width():
+                bad.append(f"{name}: text wider than the button ({w.width()} px)")
+        elif isinstance(w, QComboBox | QAbstractSpinBox):
+            if w.minimumSizeHint().width() > w.width():
+                bad.append(f"{name}: narrower than its minimum")
+        has_text = bool(getattr(w, "text", lambda: "x")())  # an icon button has none
+        if has_text and fm.height() > w.height() + 1:
+            bad.append(f"{name}: lower than its text")
+        scroll = next((p for p in _parents(w) if isinstance(p, QScrollArea)), None)
+        if scroll is not None:
+            left = w.mapTo(scroll.viewport(), QPoint(0, 0)).x()
+            if left < 0 or left + w.width() > scroll.viewport().width():
+                bad.append(f"{name}: cut at the panel's side")
+        else:
+            shown = w.visibleRegion().boundingRect()
+            if shown.width() < w.width() or shown.height() < w.height():
+                bad.append(f"{name}: only {shown.width()}x{shown.height()} of "
+                           f"{w.width()}x{w.height()} shown")
+    return bad
+
+
+def _parents(w: QWidget):
+    p = w.parentWidget()
+    while p is not None:
+        yield p
+        p = p.parentWidget()
+
+
+@pytest.mark.parametrize(("size", "present", "panel", "expert"), [
+    ((1024, 768), False, True, True),
+    ((1024, 768), True, True, True),
+    ((1024, 768), True, False, False),
+    ((1920, 1080), False, True, True),
+    ((1920, 1080), True, True, True),
+])
+def test_nothing_is_clipped(qtbot, until, bench, size, present, panel, expert):
+    bench.request(workload="random")  # the WA note under the charts shows (a model exists)
+    bench.toggle_presentation(present)
+    bench.presentation.set_panel(panel)
+    bench.controls.set_expert(expert)
+    bench.controls.set_fs_shown(expert)
+    if present:  # the offscreen screen is one size: the geometry full screen would have
+        bench.showNormal()
+    bench.setGeometry(0, 0, *size)
+    until(lambda: (bench.width(), bench.height()) == size)
+    until(lambda: bench.wa_note.isVisible())
+    for tab in range(bench.charts.count()):
+        bench.charts.setCurrentIndex(tab)
+        QApplication.processEvents()
+        assert clipped(bench) == [], (size, present, panel, tab)
+    assert not bench.controls_scroll.horizontalScrollBar().isVisible()
+    bench.presentation.reset()
