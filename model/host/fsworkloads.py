@@ -383,3 +383,41 @@ def random_writes(m: Machine, inos: int | Sequence[int], requests: int,
                   block_bytes: int = 4096, fsync_every: int = 100, seed: int = 1) -> None:
     for _ in random_writes_steps(m, inos, requests, block_bytes, fsync_every, seed):
         pass
+
+
+# umount after a sync wrote the journal superblock four times and the superblock once
+# (tests/recordings/ext4_rounds_*.json, step "umount": 5 writes of 4 KiB, with flushes).
+UMOUNT_JOURNAL_SB_WRITES = 4
+
+
+def umount(m: Machine) -> None:
+    """umount: sync (whatever is dirty is written, the running transaction committed and
+    checkpointed), then the journal superblock is marked empty and the superblock clean.
+    What the kernel keeps in memory only goes: fstrim's "group trimmed" marks. Later steps
+    find the file system mounted again (mount's own few writes are not modelled)."""
+    m.sync()
+    fs = m.fs
+    if fs.journal is not None:
+        for _ in range(UMOUNT_JOURNAL_SB_WRITES):
+            fs.dev.write(fs.journal.start * 4096, 4096)
+            fs.dev.flush()
+        fs.count.journal_blocks += UMOUNT_JOURNAL_SB_WRITES
+    fs.dev.write(0, 4096)
+    fs.dev.flush()
+    fs.count.metadata_blocks += 1
+    fs.forget_trimmed()
+    m.cpu(0.0)
+
+
+FAST_SYMLINK_BYTES = 60  # a shorter target is stored in the inode itself
+
+
+def symlink(m: Machine, parent: int, name: str, target: str) -> int:
+    """ln -s target name: a new inode and a directory entry; a target of 60 bytes or more
+    also needs a data block (ext4's fast symlinks keep shorter ones in the inode)."""
+    n = len(target.encode())
+    if not 1 <= n <= 4095:
+        raise ValueError(f"symlink target must be 1 to 4095 bytes; got {n}")
+    ino = m.fs.create(parent, name, n if n >= FAST_SYMLINK_BYTES else 0)
+    m.cpu(m.host.per_file_create_us * 1e-6)
+    return ino
