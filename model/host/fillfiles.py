@@ -146,3 +146,14 @@ def delete_steps(m, plan: FillPlan, fraction: float):
         fs.unlink(fs.lookup(ROOT_INO, d), name)
         m.cpu(m.host.per_file_delete_us * 1e-6)
         yield i
+
+
+def expected_files(fs, spec: FillSpec, percent: float) -> int:
+    """About how many of the spec's files take the file system to `percent` (df) from
+    where it is: the bytes still wanted over the mean log-uniform size (a progress total)."""
+    lo, hi = spec.min_bytes, spec.max_bytes
+    mean = (hi - lo) / math.log(hi / lo) if hi > lo else lo
+    mean = 4096 * math.ceil(mean / 4096)
+    size = (fs.layout.total_blocks * (1 - RESERVED_FRACTION) - overhead_blocks(fs)) * 4096
+    want = (percent / 100 - fs_use(fs)) * size
+    return max(1, int(want / mean))

@@ -14,12 +14,14 @@ import numpy as np
 
 from .filesystem import ROOT_INO
 from .filetree import (
+    PACK_RATIO,
     Cancelled,
     FileSpec,
     build_outputs,
     clone_outputs,
     directories,
     make_schedule,
+    makefiles,
 )
 from .machine import Machine
 
@@ -137,8 +139,8 @@ def git_clone_steps(m: Machine, outputs: Sequence[FileSpec], top: str = "linux",
 
 
 def git_clone(m: Machine, files: Sequence[FileSpec], top: str = "linux",
-              seconds: float = CLONE_SECONDS) -> Tree:
-    for _ in git_clone_steps(m, clone_outputs(files), top, seconds):
+              seconds: float = CLONE_SECONDS, pack_ratio: float = PACK_RATIO) -> Tree:
+    for _ in git_clone_steps(m, clone_outputs(files, pack_ratio), top, seconds):
         pass
     return m.last_tree
 
@@ -163,28 +165,38 @@ def make_steps(m: Machine, tree: Tree, units: Sequence, seconds: float = MAKE_SE
 
 
 def make(m: Machine, tree: Tree, files: Sequence[FileSpec],
-         seconds: float = MAKE_SECONDS) -> None:
-    for _ in make_steps(m, tree, make_schedule(files), seconds):
+         seconds: float = MAKE_SECONDS, targets: Sequence[str] = ()) -> None:
+    for _ in make_steps(m, tree, make_schedule(files, targets=targets), seconds):
         pass
 
 
-def make_clean_targets(tree: Tree, files: Sequence[FileSpec]) -> tuple[list[int], list[str]]:
-    """What make clean visits: the tree's directories (inodes) and the build outputs
-    that exist (paths)."""
+def make_clean_targets(tree: Tree, files: Sequence[FileSpec], read_makefiles: bool = True
+                       ) -> tuple[list[int], list[str], list[int]]:
+    """What make clean visits: the tree's directories (inodes), the build outputs that
+    exist (paths) and the Makefiles it reads on the way (inodes; none when
+    read_makefiles is False: a walk that only lists directories)."""
     outputs = [spec.path for spec in build_outputs(files) if spec.path in tree.files]
     dirs = [ino for path, ino in tree.dirs.items() if path.startswith(tree.top)]
-    return dirs, outputs
+    reads = [tree.files[p] for p in makefiles(files) if p in tree.files] \
+        if read_makefiles else []
+    return dirs, outputs, reads
 
 
-def make_clean_steps(m: Machine, tree: Tree, targets: tuple[list[int], list[str]],
-                     seconds: float = MAKE_CLEAN_SECONDS) -> Iterator[int]:
-    """make clean: walk the tree's directories (atime) and delete every build output;
-    yields operations done."""
-    dirs, outputs = targets
-    per_op = seconds / max(1, len(outputs) + len(dirs))
+def make_clean_steps(m: Machine, tree: Tree, targets: tuple, seconds: float =
+                     MAKE_CLEAN_SECONDS) -> Iterator[int]:
+    """make clean: descend the tree reading each directory and its Makefile (atime, as
+    the mount's atime rule says), then delete every build output; yields operations
+    done."""
+    dirs, outputs, reads = targets
+    per_op = seconds / max(1, len(outputs) + len(dirs) + len(reads))
     done = 0
     for ino in dirs:
         m.fs.readdir(ino)
+        m.cpu(per_op)
+        done += 1
+        yield done
+    for ino in reads:
+        m.fs.read(ino)
         m.cpu(per_op)
         done += 1
         yield done
@@ -196,8 +208,9 @@ def make_clean_steps(m: Machine, tree: Tree, targets: tuple[list[int], list[str]
 
 
 def make_clean(m: Machine, tree: Tree, files: Sequence[FileSpec],
-               seconds: float = MAKE_CLEAN_SECONDS) -> None:
-    for _ in make_clean_steps(m, tree, make_clean_targets(tree, files), seconds):
+               seconds: float = MAKE_CLEAN_SECONDS, read_makefiles: bool = True) -> None:
+    for _ in make_clean_steps(m, tree, make_clean_targets(tree, files, read_makefiles),
+                              seconds):
         pass
 
 
