@@ -49,7 +49,8 @@ from .ext4compare import (
     real_discard_ranges,
 )
 
-ROUND_CONFIGS = ("repo_relatime", "repo_strictatime", "rounds_discard", "rounds_fstrim")
+ROUND_CONFIGS = ("repo_relatime", "repo_strictatime", "rounds_discard", "rounds_discard_idle",
+                 "rounds_fstrim")
 _ATIME = {"strictatime": "strict", "relatime": "relatime", "noatime": "noatime"}
 GIT_FSYNCED = (".pack", ".idx", "packed-refs", "/HEAD", "/master")  # core.fsync default
 # The recording machine: MemAvailable 22,156,372 kB (/proc/meminfo) and
@@ -238,6 +239,8 @@ def _actions(m: Machine, rec: dict, plan: FillPlan | None, fills: list[int]):
             return ("fstrim", m.fstrim() * 4096)
         if name == "mkdir":
             return mkdir()
+        if name == "idle":
+            return m.idle(wall)
         if name == "fill" or name.startswith("refill"):
             return fill()
         if name.startswith("delete"):

@@ -56,6 +56,7 @@ FILL_PERCENT = 90.0
 DELETE_FRACTION = 0.5
 ROUNDS = 3
 FILL_SEED = 13
+IDLE_S = 20.0  # rounds_discard_idle: the wait after each delete's sync
 GROUP_RE = re.compile(r"^#(\d+)\s*:\s*(\d+)\s+(\d+)\s+(\d+)")
 
 
@@ -299,10 +300,12 @@ def record_repo(atime: str, source: Path, outdir: Path) -> None:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def record_rounds(trim: str, outdir: Path) -> None:
+def record_rounds(trim: str, outdir: Path, idle_s: float = 0.0) -> None:
     """Fill a 1 GiB file system to FILL_PERCENT with many files, then ROUNDS of delete a
-    random half / (fstrim) / refill; discard mount option or fstrim after each delete."""
-    tag = f"rounds_{trim}"
+    random half / (fstrim) / refill; discard mount option or fstrim after each delete.
+    idle_s > 0: wait that long after each delete's sync (the asynchronous discards of a
+    modern kernel then finish before the refill can reuse the freed blocks)."""
+    tag = f"rounds_{trim}" + ("_idle" if idle_s else "")
     mount = "relatime,discard" if trim == "discard" else "relatime"
     spec = FillSpec(seed=FILL_SEED)
     plan = FillPlan(spec)
@@ -344,6 +347,8 @@ def record_rounds(trim: str, outdir: Path) -> None:
         for r in range(1, ROUNDS + 1):
             log.step(f"delete {r}", delete)
             log.step("sync", os.sync)
+            if idle_s:
+                log.step("idle", lambda: time.sleep(idle_s), seconds=idle_s)
             if trim == "fstrim":
                 log.step("fstrim", fstrim)
             log.step(f"refill {r}", fill)
@@ -365,7 +370,8 @@ def record_rounds(trim: str, outdir: Path) -> None:
 RECORDINGS = {"repo_relatime": lambda a: record_repo("relatime", a.repo, a.outdir),
               "repo_strictatime": lambda a: record_repo("strictatime", a.repo, a.outdir),
               "rounds_discard": lambda a: record_rounds("discard", a.outdir),
-              "rounds_fstrim": lambda a: record_rounds("fstrim", a.outdir)}
+              "rounds_fstrim": lambda a: record_rounds("fstrim", a.outdir),
+              "rounds_discard_idle": lambda a: record_rounds("discard", a.outdir, IDLE_S)}
 
 
 def main(argv: list[str] | None = None) -> int:
