@@ -1,7 +1,10 @@
 """The model beside real ext4 on the workloads people run: a real git clone, a partial
 build and make clean, and fill / delete / refill rounds of many files.
 
-tests/recordings/record_ext4_rounds.py recorded them on Linux 6.18 (loop device, tracefs);
+tests/recordings/record_ext4_rounds.py recorded them on Linux 6.18 (loop device, tracefs):
+repo_relatime, repo_strictatime (2 GiB), rounds_discard, rounds_fstrim and
+rounds_discard_idle (1 GiB; the last waits 20 s after each delete's sync, so the kernel's
+asynchronous discards finish before the refill reuses the freed blocks);
 this module replays each recording on the model, step for step, on a file system of the
 image's size with the recording's mount options, and returns per step:
 
