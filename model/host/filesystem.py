@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import heapq
 
+import numpy as np
+
 from . import orlov
 from .blockdev import BlockDevice
 from .ext4layout import MAX_EXTENT_BLOCKS, BlockAllocator, Layout, default_journal_blocks
@@ -56,7 +58,11 @@ class FileSystem:
         self._free_inos: list[list[int]] = [[] for _ in range(self.layout.groups)]
         self._stream: list[int] = [0, 0]  # small-file allocation stream: next, end
         self._big_stream = 0  # where the last file of SMALL_FILE_BLOCKS or more ended
-        self.dirs_in_group = [0] * self.layout.groups  # Orlov counts directories
+        # per group, for Orlov: directories, and inodes not in use
+        self.dirs_in_group = np.zeros(self.layout.groups, dtype=np.int64)
+        self.free_inodes = np.array(
+            [(g + 1) * self.opt.inodes_per_group + 1 - n for g, n in enumerate(self._next_ino)],
+            dtype=np.int64)
         self._trimmed_groups: set[int] = set()
         self._last_trim_minimum = 1  # minimum_blocks of the last fstrim
         self.tx: Transaction | None = None
@@ -126,20 +132,17 @@ class FileSystem:
                 self._next_ino[g] += 1
             else:
                 continue
+            self.free_inodes[g] -= 1
             self._meta(layout.inode_bitmap(g))
             self._meta(layout.descriptor_block(g))
             self._inode_changed(ino)
             return ino
         raise OSError(28, "no free inodes")
 
-    def free_inodes(self, g: int) -> int:
-        """Inodes of group g not in use."""
-        never = (g + 1) * self.opt.inodes_per_group + 1 - self._next_ino[g]
-        return never + len(self._free_inos[g])
-
     def _free_ino(self, ino: int) -> None:
         g = self.layout.group_of_inode(ino)
         heapq.heappush(self._free_inos[g], ino)
+        self.free_inodes[g] += 1
         self._meta(self.layout.inode_bitmap(g))
         self._meta(self.layout.descriptor_block(g))
         self._inode_changed(ino)
