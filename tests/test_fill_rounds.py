@@ -244,3 +244,19 @@ def test_a_refill_must_keep_the_first_fill_files_spec():
         StepRun(m, Step("fill_files", {"percent": 60.0, "dirs": 4, "min_bytes": 1024,
                                        "max_bytes": 1 << 20, "seed": 2}), ctx)
     assert math.isfinite(fs_use(m.fs))
+
+
+def test_every_window_workload_is_a_scenario_step():
+    from app.session.fsjobs import FS_KINDS, FsStep
+    from app.session.settings import FS_WORKLOADS, Settings
+    from model.lab.scenario import make_step
+
+    assert set(FS_WORKLOADS) == set(FS_KINDS)
+    settings = Settings(fill_pct=90.0)
+    for kind in FS_KINDS:
+        if kind == "trace":
+            continue  # needs a chosen file
+        step = FsStep.from_control(kind, settings, 3)
+        assert step.label
+        for s in step.scenario_steps():
+            assert make_step(s.do, **s.args).args == s.args
