@@ -20,8 +20,10 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from model.flash import runner
-from model.lab.experiments import EXPERIMENTS, Row
-from model.lab.scenario import run_scenario
+from model.flash.drive import Drive
+from model.lab.experiments import Row
+from model.lab.rowcache import cached_rows
+from model.lab.scenario import build_machine, run_scenario
 
 from .figures import block_figures, evaluate, step_figures
 from .lesson import (
@@ -68,6 +70,8 @@ class LessonPlay:
     lesson: Lesson
     progress: Progress | None = None
     cancel: Callable[[], bool] | None = None
+    # sees the drive between chunks of a run (the window draws its block map from it)
+    observe: Callable[[Drive], None] | None = None
     answers: dict[str, float] = field(default_factory=dict)  # predict id -> answer
     runs: dict[str, list[ConfigResult]] = field(default_factory=dict)
 
@@ -111,19 +115,27 @@ class LessonPlay:
                 if self.progress:
                     self.progress(f"{label}: {phase}", fraction)
 
-            r = runner.run(config.spec, block_progress, self.cancel)
+            r = runner.run(config.spec, block_progress, self.cancel, self.observe)
             return ConfigResult(config, block_figures(r), tuple(r.wa_windows),
                                 wall_seconds=time.perf_counter() - t0)
         steps = config.scenario.steps
+        machine = build_machine(config.scenario)
 
         def step_progress(i: int, what: str, done: int, total: int, unit: str) -> None:
             if self.cancel is not None and self.cancel():
                 raise Cancelled(label)
+            if self.observe is not None:
+                self.observe(machine.drive)
             if self.progress:
                 self.progress(f"{label}: step {i + 1}/{len(steps)} {what}",
                               (i + done / max(1, total)) / len(steps))
 
-        results = run_scenario(config.scenario, progress=step_progress, every_s=0.2)
+        def step_done(_i: int, _result) -> None:  # a quick step may never report progress
+            if self.observe is not None:
+                self.observe(machine.drive)
+
+        results = run_scenario(config.scenario, on_step=step_done, machine=machine,
+                               progress=step_progress, every_s=0.2)
         return ConfigResult(config, step_figures(results), steps=tuple(results),
                             wall_seconds=time.perf_counter() - t0)
 
@@ -216,9 +228,9 @@ def _near(guess: float, value: float) -> bool:
 
 @cache
 def experiment_rows(name: str) -> tuple[Row, ...]:
-    """A documented experiment's rows, replayed once per process (several lessons and a
-    test session share them)."""
-    return tuple(EXPERIMENTS[name]())
+    """A documented experiment's rows: replayed once per model version (kept on disk by
+    model.lab.rowcache) and once per process."""
+    return cached_rows(name)
 
 
 @dataclass

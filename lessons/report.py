@@ -11,15 +11,15 @@ import os
 import tempfile
 from pathlib import Path
 
+from .charts import STEP_CHARTS
 from .glossary import plain
 from .lesson import Lesson
 from .player import ConfigResult, StepRecord
 from .quiz import state_text
 
-# chart -> (column heading, StepResult figure)
-STEP_COLUMNS = {"step_seconds": ("sim s", "seconds"), "step_mb_s": ("MB/s", "mb_s"),
-                "step_wa": ("WA", "wa"), "step_nand_mb": ("NAND MB", "nand_written_mb"),
-                "step_fs_mb": ("fs MB", "fs_written_mb")}
+# chart -> (column heading, StepResult figure), from the charts the window draws
+STEP_COLUMNS = {name: (f"{label} ({unit})", figure)
+                for name, (_, label, unit, figure) in STEP_CHARTS.items()}
 
 
 def _num(value: float) -> str:

@@ -12,10 +12,13 @@ for a minute or more on a busy two-core machine.
 """
 
 import os
+import tempfile
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Lesson progress goes to a folder of the test run's own, never the user's ~/.config.
+os.environ["SSDLAB_CONFIG_DIR"] = tempfile.mkdtemp(prefix="ssdlab-test-config-")
 
 HANG_GUARD_MS = 5 * 60 * 1000
 
@@ -68,6 +71,9 @@ def bench(qtbot, until):
     # once instead; a test that does sets its own answer.
     w.confirm = lambda text: pytest.fail(f"the window asked, unexpected here: {text!r}")
     qtbot.addWidget(w)
+    # "Explore freely" on the first screen: the workbench tests use the whole window (the
+    # lesson panel has tests of its own, tests/test_gui_lessons.py)
+    w.lesson_panel.explore.emit()
     w.show()
     w.request(speed="fast")
     until(lambda: w.snapshot is not None)

@@ -315,7 +315,8 @@ SESSIONS = "tests/sessions"
 
 
 @pytest.mark.parametrize("fixture", ["block_v1", "fs_v1"])
-@pytest.mark.parametrize("name", ["wa", "throughput", "gc", "free", "wear", "steps"])
+@pytest.mark.parametrize("name", ["wa", "throughput", "gc", "free", "wear", "victims",
+                                  "steps"])
 def test_ssdlab_chart_from_each_fixture_session(tmp_path, capsys, fixture, name):
     from app.session.sessionfile import read_session
 
@@ -333,7 +334,7 @@ def test_ssdlab_chart_from_each_fixture_session(tmp_path, capsys, fixture, name)
     side = json.loads((tmp_path / f"{name}.json").read_text())
     assert side["chart"] == name and side["seed"] == settings.seed
     assert side["session"]["settings"]["capacity_mib"] == settings.capacity_mib
-    assert side["session"]["replayed"] == (name in ("wear", "steps"))
+    assert side["session"]["replayed"] == (name in ("wear", "victims", "steps"))
     if name == "wa":  # the series as saved, the analytic WA from the settings
         got = [float(r["wa"]) if r["wa"] else np.nan for r in rows]
         np.testing.assert_allclose(got, series["wa"], equal_nan=True)
@@ -343,6 +344,10 @@ def test_ssdlab_chart_from_each_fixture_session(tmp_path, capsys, fixture, name)
         blocks = np.array([float(r["blocks"]) for r in rows])
         counts = np.array([float(r["erase_count"]) for r in rows])
         assert (blocks * counts).sum() == series["erases"][-1]
+    if name == "victims":  # every page GC copied was valid in one of these victims
+        victims = np.array([float(r["victims"]) for r in rows])
+        valid = np.array([float(r["victim_valid_pages"]) for r in rows])
+        assert (victims * valid).sum() == series["gc"][-1]
     if name == "steps":
         assert [r["step"] for r in rows][0].startswith("unpack kernel tree")
         assert float(rows[0]["host_mb"]) > 1.0

@@ -9,8 +9,9 @@ make and its sync together are within 10 %. fstrim bytes agree within 1 %. With 
 the 6.18 kernel issues its discards asynchronously after the commit; a refill started right
 after the delete's sync reuses freed blocks first, and their discards are dropped: it
 discarded 26 to 68 % of the bytes a round freed. Given 20 s first (rounds_discard_idle), it
-discarded 0.90 to 1.10 times the freed bytes (distinct), the model exactly the freed bytes
-(its discard is the 2.6.39 one: one TRIM per freed extent at the commit).
+discarded 0.90 to 1.10 times the freed bytes (distinct space), and the model's modern-kernel
+discard (the free run around each freed extent; model/host/discard.py) 0.90 to 0.95 of what
+it did. The model has no race between the refill and its discards.
 """
 
 from __future__ import annotations
@@ -122,7 +123,7 @@ def test_discard_with_time_to_finish_matches_the_freed_bytes():
 
 def test_discard_dropped_for_reused_blocks_is_pinned():
     """Without the wait the refill reuses freed blocks before their discard is issued: the
-    kernel discarded 0.26 to 0.68 of what the model trims. The model has no asynchronous
-    discard yet; when it gets one (a modern-kernel setting) this test should change."""
+    kernel discarded 0.22 to 0.68 of what the model discards. The model's discards never
+    lose that race; when they can, this test should change."""
     for real, model in _round_discards("rounds_discard"):
         assert 0.2 <= real / model <= 0.8, (real, model)

@@ -180,24 +180,27 @@ def test_without_discard_nothing_is_trimmed_before_fstrim(config):
 
 
 def test_discard_trims_the_removed_tree():
-    """With -o discard the model trims after the commit of rm -rf (in the sync). The kernel
-    starts then too, and the distinct sectors it discards, counted until its discard worker
-    is done (the next step), cover what the model trims to within 20 %."""
+    """With -o discard both trim after the commit of rm -rf (in the sync), at least the
+    whole tree. The replay runs the modern kernel era (whole free runs). Known gap
+    (allocation, not discard): the model discards 234 MB against the kernel's 115 MB,
+    because its tree spans two block groups whose free tails run to the groups' ends,
+    while the kernel's tree was followed by blocks still in use (its runs end at blocks
+    56,765 and 61,193); where blocks land is the allocator's business."""
     steps = rows(DISCARD)
     assert steps[2].model_trim_requests == 0 and steps[2].real_discard_requests == 0
     model = steps[RM_SYNC].model_trimmed_bytes
     tree = load_recording(DISCARD)["tree"]["bytes"]
-    assert model >= tree
     ranges = real_discard_ranges(DISCARD)
     real = distinct_bytes(ranges[RM_SYNC] + ranges[CLONE])
-    assert abs(model / real - 1) <= 0.20, (real, model)
+    assert model >= tree and real >= tree
+    assert 1.0 <= model / real <= 2.5, (real, model)
 
 
 def test_limitation_discards_lag_behind_the_sync():
     """Known gap (timing): the kernel issues the discards from a worker after the commit and
     sync does not wait for them, so during the sync after rm -rf it had discarded only
     66 MB of the 115 MB it discarded in the end; the rest went out during git clone. The
-    model trims everything inside the commit, within the sync."""
+    model issues them right after the commit, within the sync step (without waiting)."""
     steps = rows(DISCARD)
     assert steps[RM_SYNC].real_discard_bytes < 0.7 * steps[RM_SYNC].model_trimmed_bytes
     assert steps[CLONE].real_discard_bytes > 0 and steps[CLONE].model_trim_requests == 0
@@ -205,38 +208,41 @@ def test_limitation_discards_lag_behind_the_sync():
     assert steps[DD].real_discard_requests > 0 and steps[DD].model_trim_requests == 0
 
 
-def test_limitation_kernel_discards_whole_free_extents():
-    """Known gap (extent): after make clean the kernel discarded 199 MB of distinct sectors
-    (make clean plus the spill into dd) where the model trims the 120 MB the objects
-    occupied. Of the kernel's 48,614 discarded blocks, about 21,000 had never been written:
-    this kernel discards the whole free extent that the freed blocks join, here the free
-    tails of block groups 2 and 3 up to their ends (blocks 98,304 and 131,072). The model
-    trims exactly the freed extents. (After rm -rf the freed tree had almost no free
-    neighbours, so there the two agree.)"""
+def test_make_clean_discards_whole_free_runs():
+    """After make clean the kernel discarded 199 MB of distinct sectors (make clean plus the
+    spill into dd) where the objects occupied 114 MB: each freed extent's free run up to
+    its end, here the free tails of block groups 2 and 3. The modern era of the model does
+    the same and lands within 15 % (175 MB); the 2.6.39 era trimmed only the 120 MB the
+    objects occupied."""
     ranges = real_discard_ranges(DISCARD)
     real = distinct_bytes(ranges[CLEAN] + ranges[DD])
     model = rows(DISCARD)[CLEAN].model_trimmed_bytes
     assert model >= load_recording(DISCARD)["build_outputs"]["bytes"]
-    assert 0.5 <= model / real <= 0.7, (real, model)
+    assert abs(model / real - 1) <= 0.15, (real, model)
 
 
-def test_limitation_model_sends_one_trim_per_freed_extent():
-    """Known gap (request count): the model sends one TRIM per freed extent, as ext4 of the
-    2.6.39 era did (seed 001's timing depends on it); this kernel merges the freed extents
-    of a transaction and discards whole free extents, so it needs far fewer requests: 1,248
-    against 7,773 after rm -rf, 40 against 3,144 after make clean."""
+def test_modern_discard_merges_freed_extents():
+    """Both merge adjacent extents freed in one transaction into one discard each. Known gap
+    (allocation): the model packs the tree's small files without gaps, so 7,341 files free
+    as 29 runs, where the kernel's allocation leaves free gaps between groups of files and
+    it sends 1,248 requests after rm -rf; after make clean 20 against 40. The 2.6.39 era
+    would send one per freed extent, thousands."""
     steps = rows(DISCARD)
     real_rm = steps[RM_SYNC].real_discard_requests + steps[CLONE].real_discard_requests
     real_clean = steps[CLEAN].real_discard_requests + steps[DD].real_discard_requests
-    assert steps[RM_SYNC].model_trim_requests > 4 * real_rm
-    assert steps[CLEAN].model_trim_requests > 20 * real_clean
+    files = load_recording(DISCARD)["tree"]["files"]
+    assert 0 < steps[RM_SYNC].model_trim_requests <= real_rm < files / 4
+    assert 0 < steps[CLEAN].model_trim_requests <= real_clean
 
 
 def test_rm_of_the_dd_file_trims_it():
+    """Both discard at least the 64 MiB file. Known gap (allocation): the model's run goes
+    on to the end of the file's block group (100.6 MB), the kernel's file was followed by
+    blocks in use (67.1 MB, the file alone)."""
     r = rows(DISCARD)[RM_DD]
     dd = load_recording(DISCARD)["dd_bytes"]
     assert r.real_discard_bytes >= dd and r.model_trimmed_bytes >= dd
-    assert abs(r.model_trimmed_bytes / r.real_discard_bytes - 1) <= 0.05
+    assert r.model_trimmed_bytes / r.real_discard_bytes <= 1.6
 
 
 @pytest.mark.parametrize("config", CONFIGS)

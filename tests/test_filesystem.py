@@ -417,7 +417,7 @@ def test_delayed_allocation_create_then_delete_writes_no_data():
         free = fs.alloc.free_blocks
         ino = fs.create(ROOT_INO, "tmp", 64 * KIB)
         assert fs.inodes[ino].extents == [] and fs.inodes[ino].pending_blocks == 16
-        fs.advance(fs.opt.dirty_expire_s / 2)
+        fs.advance(fs.wb.expire_s / 2)
         fs.unlink(ROOT_INO, "tmp")
         settle(fs)
         assert fs.count.data_blocks == before.data_blocks
@@ -431,7 +431,7 @@ def test_writeback_after_expiry_writes_data():
     settle(fs)
     before = fs.count.data_blocks
     fs.create(ROOT_INO, "f", 64 * KIB)
-    fs.advance(fs.opt.dirty_expire_s + 2 * fs.opt.writeback_interval_s)
+    fs.advance(fs.wb.expire_s + 2 * fs.wb.interval_s)
     fs.dev.submit()
     assert fs.count.data_blocks - before == 16 and fs.dirty_bytes == 0
 

@@ -183,3 +183,28 @@ def test_many_files_rounds_clone_and_umount_from_the_window(until, bench):
     assert [r[0] for r in bench.charts.steps.rows()] == [
         "fill to 80 % with files", "delete 50 % of the files", "fstrim", "git clone",
         "umount"]
+
+
+def test_kernel_era_makes_a_new_file_system_whose_discards_cover_free_runs(until, bench):
+    """The Kernel list beside discard: modern rebuilds the file system (how discard behaves
+    is fixed at mkfs), and its rm -rf discards whole free runs, more than 2.6.39 trims."""
+    c = bench.controls.widgets
+    fs_drive(until, bench)
+    assert [c["kernel"].itemData(i) for i in range(c["kernel"].count())] == ["2.6.39",
+                                                                            "modern"]
+    trimmed = {}
+    for kernel in ("2.6.39", "modern"):
+        choose(c["kernel"], kernel)
+        until(lambda k=kernel: bench.session.settings.kernel == k)
+        until(lambda: not bench.snapshot.steps)  # a new drive: the step table starts over
+        c["discard"].setChecked(True)
+        choose(c["workload"], "unpack")
+        c["kernel_scale"].setValue(0.05)
+        run_step(until, bench)
+        assert bench.worker._machine.fs.opt.kernel == kernel
+        choose(c["workload"], "rmrf")
+        trims = run_step(until, bench)["trims"]
+        trimmed[kernel] = (trims, bench.worker._machine.fs.count.discard_blocks)
+    # modern merges the freed extents (fewer requests) and covers more
+    assert 0 < trimmed["modern"][0] < trimmed["2.6.39"][0]
+    assert trimmed["modern"][1] > trimmed["2.6.39"][1] > 0

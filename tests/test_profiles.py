@@ -36,7 +36,7 @@ def test_every_shipped_profile_loads_and_documents_itself():
 
 
 def test_host_profile_loads():
-    assert list_host_profiles() == ["host_phenom2_x4_965"]
+    assert list_host_profiles() == ["host_phenom2_x4_965", "host_recorder_vm"]
     h = load_host_profile("phenom2_x4_965")
     assert isinstance(h, HostProfile)
     # calibrated from the 000/001 runs without discard

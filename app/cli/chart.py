@@ -3,8 +3,9 @@ window exports it (app/chartexport.py), from a scenario file (played headless), 
 file the window saved (SESSION.json), or a sweep's results (RESULTS.jsonl).
 
 A session's wa, throughput, gc and free charts are drawn from the series it saved, as the
-window drew them; wear and steps need what a session does not store (erase counts, each
-step's totals), so its log is replayed headless first (app/session/replay.py).
+window drew them; wear, victims and steps need what a session does not store (erase
+counts, GC victims, each step's totals), so its log is replayed headless first
+(app/session/replay.py).
 
 The scenario plays as `ssdlab run --series` plays it: on the drive's clock, with the time
 series binned every --series-every simulated seconds. Every argument and the output path are
@@ -110,7 +111,8 @@ def main(args: argparse.Namespace) -> int:
     steps = [{"step": r.name, "host_mb": r.device_written_mb, "nand_mb": r.nand_written_mb}
              for r in results]
     table = chart_table(args.chart, run_series(series.as_dicts(), capacity_mb), timed=True,
-                        erases=machine.drive.block_views()["erases"], steps=steps)
+                        erases=machine.drive.block_views()["erases"], steps=steps,
+                        victims=machine.drive.victim_valid())
     try:
         written = write(args.output, table, Export(fmt, args.width,
                                                    _provenance(args.scenario, scenario)))
@@ -186,7 +188,7 @@ def _session(args: argparse.Namespace, fmt: str, fail) -> int:
     if args.chart == "steps" and not any(d.get("fs") for d in log):
         return fail(f"{args.scenario}: log holds no file-system step, so there is no steps "
                     "chart; the steps chart is for file-system runs")
-    erases, steps = None, None
+    erases, steps, victims = None, None, None
     if args.chart not in SERIES_CHARTS:
         show = sys.stderr.isatty()
 
@@ -203,9 +205,10 @@ def _session(args: argparse.Namespace, fmt: str, fail) -> int:
             if show:
                 print("\r\033[K", end="", file=sys.stderr, flush=True)
         erases, steps = done.drive.block_views()["erases"], done.steps
+        victims = done.drive.victim_valid()
     table = chart_table(args.chart, {k: np.asarray(v, dtype=float) for k, v in series.items()},
                         timed=bool(settings.profile), erases=erases,
-                        theory=theory_wa(settings), steps=steps)
+                        theory=theory_wa(settings), steps=steps, victims=victims)
     with open(args.scenario, "rb") as f:
         digest = hashlib.sha256(f.read()).hexdigest()
     provenance = {"session": {"file": os.path.abspath(args.scenario), "sha256": digest,

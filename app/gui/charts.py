@@ -229,7 +229,7 @@ class Charts(QTabWidget):
         if snap is None:
             return None
         return chart_table(name, snap.series, timed=self._timed, erases=snap.erases,
-                           theory=self.theory, steps=snap.steps)
+                           theory=self.theory, steps=snap.steps, victims=snap.victim_valid)
 
     def current_name(self) -> str:
         return self.currentWidget().spec.name

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from app.session.fsjobs import FS_KINDS
 from app.session.schema import LVM_OFFSETS, PARTITION_STARTS, SETTINGS
 from app.session.streams import KINDS
+from lessons.glossary import load_glossary
 from model.host.profiles import load_profile
 
 from .session import Settings
@@ -69,6 +70,10 @@ TIPS = {
              "(once a day or after a change) or noatime (never). Applies at once (remount).",
     "discard": "Mount option: TRIM the extents a transaction freed when it commits. Applies "
                "at once (remount).",
+    "kernel": "How discard behaves. 2.6.39 (the 2011 articles): one TRIM per freed extent, "
+              "inside the commit, so sync waits for them. modern (Linux 5.x-6.x): after the "
+              "commit a worker discards each freed extent's whole free run, never-written "
+              "space included, and sync does not wait. Changing it makes a new file system.",
     "fstrim_every_min": "Run fstrim every this many simulated minutes while file-system "
                         "steps run (0 = never), like a periodic fstrim timer.",
     "kernel_scale": "Kernel tree unpack: share of the Linux 2.6.39 tree (36,706 files, "
@@ -82,6 +87,28 @@ TIPS = {
 FS_TIP = ("File-system workloads run on an ext4-like file system (partition start and LVM "
           "offset from the expert section apply) and need a device profile. Each step ends "
           "with sync; the Steps tab lists what each cost.")
+
+
+# How the mappings read on screen ("fast" is the hybrid log-block scheme's name in papers).
+MAPPING_NAMES = {"page": "page", "block": "block", "fast": "hybrid (FAST)"}
+
+# The glossary term each control is about: its tooltip ends with the term's definition.
+TERMS = {"spare_pct": "over-provisioning", "page_kib": "page", "pages_per_block": "erase block",
+         "mapping": "page mapping", "gc": "garbage collection", "d": "random-d",
+         "gc_low_blocks": "garbage collection", "partition_start": "alignment",
+         "lvm_kib": "LVM", "journal": "journal", "atime": "atime", "discard": "discard",
+         "fstrim_every_min": "fstrim", "hot_lba_pct": "hot and cold data",
+         "hot_write_pct": "hot and cold data", "amount": "drive write",
+         "trim_max_pages": "TRIM"}
+
+
+def glossary_tip(name: str) -> str:
+    """The control's own tip, then the glossary's definition of its term (Ctrl+G opens the
+    Glossary window)."""
+    term = load_glossary().find(TERMS.get(name, ""))
+    if term is None:
+        return TIPS[name]
+    return f"{TIPS[name]}\n\nGlossary, {term.term}: {term.definition} (Ctrl+G)"
 
 
 def _spin(name: str) -> QWidget:
@@ -113,6 +140,8 @@ class Controls(QWidget):
         self.on_fstrim: Callable[[], None] = lambda: None  # the owner supplies these
         self.on_browse: Callable[[], None] = lambda: None
         self.widgets: dict[str, QWidget] = {}
+        self._form_of: dict[str, QFormLayout] = {}
+        self._before_lesson: tuple[bool, bool] | None = None  # expert, fs shown
         self._loading = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -121,8 +150,14 @@ class Controls(QWidget):
         self.error.setWordWrap(True)
         self.error.hide()
         layout.addWidget(self.error)
+        self.lesson_note = QLabel("The lesson sets these: the highlighted ones are what its "
+                                  "run varies. Leave the lesson to change them.")
+        self.lesson_note.setWordWrap(True)
+        self.lesson_note.setObjectName("note")
+        self.lesson_note.hide()
+        layout.addWidget(self.lesson_note)
 
-        drive = QGroupBox("Drive")
+        drive = self.drive_group = QGroupBox("Drive")
         form = QFormLayout(drive)
         self._add(form, "profile", "Profile", self._combo("profile", _profile_name))
         self._add(form, "capacity_mib", "Capacity (MiB)", _spin("capacity_mib"))
@@ -132,7 +167,7 @@ class Controls(QWidget):
         self._add(form, "page_kib", "Page size", self._combo("page_kib", "{} KiB".format))
         self._add(form, "pages_per_block", "Pages / block", _spin("pages_per_block"))
         self.block_note = self._note(form, "Erase-block size: pages per block x page size.")
-        self._add(form, "mapping", "Mapping", self._combo("mapping"))
+        self._add(form, "mapping", "Mapping", self._combo("mapping", MAPPING_NAMES.get))
         self._add(form, "gc", "GC policy", self._combo("gc"))
         layout.addWidget(drive)
 
@@ -181,6 +216,7 @@ class Controls(QWidget):
         self._add(form, "journal", "Journal", QCheckBox("on"))
         self._add(form, "atime", "atime", self._combo("atime"))
         self._add(form, "discard", "discard", QCheckBox("on"))
+        self._add(form, "kernel", "Kernel", self._combo("kernel"))
         self._add(form, "fstrim_every_min", "fstrim every (min)", _spin("fstrim_every_min"))
         self.fstrim_button = QPushButton("fstrim now")
         self.fstrim_button.setToolTip("Walk the file system's free space and TRIM every free "
@@ -190,7 +226,7 @@ class Controls(QWidget):
         self.fs.hide()
         layout.addWidget(self.fs)
 
-        work = QGroupBox("Workload")
+        work = self.work_group = QGroupBox("Workload")
         form = QFormLayout(work)
         self._add(form, "workload", "Workload",
                   self._combo("workload", (KINDS | FS_KINDS).__getitem__))
@@ -232,10 +268,12 @@ class Controls(QWidget):
         return note
 
     def _add(self, form: QFormLayout, name: str, label: str, w: QWidget) -> None:
-        w.setToolTip(TIPS[name])
+        tip = glossary_tip(name)
+        w.setToolTip(tip)
         self.widgets[name] = w
+        self._form_of[name] = form
         lab = QLabel(label)
-        lab.setToolTip(TIPS[name])
+        lab.setToolTip(tip)
         lab.setBuddy(w)
         form.addRow(lab, w)
         if isinstance(w, QComboBox):
@@ -254,7 +292,7 @@ class Controls(QWidget):
             w.valueChanged.connect(lambda v, n=name: self._send(n, int(v)))
 
     def _send(self, name: str, value) -> None:
-        if self._loading:
+        if self._loading or self._before_lesson is not None:
             return
         if name == "partition_start" and value == -1:  # "custom": use the sector spin box
             value = int(self.widgets["partition_custom"].value())
@@ -309,6 +347,56 @@ class Controls(QWidget):
             self._work_form.setRowVisible(self.widgets[name], visible)
         self._work_form.setRowVisible(self.browse_button, kind == "trace")
         self._work_form.setRowVisible(self.trace_note, kind == "trace")
+
+    def set_lesson(self, used: set[str] | None) -> None:
+        """During a lesson's run: only the settings it uses are shown, read-only, those it
+        varies highlighted; None gives the panel back as it was before the lesson."""
+        # read-only in a lesson: labels above their fields, so the panel can be narrow
+        wrap = QFormLayout.RowWrapPolicy
+        for form in set(self._form_of.values()):
+            form.setRowWrapPolicy(wrap.DontWrapRows if used is None else wrap.WrapAllRows)
+        if used is None:
+            if self._before_lesson is None:
+                return
+            expert, fs = self._before_lesson
+            self._before_lesson = None
+            self.lesson_note.hide()
+            for name, w in self.widgets.items():
+                w.setEnabled(True)
+                self._mark(w, "")
+                if name in self._form_of:
+                    self._form_of[name].setRowVisible(w, True)
+            for w in (self.drive_group, self.work_group, self.expert_toggle, self.fs_toggle,
+                      self.fstrim_button, self.browse_button):
+                w.show()
+            self.set_expert(expert)
+            self.set_fs_shown(fs)
+            return
+        if self._before_lesson is None:
+            self._before_lesson = (self.expert.isVisible(), self.fs.isVisible())
+        self.lesson_note.show()
+        groups: dict[QGroupBox, bool] = {}
+        shown = set(used) | {"profile", "capacity_mib", "spare_pct", "gc", "mapping"}
+        for name, w in self.widgets.items():
+            form = self._form_of.get(name)
+            visible = name in shown
+            w.setEnabled(False)
+            self._mark(w, "used" if name in used else "")
+            if form is not None:
+                form.setRowVisible(w, visible)
+                box = w.parentWidget()
+                groups[box] = groups.get(box, False) or visible
+        for w in (self.expert_toggle, self.fs_toggle, self.fstrim_button, self.browse_button):
+            w.hide()
+        for box, visible in groups.items():
+            box.setVisible(visible)
+
+    @staticmethod
+    def _mark(w: QWidget, value: str) -> None:
+        if (w.property("lesson") or "") != value:
+            w.setProperty("lesson", value)
+            w.style().unpolish(w)
+            w.style().polish(w)
 
     def set_fs_shown(self, shown: bool) -> None:
         self.fs.setVisible(shown)

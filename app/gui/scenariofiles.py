@@ -50,7 +50,7 @@ def settings_for(sc: Scenario, current: Settings) -> Settings:
                    **ENGINE_DEFAULTS, capacity_mib=user_pages * p.page_bytes / 2**20,
                    partition_start=sc.partition.start_sector,
                    lvm_kib=sc.partition.lvm_pe_start_bytes // 1024, journal=sc.fs.journal,
-                   atime=sc.fs.atime, discard=sc.fs.discard,
+                   atime=sc.fs.atime, discard=sc.fs.discard, kernel=sc.fs.kernel,
                    data_compression=sc.data_compression or 0.0, fstrim_every_min=0.0)
 
 
@@ -85,5 +85,5 @@ def scenario_for(s: Settings, log: list[dict], name: str) -> Scenario:
     return Scenario(name=name, profile=s.profile, host=HOST_PROFILE, user_pages=s.user_pages,
                     data_compression=s.data_compression or None, partition=s.partition(),
                     fs=FsOptions(journal=s.journal, atime=mount["atime"],
-                                 discard=mount["discard"]),
+                                 discard=mount["discard"], kernel=s.kernel),
                     steps=tuple(steps))

@@ -74,7 +74,7 @@ class Theme:
                          (role.ButtonText, "input_text"), (role.Highlight, "input_selected"),
                          (role.HighlightedText, "input_selected_text"),
                          (role.ToolTipBase, "input_back"), (role.ToolTipText, "input_text"),
-                         (role.PlaceholderText, "muted_text")):
+                         (role.PlaceholderText, "muted_text"), (role.Link, "link")):
             pal.setColor(r, QColor(c[token]))
         return pal
 
@@ -89,6 +89,11 @@ class Theme:
             f"QLabel#note {{ color: {c['muted_text']}; }}"
             f"*[invalid=\"true\"] {{ border: 2px solid {c['error_text']};"
             f" background: {c['error_back']}; }}"
+            f"QProgressBar {{ border: 1px solid {c['frame']}; background: {c['input_back']};"
+            f" min-height: 10px; }}"
+            f"QProgressBar::chunk {{ background: {OKABE_ITO['bluish_green']}; }}"
+            f"*[lesson=\"used\"] {{ border: 3px solid {OKABE_ITO['orange']};"
+            f" font-weight: bold; }}"
             f"QGroupBox {{ font-weight: bold; border: 1px solid {c['frame']};"
             f" margin-top: 1.1em; padding-top: 2px; }}"
             f"QGroupBox::title {{ subcontrol-origin: margin; left: 6px; }}"
@@ -125,6 +130,7 @@ NORMAL = Theme(
         "page_copied": OKABE_ITO["reddish_purple"],
         "chart_background": "#ffffff",
         "chart_grid": "#dddddd",
+        "link": OKABE_ITO["blue"],
     },
 )
 
@@ -156,6 +162,7 @@ PROJECTOR = Theme(
         "page_copied": OKABE_ITO["reddish_purple"],
         "chart_background": "#000000",
         "chart_grid": "#555555",
+        "link": OKABE_ITO["sky_blue"],  # dark blue vanishes on black
     },
 )
 

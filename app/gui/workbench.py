@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QDialog,
+    QDockWidget,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSplitter,
+    QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -33,16 +35,25 @@ from PySide6.QtWidgets import (
 
 from app.atomicfile import OutputFileError, write_atomic
 from app.session.fsjobs import FsStep
+from app.session.progress import load_progress
 from app.session.schema import SETTINGS
 from app.session.sessionfile import SessionFileError, read_session, write_session
 from app.session.streams import Segment
+from lessons.catalogue import bundled
+from lessons.glossary import load_glossary
+from lessons.lesson import LessonError
+from lessons.loader import load_lesson
 from model.host.profiles import load_profile
 from model.lab.scenario import load_scenario, scenario_text
 
-from . import exportdialog, theme
+from . import exportdialog, mapwiring, theme
 from .blockmap import BlockMap, Legend
 from .charts import Charts
 from .controls import Controls
+from .flowlayout import FlowLayout
+from .glossarywindow import GlossaryWindow
+from .lessonpanel import LessonPanel
+from .lessonresults import LessonResults
 from .scenariofiles import profile_settings, scenario_for, settings_for, steps_for
 from .session import DRIVE_FIELDS, FS_WORKLOADS, Session, Settings
 from .worker import Snapshot, Worker
@@ -63,7 +74,13 @@ KEYS = (
     ("Ctrl+S / Ctrl+O", "save / open a session"),
     ("F11", "projector mode: high contrast, larger type"),
     ("Ctrl+Tab", "next chart"),
+    ("+ / - / 0, wheel, drag", "block map (click it first): zoom in, out, whole drive; "
+     "arrows pan while zoomed (Ctrl+= / Ctrl+- / Ctrl+0 from anywhere)"),
+    ("Ctrl+B", "breakpoints: pause on WA, Nth GC, a full victim, free blocks, wear or a page"),
     ("Ctrl+E", "export a chart or the block map: PNG, SVG, PDF or CSV (or right-click it)"),
+    ("Ctrl+L", "show or hide the lessons panel"),
+    ("Ctrl+G", "the glossary, with a search"),
+    ("Esc", "in a lesson: cancel the run"),
     ("F1 or ?", "this list"),
 )
 
@@ -140,12 +157,16 @@ class Workbench(QMainWindow):
         self.speed.currentIndexChanged.connect(
             lambda _i: self.request(speed=self.speed.currentData()))
         help_button = self._button("?", "Keyboard help (F1).", self.show_help)
-        bar = QHBoxLayout()
+        self.button_bar = QWidget()
+        bar = FlowLayout(self.button_bar)
+        speed = QWidget()  # the label stays with its list when the row wraps
+        pair = QHBoxLayout(speed)
+        pair.setContentsMargins(0, 0, 0, 0)
+        pair.addWidget(QLabel("Speed"))
+        pair.addWidget(self.speed)
         for w in (self.run_button, self.play_button, self.step_button, self.gc_button,
-                  QLabel("Speed"),
-                  self.speed, self.reset_button, self.reset_all_button, help_button):
+                  speed, self.reset_button, self.reset_all_button, help_button):
             bar.addWidget(w)
-        bar.addStretch(1)
         # On its own row: a long status line must never widen the window.
         self.progress_label = QLabel()
         self.progress_label.setToolTip("What the worker is doing now.")
@@ -153,21 +174,25 @@ class Workbench(QMainWindow):
 
         self.blockmap = BlockMap()
         self.legend = Legend()
-        top = QWidget()
+        top = self.map_area = QWidget()
         v = QVBoxLayout(top)
         v.setContentsMargins(0, 0, 0, 0)
-        v.addLayout(bar)
+        v.addWidget(self.button_bar)
         v.addWidget(self.progress_label)
         v.addWidget(self.blockmap, 1)
         v.addWidget(self.legend)
         self.charts = Charts()
-        right = QSplitter(Qt.Orientation.Vertical)
+        self.lesson_results = LessonResults()
+        self.lower = QStackedWidget()  # the workbench's charts, or a lesson's results
+        self.lower.addWidget(self.charts)
+        self.lower.addWidget(self.lesson_results)
+        right = self.right_split = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(top)
-        right.addWidget(self.charts)
+        right.addWidget(self.lower)
         right.setStretchFactor(0, 1)
         right.setStretchFactor(1, 1)
         right.setSizes([500, 400])
-        split = QSplitter(Qt.Orientation.Horizontal)
+        split = self.main_split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(scroll)
         split.addWidget(right)
         split.setStretchFactor(1, 1)
@@ -184,8 +209,35 @@ class Workbench(QMainWindow):
             lab.setToolTip(tip)
             self.statusBar().addPermanentWidget(lab)
             self.status[key] = lab
+        self._lessons()
         self._menus()
         exportdialog.install(self)
+        mapwiring.install(self)  # zoom, heat maps, breakpoints
+
+    def _lessons(self) -> None:
+        """The lesson panel, docked beside the workbench; it opens on the welcome page."""
+        lessons = bundled()
+        self.glossary = load_glossary()
+        self.lesson_titles = {x.id: f"{x.order}. {x.title}" for x in lessons}
+        self.glossary_window: GlossaryWindow | None = None
+        self.lesson_progress = load_progress()
+        panel = self.lesson_panel = LessonPanel(lessons, self.lesson_progress,
+                                                self.lesson_results)
+        panel.focus.connect(self._lesson_focus)
+        panel.drive_snapshot.connect(self._lesson_drive)
+        panel.glossary_asked.connect(self.show_glossary)
+        panel.explore.connect(lambda: self.lesson_dock.hide())
+        panel.open_file_asked.connect(self.open_lesson_dialog)
+        panel.active_changed.connect(self._lesson_active)
+        dock = self.lesson_dock = QDockWidget("Lessons")
+        dock.setObjectName("lessons")
+        dock.setWidget(panel)
+        dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
+                         | QDockWidget.DockWidgetFeature.DockWidgetMovable)
+        dock.setMinimumWidth(280)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        self.resizeDocks([dock], [320], Qt.Orientation.Horizontal)
+        self.in_lesson = False
 
     def _button(self, text: str, tip: str, slot, longest: str = "") -> QPushButton:
         b = QPushButton(text)
@@ -214,6 +266,19 @@ class Workbench(QMainWindow):
             action.setShortcut(keys)
             action.triggered.connect(slot)
             file.addAction(action)
+        lessons = self.menuBar().addMenu("&Lessons")
+        toggle = self.lesson_dock.toggleViewAction()
+        toggle.setText("&Lessons panel")
+        toggle.setShortcut(QKeySequence("Ctrl+L"))
+        lessons.addAction(toggle)
+        for text, keys, slot in (("Open lesson &file...", QKeySequence(),
+                                  self.open_lesson_dialog),
+                                 ("&Glossary", QKeySequence("Ctrl+G"),
+                                  lambda: self.show_glossary(""))):
+            action = QAction(text, self)
+            action.setShortcut(keys)
+            action.triggered.connect(slot)
+            lessons.addAction(action)
         view = self.menuBar().addMenu("&View")
         self.projector_action = QAction("&Projector mode", self)
         self.projector_action.setCheckable(True)
@@ -273,6 +338,7 @@ class Workbench(QMainWindow):
         self.speed.setCurrentIndex(self.speed.findData(s.speed))
         self.speed.blockSignals(False)
         self.charts.theory = self.session.theory_wa()
+        mapwiring.follow_settings(self, s, drive_changed)
         if drive_changed:
             self._segments = 0
             profile = load_profile(s.profile) if s.profile else None
@@ -432,6 +498,8 @@ class Workbench(QMainWindow):
         self.charts.setCurrentIndex(0)
         self._on_settings(defaults, True)
         self.play_button.setText("Play")
+        if self.in_lesson:
+            self.lesson_panel.restart()
 
     # --- snapshots -------------------------------------------------------------------------
 
@@ -444,14 +512,16 @@ class Workbench(QMainWindow):
         self.snapshot = snap
         self.frame_times.append(time.perf_counter())
         self._follow_mount(snap)
-        self.blockmap.set_snapshot(snap)
+        if not self.in_lesson:  # during a lesson the map shows the lesson's drive
+            self.blockmap.set_snapshot(snap)
         # Charts cost a few ms each: while a run goes flat out, redraw them a few times a
         # second; every frame of an animation, and always when the run stops.
         now = time.perf_counter()
         if not snap.running or snap.animated or now - self._charts_at >= CHART_PERIOD_S:
             self._charts_at = now
             self.charts.show_snapshot(snap, bool(self.session.settings.profile))
-        self._status(snap)
+        if not self.in_lesson:  # the status line and map label describe the lesson's run
+            self._status(snap)
         self.play_button.setText("Pause" if snap.running else "Play")
         self._end_settle()
 
@@ -640,6 +710,10 @@ class Workbench(QMainWindow):
     def set_projector(self, on: bool) -> None:
         theme.set_current("projector" if on else "normal")
         self._apply_theme()
+        if on and not self.in_lesson:
+            # projector type leaves no room for the welcome page beside the full controls
+            # at 1024 px: the class sees the workbench; Ctrl+L or a lesson brings it back
+            self.lesson_dock.hide()
 
     def _apply_theme(self) -> None:
         app = QApplication.instance()
@@ -647,14 +721,116 @@ class Workbench(QMainWindow):
         app.setStyleSheet(theme.current().stylesheet())
         # the panel is as wide as its widest control needs (wider in projector type)
         want = self.controls.minimumSizeHint().width() + 24
-        self.controls_scroll.setMinimumWidth(min(want, 520))
-        self.controls_scroll.setMaximumWidth(min(want, 520) + 60)
+        self._controls_width = min(want, 520)
+        if not getattr(self, "in_lesson", False):
+            self.controls_scroll.setMinimumWidth(self._controls_width)
+            self.controls_scroll.setMaximumWidth(self._controls_width + 60)
         self.charts.apply_theme()
         self.legend.refresh()
         self.blockmap.set_snapshot(self.snapshot)
         QTimer.singleShot(0, lambda: self.charts.show_snapshot(
             self.snapshot, bool(self.session.settings.profile)))
 
+    # --- lessons ---------------------------------------------------------------------------
+
+    def _lesson_active(self, on: bool) -> None:
+        """A lesson drives the map and the lower half; the workbench's own run waits."""
+        self.in_lesson = on
+        if on:
+            self.worker.send("pause")
+            self.blockmap.set_snapshot(None)
+            self.progress_label.setText("The drive of the lesson's run appears here when it "
+                                        "runs.")
+        elif theme.current().name == "projector":
+            # before the controls widen again: projector type leaves no room for the list of
+            # lessons beside them at 1024 px (the window would grow past the screen)
+            self.lesson_dock.hide()
+        # the lesson runs the drive: the workbench's own buttons fold away, and the controls
+        # (only the settings the lesson uses) need less width than the map and results
+        self.button_bar.setVisible(not on)
+        self.controls_scroll.setMaximumWidth(240 if on else self._controls_width + 60)
+        self.controls_scroll.setMinimumWidth(min(180, self._controls_width) if on
+                                             else self._controls_width)
+        self.controls_scroll.setHorizontalScrollBarPolicy(
+            Qt.ScrollBarPolicy.ScrollBarAlwaysOff if on else Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.lower.setCurrentWidget(self.lesson_results if on else self.charts)
+        for label in self.status.values():  # they describe the workbench's own drive
+            label.setVisible(not on)
+        if on:  # after the controls narrowed, so the window need not grow to hold it
+            self.lesson_dock.show()
+            self._split_before = self.right_split.sizes()
+            total = sum(self._split_before)
+            self.right_split.setSizes([int(total * 0.42), total - int(total * 0.42)])
+            left, right = self.main_split.sizes()  # no gutter beside the narrowed controls
+            self.main_split.setSizes([240, left + right - 240])
+        if not on:
+            if getattr(self, "_split_before", None):
+                self.right_split.setSizes(self._split_before)
+            self.blockmap.set_snapshot(self.snapshot)
+            self._status_or_idle()
+
+    def _lesson_focus(self, focus) -> None:
+        if focus is None:
+            self.controls.set_lesson(None)
+            self._show_settings()
+            self.map_area.show()
+            return
+        settings, used, blockmap = focus
+        # a run that does not draw the map (a file-system scenario) leaves its room to results
+        self.map_area.setVisible(blockmap)
+        shown = Session(settings)
+        self.controls.show_settings(settings, shown.op_text(), shown.alignment_note())
+        self.controls.set_lesson(used)
+
+    def _lesson_drive(self, snap) -> None:
+        if snap is None:
+            self.blockmap.set_snapshot(self.snapshot)
+            return
+        self.blockmap.set_snapshot(snap)
+        if snap.segment:
+            self.progress_label.setText(f"Lesson run: {snap.segment}")
+
+    def _status_or_idle(self) -> None:
+        if self.snapshot is not None:
+            self._status(self.snapshot)
+
+    def show_glossary(self, term: str = "") -> None:
+        if self.glossary_window is None:
+            self.glossary_window = GlossaryWindow(self.glossary, self.lesson_titles, self)
+            self.glossary_window.open_lesson.connect(self._open_lesson_id)
+        if not (term and self.glossary_window.show_term(term)):
+            self.glossary_window.show()
+            self.glossary_window.raise_()
+
+    def _open_lesson_id(self, lesson_id: str) -> None:
+        lesson = next((x for x in self.lesson_panel.lessons if x.id == lesson_id), None)
+        if lesson is not None:
+            self.lesson_dock.show()
+            self.lesson_panel.start(lesson)
+
+    def open_lesson(self, path: str) -> bool:
+        """Play a lesson file from disk (a teacher's). A bad file is reported, with its
+        line and field, and whatever was on screen stays."""
+        try:
+            lesson = load_lesson(path, self.glossary)
+        except LessonError as e:
+            self.lesson_dock.show()
+            self.lesson_panel.home_note.setText(f"Open lesson: {e}")
+            self.statusBar().showMessage(f"Open lesson: {e}", 15000)
+            return False
+        self.lesson_dock.show()
+        self.lesson_panel.start(lesson)
+        return True
+
+    def open_lesson_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open lesson", "",
+                                              "SSD Lab lessons (*.toml)")
+        if path:
+            self.open_lesson(path)
+
     def closeEvent(self, event) -> None:  # noqa: N802 - Qt name
+        if self.lesson_panel.job is not None:
+            self.lesson_panel.job.cancel()
+            self.lesson_panel.job.wait()
         self.worker.stop()
         super().closeEvent(event)

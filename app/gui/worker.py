@@ -13,6 +13,10 @@ carried out promptly, and `stop()` can wait for the thread to end without a time
 Two modes, chosen by drive size: a drive of at most EVENT_BLOCKS erase blocks runs with the
 engine's event buffer on, one small batch per frame (animation: victims, erases and GC copies
 are marked in the snapshot); a bigger drive runs without events, batch after batch, flat out.
+
+Between batches the worker checks the breakpoints set (model/lab/breakpoints.py) and pauses
+when one fires. A snapshot carries the pages of a small drive, or of the blocks a zoomed
+block map shows (the "view" command), and the engine's count of GC victims by valid pages.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from model.flash.state import (
     OP_WRITE,
 )
 from model.host.machine import Machine
+from model.lab.breakpoints import Breakpoints, BreakpointWatch
 from model.lab.steps import Context
 
 
@@ -56,6 +61,7 @@ FRAME_S = 1 / 36  # snapshots at most this often: a little above 30 so 30 fps is
 BATCH_S = 0.02  # engine time per flat-out batch
 EVENT_BLOCKS = 16384  # drives with at most this many blocks animate with events
 PAGE_LEVEL_PAGES = 1 << 18  # physical pages up to which snapshots carry page states
+VIEW_PAGES = 1 << 20  # pages of the blocks a zoomed map shows that a snapshot may carry
 # Commands that discard the run: a preparation under way is abandoned for them.
 SUPERSEDING = ("stop", "reset", "configure", "replay")
 # Seconds one whole drive write takes at each animation speed ("fast" is flat out).
@@ -99,7 +105,7 @@ class Snapshot:
     close_seq: np.ndarray  # int64 per block: NAND writes when it closed, -1 if open/free
     marks: np.ndarray  # int8 per block: MARK_VICTIM / MARK_ERASED since the last frame
     codes: np.ndarray  # uint16 per block: colour code (block_codes)
-    pages: np.ndarray | None  # int8 per physical page (PAGE_*) on small drives
+    pages: np.ndarray | None  # int8 per page (PAGE_*) of the blocks page_blocks names
     counters: dict
     free_blocks: int
     series: dict[str, np.ndarray]
@@ -116,6 +122,42 @@ class Snapshot:
     mount: tuple[str, bool] | None = None  # its mount options now: (atime, discard)
     message: str = ""  # what the last file-system step reported (trace summary)
     handled: int = 0  # the ticket (Worker.send) of the last command handled before it
+    # the blocks whose pages `pages` holds, in that order (None: every block)
+    page_blocks: np.ndarray | None = None
+    victim_valid: np.ndarray | None = None  # int64[ppb + 1]: GC victims by valid pages
+    breakpoint: str = ""  # what the last breakpoint that fired said
+    breakpoint_hits: int = 0  # breakpoints fired since the worker started
+
+
+def page_states(p2l: np.ndarray) -> np.ndarray:
+    """int8 PAGE_* per entry of an engine p2l array (or a slice of one)."""
+    pages = np.full(p2l.shape, PAGE_VALID, dtype=np.int8)
+    pages[p2l == FREE_PAGE] = PAGE_FREE
+    pages[p2l == INVALID_PAGE] = PAGE_INVALID
+    return pages
+
+
+def drive_snapshot(drive: Drive, seq: int, marks: np.ndarray | None = None,
+                   **fields) -> Snapshot:
+    """A Snapshot of a drive's blocks and counters, taken by the thread that runs it between
+    chunks of work (the worker, or a lesson's run); marks: MARK_* per block since the last
+    frame (none by default); fields sets the rest (series, segment, progress, pages, ...).
+    Without pages in fields, a drive small enough gets every page's state."""
+    g = drive.geometry
+    views = drive.block_views()
+    marks = np.zeros(g.blocks, dtype=np.int8) if marks is None else marks.copy()
+    if "pages" not in fields and g.physical_pages <= PAGE_LEVEL_PAGES:
+        fields["pages"] = page_states(drive.arrays.p2l)
+    base = dict(seq=seq, blocks=g.blocks, pages_per_block=g.pages_per_block,
+                user_pages=g.user_pages, state=views["state"].copy(),
+                valid=views["valid"].copy(), erases=views["erases"].copy(),
+                close_seq=drive.arrays.close_seq.copy(), marks=marks, pages=None,
+                codes=block_codes(views["state"], views["valid"], marks, g.pages_per_block),
+                counters=drive.counters(), free_blocks=drive.free_blocks, series={},
+                running=True, segment="", progress=float("nan"), engine_pages_per_s=0.0,
+                sim_s=0.0, animated=False, events_dropped=drive.events_dropped,
+                victim_valid=drive.victim_valid())
+    return Snapshot(**(base | fields))
 
 
 class Worker(QThread):
@@ -124,6 +166,7 @@ class Worker(QThread):
     snapshot_ready = Signal()
     failed = Signal(str)
     segment_done = Signal(str)
+    breakpoint_hit = Signal(str)  # what fired; the run has paused
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -138,6 +181,10 @@ class Worker(QThread):
         self._seq = 0
         self._initial_mount: dict | None = None  # mount options a replayed run began with
         self.drive: Drive | None = None
+        self._view_blocks: np.ndarray | None = None  # blocks whose pages the map shows
+        self._breakpoints: Breakpoints | None = None
+        self._bp_watch: BreakpointWatch | None = None
+        self._bp_message, self._bp_hits = "", 0
 
     # --- GUI side (thread-safe) ------------------------------------------------------------
 
@@ -267,10 +314,21 @@ class Worker(QThread):
                 except DriveError as e:
                     self.failed.emit(str(e))
                 if self.drive.event_capacity:
+                    self._batch_events = []
                     self._mark(self.drive.take_events())
+                self._check_breakpoints("one GC step")
             self._publish(force=True)
         elif name == "speed":
             self._speed = args[0]
+        elif name == "view":  # the blocks a zoomed map shows: their pages in each snapshot
+            self._view_blocks = None if args[0] is None else np.unique(
+                np.asarray(args[0], dtype=np.int64))
+            if not self._running:
+                self._publish(force=True, view_only=True)
+        elif name == "breakpoints":
+            self._breakpoints = args[0] if args[0] is not None and args[0].active() else None
+            self._arm_breakpoints()
+            self._publish(force=True, view_only=True)
 
     def _reset_state(self, geometry, config, profile, settings=None) -> None:
         self._geometry, self._config, self._profile = geometry, config, profile
@@ -291,6 +349,7 @@ class Worker(QThread):
         self._recorder = Recorder(geometry, profile)
         self._sim_s = 0.0
         self._marks = None
+        self._batch_events: list[np.ndarray] = []
         self._pages_marked = None
         self._rate = (0, 0.0)
         self._last_publish = 0.0
@@ -304,6 +363,37 @@ class Worker(QThread):
         self._marks = np.zeros(geometry.blocks, dtype=np.int8)
         self._copied: list[np.ndarray] = []
         self._recorder.record(self.drive, self._sim_s)
+        self._arm_breakpoints()
+
+    # --- breakpoints -----------------------------------------------------------------------
+
+    def _arm_breakpoints(self) -> None:
+        """Watch the current drive for the breakpoints set (a new drive starts afresh)."""
+        self._bp_watch = None
+        if self._breakpoints is None or self.drive is None:
+            return
+        try:
+            self._bp_watch = BreakpointWatch(self._breakpoints, self.drive,
+                                             self._recorder.stored)
+        except ValueError as e:  # set for a bigger drive: say so, run without them
+            self.failed.emit(str(e))
+
+    def _check_breakpoints(self, batch: str) -> bool:
+        """After a batch: pause if a breakpoint fired (the snapshot says which)."""
+        w = self._bp_watch
+        if w is None or w.drive is not self.drive:
+            return False
+        events = np.concatenate(self._batch_events) if self._batch_events else None
+        if events is None and self.drive.event_capacity:
+            events = np.empty((0, 4), dtype=np.int64)
+        self._batch_events = []
+        hit = w.after_batch(events, batch)
+        if hit and not self._replaying:  # a replay rebuilds a saved run: it never stops
+            self._running = False
+            self._bp_message, self._bp_hits = hit, self._bp_hits + 1
+            self.breakpoint_hit.emit(hit)
+            return True
+        return False
 
     def _next_segment(self) -> None:
         self._stream = None
@@ -349,6 +439,7 @@ class Worker(QThread):
         self._copied = []
         self._sim_s = m.clock
         self._schedule_fstrim()
+        self._arm_breakpoints()
 
     def _remount(self) -> None:
         """New mount options on the mounted file system, logged as a step so a replay or a
@@ -402,6 +493,7 @@ class Worker(QThread):
             self._next_fstrim += 60.0 * self._settings.fstrim_every_min
         self._sim_s = m.clock
         self._job_entry["done"] = job.done
+        fired = self._check_breakpoints(f"a {1000 * BATCH_S:.0f} ms slice of {job.step.label}")
         if job.finished:
             self._end_job()
             self._next_segment()
@@ -410,7 +502,7 @@ class Worker(QThread):
                 self.segment_done.emit(job.step.do)
             self._publish(force=True)
         elif not single:
-            self._publish()
+            self._publish(force=fired)
 
     def _end_job(self, failed: bool = False) -> None:
         job, self._job = self._job, None
@@ -444,6 +536,8 @@ class Worker(QThread):
         if flat and dt > 0:
             self._batch = int(min(1 << 22, max(256, self._batch * min(4.0, BATCH_S / dt))))
         self._log[-1]["total"] = stream.done
+        fired = self._check_breakpoints(f"{pages:,} host "
+                                        + ("pages trimmed" if stream.is_trim else "writes"))
         if stream.finished:
             label = stream.segment.kind
             self._next_segment()
@@ -453,6 +547,8 @@ class Worker(QThread):
             self._publish(force=True)
         elif single:
             return
+        elif fired:
+            self._publish(force=True)
         elif flat:
             self._publish()
         else:
@@ -463,6 +559,7 @@ class Worker(QThread):
 
     def _run(self, work) -> None:
         drive = self.drive
+        self._batch_events = []
         before = drive.counters()
         if isinstance(work, Commands):
             cmds = work
@@ -500,6 +597,7 @@ class Worker(QThread):
     def _mark(self, events: np.ndarray) -> None:
         if not events.size:
             return
+        self._batch_events.append(events)
         kind = events[:, 0]
         self._marks[events[kind == EV_ERASE, 1]] = MARK_ERASED
         self._marks[events[kind == EV_VICTIM, 1]] = MARK_VICTIM  # a victim is erased too
@@ -507,7 +605,34 @@ class Worker(QThread):
         if copies.size:
             self._copied.append(copies)
 
-    def _publish(self, force: bool = False) -> None:
+    def _page_view(self, drive: Drive) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """Page states for the snapshot: every page of a small drive; of a bigger one, the
+        pages of the blocks the zoomed map shows (never the whole page map), as (pages,
+        the blocks they belong to; None: all)."""
+        g = drive.geometry
+        ppb = g.pages_per_block
+        blocks = None
+        if g.physical_pages <= PAGE_LEVEL_PAGES:
+            pages = page_states(drive.arrays.p2l)
+        else:
+            blocks = self._view_blocks
+            if blocks is None or not 0 < blocks.size * ppb <= VIEW_PAGES:
+                return None, None
+            blocks = blocks[blocks < g.blocks]
+            pages = page_states(drive.arrays.p2l.reshape(g.blocks, ppb)[blocks]).ravel()
+        if self._copied:  # pages GC copied since the last frame, where they are shown
+            ppn = np.concatenate(self._copied)
+            if blocks is not None:
+                row = np.searchsorted(blocks, ppn // ppb)
+                shown = row < blocks.size
+                shown[shown] &= blocks[row[shown]] == ppn[shown] // ppb
+                ppn = row[shown] * ppb + ppn[shown] % ppb
+            pages[ppn[pages[ppn] == PAGE_VALID]] = PAGE_COPIED
+        return pages, blocks
+
+    def _publish(self, force: bool = False, view_only: bool = False) -> None:
+        """Hand the GUI a snapshot (at most one a frame unless forced). view_only: the same
+        moment shown again (a zoom, new breakpoints): the marks stay for the next frame."""
         now = time.perf_counter()
         if not force and now - self._last_publish < FRAME_S:
             return
@@ -519,18 +644,10 @@ class Worker(QThread):
             self.snapshot_ready.emit()
             return
         self._recorder.record(self.drive, self._sim_s)
-        drive, g = self.drive, self._geometry
-        views = drive.block_views()
-        pages = None
-        if g.physical_pages <= PAGE_LEVEL_PAGES:
-            p2l = drive.arrays.p2l
-            pages = np.full(p2l.shape, PAGE_VALID, dtype=np.int8)
-            pages[p2l == FREE_PAGE] = PAGE_FREE
-            pages[p2l == INVALID_PAGE] = PAGE_INVALID
-            if self._copied:
-                ppn = np.concatenate(self._copied)
-                pages[ppn[pages[ppn] == PAGE_VALID]] = PAGE_COPIED
-        self._copied = []
+        drive = self.drive
+        pages, page_blocks = self._page_view(drive)
+        if not view_only:
+            self._copied = []
         stream = self._stream
         progress = float("nan")
         segment = "" if stream is None else stream.segment.kind
@@ -542,25 +659,21 @@ class Worker(QThread):
         elif self._preparing:
             segment = f"preparing {self._preparing}"
         done, secs = self._rate
-        snap = Snapshot(
-            seq=self._seq, blocks=g.blocks, pages_per_block=g.pages_per_block,
-            user_pages=g.user_pages, state=views["state"].copy(), valid=views["valid"].copy(),
-            erases=views["erases"].copy(), close_seq=drive.arrays.close_seq.copy(),
-            marks=self._marks.copy(), pages=pages,
-            codes=block_codes(views["state"], views["valid"], self._marks, g.pages_per_block),
-            counters=drive.counters(),
-            free_blocks=drive.free_blocks,
+        snap = drive_snapshot(
+            drive, self._seq, self._marks, pages=pages, page_blocks=page_blocks,
             series=self._recorder.series(),
             running=self._running or bool(self._preparing), segment=segment,
             progress=progress, engine_pages_per_s=done / secs if secs > 0 else 0.0,
             sim_s=self._sim_s, animated=self.animated and not self._replaying,
-            events_dropped=drive.events_dropped, log=[dict(d) for d in self._log],
+            log=[dict(d) for d in self._log],
             steps=[dict(d) for d in self._steps], mounted=self._machine is not None,
             mount=None if self._machine is None else (self._machine.fs.opt.atime,
                                                       self._machine.fs.opt.discard),
-            message=self._message, handled=self._working_on,
+            message=self._message, handled=self._working_on, breakpoint=self._bp_message,
+            breakpoint_hits=self._bp_hits,
         )
-        self._marks[:] = 0
+        if not view_only:
+            self._marks[:] = 0
         if secs > 0.5:
             self._rate = (0, 0.0)
         self._latest = snap

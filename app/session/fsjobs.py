@@ -162,7 +162,7 @@ def build_machine(settings) -> Machine:
     g = s.geometry()
     profile = replace(load_profile(s.profile), spare=g.spare, page_bytes=g.page_bytes,
                       pages_per_block=g.pages_per_block, mapping=s.mapping, gc_policy=s.gc)
-    options = FsOptions(journal=s.journal, atime=s.atime, discard=s.discard)
+    options = FsOptions(journal=s.journal, atime=s.atime, discard=s.discard, kernel=s.kernel)
     return Machine(profile, load_host_profile(HOST_PROFILE), options, s.partition(),
                    user_pages=g.user_pages, d=s.d, gc_low_blocks=s.gc_low_blocks, seed=s.seed,
                    data_compression=s.data_compression or None)

@@ -15,13 +15,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from model.host.fstypes import ATIME_MODES
+from model.host.fstypes import ATIME_MODES, KERNEL_ERAS
 from model.host.partition import CYLINDER_START_SECTOR, DOS_START_SECTOR, MIB_START_SECTOR
 from model.host.profiles import list_profiles
 
 from .fsjobs import FS_KINDS
 from .streams import KINDS
 
+# Block map colourings: by state, or a heat map of valid pages, erase count or age.
+HEAT_MODES = ("state", "valid", "erases", "age")
 PARTITION_STARTS = ((DOS_START_SECTOR, "63 (old DOS)"), (MIB_START_SECTOR, "2048 (1 MiB)"),
                     (CYLINDER_START_SECTOR, "12544 (224 x 56 cylinder)"))
 LVM_OFFSETS = ((0, "no LVM"), (192, "192 KiB (old default)"), (256, "256 KiB (aligned)"))
@@ -140,10 +142,13 @@ SETTINGS: dict[str, Field] = {
     "journal": Field(bool, "Journal"),
     "atime": Field(str, "atime", choices=tuple(ATIME_MODES)),
     "discard": Field(bool, "discard"),
+    "kernel": Field(str, "Kernel", choices=KERNEL_ERAS),
     "fstrim_every_min": Field(float, "fstrim every (min)", 0, 1e6, decimals=2),
     "kernel_scale": Field(float, "Tree scale", 0, 10, decimals=3, step=0.05),
     "seq_mb": Field(float, "Write (MB)", 0, 1e7, step=50),
     "trace_path": Field(str, "Trace file"),
     # no control: a scenario file sets it (0 = the profile's rated data)
     "data_compression": Field(float, "Data compression", 0, 1),
+    # how the block map colours its blocks (app/gui/heatmap.py)
+    "heatmap": Field(str, "Colour blocks by", choices=HEAT_MODES),
 }

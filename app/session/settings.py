@@ -18,7 +18,7 @@ from .schema import SETTINGS, check_record
 # Fields that change the drive itself: changing one mid-run discards the run.
 DRIVE_FIELDS = ("profile", "capacity_mib", "spare_pct", "page_kib", "pages_per_block",
                 "mapping", "gc", "d", "gc_low_blocks", "seed", "partition_start", "lvm_kib",
-                "journal", "data_compression")
+                "journal", "kernel", "data_compression")
 # Mount options: applied to a mounted file system at once (remount), no new drive.
 MOUNT_FIELDS = ("atime", "discard")
 
@@ -52,6 +52,7 @@ class Settings:
     journal: bool = True  # file system: JBD2-like journal (a format option)
     atime: str = "relatime"  # strict, relatime or noatime (mount option)
     discard: bool = False  # TRIM freed extents at each commit (mount option)
+    kernel: str = "2.6.39"  # how discard behaves: "2.6.39" or "modern" (model/host/discard.py)
     fstrim_every_min: float = 0.0  # simulated minutes between fstrims (0 = never)
     kernel_scale: float = 0.1  # kernel tree: share of the 36,706 files, 493 MB
     seq_mb: float = 100.0  # sequential write through the file system
@@ -59,6 +60,7 @@ class Settings:
     # SandForce drives: the share of its size the data keeps when compressed (0 = the
     # profile's rated data). Set by a scenario file; no control of its own.
     data_compression: float = 0.0
+    heatmap: str = "state"  # how the block map colours blocks: state, valid, erases, age
 
     @property
     def user_pages(self) -> int:

@@ -23,7 +23,10 @@ from .state import (
     R_EVENTS,
     R_EVENTS_DROPPED,
     R_FREE_COUNT,
+    R_FREE_LOW,
     R_TRACK_VERSIONS,
+    R_WATCH_LPN,
+    R_WATCH_WRITES,
     allocate,
 )
 
@@ -151,6 +154,33 @@ class Drive:
     @property
     def mapped_pages(self) -> int:
         return int(np.count_nonzero(self.arrays.l2p >= 0))
+
+    def victim_valid(self) -> np.ndarray:
+        """int64[pages per block + 1] (a copy): how many GC victims held k valid pages when
+        collected, for k = 0 .. pages per block; sums to the gc_victims counter."""
+        return self.arrays.victim_valid.copy()
+
+    @property
+    def free_low(self) -> int:
+        """The fewest free blocks there were at any moment since reset_free_low()."""
+        return int(self.arrays.regs[R_FREE_LOW])
+
+    def reset_free_low(self) -> None:
+        """Start watching the free-block low point again from now."""
+        self.arrays.regs[R_FREE_LOW] = self.arrays.regs[R_FREE_COUNT]
+
+    def watch(self, lpn: int | None) -> None:
+        """Count host writes of logical page lpn from now on (None: watch nothing)."""
+        if lpn is not None and not (isinstance(lpn, int) and 0 <= lpn < self.geometry.user_pages):
+            raise ValueError(f"logical page must be from 0 to {self.geometry.user_pages - 1}; "
+                             f"got {lpn}")
+        self.arrays.regs[R_WATCH_LPN] = -1 if lpn is None else lpn
+        self.arrays.regs[R_WATCH_WRITES] = 0
+
+    @property
+    def watched_writes(self) -> int:
+        """Host writes of the watched logical page since watch() was called."""
+        return int(self.arrays.regs[R_WATCH_WRITES])
 
     def block_views(self) -> dict[str, np.ndarray]:
         """Read-only views (no copies) of per-block arrays: valid, erases, state."""

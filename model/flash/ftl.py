@@ -17,6 +17,7 @@ from .primitives import (
     emit,
     erase,
     fail,
+    host_stamp,
     invalidate,
     pop_free,
     put_page,
@@ -49,7 +50,6 @@ from .state import (
     R_HOST_BLOCK,
     R_HOST_OFFSET,
     R_HOST_READS,
-    R_HOST_WRITES,
     R_LOG_BLOCKS,
     R_MAPPING,
     R_MERGES,
@@ -76,8 +76,7 @@ def write_page(a, lpn):
             # The drive is broken (reported by Drive); do not leave a dangling mapping.
             a.l2p[lpn] = UNMAPPED
             return
-    stamp = a.regs[R_HOST_WRITES]
-    a.regs[R_HOST_WRITES] += 1
+    stamp = host_stamp(a, lpn)
     ppn = stream_program(a, R_HOST_BLOCK, R_HOST_OFFSET, lpn, stamp)
     emit(a, EV_PROGRAM, ppn, lpn, 0)
 
@@ -124,8 +123,7 @@ def _block_write(a, lpn, count):
             break
     if in_place:
         for off in range(first, first + count):
-            stamp = a.regs[R_HOST_WRITES]
-            a.regs[R_HOST_WRITES] += 1
+            stamp = host_stamp(a, lb * ppb + off)
             put_page(a, pb * ppb + off, lb * ppb + off, stamp)
             emit(a, EV_PROGRAM, pb * ppb + off, lb * ppb + off, 0)
         return
@@ -141,8 +139,7 @@ def _block_write(a, lpn, count):
         if first <= off < first + count:
             if a.p2l[src] >= 0:
                 invalidate(a, src)
-            stamp = a.regs[R_HOST_WRITES]
-            a.regs[R_HOST_WRITES] += 1
+            stamp = host_stamp(a, lpn_off)
             put_page(a, dst, lpn_off, stamp)
             emit(a, EV_PROGRAM, dst, lpn_off, 0)
         elif a.p2l[src] >= 0:
@@ -303,8 +300,7 @@ def fast_write_page(a, lpn):
         if off == ppb:
             a.bstate[b] = BLOCK_FULL
             a.regs[R_HOST_BLOCK] = -1
-    stamp = a.regs[R_HOST_WRITES]
-    a.regs[R_HOST_WRITES] += 1
+    stamp = host_stamp(a, lpn)
     put_page(a, ppn, lpn, stamp)
     emit(a, EV_PROGRAM, ppn, lpn, 0)
 

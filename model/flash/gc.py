@@ -182,6 +182,7 @@ def collect_block(a, v):
         emit(a, EV_COPY, src, dst, lpn)
     erase(a, v)
     a.regs[R_GC_VICTIMS] += 1
+    a.victim_valid[moved] += 1
     return moved
 
 

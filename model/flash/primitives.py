@@ -34,13 +34,17 @@ from .state import (
     R_FIFO_HEAD,
     R_FREE_COUNT,
     R_FREE_HEAD,
+    R_FREE_LOW,
     R_GC_COPIES,
+    R_HOST_WRITES,
     R_MIN_VALID,
     R_NAND_READS,
     R_NAND_WRITES,
     R_PAGES_PER_BLOCK,
     R_POLICY,
     R_TRACK_VERSIONS,
+    R_WATCH_LPN,
+    R_WATCH_WRITES,
 )
 
 
@@ -163,6 +167,8 @@ def pop_free(a):
     b = a.free_ring[head]
     a.regs[R_FREE_HEAD] = (head + 1) % a.regs[R_BLOCKS]
     a.regs[R_FREE_COUNT] -= 1
+    if a.regs[R_FREE_COUNT] < a.regs[R_FREE_LOW]:
+        a.regs[R_FREE_LOW] = a.regs[R_FREE_COUNT]
     a.bstate[b] = BLOCK_OPEN
     return b
 
@@ -184,6 +190,17 @@ def erase(a, b):
     a.free_ring[tail] = b
     a.regs[R_FREE_COUNT] += 1
     emit(a, EV_ERASE, b, a.erases[b], 0)
+
+
+@inline
+def host_stamp(a, lpn):
+    """Count one host write of logical page lpn; returns its write number (the page's stamp).
+    Writes of the watched page are counted too, so a breakpoint on it is exact."""
+    stamp = a.regs[R_HOST_WRITES]
+    a.regs[R_HOST_WRITES] = stamp + 1
+    if lpn == a.regs[R_WATCH_LPN]:
+        a.regs[R_WATCH_WRITES] += 1
+    return stamp
 
 
 @inline

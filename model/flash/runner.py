@@ -120,16 +120,22 @@ def _write(drive: Drive, spec: RunSpec, pages: int, rng: np.random.Generator, ph
 
 
 def run(spec: RunSpec, progress: Progress | None = None,
-        cancel: Callable[[], bool] | None = None) -> RunResult:
-    """Fill the drive in order, TRIM the inactive pages, warm up, then measure."""
+        cancel: Callable[[], bool] | None = None,
+        observe: Callable[[Drive], None] | None = None) -> RunResult:
+    """Fill the drive in order, TRIM the inactive pages, warm up, then measure. observe, if
+    given, sees the drive after every chunk of work (a window draws its blocks from it; it
+    must only read)."""
     g = spec.geometry
     drive = Drive(g, spec.config)
+    look = (lambda: observe(drive)) if observe is not None else None
     rng = np.random.default_rng(spec.seed)
     fill = sequential_fill(g.user_pages)
     for i in range(len(fill)):
         if cancel is not None and cancel():
             raise Cancelled("fill")
         drive.run(fill.slice(i, i + 1))
+        if look is not None:
+            look()
         if progress is not None:
             progress("fill", (i + 1) / len(fill))
     active = spec.workload.active_pages(g.user_pages)
@@ -137,7 +143,7 @@ def run(spec: RunSpec, progress: Progress | None = None,
         drive.run(trim_range(active, g.user_pages - active))
 
     warm = int(round(spec.warmup_drive_writes * g.user_pages))
-    _write(drive, spec, warm, rng, "warmup", progress, cancel, 0)
+    _write(drive, spec, warm, rng, "warmup", progress, cancel, 0, look)
 
     measure = max(1, int(round(spec.measure_drive_writes * g.user_pages)))
     before = drive.counters()
@@ -145,6 +151,8 @@ def run(spec: RunSpec, progress: Progress | None = None,
     window_pages = measure / spec.windows
 
     def mark_windows() -> None:
+        if look is not None:
+            look()
         written = drive.counters()["host_writes"] - before["host_writes"]
         while len(marks) <= spec.windows and written >= len(marks) * window_pages - 0.5:
             marks.append(drive.counters())

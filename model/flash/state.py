@@ -83,6 +83,9 @@ R_EVENTS_DROPPED = 30
 R_ERROR = 31  # first error code, 0 if none
 R_EVENT_CAPACITY = 32  # rows of the event buffer in use; 0 turns events off
 R_LOG_BLOCKS = 33  # mapping "fast": how many log blocks it may use at once
+R_FREE_LOW = 34  # fewest free blocks seen since Drive.reset_free_low (breakpoints)
+R_WATCH_LPN = 35  # logical page whose host writes are counted, -1 for none (breakpoints)
+R_WATCH_WRITES = 36  # host writes of R_WATCH_LPN
 N_REGS = 40
 
 COUNTER_NAMES = {
@@ -132,6 +135,7 @@ FlashArrays = namedtuple(
         "closed_pos",  # int32[blocks]: index of a block in closed_list, -1 if absent
         "lb2pb",  # int32[logical blocks]: block mapping's logical -> physical block
         "events",  # int64[capacity, 4]
+        "victim_valid",  # int64[pages per block + 1]: GC victims by their valid pages
     ],
 )
 
@@ -158,6 +162,8 @@ def allocate(geometry: Geometry, config: FtlConfig, event_capacity: int = 0) -> 
     regs[R_FREE_COUNT] = nb
     regs[R_MIN_VALID] = ppb + 1
     regs[R_EVENT_CAPACITY] = event_capacity
+    regs[R_FREE_LOW] = nb
+    regs[R_WATCH_LPN] = -1
     logical_blocks = -(-geometry.user_pages // ppb)
     if config.mapping == "fast":
         # Every block not needed as a data block is a log block, but one: merges need it.
@@ -195,4 +201,5 @@ def _allocate_arrays(geometry: Geometry, config: FtlConfig, regs: np.ndarray,
         closed_pos=np.full(nb, -1, dtype=np.int32),
         lb2pb=np.full(logical_blocks, -1, dtype=np.int32),
         events=np.zeros((max(event_capacity, 1), 4), dtype=np.int64),
+        victim_valid=np.zeros(ppb + 1, dtype=np.int64),
     )

@@ -2,9 +2,11 @@
 
 It models what decides how many bytes reach the drive, not file contents: block groups with
 bitmaps and inode tables, extents (or ext2/3 indirect blocks), directories, delayed
-allocation with writeback at expiry, memory pressure and sync, a JBD2-like journal in
-ordered mode (journal/journal.py) with a commit every few seconds, atime modes, `discard`
-(TRIM of freed extents after the commit that frees them) and `fstrim`.
+allocation with writeback at expiry, memory pressure and sync (thresholds from the host's
+RAM: writeback.py), a JBD2-like journal in ordered mode (journal.py) with a commit every few
+seconds or when a transaction fills a quarter of the journal, atime modes, `discard` (TRIM
+after the commit that frees the blocks, as the kernel era of the options does it:
+discard.py) and `fstrim`.
 
 Time is simulated: the caller moves the clock with `advance(now_s)`, and the commit timer
 and the flusher run at their due times. Requests go to a BlockDevice queue; the caller
@@ -17,6 +19,7 @@ import heapq
 
 import numpy as np
 
+from . import discard as dc
 from . import orlov
 from .blockdev import BlockDevice
 from .ext4layout import MAX_EXTENT_BLOCKS, BlockAllocator, Layout, default_journal_blocks
@@ -37,15 +40,22 @@ from .fstypes import (
     _entry_bytes,
 )
 from .journal import Journal, Transaction
+from .writeback import WritebackLimits
+
+WRITEBACK_CHUNK_BYTES = 4 * 2**20  # what one background writeback pass writes at least
 
 
 class FileSystem:
-    """An ext4-like file system on a BlockDevice, freshly made (mkfs) at time now_s."""
+    """An ext4-like file system on a BlockDevice, freshly made (mkfs) at time now_s;
+    writeback: the page cache's thresholds (default: a 4 GiB host's)."""
 
     def __init__(self, device: BlockDevice, options: FsOptions | None = None,
-                 now_s: float = 0.0):
+                 now_s: float = 0.0, writeback: WritebackLimits | None = None):
         self.dev = device
         self.opt = options or FsOptions()
+        self.wb = writeback or WritebackLimits()
+        # modern ext4's discard worker: ranges to discard after the commit, not waited on
+        self.discard_queue: list[tuple[int, int]] = []
         total = device.size_bytes // 4096
         self.layout = Layout(total, blocks_per_group=self.opt.blocks_per_group,
                              inodes_per_group=self.opt.inodes_per_group)
@@ -72,14 +82,15 @@ class FileSystem:
         self.dirty_bytes = 0
         self.reserved_blocks = 0  # promised to delayed-allocation data not yet placed
         self._dirty_inodes: dict[int, float] = {}  # ino -> when its data became dirty
-        self._next_flusher = now_s + self.opt.writeback_interval_s
+        self._next_flusher = now_s + self.wb.interval_s
         self.journal: Journal | None = None
         if self.opt.journal:
             jblocks = self.opt.journal_blocks or default_journal_blocks(total)
             if jblocks < 8:
                 raise ValueError(f"file system of {total} blocks is too small for a journal")
             (start, _), = self.alloc.allocate(jblocks, goal=total // 2)
-            self.journal = Journal(start, jblocks)
+            self.journal = Journal(start, jblocks, max_transaction_share=(
+                0.25 if self.opt.kernel == "2.6.39" else 1 / 3))
         self._mkfs()
 
     # --- format ---------------------------------------------------------------------------
@@ -157,6 +168,10 @@ class FileSystem:
         tree of small files lands contiguously; the stream's unused reserve stays marked in
         the bitmap until the stream moves on.
         """
+        if self.discard_queue:
+            # the kernel frees blocks for reuse only after discarding them: never let a
+            # queued discard reach a block given out again
+            self.issue_queued_discards()
         extents = None
         if small:
             nxt, end = self._stream
@@ -349,6 +364,9 @@ class FileSystem:
         self.reserved_blocks += grow
         f.dirty_blocks.update(range(first, min(last + 1, f.allocated_blocks)))
         f.pending_blocks += grow
+        if not self._dirty_inodes:
+            # the kernel arms the flusher's timer when the first inode turns dirty
+            self._next_flusher = self.now + self.wb.interval_s
         if ino not in self._dirty_inodes:
             self._dirty_inodes[ino] = self.now
         self.dirty_bytes += (_dirty_pages(f) - before) * 4096
@@ -484,6 +502,11 @@ class FileSystem:
             if f.dirty_blocks:
                 out += [(self._block_of(f, b), 1) for b in sorted(f.dirty_blocks)]
                 f.dirty_blocks.clear()
+            if self._tx_full():
+                # ordered mode: the data allocated so far goes out before the commit
+                self._write_extents(out, "data_blocks")
+                out = []
+                self.commit()
         if out:
             self._write_extents(out, "data_blocks")
 
@@ -495,6 +518,17 @@ class FileSystem:
         self.home_dirty_since = None
         if self.journal is not None:
             self.journal.checkpointed()
+
+    def _tx_full(self) -> bool:
+        return (self.tx is not None and self.journal is not None
+                and len(self.tx.metadata) >= self.journal.max_transaction_blocks)
+
+    def _commit_if_full(self) -> None:
+        """jbd2 commits a transaction early once it holds a quarter of the journal, so a
+        large sync commits several times and metadata that allocation dirties again after
+        a commit is journaled again in the next one."""
+        if self._tx_full():
+            self.commit()
 
     def commit(self) -> None:
         """Commit the running transaction: journal its metadata, then trim what it freed."""
@@ -516,14 +550,17 @@ class FileSystem:
             if self.journal.needs_checkpoint:
                 self._write_home()
         if self.opt.discard and tx.freed:
-            # Blocks freed in this transaction may have been allocated again before it
-            # committed (ext4 keeps them busy until the commit instead): trim only what is
-            # still free, or a live file loses its data.
-            still_free = []
-            for s, ln in tx.freed:
-                starts, lengths = self.alloc.free_runs(s, s + ln)
-                still_free += zip(starts.tolist(), lengths.tolist(), strict=True)
-            self._discard(still_free)
+            if self.opt.kernel == "modern":
+                self.discard_queue += dc.modern_runs(tx.freed, self.alloc, self.layout)
+            else:
+                self._discard(dc.still_free(tx.freed, self.alloc))
+
+    def issue_queued_discards(self) -> None:
+        """Modern ext4's discard worker: send what the commits queued (the caller does not
+        wait for it; sync does not either)."""
+        queue, self.discard_queue = self.discard_queue, []
+        for s, ln in queue:
+            self._trim_run(s, ln)
 
     def _discard(self, extents) -> None:
         """One TRIM per freed extent, as ext4 of the 2.6.39 era sent them. Merging adjacent
@@ -555,13 +592,14 @@ class FileSystem:
                 self.commit()
             else:
                 self._flusher()
-                self._next_flusher += self.opt.writeback_interval_s
+                self._next_flusher += self.wb.interval_s
         self.now = max(self.now, now_s)
-        if self.dirty_bytes > self.opt.dirty_background_bytes:
+        if self.dirty_bytes > self.wb.background_bytes:
             self._writeback_oldest()
+        self._commit_if_full()
 
     def _flusher(self) -> None:
-        expire = self.now - self.opt.dirty_expire_s
+        expire = self.now - self.wb.expire_s
         old = [i for i, t in self._dirty_inodes.items() if t <= expire]
         if old:
             self._writeback_inodes(old)
@@ -570,16 +608,16 @@ class FileSystem:
             self._write_home()
 
     def _writeback_oldest(self) -> None:
-        """Memory pressure: write back the oldest dirty files until under the threshold."""
-        target = self.opt.dirty_background_bytes // 2
-        order = sorted(self._dirty_inodes.items(), key=lambda kv: kv[1])
+        """Background writeback: the oldest dirty files until under the threshold, at least
+        one 4 MiB chunk (the kernel's MAX_WRITEBACK_PAGES) per pass."""
+        target = self.wb.background_bytes
         batch = []
         freed = 0
-        for ino, _ in order:
-            f = self.inodes[ino]
+        # _dirty_inodes is in the order files first became dirty: oldest first
+        for ino in self._dirty_inodes:
             batch.append(ino)
-            freed += _dirty_pages(f) * 4096
-            if self.dirty_bytes - freed <= target:
+            freed += _dirty_pages(self.inodes[ino]) * 4096
+            if self.dirty_bytes - freed <= target and freed >= WRITEBACK_CHUNK_BYTES:
                 break
         self._writeback_inodes(batch)
 
@@ -587,7 +625,7 @@ class FileSystem:
         """Change mount options (atime, discard, commit interval...) on the mounted file
         system; the on-disk format options (journal, extents, group sizes) must stay."""
         for name in ("journal", "extents", "blocks_per_group", "inodes_per_group",
-                     "journal_blocks"):
+                     "journal_blocks", "kernel"):
             if getattr(options, name) != getattr(self.opt, name):
                 raise ValueError(f"{name} is a format option; it cannot change on remount")
         self.commit()

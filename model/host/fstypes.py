@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 ATIME_MODES = ("strict", "relatime", "noatime")
+KERNEL_ERAS = ("2.6.39", "modern")  # how `discard` behaves (model/host/discard.py)
 ROOT_INO = 2
 FIRST_INO = 11
 EXTENTS_IN_INODE = 4
@@ -26,11 +27,9 @@ class FsOptions:
     journal: bool = True
     atime: str = "relatime"
     discard: bool = False
+    kernel: str = "2.6.39"  # discard behaviour: "2.6.39" (one TRIM per extent) or "modern"
     extents: bool = True  # False: ext2/ext3 indirect block maps
     commit_interval_s: float = 5.0
-    dirty_expire_s: float = 30.0
-    writeback_interval_s: float = 5.0
-    dirty_background_bytes: int = 400 * 2**20
     stripe_width_blocks: int = 0
     max_request_bytes: int = 512 * 1024
     max_discard_bytes: int = 2**32
@@ -39,13 +38,15 @@ class FsOptions:
     journal_blocks: int | None = None  # None: as mke2fs chooses for the size
 
     def __post_init__(self) -> None:
+        if self.kernel not in KERNEL_ERAS:
+            raise ValueError(f"kernel must be one of {', '.join(KERNEL_ERAS)}; got "
+                             f"{self.kernel!r}")
         if self.atime not in ATIME_MODES:
             raise ValueError(f"atime must be one of {', '.join(ATIME_MODES)}; got "
                              f"{self.atime!r}")
-        for name in ("commit_interval_s", "dirty_expire_s", "writeback_interval_s"):
-            if not (0.1 <= getattr(self, name) <= 3600):
-                raise ValueError(f"{name} must be between 0.1 and 3600 seconds; got "
-                                 f"{getattr(self, name)}")
+        if not (0.1 <= self.commit_interval_s <= 3600):
+            raise ValueError(f"commit_interval_s must be between 0.1 and 3600 seconds; got "
+                             f"{self.commit_interval_s}")
         if not (0 <= self.stripe_width_blocks <= 4096):
             raise ValueError(f"stripe_width_blocks must be from 0 to 4096; got "
                              f"{self.stripe_width_blocks}")

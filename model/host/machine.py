@@ -10,6 +10,7 @@ TRIMs and simulated seconds.
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import asdict, dataclass, replace
 
 from model.flash.drive import Drive
@@ -19,6 +20,7 @@ from .blockdev import BatchStats, BlockDevice
 from .filesystem import FileSystem, FsOptions
 from .partition import Partition
 from .profiles import DeviceProfile, HostProfile
+from .writeback import WritebackLimits
 
 MB = 1e6
 
@@ -76,7 +78,9 @@ class Machine:
         self.host = host
         self.drive = Drive(profile.geometry(user_pages), profile.ftl_config(**ftl_overrides))
         self.dev = BlockDevice(self.drive, partition)
-        self.fs = FileSystem(self.dev, fs_options)
+        self.writeback = WritebackLimits.for_host(host)
+        self.fs = FileSystem(self.dev, fs_options, writeback=self.writeback)
+        self._in_flight: deque[tuple[float, int]] = deque()  # (done at s, bytes written)
         self.dev.submit()  # mkfs happens before anything is measured
         self.clock = 0.0
         self.busy_until = 0.0
@@ -100,6 +104,8 @@ class Machine:
         seconds = timing.batch_seconds(self.profile, stats).seconds
         start = max(self.clock, self.busy_until)
         self.busy_until = start + seconds
+        if stats.write_bytes:
+            self._in_flight.append((self.busy_until, stats.write_bytes))
         self._io_stats = self._io_stats + stats
         if self.timeline is not None:
             self.timeline.append((start, self.busy_until, stats, self.drive.free_blocks))
@@ -114,12 +120,30 @@ class Machine:
             self.fs.advance(self.clock)
             if self.dev.pending:
                 self._io(wait=True)
+        if self.fs.discard_queue:
+            # modern ext4's discard worker runs after the commit; nobody waits for it
+            self.fs.issue_queued_discards()
+            self.account(self.dev.submit(), wait=False)
+
+    def _writeback_bytes(self) -> int:
+        """Bytes sent to the drive that it has not finished writing by now."""
+        while self._in_flight and self._in_flight[0][0] <= self.clock:
+            self._in_flight.popleft()
+        return sum(n for _, n in self._in_flight)
 
     def cpu(self, seconds: float) -> None:
-        """The host computes for `seconds`; timers fire, background I/O goes out."""
+        """The host computes for `seconds`; timers fire, background I/O goes out. A writer
+        that has pushed dirty plus in-flight data past the throttling threshold waits for
+        the drive (the kernel's balance_dirty_pages)."""
         self.clock += seconds
         self.fs.advance(self.clock)
         self._io(wait=False)
+        if self.fs.dirty_bytes + self._writeback_bytes() > self.writeback.throttle_bytes:
+            while (self._in_flight and self.fs.dirty_bytes + self._writeback_bytes()
+                   > self.writeback.throttle_bytes):
+                self.clock = max(self.clock, self._in_flight[0][0])
+            self.fs.advance(self.clock)
+            self._io(wait=False)
 
     def idle(self, seconds: float) -> None:
         """Nothing to do for `seconds`: timers fire; a drive with background GC cleans."""

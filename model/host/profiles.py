@@ -86,6 +86,16 @@ _HOST_FIELDS: dict[str, tuple] = {
     "per_dir_us": ("float", 0.0, 1_000_000.0, "CPU time to create one directory, us"),
     "per_file_delete_us": ("float", 0.0, 1_000_000.0, "CPU time to unlink one file or dir, us"),
     "copy_mb_s": ("float", 1.0, 1_000_000.0, "rate of copying file data into page cache, MB/s"),
+    "ram_gib": ("float", 0.0625, 65_536.0, "installed RAM, GiB"),
+    "available_ram_fraction": ("float", 0.01, 1.0, "share of RAM free or page cache (what "
+                               "the dirty thresholds are a share of)"),
+    "dirty_background_ratio_pct": ("float", 0.0, 100.0, "vm.dirty_background_ratio: "
+                                   "background writeback starts above this % of it"),
+    "dirty_ratio_pct": ("float", 1.0, 100.0, "vm.dirty_ratio: writers wait above this % of it"),
+    "dirty_expire_s": ("float", 0.1, 3600.0, "vm.dirty_expire_centisecs / 100: age at which "
+                       "dirty data is written, s"),
+    "dirty_writeback_s": ("float", 0.1, 3600.0, "vm.dirty_writeback_centisecs / 100: the "
+                          "flusher's period, s"),
 }
 
 _META_FIELDS = ("version", "calibration", "predictions")
@@ -271,7 +281,8 @@ class DeviceProfile:
 
 @dataclass(frozen=True)
 class HostProfile:
-    """The CPU and page-cache side of a machine: what file operations cost before any I/O."""
+    """The CPU and page-cache side of a machine: what file operations cost before any I/O,
+    and how much RAM holds dirty data before writeback starts (model/host/writeback.py)."""
 
     key: str
     name: str
@@ -280,6 +291,12 @@ class HostProfile:
     per_dir_us: float
     per_file_delete_us: float
     copy_mb_s: float
+    ram_gib: float
+    available_ram_fraction: float
+    dirty_background_ratio_pct: float
+    dirty_ratio_pct: float
+    dirty_expire_s: float
+    dirty_writeback_s: float
     calibration: tuple[Calibration, ...] = ()
     predictions: tuple[Prediction, ...] = ()
 

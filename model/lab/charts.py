@@ -110,6 +110,13 @@ CHARTS: dict[str, Chart] = {c.name: c for c in (
           Axis("erase count", "erases per block", "erase_count"),
           Axis("blocks", "blocks", "blocks"),
           (Line("hist", "blocks", "erase", "blocks"),), histogram=True),
+    Chart("victims", "Victims", "Valid pages in GC victims",
+          "How full the blocks garbage collection picked were: victims counted by the valid "
+          "pages they held, each of which GC copied. Greedy picks the emptiest block; a peak "
+          "to the right means expensive GC.",
+          Axis("valid pages in the victim", "pages", "victim_valid_pages"),
+          Axis("victims", "blocks", "victims"),
+          (Line("hist", "victims", "gc", "victims"),), histogram=True),
     Chart("steps", "Steps", "File-system steps",
           "File-system steps: MB the drive was asked to write (host) and MB programmed to "
           "flash (NAND), per step.",
@@ -150,10 +157,13 @@ class Table:
 
 def chart_table(name: str, series: dict[str, np.ndarray], *, timed: bool,
                 erases: np.ndarray | None = None, theory: float | None = None,
-                steps: list[dict] | None = None) -> Table:
+                steps: list[dict] | None = None,
+                victims: np.ndarray | None = None) -> Table:
     """The table `name` draws, read off a run's series (see the module docstring); erases:
     per-block erase counts (wear); theory: the analytic WA (None: not known, a NaN column);
-    steps: one dict per file-system step with step, host_mb, nand_mb (steps)."""
+    steps: one dict per file-system step with step, host_mb, nand_mb (steps); victims: GC
+    victims by the valid pages they held, index k = k pages (the engine's Drive.victim_valid,
+    for victims)."""
     if name not in RUN_CHARTS:
         raise ValueError(f"chart must be one of {', '.join(RUN_CHARTS)} for a run; got "
                          f"{name!r}")
@@ -171,8 +181,10 @@ def chart_table(name: str, series: dict[str, np.ndarray], *, timed: bool,
         return Table(chart, timed, tx, ys)
     if name == "free":
         return Table(chart, timed, x, {"free": f("free")})
-    if name == "wear":
-        counts = np.bincount(np.asarray(erases if erases is not None else [], dtype=np.int64))
+    if name in ("wear", "victims"):
+        counts = (np.bincount(np.asarray(erases if erases is not None else [], dtype=np.int64))
+                  if name == "wear" else np.asarray(victims if victims is not None else [],
+                                                    dtype=float))
         return Table(chart, timed, np.arange(counts.size, dtype=float),
                      {"hist": counts.astype(float)})
     rows = steps or []

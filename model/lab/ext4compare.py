@@ -126,21 +126,48 @@ def distinct_bytes(ranges) -> int:
 
 
 @cache
-def real_discard_ranges(config: str) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Per recorded step, the byte ranges (first, end) the kernel discarded, read from the
-    step's block_rq_issue lines (model/host/traces.py parses them)."""
-    chunks: list[list[str]] = []
+def _trace_requests(config: str, op: str) -> tuple[tuple[str, tuple[tuple[float, int, int],
+                                                                     ...]], ...]:
+    """Per recorded step in order: its name and the (time s, first byte, end byte) of each
+    request of operation op ("discard", "write"...) the kernel issued, from the step's
+    block_rq_issue lines (parsed by model/host/kerneltraces.py, which skips the other
+    events)."""
+    chunks: list[tuple[str, list[str]]] = []
     with gzip.open(RECORDINGS / f"ext4_{config}.trace.gz", "rt") as f:
         for line in f:
             if line.startswith("# step: "):
-                chunks.append([])
+                chunks.append((line[len("# step: "):].strip(), []))
             elif chunks:
-                chunks[-1].append(line)
-    out = []
-    for lines in chunks:
-        out.append(tuple((r.offset_bytes, r.offset_bytes + r.length_bytes)
-                         for r in tracefs_requests(lines) if r.op == "discard"))
-    return tuple(out)
+                chunks[-1][1].append(line)
+    return tuple((name, tuple((r.time_s, r.offset_bytes, r.offset_bytes + r.length_bytes)
+                              for r in tracefs_requests(lines) if r.op == op))
+                 for name, lines in chunks)
+
+
+def _trace_discards(config: str):
+    return _trace_requests(config, "discard")
+
+
+def real_discard_ranges(config: str) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per recorded step, the byte ranges (first, end) the kernel discarded."""
+    return tuple(tuple((a, b) for _, a, b in found) for _, found in _trace_discards(config))
+
+
+def trace_writes(config: str, step: str) -> list[tuple[float, int]]:
+    """(time s, first byte) of the writes of the recorded step named `step`."""
+    for name, found in _trace_requests(config, "write"):
+        if name == step:
+            return [(t, a) for t, a, _ in found]
+    raise ValueError(f"{config}: no recorded step {step!r}")
+
+
+def trace_discards(config: str, step: str) -> list[tuple[float, int, int]]:
+    """(time s, first byte, end byte) of the discards of the recorded step named `step`
+    (the first of that name)."""
+    for name, found in _trace_discards(config):
+        if name == step:
+            return list(found)
+    raise ValueError(f"{config}: no recorded step {step!r}")
 
 
 def recorded_pack_ratio(recording: dict, tree) -> float:
@@ -160,7 +187,8 @@ def fs_options(recording: dict) -> FsOptions:
     if journal != recording["journal"]:
         raise ValueError("mkfs options and the journal flag of the recording disagree")
     mount = recording["mount_options"].split(",")
-    return FsOptions(journal=journal, atime=_ATIME[mount[0]], discard="discard" in mount)
+    return FsOptions(journal=journal, atime=_ATIME[mount[0]], discard="discard" in mount,
+                     kernel="modern")
 
 
 def machine_for(recording: dict) -> Machine:
@@ -304,8 +332,11 @@ def markdown() -> str:
 
 
 def main() -> int:
-    from .ext4rounds import markdown as rounds_markdown  # it imports this module
+    from .ext4phases import markdown as phase_markdown  # noqa: PLC0415 (it imports this)
+    from .ext4rounds import markdown as rounds_markdown  # noqa: PLC0415 (it imports this)
+
     print(markdown())
+    print(phase_markdown())
     print(rounds_markdown())
     return 0
 

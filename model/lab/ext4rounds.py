@@ -46,7 +46,6 @@ from model.host.profiles import load_host_profile, load_profile
 
 from .ext4compare import (
     DRIVE_PROFILE,
-    HOST_PROFILE,
     RECORDINGS,
     distinct_bytes,
     real_discard_ranges,
@@ -56,10 +55,7 @@ ROUND_CONFIGS = ("repo_relatime", "repo_strictatime", "rounds_discard", "rounds_
                  "rounds_fstrim")
 _ATIME = {"strictatime": "strict", "relatime": "relatime", "noatime": "noatime"}
 GIT_FSYNCED = (".pack", ".idx", "packed-refs", "/HEAD", "/master")  # core.fsync default
-# The recording machine: MemAvailable 22,156,372 kB (/proc/meminfo) and
-# vm.dirty_background_ratio 10, so background writeback starts at about 2.3 GB of dirty
-# data, more than any step here leaves dirty.
-RECORDING_DIRTY_BACKGROUND_BYTES = 22_156_372 * 1024 // 10
+RECORDING_HOST = "host_recorder_vm"  # the machine the recordings were made on (its RAM)
 
 
 @dataclass(frozen=True)
@@ -98,10 +94,9 @@ def load_round_recording(config: str) -> dict:
 def _machine(rec: dict) -> Machine:
     mount = rec["mount_options"].split(",")
     options = FsOptions(journal="^has_journal" not in rec["mkfs_options"],
-                        atime=_ATIME[mount[0]], discard="discard" in mount,
-                        dirty_background_bytes=RECORDING_DIRTY_BACKGROUND_BYTES)
+                        atime=_ATIME[mount[0]], discard="discard" in mount, kernel="modern")
     profile = load_profile(DRIVE_PROFILE)
-    return Machine(profile, load_host_profile(HOST_PROFILE), options,
+    return Machine(profile, load_host_profile(RECORDING_HOST), options,
                    partition=Partition(start_sector=0),
                    user_pages=rec["image_bytes"] // profile.page_bytes)
 

@@ -14,6 +14,7 @@ number, its `do` and the field the failure is charged to.
     [host]         profile = "host_phenom2_x4_965" # optional: data_compression = 0.3
     [partition]    start_sector = 2048             # optional: lvm_pe_start_kib = 192
     [filesystem]   journal = true, atime = "relatime", discard = false
+                   # optional: kernel = "modern" (how discard behaves; "2.6.39" default)
     [[steps]]      do = "unpack"                   # schema.STEP_FIELDS has every step
 """
 
@@ -239,7 +240,7 @@ def scenario_text(s: Scenario, comment: str = "") -> str:
         lines.append(f"lvm_pe_start_kib = {s.partition.lvm_pe_start_bytes // 1024}")
     lines += ["", "[filesystem]"]
     default = FsOptions()
-    for key in ("journal", "atime", "discard", "extents", "commit_interval_s",
+    for key in ("journal", "atime", "discard", "kernel", "extents", "commit_interval_s",
                 "stripe_width_blocks"):
         value = getattr(s.fs, key)
         if key in ("journal", "atime", "discard") or value != getattr(default, key):

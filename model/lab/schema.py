@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from model.host.filetree import PACK_RATIO
-from model.host.fstypes import ATIME_MODES
+from model.host.fstypes import ATIME_MODES, KERNEL_ERAS
 from model.host.profiles import list_host_profiles, list_profiles
 
 SUPPORTED_VERSIONS = (1,)
@@ -162,6 +162,9 @@ TABLES: dict[str, dict[str, Field]] = {
     "filesystem": {"journal": Field("bool", default=True),
                    "atime": Field("choice", choices=ATIME_MODES, default="relatime"),
                    "discard": Field("bool", default=False),
+                   # how discard behaves: one TRIM per freed extent in the commit (2.6.39,
+                   # the documented experiments) or whole free runs after it (modern)
+                   "kernel": Field("choice", choices=KERNEL_ERAS, default="2.6.39"),
                    "extents": Field("bool", default=True),
                    "commit_interval_s": Field("float", 0.1, 3600.0, 5.0, "seconds"),
                    "stripe_width_blocks": Field("int", 0, 4096, 0, "blocks of 4 KiB"),

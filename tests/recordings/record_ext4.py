@@ -2,16 +2,32 @@
 
 For each configuration this script creates a sparse image file in /tmp, attaches it to a
 loop device, makes an ext4 file system on it (with or without a journal), mounts it with
-the configuration's options and runs the workload steps of model/host/filetree.py at a small
-scale: unpack, sync, rm -rf, sync, git clone, make, make clean, dd, rm of the dd file,
-fstrim. Per step it records the change of /sys/fs/ext4/<loop>/lifetime_write_kbytes (the
-counter seed 002 used), the block requests the loop device was issued (tracefs event
-block/block_rq_issue, filtered to the loop device), and the wall time.
+the configuration's options and runs the steps of the configuration's plan:
 
-Output, next to this file: ext4_<config>.json (per-step numbers and the setup) and
-ext4_<config>.trace.gz (the tracefs text lines; "# step: NAME" lines separate the steps).
+- documented: the workloads of model/host/filetree.py at a small scale: unpack, sync,
+  rm -rf, sync, git clone, make, make clean, dd, rm of the dd file, fstrim (format 1
+  recordings, ext4_journal_* and ext4_nojournal_*);
+- untar: a real `tar -xf` of a kernel-tree archive (tens of thousands of files), sync,
+  rm -rf, sync, fstrim; with and without `discard`, and a larger tree on a larger image;
+- paced: the tree written file by file over a minute (a slow untar), then sync, so that the
+  30 s dirty expiry, the 5 s flusher and the 5 s journal commits show in time.
 
-    sudo .venv/bin/python tests/recordings/record_ext4.py [--scale 0.2] [--only CONFIG]
+Per step it records the phases separately: the command, the sync after it, and (for steps
+that settle) the time after sync until the device has been quiet for a few seconds, which
+catches discards the kernel issues from a worker after the commit. Per phase: the change of
+/sys/fs/ext4/<loop>/lifetime_write_kbytes (the counter seed 002 used), the requests by
+operation, the writes into the journal's block range, the discards (count, summed bytes,
+distinct bytes) and the times of the first and last request relative to the step's start.
+The tracefs events block/block_rq_issue, writeback/writeback_start (the flusher's passes and
+their reasons) and jbd2/jbd2_run_stats (one per journal commit) are filtered to the loop
+device and time-stamped with CLOCK_MONOTONIC, the clock of each step's t0_monotonic_s, so
+the trace gives every request's time in the step.
+
+Output, next to this file: ext4_<config>.json (per-step numbers and the setup, including
+the host's RAM and dirty-page settings) and ext4_<config>.trace.gz (the tracefs text lines;
+"# step: NAME" lines separate the steps).
+
+    sudo .venv/bin/python tests/recordings/record_ext4.py [--only CONFIG] [--list]
 
 Everything is undone on the way out, even after an error: the trace instance is removed,
 the file system unmounted, the loop device detached and the image deleted.
@@ -21,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import io
 import json
 import os
 import platform
@@ -28,9 +45,11 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -49,28 +68,39 @@ from model.host.filetree import (  # noqa: E402
 )
 
 TRACEFS = Path("/sys/kernel/tracing")
-IMAGE_BYTES = 2 << 30
+GIB = 1 << 30
 DD_MIB = 64
 SEED = 2639
 # The emulated compile lasts this long at scale 1 (seconds of wall time, spread evenly over
 # the compile units), so that it spans several 5-second journal commits even at small scale.
 MAKE_SECONDS_AT_SCALE_1 = 400.0
+PACED_SECONDS = 60.0  # the paced plan writes its tree over this long
+QUIET_S = 3.0  # a settling step ends when the device has done nothing for this long
+SETTLE_MAX_S = 180.0
+ARCHIVE_MTIME = 1309478400  # 2011-07-01, when the documented runs were made
 MKFS_BASE = ["mkfs.ext4", "-F", "-q", "-b", "4096",
              "-E", "lazy_itable_init=0,lazy_journal_init=0,nodiscard"]
+FORMAT = 2
 
 
 @dataclass(frozen=True)
 class Config:
-    """One file-system setup: journal on/off, atime mode, discard on/off."""
+    """One recording: a plan of steps on a file system of these options and size."""
 
+    plan: str  # documented, untar or paced
     journal: bool
     atime: str
     discard: bool = False
+    scale: float = 0.2
+    image_bytes: int = 2 * GIB
+    label: str = ""  # added to the name (several configurations of one plan and options)
 
     @property
     def name(self) -> str:
-        parts = ["journal" if self.journal else "nojournal", self.atime]
-        return "_".join(parts + (["discard"] if self.discard else []))
+        parts = [] if self.plan == "documented" else [self.plan]
+        parts += ["journal" if self.journal else "nojournal", self.atime]
+        parts += (["discard"] if self.discard else []) + ([self.label] if self.label else [])
+        return "_".join(parts)
 
     @property
     def mkfs_options(self) -> list[str]:
@@ -81,12 +111,30 @@ class Config:
         return ",".join([self.atime] + (["discard"] if self.discard else []))
 
 
-CONFIGS = [Config(j, a) for j in (True, False) for a in ("strictatime", "relatime", "noatime")]
-CONFIGS.append(Config(True, "relatime", discard=True))
+CONFIGS = [Config("documented", j, a) for j in (True, False)
+           for a in ("strictatime", "relatime", "noatime")]
+CONFIGS += [
+    Config("documented", True, "relatime", discard=True),
+    Config("untar", True, "relatime", scale=1.0),
+    Config("untar", True, "relatime", discard=True, scale=1.0),
+    Config("untar", True, "relatime", scale=2.5, image_bytes=4 * GIB, label="big"),
+    Config("paced", True, "relatime", scale=0.2),
+]
 
+# The events traced, each filtered to the loop device: requests, the flusher's writeback
+# passes (with their reason: periodic, background, sync...) and each jbd2 commit's stats.
+EVENTS = {
+    "block/block_rq_issue": "dev == {dev}",
+    "writeback/writeback_start": 'name == "{major}:{minor}"',
+    "jbd2/jbd2_run_stats": "dev == {dev}",
+}
+COMMIT_RE = re.compile(r"\s(\d+\.\d+):\s+jbd2_run_stats:.*?\sblocks_logged (\d+)")
+WRITEBACK_RE = re.compile(r"\s(\d+\.\d+):\s+writeback_start:.*?reason=(\w+)")
 LINE_RE = re.compile(
-    r"block_rq_issue:\s+(\d+),(\d+)\s+(\S+)\s+(\d+)\s+\(.*?\)\s+(\d+)\s+\+\s+(\d+)")
+    r"\s(\d+\.\d+):\s+block_rq_issue:\s+(\d+),(\d+)\s+(\S+)\s+(\d+)\s+\(.*?\)\s+(\d+)\s+\+\s+"
+    r"(\d+)")
 ENTRIES_RE = re.compile(r"entries-in-buffer/entries-written:\s+(\d+)/(\d+)")
+EXTENT_RE = re.compile(r"\(\d+-\d+\):(\d+)-(\d+)|\(\d+\):(\d+)")
 
 
 def run(*cmd: str) -> str:
@@ -104,19 +152,83 @@ def classify(rwbs: str) -> str:
     return {"W": "write", "R": "read", "D": "discard", "F": "flush"}.get(op, "other")
 
 
-def count_requests(lines: list[str]) -> dict[str, int]:
-    """Request counts and bytes per operation in block_rq_issue lines."""
-    out = {k: 0 for k in ("write", "write_bytes", "read", "read_bytes", "discard",
-                          "discard_bytes", "flush", "other")}
+@dataclass(frozen=True)
+class Request:
+    time_s: float  # CLOCK_MONOTONIC seconds
+    op: str
+    sector: int  # 512-byte sectors from the start of the device
+    sectors: int
+
+
+def parse(lines: list[str]) -> list[Request]:
+    out = []
     for line in lines:
         m = LINE_RE.search(line)
-        if not m:
-            continue
-        op = classify(m.group(3))
-        out[op] += 1
-        if op in ("write", "read", "discard"):
-            out[op + "_bytes"] += int(m.group(6)) * 512
+        if m:
+            out.append(Request(float(m.group(1)), classify(m.group(4)), int(m.group(6)),
+                               int(m.group(7))))
     return out
+
+
+def kernel_events(lines: list[str], start: float, end: float) -> dict:
+    """jbd2 commits (and the blocks they logged) and writeback passes by reason, between
+    start and end (CLOCK_MONOTONIC seconds)."""
+    out: dict = {"commits": 0, "commit_blocks_logged": 0, "writeback": {}}
+    for line in lines:
+        m = COMMIT_RE.search(line)
+        if m and start <= float(m.group(1)) < end:
+            out["commits"] += 1
+            out["commit_blocks_logged"] += int(m.group(2))
+        m = WRITEBACK_RE.search(line)
+        if m and start <= float(m.group(1)) < end:
+            out["writeback"][m.group(2)] = out["writeback"].get(m.group(2), 0) + 1
+    return out
+
+
+def distinct_sectors(ranges: list[tuple[int, int]]) -> int:
+    """Sectors covered by (first, end) ranges, overlaps counted once."""
+    total, end = 0, -1
+    for first, last in sorted(ranges):
+        if last > end:
+            total += last - max(first, end)
+            end = last
+    return total
+
+
+def summarise(requests: list[Request], journal: tuple[int, int] | None,
+              t0: float) -> dict:
+    """Counts and bytes per operation, journal writes, discards and request times."""
+    out: dict = {k: 0 for k in ("write", "write_bytes", "read", "read_bytes", "discard",
+                                "discard_bytes", "flush", "other")}
+    out.update(journal_writes=0, journal_bytes=0, discard_distinct_bytes=0,
+               first_request_s=None, last_request_s=None,
+               first_write_s=None, last_write_s=None)
+    discards = []
+    for r in requests:
+        out[r.op] += 1
+        if r.op in ("write", "read", "discard"):
+            out[r.op + "_bytes"] += r.sectors * 512
+        if r.op == "write":
+            rel = round(r.time_s - t0, 4)
+            out["first_write_s"] = rel if out["first_write_s"] is None else out["first_write_s"]
+            out["last_write_s"] = rel
+            if journal and journal[0] <= r.sector < journal[1]:
+                out["journal_writes"] += 1
+                out["journal_bytes"] += r.sectors * 512
+        if r.op == "discard":
+            discards.append((r.sector, r.sector + r.sectors))
+    if requests:
+        out["first_request_s"] = round(requests[0].time_s - t0, 4)
+        out["last_request_s"] = round(requests[-1].time_s - t0, 4)
+    out["discard_distinct_bytes"] = distinct_sectors(discards) * 512
+    return out
+
+
+def count_requests(lines: list[str]) -> dict[str, int]:
+    """Request counts and bytes per operation in block_rq_issue lines (format 1 keys)."""
+    s = summarise(parse(lines), None, 0.0)
+    return {k: s[k] for k in ("write", "write_bytes", "read", "read_bytes", "discard",
+                              "discard_bytes", "flush", "other")}
 
 
 class Tracer:
@@ -127,12 +239,22 @@ class Tracer:
             run("mount", "-t", "tracefs", "nodev", str(TRACEFS))
         self.dir = TRACEFS / "instances" / f"ssdlab_rec_{os.getpid()}"
         self.dir.mkdir()
-        (self.dir / "buffer_size_kb").write_text("65536\n")
-        event = self.dir / "events" / "block" / "block_rq_issue"
-        # The kernel's dev_t keeps the minor number in the low 20 bits.
-        (event / "filter").write_text(f"dev == {(major << 20) | minor}\n")
-        (event / "enable").write_text("1\n")
-        (self.dir / "tracing_on").write_text("1\n")
+        try:
+            (self.dir / "buffer_size_kb").write_text("65536\n")
+            # CLOCK_MONOTONIC, the clock of time.monotonic(): request times line up with
+            # the steps' start times.
+            (self.dir / "trace_clock").write_text("mono\n")
+            # The kernel's dev_t keeps the minor number in the low 20 bits.
+            dev = (major << 20) | minor
+            for event, condition in EVENTS.items():
+                path = self.dir / "events" / event
+                (path / "filter").write_text(condition.format(dev=dev, major=major,
+                                                              minor=minor) + "\n")
+                (path / "enable").write_text("1\n")
+            (self.dir / "tracing_on").write_text("1\n")
+        except BaseException:
+            self.close()
+            raise
         self.clear()
 
     def clear(self) -> None:
@@ -152,8 +274,9 @@ class Tracer:
     def close(self) -> None:
         try:
             (self.dir / "tracing_on").write_text("0\n")
-            (self.dir / "events" / "block" / "block_rq_issue" / "enable").write_text("0\n")
-            (self.dir / "events" / "block" / "block_rq_issue" / "filter").write_text("0\n")
+            for event in EVENTS:
+                (self.dir / "events" / event / "enable").write_text("0\n")
+                (self.dir / "events" / event / "filter").write_text("0\n")
         finally:
             self.dir.rmdir()
 
@@ -173,15 +296,52 @@ class Payload:
                 left -= n
 
 
-def write_tree(root: Path, files: list[FileSpec], payload: Payload) -> None:
+def write_tree(root: Path, files: list[FileSpec], payload: Payload,
+               seconds: float = 0.0) -> None:
+    """Create the files under root; with seconds > 0, spread evenly over that long."""
     for d in directories(files):
         (root / d).mkdir(parents=True, exist_ok=True)
-    for spec in files:
+    start = time.monotonic()
+    for i, spec in enumerate(files):
         payload.write(root / spec.path, spec.size_bytes)
+        if seconds:
+            delay = start + (i + 1) * seconds / len(files) - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
 
 
-def drop_caches() -> None:
-    os.sync()
+def write_archive(path: Path, files: list[FileSpec], payload: Payload) -> None:
+    """A tar archive of the tree (directories, then files in tree order), as tar -c would
+    store a source tree."""
+    with open(path, "wb") as f, tarfile.open(fileobj=f, mode="w",
+                                             format=tarfile.GNU_FORMAT) as tar:
+        for d in directories(files):
+            info = tarfile.TarInfo(d)
+            info.type, info.mode, info.mtime = tarfile.DIRTYPE, 0o755, ARCHIVE_MTIME
+            tar.addfile(info)
+        for spec in files:
+            if spec.size_bytes > len(payload.block):
+                raise ValueError(f"{spec.path}: larger than the payload block")
+            info = tarfile.TarInfo(spec.path)
+            info.size, info.mode, info.mtime = spec.size_bytes, 0o644, ARCHIVE_MTIME
+            tar.addfile(info, io.BytesIO(payload.block[:spec.size_bytes]))
+        tar.close()
+        # on disk before the steps, so its dirty pages do not count towards the machine's
+        # dirty thresholds while the steps run
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def syncfs(mnt: Path) -> None:
+    """sync of this file system only (syncfs(2), as `sync -f`): what sync does for it,
+    without making other file systems on the machine write (recorders running side by
+    side would otherwise see each other's syncs; writeback_start reason=sync events in a
+    command phase show when that happened)."""
+    run("sync", "-f", str(mnt))
+
+
+def drop_caches(mnt: Path) -> None:
+    syncfs(mnt)
     Path("/proc/sys/vm/drop_caches").write_text("3\n")
 
 
@@ -191,120 +351,235 @@ def read_file(path: Path) -> None:
             pass
 
 
-def record(cfg: Config, scale: float, outdir: Path) -> dict:
-    """Run the workload on a fresh ext4 of one configuration; write and return its summary."""
-    tree = kernel_tree(scale, SEED)
+def journal_range(loop: str) -> tuple[int, int] | None:
+    """The journal inode's blocks as a sector range [first, end), from debugfs."""
+    text = subprocess.run(["debugfs", "-R", "stat <8>", loop], capture_output=True,
+                          text=True).stdout
+    ranges = [(int(a or c), int(b or c)) for a, b, c in EXTENT_RE.findall(
+        text.split("EXTENTS:", 1)[-1])]
+    if not ranges:
+        return None
+    first, last = min(r[0] for r in ranges), max(r[1] for r in ranges)
+    if sum(b - a + 1 for a, b in ranges) != last - first + 1:
+        raise RuntimeError(f"journal of {loop} is not contiguous: {ranges}")
+    return first * 8, (last + 1) * 8
+
+
+def host_memory() -> dict:
+    """RAM and the dirty-page settings the writeback timing follows."""
+    info = {}
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        key, value = line.split(":", 1)
+        if key in ("MemTotal", "MemAvailable", "MemFree", "Cached"):
+            info[key + "_kib"] = int(value.split()[0])
+    for key in ("dirty_background_ratio", "dirty_ratio", "dirty_background_bytes",
+                "dirty_bytes", "dirty_expire_centisecs", "dirty_writeback_centisecs"):
+        info[key] = int(Path(f"/proc/sys/vm/{key}").read_text())
+    return info
+
+
+def wait_quiet(disk: str) -> None:
+    """Wait until the device has issued nothing for QUIET_S seconds (or SETTLE_MAX_S)."""
+    stat = Path(f"/sys/block/{disk}/stat")
+    last, quiet_since = stat.read_text(), time.monotonic()
+    deadline = quiet_since + SETTLE_MAX_S
+    while time.monotonic() < deadline:
+        time.sleep(0.25)
+        now = stat.read_text()
+        if now != last:
+            last, quiet_since = now, time.monotonic()
+        elif time.monotonic() - quiet_since >= QUIET_S:
+            return
+
+
+@dataclass
+class Step:
+    """One step: the command, whether a sync phase follows, whether to wait for the
+    device to fall quiet after it, whether to drop the page cache before it."""
+
+    name: str
+    action: Callable[[], None]
+    sync: bool = False
+    settle: bool = False
+    drop: bool = False
+    extra: dict = field(default_factory=dict)
+
+
+def plan_steps(cfg: Config, mnt: Path, work: Path, payload: Payload,
+               fstrim_bytes: list[int]) -> tuple[list[Step], dict]:
+    """The steps of cfg's plan on the file system at mnt, and what to say about them."""
+    tree = kernel_tree(cfg.scale, SEED)
+    linux = mnt / "linux"
+    about: dict = {"tree": {"files": len(tree), "bytes": total_bytes(tree),
+                            "directories": len(directories(tree))}}
+
+    def fstrim() -> None:
+        text = run("fstrim", "-v", str(mnt))
+        m = re.search(r"\((\d+) bytes\)", text)
+        fstrim_bytes.append(int(m.group(1)) if m else -1)
+
+    def rm_tree() -> None:
+        shutil.rmtree(linux)
+
+    if cfg.plan == "untar":
+        archive = work / "linux.tar"
+        write_archive(archive, tree, payload)
+        read_file(archive)  # in the page cache: tar reads no device during the untar
+        linux.mkdir()
+        about["archive_bytes"] = archive.stat().st_size
+        return [Step("untar", lambda: run("tar", "-xf", str(archive), "-C", str(linux)),
+                     sync=True, settle=True),
+                Step("rm -rf", rm_tree, sync=True, settle=True, drop=True),
+                Step("fstrim", fstrim, settle=True)], about
+    if cfg.plan == "paced":
+        about["paced_seconds"] = PACED_SECONDS
+        return [Step("paced unpack", lambda: write_tree(linux, tree, payload, PACED_SECONDS),
+                     sync=True, settle=True),
+                Step("rm -rf", rm_tree, sync=True, settle=True, drop=True)], about
+    if cfg.plan != "documented":
+        raise ValueError(f"unknown plan {cfg.plan!r}")
+
     clone = clone_outputs(tree)
     schedule = make_schedule(tree, SEED)
     outputs = build_outputs(tree, SEED)
-    make_seconds = MAKE_SECONDS_AT_SCALE_1 * scale
+    make_seconds = MAKE_SECONDS_AT_SCALE_1 * cfg.scale
+    repo = mnt / "clone"
+
+    def make() -> None:
+        pause = make_seconds / max(1, len(schedule))
+        start = time.monotonic()
+        for i, unit in enumerate(schedule):
+            for path in unit.reads:
+                read_file(repo / path)
+            for spec in unit.writes:
+                (repo / spec.path).parent.mkdir(parents=True, exist_ok=True)
+                payload.write(repo / spec.path, spec.size_bytes)
+            # Keep to the schedule: unit i ends no earlier than (i + 1) * pause.
+            delay = start + (i + 1) * pause - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+
+    def make_clean() -> None:
+        # make clean walks the tree (readdir of every directory), then deletes outputs.
+        for d in ["", *directories(clone)]:
+            with os.scandir(repo / d) as it:
+                for _ in it:
+                    pass
+        for spec in outputs:
+            (repo / spec.path).unlink()
+
+    def dd() -> None:
+        run("dd", "if=/dev/zero", f"of={mnt / 'big.dd'}", "bs=1M", f"count={DD_MIB}",
+            "status=none")
+
+    about.update({
+        "clone": {"files": len(clone), "bytes": total_bytes(clone)},
+        "build_outputs": {"files": len(outputs), "bytes": total_bytes(outputs)},
+        "make": {"units": len(schedule), "file_reads": sum(len(u.reads) for u in schedule),
+                 "paced_seconds": make_seconds},
+        "dd_bytes": DD_MIB << 20,
+    })
+    return [
+        Step("unpack", lambda: write_tree(linux, tree, payload)),
+        Step("sync", lambda: syncfs(mnt)),
+        Step("rm -rf", rm_tree, drop=True),
+        Step("sync", lambda: syncfs(mnt)),
+        Step("git clone", lambda: write_tree(repo, clone, payload), sync=True),
+        Step("make", make, sync=True, drop=True),
+        Step("make clean", make_clean, sync=True, drop=True),
+        Step("dd", dd, sync=True),
+        Step("rm dd file", lambda: (mnt / "big.dd").unlink(), sync=True),
+        Step("fstrim", fstrim),
+    ], about
+
+
+def measure(step: Step, tracer: Tracer, counter: Path, disk: str, mnt: Path,
+            journal: tuple[int, int] | None) -> tuple[dict, list[str]]:
+    """Run one step, phase by phase; its summary and its trace lines."""
+    if step.drop:
+        drop_caches(mnt)
+    tracer.clear()
+    marks = [(time.monotonic(), int(counter.read_text()))]
+    step.action()
+    marks.append((time.monotonic(), int(counter.read_text())))
+    phases = ["command"]
+    if step.sync:
+        syncfs(mnt)
+        marks.append((time.monotonic(), int(counter.read_text())))
+        phases.append("sync")
+    if step.settle:
+        wait_quiet(disk)
+        marks.append((time.monotonic(), int(counter.read_text())))
+        phases.append("after")
+    lines, lost = tracer.take()
+    requests = parse(lines)
+    t0 = marks[0][0]
+    entry: dict = {"name": step.name, "ends_with_sync": step.sync or step.name == "sync",
+                   "dropped_caches_before": step.drop, "t0_monotonic_s": round(t0, 6),
+                   "phases": {}}
+    for k, phase in enumerate(phases):
+        start, end = marks[k][0], marks[k + 1][0]
+        last = k == len(phases) - 1
+        inside = [r for r in requests
+                  if (r.time_s >= start or k == 0) and (r.time_s < end or last)]
+        entry["phases"][phase] = {"seconds": round(end - start, 4),
+                                  "lifetime_write_kbytes": marks[k + 1][1] - marks[k][1],
+                                  **summarise(inside, journal, t0),
+                                  **kernel_events(lines, -1.0 if k == 0 else start,
+                                                  float("inf") if last else end)}
+    # Format 1 keys: the step as a whole, command and sync (not what settled after it).
+    body = [p for p in phases if p != "after"]
+    entry["wall_s"] = round(marks[len(body)][0] - t0, 4)
+    entry["lifetime_write_kbytes"] = marks[len(body)][1] - marks[0][1]
+    whole = [r for r in requests if r.time_s < marks[len(body)][0] or len(body) == len(phases)]
+    entry["requests"] = {k: v for k, v in summarise(whole, None, t0).items()
+                         if k in ("write", "write_bytes", "read", "read_bytes", "discard",
+                                  "discard_bytes", "flush", "other")}
+    entry["trace_lines"] = len(lines)
+    entry["trace_lost"] = lost
+    return entry, lines
+
+
+def record(cfg: Config, outdir: Path) -> dict:
+    """Run the plan on a fresh ext4 of one configuration; write and return its summary."""
     payload = Payload()
     work = Path(tempfile.mkdtemp(prefix="ssdlab_ext4_", dir="/tmp"))
     image = work / "ext4.img"
     mnt = work / "mnt"
-    mnt.mkdir()
-    with open(image, "wb") as f:
-        f.truncate(IMAGE_BYTES)
     loop = ""
     mounted = False
     tracer = None
     steps: list[dict] = []
     trace_out: list[str] = []
     try:
+        mnt.mkdir()
+        with open(image, "wb") as f:
+            f.truncate(cfg.image_bytes)
         loop = run("losetup", "-f", "--show", str(image)).strip()
-        name = Path(loop).name
+        disk = Path(loop).name
         major, minor = (int(x) for x in
-                        Path(f"/sys/block/{name}/dev").read_text().strip().split(":"))
+                        Path(f"/sys/block/{disk}/dev").read_text().strip().split(":"))
         run(*MKFS_BASE, *([] if cfg.journal else ["-O", "^has_journal"]), loop)
+        journal = journal_range(loop) if cfg.journal else None
         run("mount", "-t", "ext4", "-o", cfg.mount_options, loop, str(mnt))
         mounted = True
-        counter = Path(f"/sys/fs/ext4/{name}/lifetime_write_kbytes")
-        os.sync()
-        time.sleep(6)  # let the mount-time transaction commit before measuring
-        tracer = Tracer(major, minor)
-        linux, repo = mnt / "linux", mnt / "clone"
-
-        def unpack() -> None:
-            write_tree(linux, tree, payload)
-
-        def git_clone() -> None:
-            write_tree(repo, clone, payload)
-            os.sync()
-
-        def make() -> None:
-            pause = make_seconds / max(1, len(schedule))
-            start = time.monotonic()
-            for i, unit in enumerate(schedule):
-                for path in unit.reads:
-                    read_file(repo / path)
-                for spec in unit.writes:
-                    (repo / spec.path).parent.mkdir(parents=True, exist_ok=True)
-                    payload.write(repo / spec.path, spec.size_bytes)
-                # Keep to the schedule: unit i ends no earlier than (i + 1) * pause.
-                delay = start + (i + 1) * pause - time.monotonic()
-                if delay > 0:
-                    time.sleep(delay)
-            os.sync()
-
-        def make_clean() -> None:
-            # make clean walks the tree (readdir of every directory), then deletes outputs.
-            for d in ["", *directories(clone)]:
-                with os.scandir(repo / d) as it:
-                    for _ in it:
-                        pass
-            for spec in outputs:
-                (repo / spec.path).unlink()
-            os.sync()
-
-        def dd() -> None:
-            run("dd", "if=/dev/zero", f"of={mnt / 'big.dd'}", "bs=1M", f"count={DD_MIB}",
-                "status=none")
-            os.sync()
-
-        def rm_dd() -> None:
-            (mnt / "big.dd").unlink()
-            os.sync()
-
+        counter = Path(f"/sys/fs/ext4/{disk}/lifetime_write_kbytes")
         fstrim_bytes: list[int] = []
-
-        def fstrim() -> None:
-            text = run("fstrim", "-v", str(mnt))
-            m = re.search(r"\((\d+) bytes\)", text)
-            fstrim_bytes.append(int(m.group(1)) if m else -1)
-
-        plan = [
-            ("unpack", unpack, False, False),
-            ("sync", os.sync, True, False),
-            ("rm -rf", lambda: shutil.rmtree(linux), False, True),
-            ("sync", os.sync, True, False),
-            ("git clone", git_clone, True, False),
-            ("make", make, True, True),
-            ("make clean", make_clean, True, True),
-            ("dd", dd, True, False),
-            ("rm dd file", rm_dd, True, False),
-            ("fstrim", fstrim, False, False),
-        ]
-        for step, action, synced, drop in plan:
-            if drop:
-                drop_caches()
-            tracer.clear()
-            before = int(counter.read_text())
-            t0 = time.monotonic()
-            action()
-            wall = time.monotonic() - t0
-            after = int(counter.read_text())
-            lines, lost = tracer.take()
-            entry = {"name": step, "ends_with_sync": synced, "dropped_caches_before": drop,
-                     "wall_s": round(wall, 4), "lifetime_write_kbytes": after - before,
-                     "requests": count_requests(lines), "trace_lines": len(lines),
-                     "trace_lost": lost}
-            if step == "fstrim":
+        plan, about = plan_steps(cfg, mnt, work, payload, fstrim_bytes)
+        syncfs(mnt)
+        time.sleep(6)  # let the mount-time transaction commit before measuring
+        memory = host_memory()
+        discard_max = int(Path(f"/sys/block/{disk}/queue/discard_max_bytes").read_text())
+        tracer = Tracer(major, minor)
+        for step in plan:
+            entry, lines = measure(step, tracer, counter, disk, mnt, journal)
+            if step.name == "fstrim":
                 entry["fstrim_reported_bytes"] = fstrim_bytes[-1]
             steps.append(entry)
-            trace_out.append(f"# step: {step}")
+            trace_out.append(f"# step: {step.name}")
             trace_out.extend(lines)
-            print(f"{cfg.name:28s} {step:11s} {after - before:9d} KiB  "
-                  f"{len(lines):6d} requests  {wall:7.2f} s", flush=True)
+            print(f"{cfg.name:36s} {step.name:13s} {entry['lifetime_write_kbytes']:9d} KiB  "
+                  f"{len(lines):6d} requests  {entry['wall_s']:7.2f} s", flush=True)
     finally:
         if tracer is not None:
             tracer.close()
@@ -316,38 +591,41 @@ def record(cfg: Config, scale: float, outdir: Path) -> dict:
         shutil.rmtree(work, ignore_errors=True)
 
     summary = {
-        "format": 1,
+        "format": FORMAT,
         "config": cfg.name,
+        "plan": cfg.plan,
         "journal": cfg.journal,
         "atime": cfg.atime,
         "discard": cfg.discard,
         "kernel": platform.release(),
         "e2fsprogs": subprocess.run(["mkfs.ext4", "-V"], capture_output=True,
                                     text=True).stderr.splitlines()[0],
-        "image_bytes": IMAGE_BYTES,
+        "image_bytes": cfg.image_bytes,
         "mkfs_options": cfg.mkfs_options,
         "mount_options": cfg.mount_options,
-        "scale": scale,
+        "journal_sectors": list(journal) if journal else None,
+        "discard_max_bytes": discard_max,
+        "host": memory,
+        "scale": cfg.scale,
         "seed": SEED,
-        "tree": {"files": len(tree), "bytes": total_bytes(tree),
-                 "directories": len(directories(tree))},
-        "clone": {"files": len(clone), "bytes": total_bytes(clone)},
-        "build_outputs": {"files": len(outputs), "bytes": total_bytes(outputs)},
-        "make": {"units": len(schedule), "file_reads": sum(len(u.reads) for u in schedule),
-                 "paced_seconds": make_seconds},
-        "dd_bytes": DD_MIB << 20,
-        "trace": {"file": f"ext4_{cfg.name}.trace.gz", "event": "block/block_rq_issue",
+        **about,
+        "trace": {"file": f"ext4_{cfg.name}.trace.gz", "events": list(EVENTS),
+                  "clock": "mono (CLOCK_MONOTONIC, as t0_monotonic_s)",
                   "device": "loop device holding the file system (sector 0 = fs start)",
                   "step_separator": "# step: NAME"},
         "notes": [
             "lifetime_write_kbytes counts sectors written to the block device, so it agrees "
             "with the write bytes of the trace; discards are not part of it.",
-            "Caches are dropped (after a sync) before rm -rf, make and make clean, so make "
-            "reads its sources from the device.",
-            "unpack, rm -rf and fstrim end without sync; the other steps end with sync.",
-            "make is emulated: each compile unit reads its source, nearby headers and common "
-            "include/ headers, writes an object, and the units are paced over paced_seconds "
-            "so that atime updates fall into several journal commits.",
+            "A step's phases: command, sync (steps that sync), after (steps that settle: "
+            f"until the device was quiet for {QUIET_S} s after the sync). The step's "
+            "lifetime_write_kbytes and requests cover command and sync.",
+            "Caches are dropped (after a sync) before the steps marked "
+            "dropped_caches_before, so they read from the device.",
+            "journal_sectors: the journal inode's blocks, as [first, end) sectors; "
+            "journal_writes/journal_bytes count write requests that start inside it.",
+            "documented plan: make is emulated: each compile unit reads its source, nearby "
+            "headers and common include/ headers, writes an object, and the units are paced "
+            "over paced_seconds so that atime updates fall into several journal commits.",
         ],
         "steps": steps,
     }
@@ -359,17 +637,26 @@ def record(cfg: Config, scale: float, outdir: Path) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scale", type=float, default=0.2)
     parser.add_argument("--only", action="append", help="record only these configurations")
     parser.add_argument("--outdir", type=Path, default=HERE)
+    parser.add_argument("--list", action="store_true", help="list the configurations")
     args = parser.parse_args(argv)
+    names = [c.name for c in CONFIGS]
+    if args.list:
+        print("\n".join(names))
+        return 0
+    unknown = sorted(set(args.only or ()) - set(names))
+    if unknown:
+        print(f"--only: no configuration {unknown[0]!r}; known: {', '.join(names)}",
+              file=sys.stderr)
+        return 2
     if os.geteuid() != 0:
         print("record_ext4.py needs root (losetup, mount, tracefs)", file=sys.stderr)
         return 2
     for cfg in CONFIGS:
         if args.only and cfg.name not in args.only:
             continue
-        record(cfg, args.scale, args.outdir)
+        record(cfg, args.outdir)
     return 0
 
 

@@ -1,0 +1,83 @@
+"""A student's way through the lessons, kept between sessions: which lessons are finished
+and the step each lesson was left at. A small JSON file in the user's configuration folder
+($SSDLAB_CONFIG_DIR, else $XDG_CONFIG_HOME/ssdlab, else ~/.config/ssdlab), written to a
+temporary name and renamed. A file that cannot be read is set aside, never trusted: the
+student starts afresh and is told why. No Qt here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from app.atomicfile import OutputFileError, write_atomic
+
+FILE_NAME = "lessons.json"
+FORMAT = 1
+
+
+def config_dir() -> Path:
+    if os.environ.get("SSDLAB_CONFIG_DIR"):
+        return Path(os.environ["SSDLAB_CONFIG_DIR"])
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "ssdlab"
+
+
+@dataclass
+class Progress:
+    """finished: lesson ids done; at: lesson id -> step index (0-based) last shown."""
+
+    finished: set[str] = field(default_factory=set)
+    at: dict[str, int] = field(default_factory=dict)
+    path: Path | None = None
+    problem: str = ""  # why a saved file was not used ("" when it was, or there was none)
+
+    def visit(self, lesson_id: str, step: int) -> None:
+        self.at[lesson_id] = int(step)
+        self.save()
+
+    def finish(self, lesson_id: str) -> None:
+        self.finished.add(lesson_id)
+        self.at.pop(lesson_id, None)
+        self.save()
+
+    def forget(self) -> None:
+        self.finished.clear()
+        self.at.clear()
+        self.save()
+
+    def save(self) -> str:
+        """Write the file; returns "" or why it could not be written (the lesson goes on)."""
+        if self.path is None:
+            return ""
+        data = {"format": FORMAT, "finished": sorted(self.finished),
+                "at": {k: v for k, v in sorted(self.at.items())}}
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(str(self.path), json.dumps(data, indent=1) + "\n")
+        except (OSError, OutputFileError) as e:
+            return f"lesson progress not saved: {e}"
+        return ""
+
+
+def load_progress(path: Path | None = None) -> Progress:
+    """The saved progress, or a fresh one (with .problem set when the file was unusable)."""
+    path = path if path is not None else config_dir() / FILE_NAME
+    if not path.exists():
+        return Progress(path=path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise ValueError(f"format must be {FORMAT}")
+        finished = data.get("finished", [])
+        at = data.get("at", {})
+        if not (isinstance(finished, list) and all(isinstance(x, str) for x in finished)):
+            raise ValueError("finished must be a list of lesson ids")
+        if not (isinstance(at, dict) and all(isinstance(k, str) and isinstance(v, int)
+                                             and v >= 0 for k, v in at.items())):
+            raise ValueError("at must map lesson ids to step numbers from 0")
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        return Progress(path=path, problem=f"{path}: not used ({e}); starting afresh")
+    return Progress(set(finished), dict(at), path)

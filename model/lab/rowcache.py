@@ -1,0 +1,64 @@
+"""A documented experiment's rows, replayed once per version of the model and kept on disk.
+
+A lesson's compare step shows an experiment's rows; replaying the journal experiment (eight
+clone / make / make clean runs) takes one to two minutes on a busy two-core machine, too long
+to wait for in class every time. The replay is deterministic, so its rows are a function of
+the code and data that produce them: they are kept under ~/.cache/ssdlab/experiments/ ($XDG_
+CACHE_HOME moves it), in a file named by a hash of every source file under model/ and every
+scenario and profile file, and replayed again whenever any of them changes. A file that
+cannot be read is replayed over, never trusted. `ssdlab experiments` always replays.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import asdict
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from .experiments import EXPERIMENTS, Row
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = (ROOT / "model", ROOT / "assets" / "scenarios", ROOT / "assets" / "profiles")
+
+
+@cache
+def model_version() -> str:
+    """A hash of everything a replay reads: the model's code, scenarios and profiles."""
+    h = hashlib.sha256(f"{sys.version} numpy {np.__version__}".encode())
+    for folder in SOURCES:
+        for path in sorted(folder.rglob("*")):
+            if path.suffix in (".py", ".toml") and path.is_file():
+                h.update(str(path.relative_to(ROOT)).encode())
+                h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "ssdlab" / "experiments"
+
+
+def cached_rows(name: str, replay: Callable[[], list[Row]] | None = None) -> tuple[Row, ...]:
+    """The rows of experiment `name`, from the cache when this model version replayed it
+    before, else replayed now (and kept for next time when the cache can be written)."""
+    path = cache_dir() / f"{name}-{model_version()}.json"
+    try:
+        return tuple(Row(**d) for d in json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError):
+        pass  # none yet, or unreadable: replay
+    rows = tuple((replay or EXPERIMENTS[name])())
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps([asdict(r) for r in rows]), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only home: the rows are still right, only not kept
+    return rows

@@ -1,0 +1,180 @@
+"""The model against the phase-by-phase recordings of real ext4 (Linux 6.18): untar with and
+without discard, a 1.2 GB untar, and a paced untar (tests/recordings/ext4_untar_* and
+ext4_paced_*, made by record_ext4.py; model/lab/ext4phases.py replays them). No root.
+
+Each figure the model holds is asserted within 10 % (or exactly, where both are 0); each it
+does not is pinned with its measured size and cause as a known gap, so a change that
+closes or widens it shows here.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from model.lab.ext4phases import FIGURES, PHASE_CONFIGS, compare, load
+
+UNTAR, DISCARD, BIG, PACED = PHASE_CONFIGS
+
+
+def fig(config: str, step: str, name: str):
+    for f in compare(config):
+        if f.step == step and f.figure == name:
+            return f
+    raise KeyError((config, step, name))
+
+
+def test_every_step_has_every_figure():
+    for config in PHASE_CONFIGS:
+        steps = [s["name"] for s in load(config)["steps"]]
+        got = compare(config)
+        assert [(f.step, f.figure) for f in got] == [(s, n) for s in steps for n in FIGURES]
+
+
+# --- writeback timing ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("config", [UNTAR, DISCARD])
+def test_untar_writes_nothing_until_sync_with_plenty_of_ram(config):
+    """493 MB of dirty data on a 24 GiB host: far under the 2.24 GiB background threshold,
+    and tar ends long before the 30 s expiry. Real and model write nothing, not even a
+    journal commit."""
+    for name in ("command_mb", "data_from_s"):
+        f = fig(config, "untar", name)
+        assert f.kernel == 0 and f.model == 0, f
+
+
+@pytest.mark.parametrize("config", [UNTAR, DISCARD, BIG])
+def test_sync_after_untar_within_5_percent(config):
+    f = fig(config, "untar", "sync_mb")
+    assert abs(f.ratio - 1) <= 0.05, f
+
+
+def test_paced_untar_data_waits_for_the_30_s_expiry():
+    """Written over 60 s: the first file data goes out at the first 5 s flusher pass after
+    the first file is 30 s old (kernel 30.7 s, model 30.0 s), and meanwhile a journal
+    commit every 5 s (12 kernel, 13 model)."""
+    start = fig(PACED, "paced unpack", "data_from_s")
+    assert 30 <= start.kernel <= 36 and 30 <= start.model <= 36
+    assert abs(start.ratio - 1) <= 0.05, start
+    commits = fig(PACED, "paced unpack", "commits")
+    assert abs(commits.ratio - 1) <= 0.10, commits
+    journal = fig(PACED, "paced unpack", "journal_mb")
+    assert abs(journal.ratio - 1) <= 0.05, journal
+
+
+def test_limitation_paced_untar_split_between_command_and_sync():
+    """Known gap: command plus sync agree within 1 % (128.2 MB real, 128.6 model), but the
+    model's flusher passes during the command write 7.4 MB more file data (13,933 blocks
+    against about 12,100; the kernel's passes wrote 9-12 MB each), so the command is 14 %
+    over and the sync 11 % under."""
+    command = fig(PACED, "paced unpack", "command_mb")
+    sync = fig(PACED, "paced unpack", "sync_mb")
+    assert abs((command.model + sync.model) / (command.kernel + sync.kernel) - 1) <= 0.01
+    assert 1.05 <= command.ratio <= 1.2, command
+    assert 0.8 <= sync.ratio <= 0.95, sync
+
+
+def test_limitation_big_untar_background_writeback_before_the_threshold():
+    """Known gap: during the 1.2 GB untar the kernel started background writeback at 3.9 s
+    (reason=background in the trace) with about 0.6 GB dirty, well under 10 % of the
+    available RAM (2.24 GB). The kernel also gives each device a share of the background
+    threshold in proportion to its share of recent writeback (wb_calc_thresh), and a loop
+    device shares it with the disk holding its file, which writes every byte again. The
+    model has one device and the global threshold, so it writes no data before sync; the
+    total over command and sync agrees within 3 % (2.8 % under: the journal gap below)."""
+    f = fig(BIG, "untar", "data_from_s")
+    assert 3 <= f.kernel <= 5 and f.model == 0
+    command = fig(BIG, "untar", "command_mb")
+    sync = fig(BIG, "untar", "sync_mb")
+    assert abs((command.model + sync.model) / (command.kernel + sync.kernel) - 1) <= 0.03
+
+
+# --- journal ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("config", [UNTAR, DISCARD, BIG, PACED])
+def test_journal_of_rm_rf_within_5_percent(config):
+    f = fig(config, "rm -rf", "journal_mb")
+    assert abs(f.ratio - 1) <= 0.05, f
+    f = fig(config, "rm -rf", "sync_mb")
+    assert abs(f.ratio - 1) <= 0.05, f
+
+
+def test_big_rm_rf_commits_on_the_timer():
+    """rm -rf of 92,000 files after dropping the page cache took 13.7 s (the replay lasts
+    as long): two 5 s commits during it and one in the sync, real and model."""
+    for name in ("commits", "command_mb", "journal_mb"):
+        f = fig(BIG, "rm -rf", name)
+        assert abs(f.ratio - 1) <= 0.05, f
+
+
+def test_large_sync_commits_more_than_once():
+    """A transaction that reaches a third of the journal (5,461 of 16,384 blocks) commits
+    early: the 1.2 GB untar and its sync commit several times in both."""
+    f = fig(BIG, "untar", "commits")
+    assert f.kernel >= 3 and f.model >= 2
+
+
+def test_limitation_journal_of_untar_sync():
+    """Known gap: the sync after the 493 MB untar journals 28.5 MB in 2 commits in the
+    kernel (the first full at 5,392 blocks), 19.0 MB in 1 in the model, whose transaction
+    holds 4,634 blocks, under the 5,461-block limit. The home writes agree to 0.01 %
+    (144,833 blocks real, 144,826 model), so the kernel's extra 2,316 journal blocks are
+    metadata journaled twice or dirtied only in the journal, which the block trace cannot
+    tell apart. The 1.2 GB untar shows the same (95 MB against 71 MB)."""
+    for config in (UNTAR, BIG):
+        f = fig(config, "untar", "journal_mb")
+        assert 0.6 <= f.ratio <= 0.8, f
+
+
+# --- discard and fstrim ----------------------------------------------------------------------
+
+
+def test_modern_discard_covers_the_free_runs():
+    """After rm -rf with -o discard: the distinct area discarded (the tree and the free
+    space up to its runs' ends) within 10 %; each request covers the same on average
+    (59 MB: from a freed extent to the end of its free run)."""
+    distinct = fig(DISCARD, "rm -rf", "discard_distinct_mb")
+    assert abs(distinct.ratio - 1) <= 0.10, distinct
+    assert distinct.kernel > load(DISCARD)["tree"]["bytes"] / 1e6
+    mb, n = fig(DISCARD, "rm -rf", "discard_mb"), fig(DISCARD, "rm -rf", "discard_requests")
+    assert abs((mb.model / n.model) / (mb.kernel / n.kernel) - 1) <= 0.10
+
+
+def test_limitation_modern_discard_request_count():
+    """Known gap (allocation): the kernel sent 6,758 discards (401 GB summed, areas
+    discarded again and again), the model 129 (7.6 GB): both merge adjacent extents freed
+    in one transaction, and the model packs the small files without gaps, so its 36,706
+    files free as far fewer runs."""
+    n = fig(DISCARD, "rm -rf", "discard_requests")
+    assert n.kernel > 20 * n.model > 0
+    assert fig(DISCARD, "rm -rf", "discard_mb").kernel > 100 * 2**30 / 1e6
+
+
+def test_discard_waits_for_no_sync():
+    """The kernel's discard worker ran on after sync returned: most discards fall in the
+    seconds after it (the recorder waits until the device is quiet)."""
+    after = load(DISCARD)["steps"][1]["phases"]
+    assert after["after"]["discard"] > after["sync"]["discard"] > 0
+
+
+@pytest.mark.parametrize("config", [UNTAR, DISCARD, BIG])
+def test_fstrim_within_10_percent(config):
+    f = fig(config, "fstrim", "fstrim_mb")
+    assert abs(f.ratio - 1) <= 0.10, f
+    assert fig(config, "fstrim", "discard_mb").kernel == f.kernel
+
+
+@pytest.mark.parametrize("config", PHASE_CONFIGS)
+def test_recordings_are_complete_and_agree_with_their_counter(config):
+    """Nothing lost from the trace buffer, and per phase the traced write bytes are what
+    ext4's lifetime_write_kbytes counted; the journal's writes lie in its recorded range."""
+    rec = load(config)
+    assert rec["format"] == 2 and rec["kernel"].startswith("6.18")
+    first, end = rec["journal_sectors"]
+    assert end - first == 16384 * 8  # mke2fs's 64 MiB journal for 2-4 GiB
+    for step in rec["steps"]:
+        assert step["trace_lost"] == 0
+        for phase in step["phases"].values():
+            assert phase["write_bytes"] == phase["lifetime_write_kbytes"] * 1024
+            assert phase["journal_bytes"] <= phase["write_bytes"]

@@ -1,0 +1,198 @@
+"""Writeback thresholds from the host's RAM, early journal commits, and modern discard, on
+small file systems (model/host/writeback.py, journal.py, discard.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from model.host.discard import merge_extents, modern_runs
+from model.host.ext4layout import BlockAllocator, Layout
+from model.host.fstypes import FsOptions
+from model.host.machine import Machine
+from model.host.partition import Partition
+from model.host.profiles import load_host_profile, load_profile
+from model.host.writeback import GIB, WritebackLimits
+
+MIB = 2**20
+
+
+def machine(ram_gib: float = 4.0, kernel: str = "2.6.39", discard: bool = False,
+            user_mib: int = 512) -> Machine:
+    profile = load_profile("intel_x25m_g1_80")  # 512 KiB erase blocks: small drives build
+    host = replace(load_host_profile("phenom2_x4_965"), ram_gib=ram_gib)
+    return Machine(profile, host, FsOptions(discard=discard, kernel=kernel),
+                   partition=Partition(0), user_pages=user_mib * MIB // profile.page_bytes)
+
+
+def test_thresholds_follow_ram():
+    small = WritebackLimits.for_host(replace(load_host_profile("phenom2_x4_965"), ram_gib=1))
+    big = WritebackLimits.for_host(load_host_profile("recorder_vm"))
+    assert small.background_bytes == int(0.10 * 0.9 * GIB)
+    assert small.throttle_bytes == int(0.20 * 0.9 * GIB)
+    assert big.background_bytes > 2 * GIB  # the recording machine: 24 GiB
+    assert WritebackLimits.for_memory(GIB, 30, 20).background_bytes == GIB // 10
+
+
+def test_limits_refuse_nonsense():
+    with pytest.raises(ValueError, match="background_bytes"):
+        WritebackLimits(background_bytes=2 * MIB, throttle_bytes=MIB)
+    with pytest.raises(ValueError, match="expire_s"):
+        WritebackLimits(expire_s=0)
+
+
+def _data_written_during_writes(ram_gib: float, mb: int) -> int:
+    m = machine(ram_gib)
+    c0 = m.fs.count.data_blocks
+    for i in range(mb):
+        ino = m.fs.create(2, f"f{i}", MIB)
+        m.cpu(0.001)
+        assert ino
+    return (m.fs.count.data_blocks - c0) * 4096
+
+
+def test_small_ram_writes_back_during_the_command_large_ram_does_not():
+    assert _data_written_during_writes(64.0, 200) == 0
+    small = _data_written_during_writes(1.0, 200)  # background threshold 92 MiB
+    assert small >= 200 * MIB - int(0.1 * 0.9 * GIB) - MIB
+
+
+def test_writer_waits_above_the_throttle():
+    """With 0.25 GiB of RAM (throttle 46 MiB) writing 100 MiB in 1 ms of CPU is paced by
+    the drive; with 64 GiB it is not."""
+    clocks = {}
+    for ram in (0.25, 64.0):
+        m = machine(ram)
+        m.fs.create(2, "big", 100 * MIB)
+        m.cpu(0.001)
+        clocks[ram] = m.clock
+    assert clocks[64.0] == pytest.approx(0.001)
+    assert clocks[0.25] > 0.01
+
+
+def test_large_sync_commits_early_and_journals_again():
+    """A transaction commits when it holds a quarter (2.6.39) or a third (modern) of the
+    journal, so 30,000 small files commit several times in one sync, and the inode-table
+    blocks that allocation dirties again after a commit are journaled again."""
+    got = {}
+    for kernel in ("2.6.39", "modern"):
+        m = machine(kernel=kernel)  # 512 MiB: a 16 MiB journal of 4,096 blocks
+        assert m.fs.journal.blocks == 4096
+        limit = m.fs.journal.max_transaction_blocks
+        assert limit == (1024 if kernel == "2.6.39" else 1365)
+        for i in range(30000):
+            m.fs.create(2, f"f{i}", 100)
+            m.cpu(1e-5)
+        c0, j0, h0 = m.fs.count.commits, m.fs.count.journal_blocks, m.fs.count.metadata_blocks
+        m.sync()
+        got[kernel] = (m.fs.count.commits - c0, m.fs.count.journal_blocks - j0,
+                       m.fs.count.metadata_blocks - h0)
+    for kernel, (commits, journal, home) in got.items():
+        assert commits >= 2, kernel
+        assert journal > home, kernel  # some blocks went through the journal twice
+    assert got["2.6.39"][0] >= got["modern"][0]
+
+
+def test_modern_discard_goes_to_the_end_of_the_free_run_after_sync():
+    """rm of a file followed by free space: 2.6.39 trims the file, modern the file and the
+    free space after it up to the group's end, from a worker the sync does not wait for."""
+    out = {}
+    for kernel in ("2.6.39", "modern"):
+        m = machine(kernel=kernel, discard=True)
+        ino = m.fs.create(2, "f", 8 * MIB)
+        m.sync()
+        (start, _), = m.fs.inodes[ino].extents
+        m.fs.unlink(2, "f")
+        t0 = m.fs.count.discard_blocks
+        m.sync()
+        done = m.clock
+        out[kernel] = (m.fs.count.discard_blocks - t0, start, m.busy_until > done)
+    blocks, start, _ = out["2.6.39"]
+    assert blocks == 2048
+    blocks, start, later = out["modern"]
+    layout = machine().fs.layout
+    group_end = layout.group_start(layout.group_of_block(start) + 1)
+    assert blocks == group_end - start
+    assert later  # still trimming when sync returned
+
+
+@given(st.lists(st.tuples(st.integers(0, 4000), st.integers(1, 64)), max_size=30))
+@settings(max_examples=60, deadline=None)
+def test_modern_runs_cover_every_freed_block(frees):
+    """Whatever is freed, the modern discards cover every freed block that is free, stay
+    inside free space and never cross a block group."""
+    layout = Layout(4096, blocks_per_group=1024, inodes_per_group=256)
+    alloc = BlockAllocator(layout)
+    starts, lengths = alloc.free_runs()
+    for s, n in zip(starts.tolist(), lengths.tolist(), strict=True):
+        alloc.mark(s, n, True)  # a full file system, then the frees
+    extents = []
+    for s, n in frees:
+        n = min(n, 4096 - s)
+        for fs_, fn in zip(*(a.tolist() for a in _used_runs(alloc, s, s + n)), strict=True):
+            alloc.mark(fs_, fn, False)
+            extents.append((fs_, fn))
+    runs = modern_runs(extents, alloc, layout)
+    covered = np.zeros(4096, bool)
+    for s, n in runs:
+        assert not alloc.used[s:s + n].any()
+        assert layout.group_of_block(s) == layout.group_of_block(s + n - 1)
+        covered[s:s + n] = True
+    for s, n in merge_extents(extents):
+        assert covered[s:s + n].all()
+
+
+def _used_runs(alloc: BlockAllocator, lo: int, hi: int):
+    """Runs of used blocks in [lo, hi): a block freed already is not freed twice."""
+    used = alloc.used[lo:hi].astype(np.int8)
+    edges = np.diff(used, prepend=0, append=0)
+    starts = np.flatnonzero(edges == 1)
+    return starts + lo, np.flatnonzero(edges == -1) - starts
+
+
+def test_kernel_era_is_checked_and_fixed_at_mkfs():
+    with pytest.raises(ValueError, match="kernel must be one of 2.6.39, modern"):
+        FsOptions(kernel="3.0")
+    m = machine()
+    with pytest.raises(ValueError, match="kernel"):
+        m.fs.remount(FsOptions(kernel="modern"))
+
+
+SCENARIO = """version = 1
+[drive]
+profile = "intel_x25m_g1_80"
+user_gib = 0.5
+[filesystem]
+discard = true
+kernel = {kernel}
+[[steps]]
+do = "write"
+mb = 8
+[[steps]]
+do = "delete"
+[[steps]]
+do = "sync"
+"""
+
+
+def test_scenario_files_choose_the_kernel_era():
+    from model.lab.scenario import (  # noqa: PLC0415 (lab sits above host)
+        ScenarioError,
+        parse_scenario,
+        run_scenario,
+        scenario_text,
+    )
+
+    old = parse_scenario(SCENARIO.format(kernel='"2.6.39"'))
+    new = parse_scenario(SCENARIO.format(kernel='"modern"'))
+    assert new.fs.kernel == "modern" and 'kernel = "modern"' in scenario_text(new)
+    assert "kernel" not in scenario_text(old)  # the default is not written out
+    trimmed = {k: run_scenario(s)[2].trimmed_mb for k, s in (("old", old), ("new", new))}
+    assert trimmed["old"] == pytest.approx(8.0, rel=0.01)  # the 8 MB file
+    assert trimmed["new"] > trimmed["old"]  # the free run after the file, too
+    with pytest.raises(ScenarioError, match=r"7: filesystem.kernel must be one of 2.6.39, modern"):
+        parse_scenario(SCENARIO.format(kernel='"4.4"'))
