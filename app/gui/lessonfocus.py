@@ -39,7 +39,7 @@ def config_settings(config: RunConfig, base: Settings | None = None) -> Settings
         # a host or file-system option the workbench does not offer (a stripe width, another
         # host): the controls still show the drive, partition and mount options it has
         fs = replace(FsOptions(), journal=sc.fs.journal, atime=sc.fs.atime,
-                     discard=sc.fs.discard)
+                     discard=sc.fs.discard, kernel=sc.fs.kernel)
         return settings_for(replace(sc, host=HOST_PROFILE, fs=fs), base)
 
 
