@@ -159,6 +159,32 @@ def test_file_system_session_saves_and_reopens(until, bench, tmp_path):
     assert [s["step"] for s in bench.snapshot.steps] == [s["step"] for s in saved.steps]
 
 
+def test_many_files_rounds_clone_and_umount_from_the_window(until, bench):
+    """The workloads of issue 13 as window controls: fill with many files to the Fill %,
+    delete half, fstrim, git clone, make clean without a build first, umount."""
+    c = bench.controls.widgets
+    fs_drive(until, bench, mib=512)
+    choose(c["workload"], "fillfiles")
+    assert c["fill_pct"].isVisible() and not c["kernel_scale"].isVisible()
+    c["fill_pct"].setValue(80)
+    fill = run_step(until, bench)
+    assert fill["host_mb"] > 300
+    choose(c["workload"], "deletehalf")
+    run_step(until, bench)
+    bench.controls.fstrim_button.click()
+    until(lambda: bench.snapshot.steps[-1]["step"] == "fstrim" and not bench.snapshot.running)
+    assert bench.snapshot.steps[-1]["trims"] > 0
+    choose(c["workload"], "gitclone")
+    assert c["kernel_scale"].isVisible()
+    c["kernel_scale"].setValue(0.02)
+    run_step(until, bench)
+    choose(c["workload"], "umount")
+    run_step(until, bench)
+    assert [r[0] for r in bench.charts.steps.rows()] == [
+        "fill to 80 % with files", "delete 50 % of the files", "fstrim", "git clone",
+        "umount"]
+
+
 def test_kernel_era_makes_a_new_file_system_whose_discards_cover_free_runs(until, bench):
     """The Kernel list beside discard: modern rebuilds the file system (how discard behaves
     is fixed at mkfs), and its rm -rf discards whole free runs, more than 2.6.39 trims."""

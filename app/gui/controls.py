@@ -358,9 +358,11 @@ class Controls(QWidget):
         self._show_workload_fields(s.workload)
 
     def _show_workload_fields(self, kind: str) -> None:
-        shown = {"fill_pct": kind == "fill", "amount": kind in KINDS and kind != "fill",
+        shown = {"fill_pct": kind in ("fill", "fillfiles"),
+                 "amount": kind in KINDS and kind != "fill",
                  "hot_lba_pct": kind == "hotcold", "hot_write_pct": kind == "hotcold",
-                 "trim_max_pages": kind == "trim", "kernel_scale": kind == "unpack",
+                 "trim_max_pages": kind == "trim",
+                 "kernel_scale": kind in ("unpack", "gitclone"),
                  "seq_mb": kind == "seqwrite", "trace_path": kind == "trace"}
         for name, visible in shown.items():
             self._work_form.setRowVisible(self.widgets[name], visible)

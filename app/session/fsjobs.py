@@ -31,6 +31,13 @@ FS_KINDS = {
     "rmrf": "rm -rf of the tree",
     "seqwrite": "Sequential write (MB)",
     "trace": "Replay trace file…",
+    "fillfiles": "Fill with many files (to Fill %)",
+    "deletehalf": "Delete half of those files",
+    "gitclone": "git clone of the tree",
+    "make": "make (whole tree)",
+    "makeclean": "make clean",
+    "symlink": "Symbolic link",
+    "umount": "umount",
 }
 
 
@@ -63,6 +70,20 @@ class FsStep:
             return cls("replay", make_step("replay", trace=s.trace_path).args, index, True)
         if kind == "fstrim":
             return cls("fstrim", {}, index)
+        if kind == "fillfiles":
+            return cls("fill_files", make_step("fill_files", percent=float(s.fill_pct),
+                                               seed=s.seed).args, index, True)
+        if kind == "deletehalf":
+            return cls("delete_files", make_step("delete_files", percent=50.0).args, index,
+                       True)
+        if kind == "gitclone":
+            return cls("git_clone", make_step("git_clone", scale=s.kernel_scale).args, index,
+                       True)
+        if kind in ("make", "makeclean", "umount"):
+            do = {"makeclean": "make_clean"}.get(kind, kind)
+            return cls(do, make_step(do).args, index, kind != "umount")
+        if kind == "symlink":
+            return cls("symlink", make_step("symlink", name=f"link-{index}").args, index)
         raise ValueError(f"file-system step must be one of {', '.join(FS_KINDS)}, fstrim; "
                          f"got {kind!r}")
 
@@ -100,6 +121,12 @@ class FsStep:
             return "replay " + a["trace"].rsplit("/", 1)[-1]
         if self.do == "fill":
             return f"fill to {a['percent']:g} %"
+        if self.do == "fill_files":
+            return f"fill to {a['percent']:g} % with files"
+        if self.do == "delete_files":
+            return f"delete {a['percent']:g} % of the files"
+        if self.do == "make" and a.get("targets"):
+            return f"make {a['targets']}"
         if self.do == "random_writes":
             return f"sysbench {a['requests']:,} x 4 KiB"
         if self.do == "user_mix":

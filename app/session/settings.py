@@ -12,6 +12,7 @@ from model.flash.theory import wa_for
 from model.host.partition import Partition
 from model.host.profiles import load_profile
 
+from .fsjobs import FS_KINDS
 from .schema import SETTINGS, check_record
 
 # Fields that change the drive itself: changing one mid-run discards the run.
@@ -89,7 +90,7 @@ class Settings:
                          lvm_pe_start_bytes=self.lvm_kib * 1024)
 
 
-FS_WORKLOADS = ("unpack", "rmrf", "seqwrite", "trace")
+FS_WORKLOADS = tuple(FS_KINDS)  # the workload choices that are file-system steps
 FS_SHARE = 0.85  # of the capacity a single file-system step may fill (journal, metadata)
 
 

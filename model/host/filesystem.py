@@ -16,9 +16,11 @@ submits them and charges their time (see machine.py).
 from __future__ import annotations
 
 import heapq
-import zlib
+
+import numpy as np
 
 from . import discard as dc
+from . import orlov
 from .blockdev import BlockDevice
 from .ext4layout import MAX_EXTENT_BLOCKS, BlockAllocator, Layout, default_journal_blocks
 from .fstypes import (
@@ -65,6 +67,12 @@ class FileSystem:
                           for g in range(self.layout.groups)]
         self._free_inos: list[list[int]] = [[] for _ in range(self.layout.groups)]
         self._stream: list[int] = [0, 0]  # small-file allocation stream: next, end
+        self._big_stream = 0  # where the last file of SMALL_FILE_BLOCKS or more ended
+        # per group, for Orlov: directories, and inodes not in use
+        self.dirs_in_group = np.zeros(self.layout.groups, dtype=np.int64)
+        self.free_inodes = np.array(
+            [(g + 1) * self.opt.inodes_per_group + 1 - n for g, n in enumerate(self._next_ino)],
+            dtype=np.int64)
         self._trimmed_groups: set[int] = set()
         self._last_trim_minimum = 1  # minimum_blocks of the last fstrim
         self.tx: Transaction | None = None
@@ -135,6 +143,7 @@ class FileSystem:
                 self._next_ino[g] += 1
             else:
                 continue
+            self.free_inodes[g] -= 1
             self._meta(layout.inode_bitmap(g))
             self._meta(layout.descriptor_block(g))
             self._inode_changed(ino)
@@ -144,6 +153,7 @@ class FileSystem:
     def _free_ino(self, ino: int) -> None:
         g = self.layout.group_of_inode(ino)
         heapq.heappush(self._free_inos[g], ino)
+        self.free_inodes[g] += 1
         self._meta(self.layout.inode_bitmap(g))
         self._meta(self.layout.descriptor_block(g))
         self._inode_changed(ino)
@@ -200,12 +210,16 @@ class FileSystem:
             for g in range(layout.group_of_block(s), layout.group_of_block(s + ln - 1) + 1):
                 self._meta(layout.block_bitmap(g))
                 self._meta(layout.descriptor_block(g))
-                self._trimmed_groups.discard(g)
 
     def _release(self, extents, metadata: bool) -> None:
         """Free extents; they are trimmed after the freeing transaction commits."""
         for s, ln in extents:
             self.alloc.mark(s, ln, False)
+            # ext4 clears a group's "trimmed" mark when blocks in it are freed (not when
+            # they are allocated): fstrim skips the group until then
+            for g in range(self.layout.group_of_block(s),
+                           self.layout.group_of_block(s + ln - 1) + 1):
+                self._trimmed_groups.discard(g)
         self._dirty_bitmaps(extents)
         if self.tx is not None:
             self.tx.freed.extend(extents)
@@ -237,12 +251,15 @@ class FileSystem:
             last_s, last_n = inode.extents[-1]
             goal = last_s + last_n
         else:
-            parent = self.inodes.get(inode.parent)
-            goal = parent.extents[0][0] if parent and parent.extents else \
-                self.layout.group_start(self.layout.group_of_inode(inode.ino))
+            goal = orlov.first_goal(self, inode.ino, inode.is_dir)
         total = inode.allocated_blocks + n
         small = (not inode.is_dir) and total < SMALL_FILE_BLOCKS
+        stream = not inode.is_dir and not small
+        if stream and self.alloc.used[goal % self.layout.total_blocks]:
+            goal = self._big_stream or goal  # mballoc's stream allocation
         new = self._take_blocks(n, goal, small)
+        if stream:
+            self._big_stream = new[-1][0] + new[-1][1]
         for s, ln in new:
             if inode.extents and inode.extents[-1][0] + inode.extents[-1][1] == s \
                     and inode.extents[-1][1] + ln <= MAX_EXTENT_BLOCKS:
@@ -309,13 +326,11 @@ class FileSystem:
         if name in p.entries:  # before an inode is taken, so a refusal changes nothing
             raise FileExistsError(17, f"{name} exists already")
         if parent == ROOT_INO:
-            # Orlov: top-level directories spread over the groups.
-            # crc32, not hash(): str hashes change from process to process, and so would
-            # every run's block placement.
-            group = zlib.crc32(name.encode()) % self.layout.groups
+            group = orlov.top_dir_group(self, name)
         else:
-            group = self.layout.group_of_inode(parent)
+            group = orlov.sub_dir_group(self, self.layout.group_of_inode(parent))
         ino = self._new_ino(group)
+        self.dirs_in_group[self.layout.group_of_inode(ino)] += 1
         d = Inode(ino, True, parent, atime=self.now, mtime=self.now)
         self.inodes[ino] = d
         self._add_dir_block(d)
@@ -327,7 +342,7 @@ class FileSystem:
         p = self.inodes[parent]
         if name in p.entries:  # before an inode is taken, so a refusal changes nothing
             raise FileExistsError(17, f"{name} exists already")
-        ino = self._new_ino(self.layout.group_of_inode(parent))
+        ino = self._new_ino(orlov.file_group(self, self.layout.group_of_inode(parent)))
         self.inodes[ino] = Inode(ino, False, parent, atime=self.now, mtime=self.now)
         self._link(p, name, ino)
         if size_bytes:
@@ -358,6 +373,11 @@ class FileSystem:
         f.size = max(f.size, offset + length)
         f.mtime = self.now
         self._inode_changed(ino)
+        # ext4_nonda_switch: once delayed-allocation data holds half the free space, ext4
+        # starts writeback of the whole file system (measured: a fill of a 1 GiB file
+        # system to 90 % writes most of its data before any sync).
+        if 2 * self.reserved_blocks > self.alloc.free_blocks:
+            self._writeback_inodes(list(self._dirty_inodes))
 
     def read(self, ino: int, cached: bool = True) -> None:
         """Read a whole file: updates atime as the mount option says; reads the drive only
@@ -400,6 +420,7 @@ class FileSystem:
         if d.entries:
             raise OSError(39, f"directory {name} not empty")
         self._unlink_entry(p, name)
+        self.dirs_in_group[self.layout.group_of_inode(ino)] -= 1
         self._drop_file(d)
 
     def _drop_file(self, f: Inode) -> None:
@@ -638,10 +659,15 @@ class FileSystem:
         for _ in self.sync_steps():
             pass
 
+    def forget_trimmed(self) -> None:
+        """Forget which groups fstrim trimmed (the kernel keeps that in memory only, so
+        after a remount fstrim walks every group again)."""
+        self._trimmed_groups.clear()
+
     def fstrim(self, minimum_blocks: int = 1) -> int:
         """TRIM every free range of at least minimum_blocks in groups not trimmed since their
         last free; returns blocks trimmed. Like ext4, a group trimmed once is skipped until
-        something in it is freed or allocated."""
+        something in it is freed (allocating in it does not bring it back)."""
         trimmed = 0
         layout = self.layout
         # ext4 skips a trimmed group only if this minimum is no smaller than the last one:

@@ -14,12 +14,14 @@ import numpy as np
 
 from .filesystem import ROOT_INO
 from .filetree import (
+    PACK_RATIO,
     Cancelled,
     FileSpec,
     build_outputs,
     clone_outputs,
     directories,
     make_schedule,
+    makefiles,
 )
 from .machine import Machine
 
@@ -137,8 +139,8 @@ def git_clone_steps(m: Machine, outputs: Sequence[FileSpec], top: str = "linux",
 
 
 def git_clone(m: Machine, files: Sequence[FileSpec], top: str = "linux",
-              seconds: float = CLONE_SECONDS) -> Tree:
-    for _ in git_clone_steps(m, clone_outputs(files), top, seconds):
+              seconds: float = CLONE_SECONDS, pack_ratio: float = PACK_RATIO) -> Tree:
+    for _ in git_clone_steps(m, clone_outputs(files, pack_ratio), top, seconds):
         pass
     return m.last_tree
 
@@ -163,28 +165,38 @@ def make_steps(m: Machine, tree: Tree, units: Sequence, seconds: float = MAKE_SE
 
 
 def make(m: Machine, tree: Tree, files: Sequence[FileSpec],
-         seconds: float = MAKE_SECONDS) -> None:
-    for _ in make_steps(m, tree, make_schedule(files), seconds):
+         seconds: float = MAKE_SECONDS, targets: Sequence[str] = ()) -> None:
+    for _ in make_steps(m, tree, make_schedule(files, targets=targets), seconds):
         pass
 
 
-def make_clean_targets(tree: Tree, files: Sequence[FileSpec]) -> tuple[list[int], list[str]]:
-    """What make clean visits: the tree's directories (inodes) and the build outputs
-    that exist (paths)."""
+def make_clean_targets(tree: Tree, files: Sequence[FileSpec], read_makefiles: bool = True
+                       ) -> tuple[list[int], list[str], list[int]]:
+    """What make clean visits: the tree's directories (inodes), the build outputs that
+    exist (paths) and the Makefiles it reads on the way (inodes; none when
+    read_makefiles is False: a walk that only lists directories)."""
     outputs = [spec.path for spec in build_outputs(files) if spec.path in tree.files]
     dirs = [ino for path, ino in tree.dirs.items() if path.startswith(tree.top)]
-    return dirs, outputs
+    reads = [tree.files[p] for p in makefiles(files) if p in tree.files] \
+        if read_makefiles else []
+    return dirs, outputs, reads
 
 
-def make_clean_steps(m: Machine, tree: Tree, targets: tuple[list[int], list[str]],
-                     seconds: float = MAKE_CLEAN_SECONDS) -> Iterator[int]:
-    """make clean: walk the tree's directories (atime) and delete every build output;
-    yields operations done."""
-    dirs, outputs = targets
-    per_op = seconds / max(1, len(outputs) + len(dirs))
+def make_clean_steps(m: Machine, tree: Tree, targets: tuple, seconds: float =
+                     MAKE_CLEAN_SECONDS) -> Iterator[int]:
+    """make clean: descend the tree reading each directory and its Makefile (atime, as
+    the mount's atime rule says), then delete every build output; yields operations
+    done."""
+    dirs, outputs, reads = targets
+    per_op = seconds / max(1, len(outputs) + len(dirs) + len(reads))
     done = 0
     for ino in dirs:
         m.fs.readdir(ino)
+        m.cpu(per_op)
+        done += 1
+        yield done
+    for ino in reads:
+        m.fs.read(ino)
         m.cpu(per_op)
         done += 1
         yield done
@@ -196,8 +208,9 @@ def make_clean_steps(m: Machine, tree: Tree, targets: tuple[list[int], list[str]
 
 
 def make_clean(m: Machine, tree: Tree, files: Sequence[FileSpec],
-               seconds: float = MAKE_CLEAN_SECONDS) -> None:
-    for _ in make_clean_steps(m, tree, make_clean_targets(tree, files), seconds):
+               seconds: float = MAKE_CLEAN_SECONDS, read_makefiles: bool = True) -> None:
+    for _ in make_clean_steps(m, tree, make_clean_targets(tree, files, read_makefiles),
+                              seconds):
         pass
 
 
@@ -383,3 +396,41 @@ def random_writes(m: Machine, inos: int | Sequence[int], requests: int,
                   block_bytes: int = 4096, fsync_every: int = 100, seed: int = 1) -> None:
     for _ in random_writes_steps(m, inos, requests, block_bytes, fsync_every, seed):
         pass
+
+
+# umount after a sync wrote the journal superblock four times and the superblock once
+# (tests/recordings/ext4_rounds_*.json, step "umount": 5 writes of 4 KiB, with flushes).
+UMOUNT_JOURNAL_SB_WRITES = 4
+
+
+def umount(m: Machine) -> None:
+    """umount: sync (whatever is dirty is written, the running transaction committed and
+    checkpointed), then the journal superblock is marked empty and the superblock clean.
+    What the kernel keeps in memory only goes: fstrim's "group trimmed" marks. Later steps
+    find the file system mounted again (mount's own few writes are not modelled)."""
+    m.sync()
+    fs = m.fs
+    if fs.journal is not None:
+        for _ in range(UMOUNT_JOURNAL_SB_WRITES):
+            fs.dev.write(fs.journal.start * 4096, 4096)
+            fs.dev.flush()
+        fs.count.journal_blocks += UMOUNT_JOURNAL_SB_WRITES
+    fs.dev.write(0, 4096)
+    fs.dev.flush()
+    fs.count.metadata_blocks += 1
+    fs.forget_trimmed()
+    m.cpu(0.0)
+
+
+FAST_SYMLINK_BYTES = 60  # a shorter target is stored in the inode itself
+
+
+def symlink(m: Machine, parent: int, name: str, target: str) -> int:
+    """ln -s target name: a new inode and a directory entry; a target of 60 bytes or more
+    also needs a data block (ext4's fast symlinks keep shorter ones in the inode)."""
+    n = len(target.encode())
+    if not 1 <= n <= 4095:
+        raise ValueError(f"symlink target must be 1 to 4095 bytes; got {n}")
+    ino = m.fs.create(parent, name, n if n >= FAST_SYMLINK_BYTES else 0)
+    m.cpu(m.host.per_file_create_us * 1e-6)
+    return ino

@@ -30,6 +30,9 @@ neighbour is freed, so the summed bytes of one step can exceed the device many t
 
     python -m model.lab.ext4compare      # markdown tables of every recorded configuration
 
+(then the tables of model/lab/ext4rounds.py: git clone, partial build, make clean, fill
+rounds)
+
 Nothing here imports Qt.
 """
 
@@ -44,7 +47,7 @@ from pathlib import Path
 
 from model.host import fsworkloads as w
 from model.host.filesystem import FsOptions
-from model.host.filetree import kernel_tree
+from model.host.filetree import clone_outputs, kernel_tree
 from model.host.machine import Machine
 from model.host.partition import Partition
 from model.host.profiles import load_host_profile, load_profile
@@ -167,6 +170,14 @@ def trace_discards(config: str, step: str) -> list[tuple[float, int, int]]:
     raise ValueError(f"{config}: no recorded step {step!r}")
 
 
+def recorded_pack_ratio(recording: dict, tree) -> float:
+    """The pack ratio the recorder's clone_outputs used, from the clone's recorded bytes
+    (recordings made before the ratio was a parameter used 0.75)."""
+    tree_bytes = sum(f.size_bytes for f in tree)
+    others = sum(f.size_bytes for f in clone_outputs(tree, 1.0)) - tree_bytes
+    return (recording["clone"]["bytes"] - others) / tree_bytes
+
+
 def fs_options(recording: dict) -> FsOptions:
     """Mount and format options of the model that match the recording's mkfs and mount."""
     mkfs = recording["mkfs_options"]
@@ -215,7 +226,8 @@ def _replay(config: str) -> tuple[StepComparison, ...]:
     clone: list[w.Tree] = []
 
     def git_clone() -> None:
-        clone.append(w.git_clone(m, tree, top="clone", seconds=wall[4]))
+        clone.append(w.git_clone(m, tree, top="clone", seconds=wall[4],
+                                 pack_ratio=recorded_pack_ratio(rec, tree)))
         m.sync()
 
     def make() -> None:
@@ -223,7 +235,8 @@ def _replay(config: str) -> tuple[StepComparison, ...]:
         m.sync()
 
     def make_clean() -> None:
-        w.make_clean(m, clone[0], tree, seconds=wall[6])
+        # record_ext4.py's make clean lists directories and deletes; it reads no Makefile
+        w.make_clean(m, clone[0], tree, seconds=wall[6], read_makefiles=False)
         m.sync()
 
     def rm_dd() -> None:
@@ -320,9 +333,11 @@ def markdown() -> str:
 
 def main() -> int:
     from .ext4phases import markdown as phase_markdown  # noqa: PLC0415 (it imports this)
+    from .ext4rounds import markdown as rounds_markdown  # noqa: PLC0415 (it imports this)
 
     print(markdown())
     print(phase_markdown())
+    print(rounds_markdown())
     return 0
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from model.flash.geometry import GC_FRONTIERS
+from model.host.filetree import PACK_RATIO
 from model.host.fstypes import ATIME_MODES, KERNEL_ERAS
 from model.host.profiles import list_host_profiles, list_profiles
 
@@ -183,8 +184,13 @@ STEP_FIELDS: dict[str, dict[str, Field]] = {
     "fstrim": {},
     "idle": {"seconds": Field("float", 0.0, 86400.0, 60.0, "seconds")},
     "git_clone": {"scale": Field("float", 0.001, 4.0, 1.0, "x the kernel tree"),
-                  "seconds": Field("float", 1.0, 1e5, 180.0, "seconds")},
-    "make": {"seconds": Field("float", 1.0, 1e6, 1500.0, "seconds")},
+                  "seconds": Field("float", 1.0, 1e5, 180.0, "seconds"),
+                  # the pack's bytes per byte of the tree: 0.27 measured for a one-commit
+                  # clone (model/host/filetree.py); a full-history clone packs more
+                  "pack_ratio": Field("float", 0.01, 2.0, PACK_RATIO, "x the tree's bytes")},
+    "make": {"seconds": Field("float", 1.0, 1e6, 1500.0, "seconds"),
+             # a partial build: directories of the tree, space-separated ("" = all)
+             "targets": Field("str", default="")},
     "make_clean": {"seconds": Field("float", 0.1, 1e5, 8.0, "seconds")},
     "write": {"name": Field("name", default="dd.bin"),
               "mb": Field("float", 0.001, 1e7, 1024.0, _SIZE_MB)},
@@ -207,6 +213,18 @@ STEP_FIELDS: dict[str, dict[str, Field]] = {
     "remount": {"atime": Field("choice", choices=ATIME_MODES),
                 "discard": Field("bool")},
     "replay": {"trace": Field("path", default="", required=True)},
+    # many files of log-uniform sizes in a few top-level directories, to a df use level;
+    # a later fill_files continues the same files (a refill), delete_files removes some
+    "fill_files": {"percent": Field("float", 1.0, 99.0, 90.0, "% used, as df shows it"),
+                   "dirs": Field("int", 1, 1000, 4, "directories"),
+                   "min_bytes": Field("int", 1, 2**30, 1024, "bytes"),
+                   "max_bytes": Field("int", 1, 2**30, 8 << 20, "bytes"),
+                   "seed": Field("int", 0, 2**31 - 1, 1)},
+    "delete_files": {"percent": Field("float", 0.0, 100.0, 50.0,
+                                      "% of the files fill_files made, at random")},
+    "symlink": {"name": Field("name", default="link"),
+                "target": Field("str", default="linux")},
+    "umount": {},  # sync, then the final journal and superblock writes
 }
 
 # The field a step's run-time failure is charged to (the size that did not fit, the file
@@ -214,6 +232,7 @@ STEP_FIELDS: dict[str, dict[str, Field]] = {
 RUNTIME_FIELD: dict[str, str | None] = {
     "unpack": "scale", "git_clone": "scale", "write": "mb", "delete": "name",
     "fill": "percent", "random_writes": "mb", "user_mix": "fill", "replay": "trace",
+    "fill_files": "percent", "delete_files": "percent", "symlink": "name",
 }
 
 

@@ -21,6 +21,7 @@ import numpy as np
 from model.host import fsworkloads as w
 from model.host.filesystem import ROOT_INO
 from model.host.filetree import clone_outputs, kernel_tree_on_disk, make_schedule, tar_members
+from model.host.fillfiles import FillPlan, FillSpec, delete_steps, expected_files, fill_steps
 from model.host.fstypes import FsOptions
 from model.host.machine import Machine
 
@@ -49,6 +50,7 @@ class Context:
     mix_files: list[str] = field(default_factory=list)  # files user_mix steps keep alive
     mix_serial: list[int] = field(default_factory=lambda: [0])  # next user_mix file number
     replays: list[dict] = field(default_factory=list)  # each replay's report (host/replay.py)
+    fill: FillPlan | None = None  # the files fill_files made (a refill continues them)
 
     def new_top(self, m: Machine) -> str:
         """linux, then linux-2, linux-3, ... while earlier trees (or files of that name)
@@ -130,7 +132,7 @@ class StepRun:
         try:
             self._gen = self._guarded(self._prepare(step.do, step.args))
         except StepError as e:
-            raise self._error(e.reason) from e
+            raise self._error(e.reason, e.field) from e
         except RUNTIME_ERRORS as e:
             raise self._error(_reason(e)) from e
 
@@ -142,17 +144,18 @@ class StepRun:
     def __iter__(self) -> Iterator[int | None]:
         return self._gen
 
-    def _error(self, reason: str) -> StepError:
-        """A StepError naming this step's do and the field its failure is charged to."""
+    def _error(self, reason: str, field: str | None = None) -> StepError:
+        """A StepError naming this step's do and the field its failure is charged to (the
+        one given, or the step's usual one)."""
         do, a = self.step.do, self.step.args
-        key = "tar" if do == "unpack" and a.get("tar") else RUNTIME_FIELD.get(do)
+        key = field or ("tar" if do == "unpack" and a.get("tar") else RUNTIME_FIELD.get(do))
         return StepError(reason, do, key, a.get(key) if key else None)
 
     def _guarded(self, gen: Iterator[int | None]) -> Iterator[int | None]:
         try:
             yield from gen
         except StepError as e:
-            raise self._error(e.reason) from e
+            raise self._error(e.reason, e.field) from e
         except RUNTIME_ERRORS as e:
             raise self._error(_reason(e)) from e
 
@@ -178,7 +181,7 @@ class StepRun:
             return self._rm(rec)
         if do == "git_clone":
             files = kernel_tree_on_disk(scale=a["scale"], cancel=self.cancel)
-            outputs = clone_outputs(files)
+            outputs = clone_outputs(files, a["pack_ratio"])
             self.total, self.unit = len(outputs), "files"
             return self._clone(files, outputs, a["seconds"])
         if do in ("make", "make_clean"):
@@ -186,11 +189,13 @@ class StepRun:
             if rec is None:
                 raise StepError("needs a git_clone step before it")
             if do == "make":
-                units = make_schedule(rec.files)
+                units = make_schedule(rec.files, targets=a["targets"].split())
+                if not units:
+                    raise StepError("no C source under these target directories")
                 self.total, self.unit = len(units), "compile units"
                 return w.make_steps(m, rec.tree, units, seconds=a["seconds"])
-            dirs, outputs = targets = w.make_clean_targets(rec.tree, rec.files)
-            self.total, self.unit = max(1, len(dirs) + len(outputs)), "operations"
+            targets = w.make_clean_targets(rec.tree, rec.files)
+            self.total, self.unit = max(1, sum(len(t) for t in targets)), "operations"
             return w.make_clean_steps(m, rec.tree, targets, seconds=a["seconds"])
         if do == "write":
             size = int(a["mb"] * 1e6)
@@ -230,12 +235,36 @@ class StepRun:
                 raise StepError(str(e)) from e
             self.total, self.unit = max(1, len(run.table)), "requests"
             return self._replay(run)
+        if do == "fill_files":
+            if a["min_bytes"] > a["max_bytes"]:
+                raise StepError(f"must be at most max_bytes ({a['max_bytes']})",
+                                field="min_bytes")
+            spec = FillSpec(seed=a["seed"], dirs=a["dirs"], min_bytes=a["min_bytes"],
+                            max_bytes=a["max_bytes"])
+            if ctx.fill is None:
+                taken = [d for d in FillPlan(spec).dir_names() if _exists(m, d)]
+                if taken:
+                    raise StepError(f"{taken[0]} exists already; fill_files makes it")
+                ctx.fill = FillPlan(spec)
+            elif ctx.fill.spec != spec:
+                raise StepError("a later fill_files continues the first one's files: its "
+                                "dirs, min_bytes, max_bytes and seed must be the same")
+            self.total, self.unit = expected_files(m.fs, spec, a["percent"]), "files"
+            return fill_steps(m, ctx.fill, a["percent"])
+        if do == "delete_files":
+            if ctx.fill is None or not ctx.fill.live:
+                raise StepError("there are no files to delete; run fill_files first")
+            self.total, self.unit = max(1, round(a["percent"] / 100 * len(ctx.fill.live))), \
+                "files"
+            return delete_steps(m, ctx.fill, a["percent"] / 100)
         if do == "sync":
             return self._sync()
         simple = {
             "fstrim": m.fstrim,
             "idle": lambda: m.idle(a["seconds"]),
             "delete": lambda: w.delete_file(m, a["name"]),
+            "symlink": lambda: w.symlink(m, ROOT_INO, a["name"], a["target"]),
+            "umount": lambda: w.umount(m),
             "remount": lambda: m.fs.remount(FsOptions(**{**vars(m.fs.opt), **{
                 k: v for k, v in a.items() if v is not None}})),
         }

@@ -1,0 +1,129 @@
+"""The model against the committed real-ext4 recordings of the workloads people run
+(tests/recordings/ext4_repo_*.json, ext4_rounds_*.json; model/lab/ext4rounds.py replays
+them). No root needed: only the committed files are read.
+
+Measured when these tests were written (Linux 6.18, loop device): every step that wrote a
+MiB or more is within 10 % of the kernel, except make, whose output the kernel wrote back
+during the command while the model (no file dirty for 30 s yet) writes it at the sync:
+make and its sync together are within 10 %. fstrim bytes agree within 1 %. With -o discard
+the 6.18 kernel issues its discards asynchronously after the commit; a refill started right
+after the delete's sync reuses freed blocks first, and their discards are dropped: it
+discarded 26 to 68 % of the bytes a round freed. Given 20 s first (rounds_discard_idle), it
+discarded 0.90 to 1.10 times the freed bytes (distinct space), and the model's modern-kernel
+discard (the free run around each freed extent; model/host/discard.py) 0.90 to 0.95 of what
+it did. The model has no race between the refill and its discards.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from model.lab.ext4rounds import ROUND_CONFIGS, load_round_recording, replay_rounds
+
+RECORDINGS = Path(__file__).parent / "recordings"
+REPO = ("repo_relatime", "repo_strictatime")
+ROUNDS = ("rounds_discard", "rounds_discard_idle", "rounds_fstrim")
+
+
+def rows(config: str):
+    return replay_rounds(config)
+
+
+def test_recordings_are_small():
+    files = [p for c in ROUND_CONFIGS for p in RECORDINGS.glob(f"ext4_{c}.*")]
+    assert len(files) == 2 * len(ROUND_CONFIGS)
+    assert sum(p.stat().st_size for p in files) < 5_000_000
+
+
+@pytest.mark.parametrize("config", ROUND_CONFIGS)
+def test_steps_that_write_a_mib_are_within_10_percent(config):
+    for r in rows(config):
+        if r.step == "make" or r.real_kib < 1024:
+            continue
+        if config in REPO and r.index == 3:  # the sync after make: see the next test
+            continue
+        assert abs(r.ratio - 1) <= 0.10, (r.index, r.step, r.real_kib, r.model_kib)
+
+
+@pytest.mark.parametrize("config", REPO)
+def test_make_and_its_sync_together_within_10_percent(config):
+    r = rows(config)
+    assert [r[2].step, r[3].step] == ["make", "sync"]
+    real = r[2].real_kib + r[3].real_kib
+    model = r[2].model_kib + r[3].model_kib
+    assert abs(model / real - 1) <= 0.10, (real, model)
+    # The pinned difference: the kernel had written most of make's output before the
+    # command ended (writes 8 to 29 s into a 29 s build, before any file was 30 s dirty),
+    # the model writes it at the sync.
+    assert r[2].real_kib > 0.7 * real and r[2].model_kib < 0.5 * model
+
+
+@pytest.mark.parametrize("config", REPO)
+def test_git_clone_writes_the_fsynced_pack_during_the_command(config):
+    rec = load_round_recording(config)
+    clone = rows(config)[0]
+    assert clone.step == "git clone"
+    assert clone.real_kib * 1024 >= rec["pack_bytes"]
+    assert abs(clone.ratio - 1) <= 0.05
+    assert 0.2 <= rec["pack_ratio"] <= 0.35  # one commit of C sources: about a quarter
+
+
+@pytest.mark.parametrize("config", ROUND_CONFIGS)
+def test_umount_writes_what_the_kernel_writes(config):
+    last = rows(config)[-1]
+    assert last.step == "umount"
+    assert abs(last.ratio - 1) <= 0.10, (last.real_kib, last.model_kib)
+
+
+def test_fstrim_trims_what_the_kernel_trims():
+    steps = [r for r in rows("rounds_fstrim") if r.step == "fstrim"]
+    assert len(steps) == 4
+    for r in steps:
+        assert abs(r.model_fstrim_bytes / r.real_fstrim_bytes - 1) <= 0.02, r
+    # the first fstrim after the first fill skipped group 0, which nothing had freed into
+    # since the fstrim of the fresh file system: the kernel and the model alike
+    first_fill_free = rows("rounds_fstrim")[5]
+    assert first_fill_free.step == "sync"
+    assert steps[1].real_fstrim_bytes < steps[2].real_fstrim_bytes
+
+
+@pytest.mark.parametrize("config", ROUNDS)
+def test_the_model_needs_the_files_the_kernel_needed_to_reach_the_level(config):
+    fills = [r for r in rows(config) if r.real_files is not None]
+    assert len(fills) == 4
+    for r in fills:
+        assert abs(r.model_files - r.real_files) <= max(2, 0.02 * r.real_files), r
+
+
+@pytest.mark.parametrize("config", ROUNDS)
+def test_first_fill_leaves_group_0_to_the_directories(config):
+    rec = load_round_recording(config)
+    fill_sync = next(i for i, s in enumerate(rec["steps"]) if s["name"] == "sync"
+                     and rec["steps"][i - 1]["name"] == "fill")
+    real = rec["steps"][fill_sync]["group_free_blocks"]
+    assert real[0] > 0.8 * 32768 and max(real[1:6]) < 0.05 * 32768
+    assert rows(config)[fill_sync].group_diff_pct <= 10
+
+
+def _round_discards(config: str) -> list[tuple[int, int]]:
+    """Per round (a delete up to the next one): distinct bytes discarded, real and model."""
+    r = rows(config)
+    starts = [i for i, s in enumerate(r) if s.step.startswith("delete")]
+    return [(sum(s.real_discard_bytes for s in r[a:b]), sum(s.model_trimmed_bytes
+                                                           for s in r[a:b]))
+            for a, b in zip(starts, starts[1:] + [len(r) - 1], strict=True)]
+
+
+def test_discard_with_time_to_finish_matches_the_freed_bytes():
+    for real, model in _round_discards("rounds_discard_idle"):
+        assert abs(real / model - 1) <= 0.12, (real, model)
+
+
+def test_discard_dropped_for_reused_blocks_is_pinned():
+    """Without the wait the refill reuses freed blocks before their discard is issued: the
+    kernel discarded 0.22 to 0.68 of what the model discards. The model's discards never
+    lose that race; when they can, this test should change."""
+    for real, model in _round_discards("rounds_discard"):
+        assert 0.2 <= real / model <= 0.8, (real, model)
