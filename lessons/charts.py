@@ -156,13 +156,16 @@ class PredictionPicture:
         """Where the axis starts and ends: every band edge that is finite and sensible,
         the guess and the measured value, with a little room."""
         values = [v for v in (self.measured, self.guess) if math.isfinite(v)]
-        edges = sorted(v for b in self.bands for v in (b.low, b.high) if math.isfinite(v))
+        edges = sorted(v for b in self.bands for v in (b.low, b.high) if math.isfinite(v)
+                       and (v > 0 or not self.log_scale))
         # an open-ended last choice ("more than 10", drawn up to 1000) runs off the axis's
         # end instead of squeezing every other choice into a corner
         if len(edges) > 2 and edges[-1] > 3 * edges[-2]:
             edges = edges[:-1] + [edges[-2] * (3 if self.log_scale else 1.5)]
         values += edges
         values += [b.value for b in self.bars if math.isfinite(b.value)]
+        if self.log_scale:
+            values = [v for v in values if v > 0]
         if math.isfinite(self.axis_max):
             values.append(self.axis_max)
         if self.kind == "estimate" and values:  # room around a guess and a result
@@ -237,10 +240,12 @@ def prediction_picture(step: PredictStep, answer: float | None, play=None,
         return PredictionPicture(title, "facts", step.unit, bars=bars)
     bands = tuple(Band(c.range[0], c.range[1], c.text, i == chosen, i == right)
                   for i, c in enumerate(step.choices))
-    edges = [v for b in bands for v in (b.low, b.high) if math.isfinite(v) and v < 1e6]
+    # a log axis when the choices span orders of magnitude ("under 10", "10 to 100", ...);
+    # a first band from 0 then starts at the axis's left end
+    edges = [v for b in bands for v in (b.low, b.high) if math.isfinite(v) and 0 < v < 1e6]
     return PredictionPicture(title, "bands", step.unit, measured, bands=bands,
-                             log_scale=bool(edges) and min(edges) > 0
-                             and max(edges) / min(edges) > 20, axis_label=label)
+                             log_scale=bool(edges) and max(edges) / min(edges) > 20,
+                             axis_label=label)
 
 
 def compare_pictures(rows) -> list[PredictionPicture]:

@@ -77,15 +77,15 @@ class RunChartView(QChartView):
         c.removeAllSeries()
         for axis in c.axes():
             c.removeAxis(axis)
-        c.setTitle(data.title)
+        # the unit goes in the title: a short chart has no room for a two-line axis title
+        c.setTitle(f"{data.title} ({data.y_unit})" if data.y_unit else data.title)
         c.setBackgroundBrush(QColor(t.colour("chart_background")))
         fg = QColor(t.colour("text"))
         c.setTitleBrush(fg)
         c.setTitleFont(_font())
         c.legend().hide()  # a wrapping legend under the chart instead (long labels)
         y_axis = QValueAxis()
-        y_axis.setTitleText(f"{data.y_label}<br>({data.y_unit})" if data.y_unit
-                            else data.y_label)
+        y_axis.setTitleText(data.y_label)
         y_axis.setLabelFormat("%.3g")
         values = [v for s in data.series for v in s.y if math.isfinite(v)]
         top = max(values, default=1.0)
@@ -120,7 +120,9 @@ class RunChartView(QChartView):
             cats = [str(i + 1) for i in range(len(data.categories))]
             x_axis = QBarCategoryAxis()
             x_axis.append(cats)
-            x_axis.setTitleText("step")
+            many = len(cats) > 12  # numbers would be cut to "..."; the caption names them
+            x_axis.setLabelsVisible(not many)
+            x_axis.setTitleText("steps, left to right" if many else "step")
             c.addAxis(x_axis, Qt.AlignmentFlag.AlignBottom)
             c.addAxis(y_axis, Qt.AlignmentFlag.AlignLeft)
             bars = QBarSeries()
@@ -186,7 +188,8 @@ class PredictionView(QWidget):
 
     def _x(self, value: float, lo: float, hi: float, left: float, width: float) -> float:
         p = self.picture
-        if p.log_scale and lo > 0 and value > 0:
+        if p.log_scale and lo > 0:
+            value = max(value, lo)  # a band from 0 starts at the axis's left end
             f = (math.log(value) - math.log(lo)) / (math.log(hi) - math.log(lo))
         else:
             f = (value - lo) / (hi - lo) if hi > lo else 0.5
@@ -242,7 +245,7 @@ class PredictionView(QWidget):
         for value in _ticks(lo, hi, p.log_scale):
             x = self._x(value, lo, hi, left, width)
             qp.drawLine(QPointF(x, axis_y), QPointF(x, axis_y + 4))
-            text = f"{value:g}"
+            text = f"{value / 1000:g} k" if value >= 1000 else f"{value:g}"
             qp.drawText(QPointF(x - fm.horizontalAdvance(text) / 2, axis_y + 4 + line * 0.9),
                         text)
         if p.axis_label or p.unit:
@@ -310,8 +313,9 @@ def _ticks(lo: float, hi: float, log: bool) -> list[float]:
     """A few round values between lo and hi."""
     if log and lo > 0:
         out, v = [], 10 ** math.floor(math.log10(lo))
+        steps = (1, 2, 5) if hi / lo <= 1000 else (1,)  # many decades: one tick each
         while v <= hi:
-            for m in (1, 2, 5):
+            for m in steps:
                 if lo <= v * m <= hi:
                     out.append(v * m)
             v *= 10
