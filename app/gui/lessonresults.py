@@ -178,8 +178,23 @@ class PredictionView(QWidget):
         if self.picture.kind in ("bars", "facts", "compare"):
             body = line * (0.4 + 2.6 * len(self.picture.bars)) + 12
         else:
-            body = line * (4.9 if self.picture.axis_label else 2.7) + 24
+            body = line * 2.7 + 24 + self._label_height(width)
         return int(self._title_height(width) + body)
+
+    def _axis_text(self) -> str:
+        p = self.picture
+        if p.axis_label and p.unit:
+            return f"{p.axis_label} ({p.unit})"
+        return p.axis_label or p.unit
+
+    def _label_height(self, width: int) -> int:
+        """The axis's label under it wraps too (it names two figures of a ratio)."""
+        text = self._axis_text()
+        if not text:
+            return 0
+        fm = QFontMetrics(_font())
+        flags = int(Qt.AlignmentFlag.AlignLeft) | int(Qt.TextFlag.TextWordWrap)
+        return fm.boundingRect(0, 0, max(50, width - 24), 10000, flags, text).height()
 
     def sizeHint(self):  # noqa: N802 - Qt name
         from PySide6.QtCore import QSize
@@ -248,11 +263,11 @@ class PredictionView(QWidget):
             text = f"{value / 1000:g} k" if value >= 1000 else f"{value:g}"
             qp.drawText(QPointF(x - fm.horizontalAdvance(text) / 2, axis_y + 4 + line * 0.9),
                         text)
-        if p.axis_label or p.unit:
-            text = f"{p.axis_label} ({p.unit})" if p.axis_label and p.unit else \
-                (p.axis_label or p.unit)
+        text = self._axis_text()
+        if text:
             qp.setPen(muted)
-            qp.drawText(QRectF(left, axis_y + 6 + line, right - left, line * 2.2),
+            qp.drawText(QRectF(left, axis_y + 6 + line, right - left,
+                               self._label_height(self.width()) + 2),
                         int(Qt.AlignmentFlag.AlignLeft) | int(Qt.TextFlag.TextWordWrap), text)
             qp.setPen(fg)
         if math.isfinite(p.guess):
