@@ -61,7 +61,8 @@ def main(argv: list[str] | None = None) -> int:
         window.resize(width, height)
     panel = window.lesson_panel
     tag = "projector" if args.projector else "normal"
-    app.processEvents()
+    for _ in range(20):  # the status bar and wrapped rows settle over a few passes
+        app.processEvents()
     window.grab().save(str(out / f"00_welcome_{tag}.png"))
 
     def wait() -> float:
