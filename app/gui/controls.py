@@ -202,6 +202,7 @@ class Controls(QWidget):
         custom.valueChanged.connect(lambda v: self._send("partition_start", int(v)))
         self.widgets["partition_custom"] = custom
         form.addRow("Start sector", custom)
+        self._form_of["partition_custom"] = form  # folds with the partition start
         self._add(form, "lvm_kib", "LVM offset",
                   self._combo("lvm_kib", dict(LVM_OFFSETS).__getitem__))
         self.align_note = self._note(form, "Whether the file system starts on a flash page and "
@@ -401,9 +402,10 @@ class Controls(QWidget):
         shown = set(used) | {"profile", "capacity_mib", "spare_pct", "gc", "mapping"}
         for name, w in self.widgets.items():
             form = self._form_of.get(name)
-            visible = name in shown
+            key = "partition_start" if name == "partition_custom" else name
+            visible = key in shown
             w.setEnabled(False)
-            self._mark(w, "used" if name in used else "")
+            self._mark(w, "used" if key in used else "")
             if form is not None:
                 form.setRowVisible(w, visible)
                 box = w.parentWidget()
