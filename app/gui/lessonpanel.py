@@ -116,7 +116,6 @@ class LessonPanel(QWidget):
         self.job: LessonJob | None = None
         self.partial: dict[str, list] = {}  # run id -> ConfigResults of a run under way
         self.compared: dict[int, list] = {}  # compare step index -> rows
-        self.quiz_done: dict[int, bool] = {}
         self._job_message = ""  # why the last job stopped early ("" when it finished)
         self._stopped: set[int] = set()  # compare steps whose replay was cancelled
         self.pages = QStackedWidget()
@@ -321,7 +320,7 @@ class LessonPanel(QWidget):
             self.lessons = [*self.lessons, lesson]
         self.lesson = lesson
         self.play = LessonPlay(lesson)
-        self.partial, self.compared, self.quiz_done = {}, {}, {}
+        self.partial, self.compared = {}, {}
         start = self.progress.at.get(lesson.id, 0) if at is None else at
         # a step after a run needs that run: a lesson left mid-way starts at its first run
         first_run = next((i for i, s in enumerate(lesson.steps) if s.kind == "run"), None)
@@ -667,7 +666,6 @@ class LessonPanel(QWidget):
         except (QuizAnswerError, ValueError) as e:
             self.feedback.setText(f"Answer: {e}")
             return
-        self.quiz_done[self.index] = verdict.correct
         self.reveal_button.setEnabled(True)
         self.feedback.setText("Right: that is what the engine's log says." if verdict.correct
                               else "Not quite: " + "; ".join(verdict.feedback))

@@ -237,6 +237,7 @@ class Workbench(QMainWindow):
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
         self.resizeDocks([dock], [320], Qt.Orientation.Horizontal)
         self.in_lesson = False
+        self._split_before: list[int] = []  # the map / charts split before a lesson
 
     def _button(self, text: str, tip: str, slot, longest: str = "") -> QPushButton:
         b = QPushButton(text)
@@ -774,10 +775,11 @@ class Workbench(QMainWindow):
             left, right = self.main_split.sizes()  # no gutter beside the narrowed controls
             self.main_split.setSizes([240, left + right - 240])
         if not on:
-            if getattr(self, "_split_before", None):
+            if self._split_before:
                 self.right_split.setSizes(self._split_before)
             self.blockmap.set_snapshot(self.snapshot)
-            self._status_or_idle()
+            if self.snapshot is not None:
+                self._status(self.snapshot)
 
     def _lesson_focus(self, focus) -> None:
         if focus is None:
@@ -799,10 +801,6 @@ class Workbench(QMainWindow):
         self.blockmap.set_snapshot(snap)
         if snap.segment:
             self.progress_label.setText(f"Lesson run: {snap.segment}")
-
-    def _status_or_idle(self) -> None:
-        if self.snapshot is not None:
-            self._status(self.snapshot)
 
     def show_glossary(self, term: str = "") -> None:
         if self.glossary_window is None:

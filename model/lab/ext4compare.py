@@ -115,6 +115,21 @@ def load_recording(config: str) -> dict:
     return json.loads((RECORDINGS / f"ext4_{config}.json").read_text())
 
 
+def record_trims(m) -> list[tuple[int, int]]:
+    """From now on, every TRIM the machine's file system sends (byte ranges of the file
+    system) is also appended to the returned list, to count distinct bytes as for a real
+    trace."""
+    trims: list[tuple[int, int]] = []
+    send = m.dev.trim
+
+    def trim(offset: int, length: int) -> None:
+        trims.append((offset, offset + length))
+        send(offset, length)
+
+    m.dev.trim = trim
+    return trims
+
+
 def distinct_bytes(ranges) -> int:
     """Bytes covered by (first byte, end byte) ranges, overlaps counted once."""
     total, end = 0, -1
@@ -213,16 +228,7 @@ def _replay(config: str) -> tuple[StepComparison, ...]:
     wall = [s["wall_s"] for s in rec["steps"]]
     m = machine_for(rec)
 
-    # Record every TRIM the model sends (byte ranges of the file system), to count distinct
-    # bytes as for the real trace.
-    trims: list[tuple[int, int]] = []
-    send = m.dev.trim
-
-    def trim(offset: int, length: int) -> None:
-        trims.append((offset, offset + length))
-        send(offset, length)
-
-    m.dev.trim = trim
+    trims = record_trims(m)
     clone: list[w.Tree] = []
 
     def git_clone() -> None:

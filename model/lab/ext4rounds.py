@@ -49,6 +49,7 @@ from .ext4compare import (
     RECORDINGS,
     distinct_bytes,
     real_discard_ranges,
+    record_trims,
 )
 
 ROUND_CONFIGS = ("repo_relatime", "repo_strictatime", "rounds_discard", "rounds_discard_idle",
@@ -266,14 +267,7 @@ def replay_rounds(config: str) -> tuple[RoundStep, ...]:
         plan = FillPlan(FillSpec(seed=f["seed"], dirs=f["dirs"], min_bytes=f["min_bytes"],
                                  max_bytes=f["max_bytes"]))
         fills = rec["filled"]
-    trims: list[tuple[int, int]] = []
-    send = m.dev.trim
-
-    def trim(offset: int, length: int) -> None:
-        trims.append((offset, offset + length))
-        send(offset, length)
-
-    m.dev.trim = trim
+    trims = record_trims(m)
     act = _actions(m, rec, plan, fills)
     real_ranges = real_discard_ranges(config)
     bpg = m.fs.layout.blocks_per_group
