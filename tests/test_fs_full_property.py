@@ -29,6 +29,8 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
+from hypothesis.internal.conjecture import providers
+from hypothesis.internal.constants_ast import Constants
 from hypothesis.stateful import (
     RuleBasedStateMachine,
     initialize,
@@ -313,22 +315,23 @@ class NearlyFullFs(RuleBasedStateMachine):
             COVERAGE["examples past 90 % full"] += self.peak_fill > 0.9
 
 
-# The minimums the default run must reach: about half the lowest count seen over several
-# runs (derandomized, and the same alone under any PYTHONHASHSEED, yet the counts move with
-# what ran before in the same process: 21 discard commits with reallocated blocks and 19
-# examples past 90 % full were the lowest seen in a full suite); see the printed counts.
+# The minimums the default run must reach: about half of what it reaches today. The run is
+# derandomized and, with the source constants held out (the fixture below), the same in any
+# test order: examples 120, past 90 % full 42, GC erases 12,178, examples with GC copies 41,
+# reallocations 37,533, discard commits with reallocated blocks 24, modern discard batches 49,
+# forced checkpoints 201, journal wraps 417, fstrims after frees in 3+ groups 90.
 # Lowering one means the property has stopped testing something.
 MINIMUMS = {
     "examples": 100,
-    "examples past 90 % full": 9,
-    "GC victims (erases)": 5000,
+    "examples past 90 % full": 20,
+    "GC victims (erases)": 6000,
     "examples with GC copies": 20,
-    "blocks reallocated inside a transaction": 10000,
-    "discard commits with reallocated blocks": 10,
-    "modern discard batches": 40,  # 91 in the first run with the kernel era drawn
-    "forced checkpoints": 70,
-    "journal wraps": 180,
-    "fstrims after frees in 3+ groups": 20,
+    "blocks reallocated inside a transaction": 18000,
+    "discard commits with reallocated blocks": 12,
+    "modern discard batches": 25,
+    "forced checkpoints": 100,
+    "journal wraps": 200,
+    "fstrims after frees in 3+ groups": 45,
 }
 
 RUN_SETTINGS = settings(max_examples=100, stateful_step_count=80, deadline=None,
@@ -337,7 +340,21 @@ RUN_SETTINGS = settings(max_examples=100, stateful_step_count=80, deadline=None,
                                                HealthCheck.filter_too_much])
 
 
-def test_nothing_lost_on_a_nearly_full_fs(capsys):
+@pytest.fixture
+def without_source_constants(monkeypatch):
+    """Hypothesis (6.13x and later) now and then draws a constant it found in the source of
+    every project module loaded so far, so what this derandomized run generates, and the
+    coverage it reaches, moved with what other tests had imported (reallocations 66,722 run
+    alone, 14,546 with model.flash.theory imported first, 6,040 once in a full suite).
+    Without those constants the run is the same in any order; a future Hypothesis that drops
+    this hook fails here by name rather than drifting quietly."""
+    monkeypatch.setattr(providers, "_get_local_constants", lambda: Constants())
+    providers.CONSTANTS_CACHE.cache.clear()  # choices already computed from the constants
+    yield
+    providers.CONSTANTS_CACHE.cache.clear()
+
+
+def test_nothing_lost_on_a_nearly_full_fs(capsys, without_source_constants):
     COVERAGE.clear()
     run_state_machine_as_test(NearlyFullFs, settings=RUN_SETTINGS)
     with capsys.disabled():
