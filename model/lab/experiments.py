@@ -84,16 +84,19 @@ def discard_vertex_le() -> list[Row]:
     basis = {False: ("calibrated", "predicted", "calibrated", "calibrated"),
              True: ("predicted", "predicted", "predicted", "calibrated")}
     why = {
-        "unpack": "tar fills the page cache at the host's per-file cost; writeback starts "
-                  "when dirty data passes the background threshold",
-        "sync": "the rest of the data and the metadata go out at the compressed flash rate, "
-                "close to the SATA II limit",
-        "delete": "rm -rf is CPU work on directories and inodes; nothing reaches the drive "
-                  "until the next commit",
-        "sync again": "without discard the commit writes only bitmaps, inode tables and "
-                      "directories, and three cache flushes hold the drive; with discard it "
-                      "also sends one non-queued TRIM per freed extent, each stalling the "
-                      "queue",
+        "unpack": "tar mostly copies files into the computer's memory (the page cache), at "
+                  "the host's cost per file; the computer starts sending them to the drive "
+                  "only once enough is waiting (the background writeback threshold)",
+        "sync": "sync sends everything still waiting, files and the file system's own "
+                "records, at the drive's write speed; this drive compresses what it "
+                "stores, so that is close to the cable's limit (SATA II)",
+        "delete": "deleting only changes the file system's records in memory (directories, "
+                  "inodes); nothing goes to the drive until the next save of those records "
+                  "(the journal commit)",
+        "sync again": "without discard the save writes a few records and waits three times "
+                      "for the drive's cache; with discard it also tells the drive about "
+                      "every freed piece of every file, one TRIM at a time, and this drive "
+                      "stops all other work for each one (a non-queued TRIM)",
     }
     results = {}
     base = scenario("discard_vertex_le")  # unpack, sync, rm -rf, sync
@@ -108,11 +111,13 @@ def discard_vertex_le() -> list[Row]:
     ratio = results[True][3].seconds / results[False][3].seconds
     rows.append(Row("000/001", "Vertex LE 100 GB, kernel tree", "final sync with / without "
                     "discard", "x", 40.41 / 0.17, ratio, "predicted", "at least 30x",
-                    ratio >= 30, "per-extent TRIMs dominate the commit after rm -rf"))
+                    ratio >= 30, "after rm -rf, the one-at-a-time TRIMs (one per freed "
+                    "extent) take almost all of the final sync"))
     m4 = run_scenario(replace(base, profile="crucial_m4_128"))
     rows.append(_row("000 (reader)", "Crucial M4, kernel tree with discard",
                      "final sync time", "s", 1.54, m4[3].seconds, "calibrated", 0.25,
-                     "the Marvell controller handles each TRIM in tens of microseconds"))
+                     "the same TRIMs cost this drive little: its Marvell controller "
+                     "handles each in tens of microseconds"))
     return rows
 
 
@@ -122,14 +127,14 @@ def fstrim_times() -> list[Row]:
     r = run_scenario(scenario("fstrim_vertex_le"))[1]
     rows.append(_row("000", "Vertex LE, fstrim of a 60 %-full file system", "fstrim time",
                      "s", 360.0, r.seconds, "calibrated", 0.25,
-                     "SandForce spends about 10 s per GiB trimmed, so 38 GB of free space "
-                     "takes minutes"))
+                     "this drive is slow to forget: its SandForce controller spends about "
+                     "10 s per GiB trimmed, so 38 GB of free space takes minutes"))
     base = scenario("fstrim_vertex_le")
     r = run_scenario(replace(base, profile="intel_320_120", steps=base.steps[1:]))[0]  # empty
     rows.append(Row("000 (reader)", "Intel-controller SSD, fstrim of 120 GB", "fstrim time",
                     "s", QUALITATIVE, r.seconds, "calibrated", "seconds, not minutes (< 30 s)",
-                    r.seconds < 30, "Intel's controller unmaps ranges in its table without "
-                    "touching flash"))
+                    r.seconds < 30, "Intel's controller only crosses the ranges out of its "
+                    "map (unmaps them) without touching the flash"))
     return rows
 
 
@@ -177,17 +182,18 @@ def journal_overhead() -> list[Row]:
         for step, (doc_on, doc_off, pct) in table.items():
             sim = journal_share(on[step], off[step])
             tol = 10.0 if step == "make clean" else 3.0
-            why = (f"{on[step]:.1f} vs {off[step]:.1f} MB simulated ({doc_on} vs {doc_off} "
-                   "documented): metadata blocks dirtied in each 5 s transaction are written "
-                   "to the journal and again home")
+            why = ("the file system's own records that changed (metadata) are written "
+                   "twice: first to the journal, every 5 s, then to their usual place; "
+                   f"{on[step]:.1f} vs {off[step]:.1f} MB with and without the journal "
+                   f"(documented {doc_on} vs {doc_off})")
             if step == "make clean":
-                why += ("; deleting is almost all metadata, so the journal about doubles the "
-                        "writes (a share near 50 %), in the model, in the 2009 tables and in "
-                        "real ext4 on kernel 6.18 (tests/recordings)")
+                why += ("; deleting changes almost nothing but those records, so the journal "
+                        "about doubles the writes (a share near 50 %), in the model, in the "
+                        "2009 tables and in real ext4 on kernel 6.18 (tests/recordings)")
             elif step == "make" and mode == "relatime":
-                why += ("; relatime still updates atime on the first read after a write, "
-                        "so it costs more than halfway between noatime and strict (kernel "
-                        "6.18 recordings: relatime 5.9 % vs strict 6.1 % extra)")
+                why += ("; relatime still records the read time (atime) of a file read for "
+                        "the first time after a write, so it costs more than halfway between "
+                        "noatime and strict (kernel 6.18 recordings: 5.9 % vs 6.1 % extra)")
             if mode == "relatime" and step == "make clean":
                 why += ("; the source prints 45.75 % where its own MB figures give 47.75 %")
             rows.append(Row(
@@ -220,9 +226,12 @@ def alignment() -> list[Row]:
             "WA ratio (63 / 2048)", "x", QUALITATIVE, ratio, "predicted",
             "several-fold (>= 3x)" if several else "far less (<= 2.5x)",
             ratio >= 3 if several else ratio <= 2.5,
-            f"WA {wa63:.1f} vs {wa2048:.1f}, {mbs63:.1f} vs {mbs2048:.1f} MB/s: a misaligned "
-            "4 KiB block straddles two flash pages, so each page is written twice; a "
-            "block-mapped drive then rewrites a whole erase block for the second write"))
+            ("a 4 KiB block that starts half-way into a flash page covers two pages, so "
+             "each write rewrites two; a block-mapped drive also copies a whole erase block "
+             "for each, a page-mapped one only the two pages" if several else
+             "a 4 KiB block that starts half-way into a flash page covers two pages, so "
+             "each write rewrites two; a page-mapped drive copies only those pages")
+            + f": WA {wa63:.1f} vs {wa2048:.1f}, {mbs63:.1f} vs {mbs2048:.1f} MB/s"))
     return rows
 
 
@@ -239,8 +248,9 @@ def x25m_collapse() -> list[Row]:
     return [Row("002", "Intel X25-M (scaled to 4 GiB): sequential write after random 4 KiB "
                 "writes of 170 % of capacity", "write speed, used / fresh", "x", QUALITATIVE,
                 used / fresh, "predicted", "collapses (< 0.5x)", used / fresh < 0.5,
-                f"{fresh:.0f} -> {used:.0f} MB/s: scattered writes leave every block partly "
-                "valid, so GC copies most of each block it frees")]
+                "small writes scattered everywhere leave every block partly full of live "
+                "data, so to free a block the drive first copies most of it (garbage "
+                f"collection): {fresh:.0f} -> {used:.0f} MB/s")]
 
 
 def _sequential_mb_s(prof, dev: BlockDevice, user_pages: int, fraction: float = 0.25) -> float:
@@ -272,11 +282,12 @@ def corsair_x64() -> list[Row]:
     later = run_scenario(scenario("corsair_x64_discard_fw20"))
     discard_only, restored = _write_mb_s(later[5]), _write_mb_s(later[10])
     hybrid = load_profile("corsair_x64_fw10").mapping == "fast"
-    how = ("the Indilinx keeps data in place and logs updates in its 6.9 % factory spare; "
-           "every LBA the file system ever wrote stays valid to it, so the dd's log blocks "
-           "are reclaimed by merging blocks that are still nearly full" if hybrid else
-           "every LBA the file system ever wrote stays valid in the drive, so GC has only "
-           "the 6.9 % factory spare")
+    how = ("without TRIM the drive never learns which files were deleted, so everything "
+           "ever written stays live to it; this Indilinx keeps data in place and writes "
+           "changes into its 6.9 % spare (log blocks), and freeing a log block means "
+           "merging it with blocks that are still nearly full" if hybrid else
+           "without TRIM the drive never learns which files were deleted, so everything "
+           "ever written stays live to it and garbage collection has only the 6.9 % spare")
     scaled = "Corsair X64 (scaled to 8 GiB)"
     return [
         _row("003", f"{scaled}, fw 1.0 without TRIM, after a year", "write speed", "MB/s",
@@ -286,12 +297,13 @@ def corsair_x64() -> list[Row]:
              "drive; a page-mapped Barefoot would fall only to about 80 MB/s"),
         _row("003", f"{scaled}, fw 2.0: two months without discard, two weeks with",
              "write speed", "MB/s", 55.0, discard_only, "predicted", 0.30,
-             "discard trims only what is freed from now on; space freed before it was "
-             "turned on is still valid to the drive"),
+             "discard tells the drive only about what is deleted from now on; space "
+             "freed before it was turned on still looks live to the drive"),
         _row("003", f"{scaled}: write a file over free space, delete it with TRIM",
              "write speed", "MB/s", 150.0, restored, "predicted", 0.20,
-             f"{discard_only:.0f} -> {restored:.0f} MB/s (documented 55 -> 150): the delete "
-             "trims every free block, giving the drive its free space back"),
+             "deleting the big file with discard on tells the drive that all the free "
+             "space is free (TRIM), so it gets its room back: "
+             f"{discard_only:.0f} -> {restored:.0f} MB/s (documented 55 -> 150)"),
     ]
 
 
@@ -330,27 +342,32 @@ def vertex60() -> list[Row]:
     scaled = f"OCZ Vertex 60 GB (simulated at 1/{VERTEX60_SCALE} size), trimmed before each run"
     return [
         _row("004", f"{scaled}: dd 4.1 GB at 62.9 % full", "write speed", "MB/s", 190.5, a,
-             "calibrated", 0.10, "trimmed free space takes writes at the flash rate"),
+             "calibrated", 0.10, "free space the drive has been told is free (trimmed) "
+             "takes new data at full flash speed, with nothing to copy first"),
         _row("004", f"{scaled}: dd 4.1 GB at 87.3 % full", "write speed", "MB/s", 194.0, b,
-             "predicted", 0.10, "the fill level does not matter once free space is trimmed"),
+             "predicted", 0.10, "how full the disk is does not matter while its free "
+             "space is trimmed: the drive still has room to write without copying"),
         Row("004", f"{scaled}: dd at 87.3 % vs 62.9 % full", "speed ratio", "x", 194 / 190.5,
             b / a, "predicted", "within 5 %", abs(b / a - 1) <= 0.05,
             f"{a:.0f} vs {b:.0f} MB/s"),
         _row("004", f"{scaled}: sysbench 4 KiB random writes at 63.9 % full", "requests/s",
              "req/s", 334.67, s1, "calibrated", 0.10,
-             "10,000 writes land in the page cache; the 12,800 fsyncs (128 files, each after "
-             "every 100 writes) each wait for a cache flush, whose cost this figure set"),
+             "the 10,000 writes only reach memory; what sets the pace is the 12,800 times "
+             "sysbench asks for a file to be made safe (fsync: 128 files, each after every "
+             "100 writes), each waiting for the drive to empty its cache; this figure set "
+             "that cost"),
         Row("004", f"{scaled}: sysbench 4 KiB random writes at 83.5 % vs 63.9 % full",
             "requests/s ratio", "x", 339.60 / 334.67, s2 / s1, "predicted", "within 5 %",
             abs(s2 / s1 - 1) <= 0.05,
-            f"{s1:.0f} vs {s2:.0f} req/s (documented 334.67 vs 339.60): the fsyncs' cache "
-            "flushes set the pace, and trimmed free space leaves GC nothing to copy"),
+            "the waits for the drive's cache (fsync) set the pace, and trimmed free space "
+            f"leaves the drive nothing to copy: {s1:.0f} vs {s2:.0f} req/s (documented "
+            "334.67 vs 339.60)"),
         Row("004", f"{scaled}: 95 % full with its data rewritten, vs 63.9 %",
             "requests/s ratio", "x", QUALITATIVE, s3 / s1, "predicted", "drops (< 0.9x)",
             s3 / s1 < 0.9,
-            f"{s3:.0f} vs {s1:.0f} req/s: the Indilinx keeps most data in place and logs "
-            "updates in its factory spare; with the data itself being rewritten, each log "
-            "block it reclaims forces merges that copy nearly full blocks"),
+            "this Indilinx keeps data in place and writes changes into its small spare "
+            "(log blocks); when the data itself is being rewritten, freeing each log block "
+            f"means copying nearly full blocks (merges): {s3:.0f} vs {s1:.0f} req/s"),
     ]
 
 
