@@ -102,11 +102,11 @@ def test_first_screen_leads_into_lesson_one(bench):
     panel = bench.lesson_panel
     assert bench.lesson_dock.isVisible()
     assert panel.pages.currentIndex() == 0
-    assert panel.start_button.text() == "Start with lesson 1"
-    items = [panel.lesson_list.item(i).text() for i in range(panel.lesson_list.count())]
+    assert panel.home.start_button.text() == "Start with lesson 1"
+    items = [panel.home.lesson_list.item(i).text() for i in range(panel.home.lesson_list.count())]
     assert len(items) == 10 and all("min)" in t for t in items)
     assert items[0].startswith("1. What write amplification is")
-    panel.start_button.click()
+    panel.home.start_button.click()
     assert panel.lesson.order == 1 and panel.index == 0
     assert "Step 1 of" in panel.where.text()
     assert not bench.button_bar.isVisible()  # the workbench's own run waits
@@ -234,9 +234,9 @@ def test_progress_is_kept_between_sessions(bench, qtbot, progress_dir):
     panel.progress.finish(lesson.id)
     again = Workbench()
     qtbot.addWidget(again)
-    first = again.lesson_panel.lesson_list.item(0).text()
+    first = again.lesson_panel.home.lesson_list.item(0).text()
     assert first.endswith("· done")
-    assert again.lesson_panel.start_button.text().startswith("Continue with lesson 2")
+    assert again.lesson_panel.home.start_button.text().startswith("Continue with lesson 2")
     again.close()
 
 

@@ -18,7 +18,7 @@ import math
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QUrl, Signal
-from PySide6.QtGui import QFont, QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QHBoxLayout,
@@ -49,14 +49,11 @@ from lessons.player import LessonPlay
 from lessons.quiz import QuizAnswerError, state_text
 
 from .lessonfocus import used_settings
+from .lessonhome import LessonHome, bold
 from .lessonresults import LessonResults
 from .lessonrun import LessonJob
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
-WELCOME = ("SSD Lab is a laboratory for the flash memory inside a solid-state drive. You fill "
-           "a simulated drive, change how it is set up, and see why it writes more than it "
-           "is asked to, one short lesson at a time, next to the figures of real, published "
-           "experiments.")
 KIND_NAMES = {"read": "read", "predict": "predict", "run": "run", "compare": "compare",
               "reflect": "what happened", "quiz": "quiz"}
 
@@ -83,16 +80,6 @@ def compare_text(rows) -> str:
                    f"{verdict}: the rule is {r.check}"
                    + (f"  \n*Why:* {r.why}" if r.why else ""))
     return "\n\n".join(out) if out else "*No rows to compare.*"
-
-
-def _bold(label: QLabel, scale: float = 1.0) -> QLabel:
-    f = QFont(label.font())
-    f.setBold(True)
-    if scale != 1.0:
-        f.setPointSizeF(f.pointSizeF() * scale)
-    label.setFont(f)
-    label.setWordWrap(True)
-    return label
 
 
 class LessonPanel(QWidget):
@@ -122,7 +109,13 @@ class LessonPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.pages)
-        self._home()
+        self.home = LessonHome(lessons, progress)
+        self.home.chosen.connect(self.start)
+        self.home.glossary_asked.connect(self.glossary_asked.emit)
+        self.home.explore.connect(self.explore.emit)
+        self.home.open_file_asked.connect(self.open_file_asked.emit)
+        self.home_note = self.home.note  # where the window says why a lesson file was refused
+        self.pages.addWidget(self.home)
         self._step_page()
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.cancel_job,
                   context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -130,90 +123,16 @@ class LessonPanel(QWidget):
 
     # --- the first screen ----------------------------------------------------------------
 
-    def _home(self) -> None:
-        page = QWidget()
-        v = QVBoxLayout(page)
-        v.addWidget(_bold(QLabel("Welcome to SSD Lab"), 1.4))
-        intro = QLabel(WELCOME)
-        intro.setWordWrap(True)
-        v.addWidget(intro)
-        self.start_button = QPushButton("Start with lesson 1")
-        self.start_button.setToolTip("Open the first lesson you have not finished.")
-        self.start_button.clicked.connect(self._start_next)
-        v.addWidget(self.start_button)
-        v.addWidget(_bold(QLabel("Lessons")))
-        self.lesson_list = QListWidget()
-        self.lesson_list.setWordWrap(True)
-        self.lesson_list.itemActivated.connect(self._open_item)
-        self.lesson_list.itemDoubleClicked.connect(self._open_item)
-        v.addWidget(self.lesson_list, 1)
-        row = QHBoxLayout()
-        self.open_button = QPushButton("Open lesson")
-        self.open_button.clicked.connect(
-            lambda: self._open_item(self.lesson_list.currentItem()))
-        file_button = QPushButton("Open a lesson file…")
-        file_button.setToolTip("A lesson a teacher wrote (see lessons/README.md).")
-        file_button.clicked.connect(self.open_file_asked.emit)
-        row.addWidget(self.open_button)
-        row.addWidget(file_button)
-        v.addLayout(row)
-        row = QHBoxLayout()
-        glossary = QPushButton("Glossary")
-        glossary.setToolTip("Every term the lessons use, with a search (Ctrl+G).")
-        glossary.clicked.connect(lambda: self.glossary_asked.emit(""))
-        explore = QPushButton("Explore freely")
-        explore.setToolTip("Close this panel and use the workbench on your own; Ctrl+L "
-                           "brings the lessons back.")
-        explore.clicked.connect(self.explore.emit)
-        row.addWidget(glossary)
-        row.addWidget(explore)
-        v.addLayout(row)
-        self.home_note = QLabel()
-        self.home_note.setObjectName("note")
-        self.home_note.setWordWrap(True)
-        v.addWidget(self.home_note)
-        self.pages.addWidget(page)
-
     def show_home(self) -> None:
-        self.lesson_list.clear()
-        for lesson in self.lessons:
-            done = lesson.id in self.progress.finished
-            at = self.progress.at.get(lesson.id)
-            state = " · done" if done else (f" · left at step {at + 1}" if at else "")
-            item = QListWidgetItem(f"{lesson.order}. {lesson.title} ({lesson.minutes} min)"
-                                   f"{state}")
-            item.setToolTip(lesson.summary)
-            item.setData(Qt.ItemDataRole.UserRole, lesson.id)
-            self.lesson_list.addItem(item)
-        nxt = self._next_lesson()
-        if nxt is None:
-            self.start_button.setText("All lessons done: start lesson 1 again")
-        elif nxt is self.lessons[0] and not self.progress.at.get(nxt.id):
-            self.start_button.setText("Start with lesson 1")
-        else:
-            self.start_button.setText(f"Continue with lesson {nxt.order}: {nxt.title}")
-        self.lesson_list.setCurrentRow(0)
-        self.home_note.setText(self.progress.problem)
+        self.home.refresh()
         self.pages.setCurrentIndex(0)
-
-    def _next_lesson(self) -> Lesson | None:
-        return next((x for x in self.lessons if x.id not in self.progress.finished), None)
-
-    def _start_next(self) -> None:
-        self.start(self._next_lesson() or self.lessons[0])
-
-    def _open_item(self, item: QListWidgetItem | None) -> None:
-        if item is None:
-            return
-        lesson = next(x for x in self.lessons if x.id == item.data(Qt.ItemDataRole.UserRole))
-        self.start(lesson)
 
     # --- a lesson ------------------------------------------------------------------------
 
     def _step_page(self) -> None:
         page = QWidget()
         v = QVBoxLayout(page)
-        self.title = _bold(QLabel(), 1.15)
+        self.title = bold(QLabel(), 1.15)
         self.where = QLabel()
         self.where.setObjectName("note")
         self.where.setWordWrap(True)
@@ -317,7 +236,7 @@ class LessonPanel(QWidget):
             self.cancel_job()
             self.job.wait()
         if lesson not in self.lessons and not any(x.id == lesson.id for x in self.lessons):
-            self.lessons = [*self.lessons, lesson]
+            self.lessons = self.home.lessons = [*self.lessons, lesson]
         self.lesson = lesson
         self.play = LessonPlay(lesson)
         self.partial, self.compared = {}, {}
