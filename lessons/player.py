@@ -36,6 +36,7 @@ from .lesson import (
     RunConfig,
     RunStep,
 )
+from .lockstep import Lockstep, side_by_side
 from .quiz import Quiz, Verdict, check_answer, make_quiz
 
 Progress = Callable[[str, float], None]  # (what is running, fraction done)
@@ -70,8 +71,12 @@ class LessonPlay:
     lesson: Lesson
     progress: Progress | None = None
     cancel: Callable[[], bool] | None = None
-    # sees the drive between chunks of a run (the window draws its block map from it)
-    observe: Callable[[Drive], None] | None = None
+    # sees the drive between chunks of a run, with the configuration's index in its run
+    # step (the window draws its block maps from it)
+    observe: Callable[[Drive, int], None] | None = None
+    # run a step of two configurations at once, in lockstep (the window's A and B drives);
+    # the figures are the same as one after the other
+    side_by_side: bool = False
     answers: dict[str, float] = field(default_factory=dict)  # predict id -> answer
     runs: dict[str, list[ConfigResult]] = field(default_factory=dict)
 
@@ -99,40 +104,84 @@ class LessonPlay:
         missing = self.waiting_for(step)
         if missing:
             raise ValueError(f"{step.id}: predict first ({', '.join(s.id for s in missing)})")
-        results = []
-        for i, config in enumerate(step.configs):
-            label = f"{step.id} {i + 1}/{len(step.configs)} {config.label}"
-            results.append(self._run_config(config, label))
+        labels = [f"{step.id} {i + 1}/{len(step.configs)} {c.label}"
+                  for i, c in enumerate(step.configs)]
+        if self.side_by_side and len(step.configs) == 2:
+            results = self._run_pair(step.configs, labels)
             if on_config is not None:
-                on_config(results[-1])
+                for r in results:
+                    on_config(r)
+        else:
+            results = []
+            for i, config in enumerate(step.configs):
+                results.append(self._run_config(config, labels[i], i))
+                if on_config is not None:
+                    on_config(results[-1])
         self.runs[step.id] = results
         return results
 
-    def _run_config(self, config: RunConfig, label: str) -> ConfigResult:
-        t0 = time.perf_counter()
-        if config.spec is not None:
-            def block_progress(phase: str, fraction: float) -> None:
-                if self.progress:
-                    self.progress(f"{label}: {phase}", fraction)
+    def _run_pair(self, configs, labels: list[str]) -> list[ConfigResult]:
+        """Both configurations at once, neither more than a chunk or two ahead; progress
+        reports the one behind."""
+        where = [(labels[0], 0.0), (labels[1], 0.0)]
+        report = self.progress
 
-            r = runner.run(config.spec, block_progress, self.cancel, self.observe)
+        def job(configs_step: Lockstep, slot: int) -> ConfigResult:
+            def at(what: str, fraction: float) -> None:
+                where[slot] = (what, fraction)
+                if report is not None:
+                    report(*min(where, key=lambda w: w[1]))
+                configs_step.at(slot, fraction, self.cancel)
+
+            def cancelled() -> bool:
+                return configs_step.stopped or (self.cancel is not None and self.cancel())
+
+            return self._run_config(configs[slot], labels[slot], slot, at, cancelled)
+
+        return side_by_side([job, job])
+
+    def _run_config(self, config: RunConfig, label: str, slot: int = 0,
+                    at: Progress | None = None,
+                    cancel: Callable[[], bool] | None = None) -> ConfigResult:
+        """One configuration. at(what, fraction of the whole run) after every chunk of work
+        (default: the play's progress); cancel defaults to the play's."""
+        t0 = time.perf_counter()
+        at = at or self.progress
+        cancel = cancel or self.cancel
+        look = None if self.observe is None else (lambda d: self.observe(d, slot))
+        if config.spec is not None:
+            spec = config.spec
+            user = spec.geometry.user_pages
+            sizes = {"fill": user, "warmup": round(spec.warmup_drive_writes * user),
+                     "measure": max(1, round(spec.measure_drive_writes * user))}
+            before = {"fill": 0, "warmup": user, "measure": user + sizes["warmup"]}
+            total = sum(sizes.values())
+
+            def block_progress(phase: str, fraction: float) -> None:
+                if at is not None:
+                    at(f"{label}: {phase}",
+                       (before.get(phase, 0) + fraction * sizes.get(phase, 0)) / total)
+
+            r = runner.run(spec, block_progress, cancel, look)
             return ConfigResult(config, block_figures(r), tuple(r.wa_windows),
                                 wall_seconds=time.perf_counter() - t0)
         steps = config.scenario.steps
         machine = build_machine(config.scenario)
 
         def step_progress(i: int, what: str, done: int, total: int, unit: str) -> None:
-            if self.cancel is not None and self.cancel():
+            if cancel is not None and cancel():
                 raise Cancelled(label)
-            if self.observe is not None:
-                self.observe(machine.drive)
-            if self.progress:
-                self.progress(f"{label}: step {i + 1}/{len(steps)} {what}",
-                              (i + done / max(1, total)) / len(steps))
+            if look is not None:
+                look(machine.drive)
+            if at is not None:
+                at(f"{label}: step {i + 1}/{len(steps)} {what}",
+                   (i + done / max(1, total)) / len(steps))
 
-        def step_done(_i: int, _result) -> None:  # a quick step may never report progress
-            if self.observe is not None:
-                self.observe(machine.drive)
+        def step_done(i: int, _result) -> None:  # a quick step may never report progress
+            if look is not None:
+                look(machine.drive)
+            if at is not None:
+                at(f"{label}: step {i + 1}/{len(steps)} done", (i + 1) / len(steps))
 
         results = run_scenario(config.scenario, on_step=step_done, machine=machine,
                                progress=step_progress, every_s=0.2)

@@ -86,6 +86,8 @@ class LessonPanel(QWidget):
     # (settings shown, names used, block map shown) during a lesson; None: none
     focus = Signal(object)
     drive_snapshot = Signal(object)  # a Snapshot of the drive a lesson runs; None: done
+    # the second drive of a run of two configurations side by side (the workbench's B)
+    second_drive = Signal(object)
     glossary_asked = Signal(str)  # a term the student clicked
     explore = Signal()  # the student chose the workbench
     open_file_asked = Signal()  # "Open a lesson file..."
@@ -490,17 +492,21 @@ class LessonPanel(QWidget):
         if self.job is None:
             return
         step = self.job.step
-        if step.kind == "run":
+        if step.kind == "run" and not self._paired(step):  # a pair reports both at once
             n = len(step.configs)
             done = len(self.partial.get(step.id, []))
             fraction = (done + fraction) / n
         self.bar.setValue(int(1000 * max(0.0, min(1.0, fraction))))
         self.run_note.setText(what)
 
-    def _job_drive(self) -> None:
-        snap = self.job.take_snapshot() if self.job is not None else None
+    def _paired(self, step) -> bool:
+        return self.play.side_by_side and step.kind == "run" and len(step.configs) == 2
+
+    def _job_drive(self, slot: int) -> None:
+        snap = self.job.take_snapshot(slot) if self.job is not None else None
         if snap is not None:  # None: an earlier call already took the newest
-            self.drive_snapshot.emit(snap)
+            (self.second_drive if slot == 1 and self.play.side_by_side
+             else self.drive_snapshot).emit(snap)
 
     def _config_done(self, result) -> None:
         self.partial.setdefault(self.job.step.id, []).append(result)
@@ -524,9 +530,11 @@ class LessonPanel(QWidget):
         message, self._job_message = self._job_message, ""
         if job is None or self.lesson is None:
             return
-        snap = job.take_snapshot()
-        if snap is not None:
-            self.drive_snapshot.emit(snap)
+        for slot in (0, 1):
+            snap = job.take_snapshot(slot)
+            if snap is not None:
+                (self.second_drive if slot == 1 and self.play.side_by_side
+                 else self.drive_snapshot).emit(snap)
         if message and job.step.kind == "compare":
             self._stopped.add(self.lesson.steps.index(job.step))
         if job.step is self.step:

@@ -3,8 +3,9 @@ step's replay of a documented experiment, through the same LessonPlay the headle
 uses, so the window shows exactly the numbers `ssdlab lesson run` prints.
 
 The thread reports progress, each configuration as it finishes, and (a few times a second)
-a snapshot of the drive being run for the block map. cancel() is honoured between chunks
-of work; the play keeps every configuration that finished before it.
+a snapshot of the drive being run for the block map: per slot, the configuration's index
+in its step (two configurations run side by side fill slots 0 and 1 at once). cancel() is
+honoured between chunks of work; the play keeps every configuration that finished before it.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ FRAME_S = 1 / 15  # block-map snapshots at most this often
 class LessonJob(QThread):
     progress = Signal(str, float)  # what is running, fraction done
     config_done = Signal(object)  # a lessons.player.ConfigResult
-    drive_ready = Signal()  # take_snapshot() has a new snapshot
+    drive_ready = Signal(int)  # take_snapshot(slot) has a new snapshot
     finished_ok = Signal(object)  # list of ConfigResult (run) or of Row (compare)
     failed = Signal(str)
     cancelled = Signal()
@@ -37,42 +38,42 @@ class LessonJob(QThread):
         self.step = step
         self._cancel = threading.Event()
         self._lock = threading.Lock()
-        self._latest: Snapshot | None = None
+        self._latest: dict[int, Snapshot] = {}
         self._seq = 0
-        self._last = 0.0
+        self._last: dict[int, float] = {}
         self._label = ""
-        self._drive: Drive | None = None  # the drive of the configuration under way
+        self._drives: dict[int, Drive] = {}  # slot -> the drive of a configuration under way
 
     def cancel(self) -> None:
         self._cancel.set()
 
-    def take_snapshot(self) -> Snapshot | None:
+    def take_snapshot(self, slot: int = 0) -> Snapshot | None:
         with self._lock:
-            snap, self._latest = self._latest, None
-        return snap
+            return self._latest.pop(slot, None)
 
     def _progress(self, what: str, fraction: float) -> None:
         self._label = what
         self.progress.emit(what, float(fraction))
 
-    def _observe(self, drive: Drive, force: bool = False) -> None:
-        self._drive = drive
+    def _observe(self, drive: Drive, slot: int, force: bool = False) -> None:
+        self._drives[slot] = drive
         now = time.perf_counter()
-        if not force and now - self._last < FRAME_S:
+        if not force and now - self._last.get(slot, 0.0) < FRAME_S:
             return
-        self._last = now
-        self._seq += 1
-        snap = drive_snapshot(drive, self._seq, segment=self._label, running=not force)
+        self._last[slot] = now
         with self._lock:
-            self._latest = snap
-        self.drive_ready.emit()
+            self._seq += 1
+            self._latest[slot] = drive_snapshot(drive, self._seq, segment=self._label,
+                                                running=not force)
+        self.drive_ready.emit(slot)
 
     def _config_done(self, result) -> None:
         """A configuration finished: the map shows its drive as it ended."""
-        if self._drive is not None:
+        slot = next(i for i, c in enumerate(self.step.configs) if c is result.config)
+        drive = self._drives.pop(slot, None)
+        if drive is not None:
             self._label = f"{result.config.label}: done"
-            self._observe(self._drive, force=True)
-            self._drive = None
+            self._observe(drive, slot, force=True)
         self.config_done.emit(result)
 
     def run(self) -> None:
