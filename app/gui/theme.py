@@ -92,6 +92,7 @@ class Theme:
             f"QProgressBar {{ border: 1px solid {c['frame']}; background: {c['input_back']};"
             f" min-height: 10px; }}"
             f"QProgressBar::chunk {{ background: {OKABE_ITO['bluish_green']}; }}"
+            f"*[differs=\"true\"] {{ border: 2px dashed {OKABE_ITO['bluish_green']}; }}"
             f"*[lesson=\"used\"] {{ border: 3px solid {OKABE_ITO['orange']};"
             f" font-weight: bold; }}"
             f"QGroupBox {{ font-weight: bold; border: 1px solid {c['frame']};"
