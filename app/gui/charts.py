@@ -30,6 +30,7 @@ from model.lab.charts import CHARTS, RUN_CHARTS, Table, chart_table, histogram_o
 
 from . import theme
 from .chartaxes import TickAxis
+from .runlegend import RunLegend
 from .worker import Snapshot
 
 MAX_POINTS = 600
@@ -50,13 +51,16 @@ class Run:
     theory: float | None = None
 
 
-def legend_text(run_label: str, line_label: str, own_name: bool) -> str:
-    """What a line is called: its own name alone for the only run; with runs overlaid the
-    run's label, and the line's name where it needs one (own_name: the chart draws more
-    than one solid line per run, or this is a dashed level beside the run's line)."""
+def legend_text(run_label: str, line_label: str, solid_lines: int, dashed: bool) -> str:
+    """What a line is called: its own name alone for the only run. With runs overlaid, a
+    run's line is its run's label ("B: spare 28 %"), with the line's name where the chart
+    draws more than one solid line per run ("B: spare 28 %, NAND"); a dashed level beside
+    it (the analytic WA) is its run's tag and its name ("B: analytic")."""
     if not run_label:
         return line_label
-    return f"{run_label}, {line_label}" if own_name else run_label
+    if dashed:
+        return f"{run_label.split(':')[0]}: {line_label}"
+    return f"{run_label}, {line_label}" if solid_lines > 1 else run_label
 
 
 def decimate(x: np.ndarray, y: np.ndarray, n: int = MAX_POINTS) -> tuple[np.ndarray, np.ndarray]:
@@ -97,6 +101,8 @@ class SeriesChart(QChartView):
         self._styles: dict[str, tuple[str, bool, str]] = {}
         self._lines: list[tuple[str, str, str, bool]] = []  # (key, label, token, dashed)
         self._runs: list[tuple[str, str]] = [("", "main")]  # (prefix, role), main first
+        self._order: list[str] = []  # series names, runs in order, each run's lines in order
+        self.overlay = False  # runs overlaid: the window's RunLegend names the lines
         self.y_floor = 0.0
         self._label_px = 40  # width of a typical tick label in the current type
 
@@ -136,10 +142,13 @@ class SeriesChart(QChartView):
                 for name, label, token, dashed in reversed(lines):
                     self.add(f"{key}:{name}" if key else name, label, token, dashed, role)
             self._runs = shape
+        self.overlay = overlay
+        self._chart.legend().setVisible(not overlay)  # QtCharts cuts long labels short
+        self._order = [f"{key}:{ln[0]}" if key else ln[0] for key, _, _ in runs for ln in lines]
         for key, label, _ in runs:
             for name, line_label, _, dashed in lines:
                 series = self.series[f"{key}:{name}" if key else name]
-                text = legend_text(label, line_label, dashed or solid > 1)
+                text = legend_text(label, line_label, solid, dashed)
                 if series.name() != text:
                     series.setName(text)
 
@@ -198,7 +207,8 @@ class SeriesChart(QChartView):
                     changed = True
             xs.append(x)
             ys.append(y)
-        if changed:  # QtCharts lays a marker's text out only when the legend is shown again
+        if changed and not self.overlay:  # QtCharts lays a marker's text out only when the
+            # legend is shown again
             self._chart.legend().hide()
             self._chart.legend().show()
         x = np.concatenate(xs) if xs else np.empty(0)
@@ -219,6 +229,11 @@ class SeriesChart(QChartView):
 
     def points(self, name: str) -> int:
         return self.series[name].count()
+
+    def legend_entries(self) -> list[tuple[str, QPen]]:
+        """(label, pen) of each line drawn, runs in order (for the RunLegend)."""
+        return [(self.series[n].name(), self.series[n].pen()) for n in self._order
+                if n in self.series and self.series[n].count()]
 
 
 def _whole(values: np.ndarray) -> bool:
@@ -363,6 +378,8 @@ class Charts(QTabWidget):
         self.wa, self.throughput, self.gc = (self.views[k] for k in ("wa", "throughput", "gc"))
         self.free, self.wear, self.steps = (self.views[k] for k in ("free", "wear", "steps"))
         self.setToolTip("Charts of the run; Ctrl+Tab moves between them.")
+        self.run_legend = RunLegend()  # the window places it under the charts
+        self.run_legend.hide()
         self.theory: float | None = None
         self._last: Snapshot | None = None
         self._timed = False
@@ -399,6 +416,7 @@ class Charts(QTabWidget):
         snap = self._last
         chart = self.currentWidget()
         if chart is self.steps:
+            self.run_legend.hide()
             self._redraw_steps()
             return
         runs = ([Run("", self._label, snap, "main", self.theory)] if snap is not None else []) \
@@ -406,6 +424,7 @@ class Charts(QTabWidget):
         chart.set_runs([("", self._label, "main")]
                        + [(r.key, r.label, r.role) for r in self._others])
         if snap is None and not self._others:  # empty axes, never the last run's
+            self.run_legend.hide()
             for i in range(self.count()):
                 if self.widget(i) is not self.steps:
                     view = self.widget(i)
@@ -427,6 +446,9 @@ class Charts(QTabWidget):
                     continue  # the same level as A's: drawn once
                 data[name] = histogram_outline(y) if chart.spec.histogram else (table.x, y)
         chart.set_data(data)
+        if chart.overlay:
+            self.run_legend.set_entries(chart.legend_entries())
+        self.run_legend.setVisible(chart.overlay)
 
     def _redraw_steps(self) -> None:
         snap = self._last

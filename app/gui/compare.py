@@ -65,7 +65,7 @@ def set_on(w, on: bool, ask: bool = True) -> bool:
             open_b(w)
         else:
             close_b(w)
-    w.compare_button.setText("One drive" if comparing(w) else "Compare")
+    w.compare_button.setChecked(comparing(w))
     action = w.actions_by_slot["toggle_compare"]
     action.blockSignals(True)
     action.setChecked(comparing(w))
@@ -95,11 +95,13 @@ def open_b(w, settings: Settings | None = None) -> DriveView:
     """Add drive B beside A (settings: B's; default a copy of A's); both start afresh."""
     a = w.views[0]
     gate = w.lockstep = Lockstep()
+    gate.join(a.worker)  # now, so neither drive can start alone before A's thread hears
     a.send("lockstep", gate)
     b = DriveView("B", settings or a.settings, gate, parent=w)
     w.add_view(b)
     b.start()
     w.maps_layout.addWidget(b.widget, 1)
+    w.legends_layout.addWidget(b.legend, 1)
     a.send("reset")
     w.configure_view(b, b.settings)
     titles(w)
@@ -110,8 +112,9 @@ def close_b(w) -> None:
     """Back to one drive: B's worker ends and its map goes; A leaves the lockstep."""
     b = w.views.pop()
     b.stop()
-    b.widget.setParent(None)
-    b.widget.deleteLater()
+    for part in (b.widget, b.legend):
+        part.setParent(None)
+        part.deleteLater()
     b.deleteLater()
     w.views[0].send("lockstep", None)
     w.lockstep = None
@@ -146,11 +149,16 @@ def others(w, names: dict[str, str]) -> list[Run]:
 
 
 def titles(w) -> None:
-    """Each map's title names its drive and what differs (shown with two drives only)."""
-    names = labels(w) if comparing(w) else {}
-    for v in w.views:
-        v.title.setVisible(comparing(w))
-        v.title.setText(names.get(v.name, v.name))
+    """Each map's title names its drive and what differs from the other (shown with two
+    drives only); B's legend shows only where its colours differ from A's (a heat map's
+    range)."""
+    on = comparing(w)
+    names = run_labels(TAGS, [v.settings for v in w.views]) if on else []
+    for v, text in zip(w.views, names or ["A"], strict=True):
+        v.title.setVisible(on)
+        v.title.setText(text)
+    if on:
+        w.views[1].legend.setVisible(w.views[1].settings.heatmap != "state")
     w.controls.show_drive_choice(w.edited if comparing(w) else None)
     w.controls.mark_differences(set(differing([v.settings for v in w.views]))
                                 & PER_DRIVE if comparing(w) else set())
@@ -177,7 +185,7 @@ def clear(w) -> None:
 
 
 def _references_shown(w) -> None:
-    w.reference_button.setText("Clear ref" if w.references else "Keep as ref")
+    w.reference_button.setChecked(bool(w.references))
     titles(w)
     w.show_run()
 

@@ -171,6 +171,7 @@ class Controls(QWidget):
         self.drive_buttons: list[QPushButton] = []
         for i, (name, keys) in enumerate((("A", "Ctrl+1"), ("B", "Ctrl+2"))):
             b = QPushButton(name)
+            b.setObjectName("drive")  # the style sheet marks the drive being edited
             b.setCheckable(True)
             b.setAutoExclusive(True)
             b.setToolTip(f"Edit drive {name}'s settings ({keys}). The workload is shared; "

@@ -39,6 +39,8 @@ class DriveView(QObject):
         self.session = Session(settings)
         self.worker = Worker()
         self.worker.lockstep = lockstep
+        if lockstep is not None:
+            lockstep.join(self.worker)
         self.snapshot: Snapshot | None = None
         self.frame_times: deque[float] = deque(maxlen=240)
         self.run_status = RunStatus()
@@ -46,7 +48,7 @@ class DriveView(QObject):
         self._last_mount: tuple[str, bool] | None = None  # mount options of the last snapshot
         self._settling: list[tuple[int, QEventLoop]] = []  # (ticket, loop) of each settle()
         self.blockmap = BlockMap()
-        self.legend = Legend()
+        self.legend = Legend()  # the frame places it: under the maps, A's alone by state
         # "A: discard" above the map when two drives are shown; hidden with one
         self.title = QLabel(name)
         self.title.setToolTip("Which drive this map shows, and what is set differently on it.")
@@ -58,7 +60,6 @@ class DriveView(QObject):
         v.setSpacing(2)
         v.addWidget(self.title)
         v.addWidget(self.blockmap, 1)
-        v.addWidget(self.legend)
         self.worker.snapshot_ready.connect(self._on_snapshot, Qt.ConnectionType.QueuedConnection)
         self.worker.failed.connect(self.failed, Qt.ConnectionType.QueuedConnection)
 

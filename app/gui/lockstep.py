@@ -34,11 +34,13 @@ class Lockstep:
         self._position: dict[int, tuple[int, float]] = {}
         self._batch: dict[int, int] = {}
         self._waiting: dict[int, Callable[[], None]] = {}
+        self.largest_batch = 0  # the largest batch agreed so far: the most one may lead by
 
     def join(self, member) -> None:
-        """A member that has not said where it is yet holds the others back."""
+        """A member that has not said where it is yet holds the others back (joining twice
+        is joining once)."""
         with self._lock:
-            self._position[id(member)] = (-1, -END)
+            self._position.setdefault(id(member), (-1, -END))
 
     def leave(self, member) -> None:
         """A member that stopped no longer holds anyone back."""
@@ -71,7 +73,9 @@ class Lockstep:
         """The batch to run: the smallest any member asked for (n is this one's wish)."""
         with self._lock:
             self._batch[id(member)] = n
-            return min(self._batch.values())
+            agreed = min(self._batch.values())
+            self.largest_batch = max(self.largest_batch, agreed)
+            return agreed
 
     def positions(self) -> list[tuple[int, float]]:
         with self._lock:

@@ -21,8 +21,9 @@ from .schema import LVM_OFFSETS, SETTINGS
 from .settings import Settings
 from .streams import KINDS
 
-# How the window shows these settings, never part of a run's name.
-VIEW_FIELDS = ("speed", "heatmap")
+# How the window shows these settings, and how long a run went (its x axis shows that),
+# never part of a run's name.
+VIEW_FIELDS = ("speed", "heatmap", "fill_pct", "amount")
 MAPPINGS = {"page": "page mapping", "block": "block mapping", "fast": "hybrid (FAST) mapping"}
 GC_NAMES = {"greedy": "greedy GC", "fifo": "FIFO GC", "cost-benefit": "cost-benefit GC",
             "random-d": "random-d GC"}
