@@ -137,17 +137,25 @@ class SeriesChart(QChartView):
                 series.deleteLater()
             self.series.clear()
             self._styles.clear()
-            # the main run drawn last (on top); the legend lists them first to last
-            for key, _, role in reversed(runs):
+            # alone, the main run's first line is drawn last (on top; the legend reversed
+            # lists the lines first to last); overlaid, references go under A, and B's
+            # dashes over A, so where the two runs agree both stay visible
+            order = [r for r in runs if r[2] == "ref"] + [r for r in runs if r[2] == "main"] \
+                + [r for r in runs if r[2] == "second"]
+            for key, _, role in order if overlay else runs:
                 for name, label, token, dashed in reversed(lines):
                     self.add(f"{key}:{name}" if key else name, label, token, dashed, role)
             self._runs = shape
         self.overlay = overlay
         self._chart.legend().setVisible(not overlay)  # QtCharts cuts long labels short
         self._order = [f"{key}:{ln[0]}" if key else ln[0] for key, _, _ in runs for ln in lines]
+        self._parts = {}  # series name: (run label, the line's name where it needs one)
         for key, label, _ in runs:
             for name, line_label, _, dashed in lines:
                 series = self.series[f"{key}:{name}" if key else name]
+                own = dashed or solid > 1
+                self._parts[f"{key}:{name}" if key else name] = (label, line_label if own
+                                                                  else "")
                 text = legend_text(label, line_label, solid, dashed)
                 if series.name() != text:
                     series.setName(text)
@@ -230,10 +238,16 @@ class SeriesChart(QChartView):
     def points(self, name: str) -> int:
         return self.series[name].count()
 
-    def legend_entries(self) -> list[tuple[str, QPen]]:
-        """(label, pen) of each line drawn, runs in order (for the RunLegend)."""
-        return [(self.series[n].name(), self.series[n].pen()) for n in self._order
-                if n in self.series and self.series[n].count()]
+    def legend_entries(self) -> list[tuple[str, list[tuple[str, str, QPen]]]]:
+        """For the RunLegend, runs in order: (run label, [(series name, line name or "",
+        pen) of each of its lines drawn])."""
+        groups: dict[str, list[tuple[str, str, QPen]]] = {}
+        for n in self._order:
+            if n in self.series and self.series[n].count():
+                run, line = self._parts[n]
+                groups.setdefault(run, []).append((self.series[n].name(), line,
+                                                   self.series[n].pen()))
+        return list(groups.items())
 
 
 def _whole(values: np.ndarray) -> bool:
@@ -245,6 +259,11 @@ STEP_COLUMNS = (("step", "step", "{}"), ("host_mb", "host MB", "{:,.1f}"),
                 ("nand_mb", "NAND MB", "{:,.1f}"), ("wa", "WA", "{:.3f}"),
                 ("trims", "TRIMs", "{:,}"), ("seconds", "simulated s", "{:,.2f}"),
                 ("mb_s", "MB/s", "{:,.1f}"))
+
+
+# Compare mode: each figure for A then B, those that tell two drives apart first.
+PAIR_COLUMNS = tuple(c for k in ("wa", "seconds", "trims", "mb_s", "host_mb", "nand_mb")
+                     for c in STEP_COLUMNS if c[0] == k)
 
 
 class StepTable(QWidget):
@@ -289,6 +308,7 @@ class StepTable(QWidget):
         if self.table.columnCount() != len(STEP_COLUMNS):  # back from A and B columns
             self.table.setColumnCount(len(STEP_COLUMNS))
             self.table.setHorizontalHeaderLabels([c[1] for c in STEP_COLUMNS])
+            self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self._shown = [dict(d) for d in steps]
         self.table.setRowCount(len(steps))
         for row, step in enumerate(steps):
@@ -312,8 +332,12 @@ class StepTable(QWidget):
         if shown == self._shown:
             return
         self._shown = shown
-        cols = STEP_COLUMNS[1:]
+        cols = PAIR_COLUMNS
         self.table.setColumnCount(1 + 2 * len(cols))
+        # the step's name in full, and the figures that tell two drives apart first (WA,
+        # time, TRIMs): on a projector the rest may be scrolled to
+        self.table.horizontalHeader().setSectionResizeMode(
+            0, QHeaderView.ResizeMode.ResizeToContents)
         self.table.setHorizontalHeaderLabels(
             ["step"] + [f"{head} {tag[0]}" for _, head, _ in cols for tag in tags])
         rows = _paired(a, b)

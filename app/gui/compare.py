@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 
 from app.session.runlabels import differing, run_labels
 
-from . import theme
+from . import statusline, theme
 from .charts import Run
 from .driveview import DriveView
 from .lockstep import Lockstep
@@ -72,6 +72,7 @@ def set_on(w, on: bool, ask: bool = True) -> bool:
     action.blockSignals(False)
     apply_theme(w)
     w.show_run()
+    statusline.fit(w)
     return comparing(w)
 
 

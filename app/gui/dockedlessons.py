@@ -16,7 +16,7 @@ from lessons.glossary import load_glossary
 from lessons.lesson import LessonError
 from lessons.loader import load_lesson
 
-from . import compare, theme
+from . import compare, statusline, theme
 from .glossarywindow import GlossaryWindow
 from .lessonpanel import LessonPanel
 from .session import Session
@@ -91,8 +91,7 @@ def set_active(w, on: bool) -> None:
     w.controls_scroll.setHorizontalScrollBarPolicy(
         Qt.ScrollBarPolicy.ScrollBarAlwaysOff if on else Qt.ScrollBarPolicy.ScrollBarAsNeeded)
     w.lower.setCurrentWidget(w.lesson_results if on else w.charts_box)
-    for label in w.status.values():  # they describe the workbench's own drive
-        label.setVisible(not on)
+    statusline.fit(w)  # the status figures describe the workbench's own drive
     if on:  # after the controls narrowed, so the window need not grow to hold it
         w.lesson_dock.show()
         w._split_before = w.right_split.sizes()

@@ -32,10 +32,18 @@ from PySide6.QtWidgets import (
 from app.session.fsjobs import FsStep
 from app.session.schema import SETTINGS
 from app.session.streams import Segment
-from app.session.wanotes import wa_note, wa_status
 from model.host.profiles import load_profile
 
-from . import compare, dockedlessons, exportdialog, mapwiring, runfiles, shortcuts, theme
+from . import (
+    compare,
+    dockedlessons,
+    exportdialog,
+    mapwiring,
+    runfiles,
+    shortcuts,
+    statusline,
+    theme,
+)
 from .charts import Charts
 from .controls import Controls
 from .driveview import DriveView
@@ -537,36 +545,7 @@ class Workbench(QMainWindow):
         return self.views[0].fps()
 
     def _status(self) -> None:
-        a = self.views[0]
-        snap = a.snapshot
-        if snap is None:
-            return
-        s = a.settings
-        g = s.geometry()
-        mib = g.user_bytes / 2**20
-        self.status["capacity"].setText(
-            f"{mib:,.0f} MiB user, {g.physical_bytes / 2**20:,.0f} MiB flash, "
-            f"{g.blocks:,} blocks")
-        fill = float(snap.valid.sum()) / snap.user_pages
-        self.status["fill"].setText(f"fill {100 * fill:.1f} %")
-        was = [(v, v.snapshot.series["wa"][-1] if v.snapshot is not None
-                and v.snapshot.series["wa"].size else float("nan")) for v in self.views]
-        if compare.comparing(self):
-            self.status["wa"].setText("  ".join(f"{v.name}: {wa_status(v.settings, wa)}"
-                                                for v, wa in was))
-            lines = [v.progress() for v in self.views]
-            self.progress_label.setText(lines[0] if len(set(lines)) == 1 else "  |  ".join(
-                f"{v.name}: {line}" for v, line in zip(self.views, lines, strict=True)))
-        else:
-            self.status["wa"].setText(wa_status(s, was[0][1]))
-            self.progress_label.setText(self.run_status.progress(snap))
-        # the note explains one drive's figure: with two it would name only A's
-        note = "" if compare.comparing(self) else wa_note(s, was[0][1])
-        self.wa_note.setText(note)
-        self.wa_note.setVisible(bool(note))
-        self.status["time"].setText(f"sim {snap.sim_s:,.2f} s" if s.profile else "sim time -")
-        self.status["speed"].setText(self.run_status.speed(snap, time.perf_counter(),
-                                                           self.fps()))
+        statusline.show(self)
 
     # --- files, help, theme ----------------------------------------------------------------
 
@@ -630,8 +609,7 @@ class Workbench(QMainWindow):
 
     def _presentation_changed(self) -> None:
         """The View menu's check marks follow the state, however it changed."""
-        # at 18 pt the status bar has room for the run's figures, not the drive's size
-        self.status["capacity"].setVisible(not self.presentation.on)
+        statusline.fit(self)
         for slot, on in (("toggle_presentation", self.presentation.on),
                          ("toggle_panel", self.presentation.panel_shown())):
             action = self.actions_by_slot[slot]
