@@ -218,3 +218,53 @@ def test_paused_mid_run_the_drives_are_within_one_batch(until, pair):
     gap = abs(a.snapshot.counters["host_writes"] - b.snapshot.counters["host_writes"])
     assert 0 < pair.lockstep.largest_batch and gap <= pair.lockstep.largest_batch
     assert not pair.is_running()
+
+
+DISCARD_SCENARIO = """version = 1
+name = "small discard run"
+[drive]
+profile = "ocz_vertex_le_100"
+user_gib = 0.25
+[filesystem]
+discard = true
+[[steps]]
+do = "unpack"
+scale = 0.02
+[[steps]]
+do = "sync"
+[[steps]]
+do = "rm"
+[[steps]]
+do = "sync"
+"""
+
+
+def test_a_scenario_runs_on_both_drives_b_keeping_its_differences(until, pair, tmp_path):
+    """A teacher's discard-against-none: B set apart first, then the scenario opened."""
+    pair.confirm = lambda text: True
+    pair.edit_drive(1)
+    assert pair.request(gc="fifo")  # B's own: kept when the scenario sets the drive
+    path = tmp_path / "discard.toml"
+    path.write_text(DISCARD_SCENARIO)
+    assert pair.open_scenario(str(path))
+    a, b = pair.views
+    assert a.settings.discard and b.settings.discard and b.settings.gc == "fifo"
+    assert differing([a.settings, b.settings]) == ["gc"]
+    until(lambda: finished(pair) and len(a.snapshot.steps) == 4 and len(b.snapshot.steps) == 4)
+    assert [r["step"] for r in a.snapshot.steps] == [r["step"] for r in b.snapshot.steps]
+    assert a.snapshot.counters["host_writes"] == b.snapshot.counters["host_writes"]
+    pair.charts.setCurrentWidget(pair.charts.steps)
+    assert pair.charts.steps.message.text().startswith("A: greedy GC; B: FIFO GC")
+
+
+def test_opening_a_session_goes_back_to_one_drive(until, pair, tmp_path):
+    pair.confirm = lambda text: True
+    pair.request(workload="random", amount=0.1)
+    pair.run_workload()
+    until(lambda: finished(pair) and pair.snapshot.counters["host_writes"] > 0)
+    path = str(tmp_path / "run.ssdlab.json")
+    assert pair.save(path)
+    b = pair.views[1]
+    assert pair.open(path)
+    assert len(pair.views) == 1 and b.worker.isFinished()
+    until(lambda: finished(pair) and pair.snapshot.counters["host_writes"] > 0)

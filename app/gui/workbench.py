@@ -15,13 +15,11 @@ import time
 from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtWidgets import (
     QApplication,
-    QComboBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
     QMainWindow,
     QMessageBox,
-    QPushButton,
     QScrollArea,
     QSplitter,
     QStackedWidget,
@@ -30,11 +28,11 @@ from PySide6.QtWidgets import (
 )
 
 from app.session.fsjobs import FsStep
-from app.session.schema import SETTINGS
 from app.session.streams import Segment
 from model.host.profiles import load_profile
 
 from . import (
+    buttonbar,
     compare,
     dockedlessons,
     exportdialog,
@@ -47,7 +45,6 @@ from . import (
 from .charts import Charts
 from .controls import Controls
 from .driveview import DriveView
-from .flowlayout import FlowLayout
 from .lessonresults import LessonResults
 from .presentation import Presentation
 from .scenariofiles import profile_settings
@@ -131,53 +128,8 @@ class Workbench(QMainWindow):
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.controls_scroll = scroll
 
-        self.run_button = self._button("Run", "Start the chosen workload from its "
-                                       "beginning (Ctrl+Enter).", self.run_workload)
-        self.play_button = self._button("Play", "Play or pause the run (Space).",
-                                        self.toggle_play, longest="Pause")
-        self.step_button = self._button("Step", "Run one batch, then stop (Right arrow).",
-                                        self.step)
-        self.gc_button = self._button("GC", "Collect one victim block now and show its "
-                                      "copies and erase (G).", self.step_gc)
-        self.reset_button = self._button("Reset drive", "Erase the drive and clear the charts; "
-                                         "settings stay (Ctrl+R).", self.reset_drive)
-        self.reset_all_button = self._button("Reset All", "Everything back to the start-up "
-                                             "state: settings, drive, charts, theme (Alt+R).",
-                                             self.reset_all)
-        # short, and checked while on: with the rest they fit two rows at 18 pt in 1024 px
-        self.compare_button = self._button("A | B", "Compare two drives side by side, A and "
-                                           "B, fed the same workload in lockstep; again for "
-                                           "one drive (Ctrl+D).",
-                                           lambda: self.toggle_compare(not compare.comparing(
-                                               self)))
-        self.reference_button = self._button(
-            "Ref", "Keep this run as a reference: its curves stay on the charts, faded, while "
-            "you change the drive and run again (Ctrl+K); again to clear it (Ctrl+Shift+K).",
-            lambda: self.clear_reference() if self.references else self.pin_reference())
-        for b in (self.compare_button, self.reference_button):
-            b.setCheckable(True)
-            b.setObjectName("toggle")  # the style sheet marks it while on
-        self.speed = QComboBox()
-        for key in SETTINGS["speed"].choices:
-            self.speed.addItem(key, key)
-        self.speed.setCurrentIndex(self.speed.findData(Settings().speed))
-        self.speed.setToolTip("Animation speed: slow and normal show every batch; fast runs "
-                              "flat out and shows a frame 30 times a second (keys 1, 2, 3).")
-        self.speed.currentIndexChanged.connect(
-            lambda _i: self.request(speed=self.speed.currentData()))
-        help_button = self._button("?", "Keyboard help (F1).", self.show_help)
         self.presentation = Presentation(self, scroll, self.controls.error, self._apply_theme)
-        self.button_bar = QWidget()
-        bar = FlowLayout(self.button_bar)  # wraps rather than clips in large type
-        speed = QWidget()  # the label stays with its list when the row wraps
-        pair = QHBoxLayout(speed)
-        pair.setContentsMargins(0, 0, 0, 0)
-        pair.addWidget(QLabel("Speed"))
-        pair.addWidget(self.speed)
-        for w in (self.run_button, self.play_button, self.step_button, self.gc_button,
-                  speed, self.reset_button, self.reset_all_button, self.compare_button,
-                  self.reference_button, self.presentation.panel_button, help_button):
-            bar.addWidget(w)
+        self.button_bar = buttonbar.build(self)
         # On its own row: a long status line must never widen the window.
         self.progress_label = QLabel()
         self.progress_label.setToolTip("What the worker is doing now.")
@@ -249,16 +201,6 @@ class Workbench(QMainWindow):
         self._presentation_changed()
         exportdialog.install(self)
         mapwiring.install(self)  # zoom, heat maps, breakpoints
-
-    def _button(self, text: str, tip: str, slot, longest: str = "") -> QPushButton:
-        b = QPushButton(text)
-        b.setToolTip(tip)
-        b.clicked.connect(slot)
-        # The style's default minimum (about 80 px) would keep the window wider than 1024;
-        # the text's own width is enough. `longest` is a label the button switches to.
-        fm = b.fontMetrics()
-        b.setMinimumWidth(max(fm.horizontalAdvance(t) for t in (text, longest)) + 20)
-        return b
 
     # --- settings --------------------------------------------------------------------------
 
