@@ -268,3 +268,20 @@ def test_opening_a_session_goes_back_to_one_drive(until, pair, tmp_path):
     assert pair.open(path)
     assert len(pair.views) == 1 and b.worker.isFinished()
     until(lambda: finished(pair) and pair.snapshot.counters["host_writes"] > 0)
+
+
+def test_a_lesson_can_set_up_a_and_b(until, bench):
+    """Workbench.compare(settings_a, settings_b): the API a lesson running two
+    configurations uses; bad settings are refused with the field named, nothing changes."""
+    from dataclasses import replace
+
+    from app.gui.session import Settings
+
+    base = replace(Settings(), speed="fast")
+    assert not bench.compare(base, replace(base, spare_pct=95.0))
+    assert len(bench.views) == 1 and "drive B" in bench.controls.error.text()
+    assert "spare" in bench.controls.error.text().lower()
+    assert bench.compare(replace(base, gc="fifo"), replace(base, gc="greedy"))
+    until(lambda: len(bench.views) == 2 and bench.views[1].snapshot is not None)
+    assert [v.settings.gc for v in bench.views] == ["fifo", "greedy"]
+    assert [v.title.text() for v in bench.views] == ["A: FIFO GC", "B: greedy GC"]

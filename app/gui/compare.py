@@ -174,8 +174,8 @@ def pin(w) -> bool:
     tags = ["ref"] if not comparing(w) else [f"ref {v.name}" for v in w.views]
     w.references = [Reference(tag, v.settings, v.snapshot)
                     for tag, v in zip(tags, w.views, strict=True) if v.has_data()]
-    w.statusBar().showMessage("Kept as reference: change the drive and run again; the "
-                              "reference stays on the charts (Ctrl+Shift+K clears it)", 10000)
+    # short: in projector type the status bar's figures leave little room for a message
+    w.statusBar().showMessage("Reference kept", 10000)
     _references_shown(w)
     return True
 
