@@ -48,6 +48,22 @@ PROJECTOR_SERIES = SERIES | {
     "theory": "#ffffff",
 }
 
+# The second drive of a comparison (B), drawn dashed beside A: its own colour for each
+# token, chosen so that every chart's legend with both runs (A's colours and these) stays
+# apart for every viewer (tests/test_palette.py). Single-line charts draw B in the page's
+# text colour.
+COMPARE_SERIES = {
+    "normal": {"wa": OKABE_ITO["bluish_green"], "wa_window": OKABE_ITO["reddish_purple"],
+               "theory": "#555555", "host": OKABE_ITO["bluish_green"],
+               "nand": OKABE_ITO["reddish_purple"], "gc": "#000000", "free": "#000000",
+               "erase": "#000000"},
+    "projector": {"wa": OKABE_ITO["bluish_green"], "wa_window": OKABE_ITO["reddish_purple"],
+                  "theory": "#c0c0c0", "host": OKABE_ITO["bluish_green"],
+                  "nand": OKABE_ITO["reddish_purple"], "gc": "#ffffff", "free": "#ffffff",
+                  "erase": "#ffffff"},
+}
+REFERENCE_SHARE = 0.45  # a pinned reference's lines: this much of A's colour, the rest page
+
 # viridis' ends: a full block with no valid page (0 %) and with every page valid (100 %)
 VIRIDIS_ENDS = ("#440154", "#fde725")
 
@@ -98,6 +114,23 @@ def map_legend_colours(profile: str) -> dict[str, str]:
                 "full block, 100 % valid": VIRIDIS_ENDS[1],
                 "map background": MAP[profile]["map_background"]}
     return colours
+
+
+def faded(colour: str, page: str, share: float = REFERENCE_SHARE) -> str:
+    """colour mixed with the page it is drawn on: `share` of colour, the rest page."""
+    a = [int(colour.lstrip("#")[i:i + 2], 16) for i in (0, 2, 4)]
+    b = [int(page.lstrip("#")[i:i + 2], 16) for i in (0, 2, 4)]
+    return "#" + "".join(f"{round(share * x + (1 - share) * y):02x}" for x, y in zip(a, b,
+                                                                                     strict=True))
+
+
+def run_colour(profile: str, token: str, role: str) -> str:
+    """A series' colour on screen by the run it belongs to: "main" (A, or the only run),
+    "second" (B of a comparison) or "ref" (a pinned reference: A's colour, faded)."""
+    if role == "second":
+        return COMPARE_SERIES[profile][token]
+    colour = profile_series(profile)[token]
+    return faded(colour, CHART_PAGE[profile]) if role == "ref" else colour
 
 
 def series_colour(token: str) -> str:

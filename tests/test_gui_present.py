@@ -191,3 +191,39 @@ def test_nothing_is_clipped(qtbot, until, bench, size, present, panel, expert):
         assert clipped(bench) == [], (size, present, panel, tab)
     assert not bench.controls_scroll.horizontalScrollBar().isVisible()
     bench.presentation.reset()
+
+
+@pytest.mark.parametrize(("size", "present", "panel"), [
+    ((1024, 768), False, True),
+    ((1024, 768), True, True),
+    ((1024, 768), True, False),
+    ((1920, 1080), True, True),
+])
+def test_nothing_is_clipped_with_two_drives(qtbot, until, bench, size, present, panel):
+    """Compare mode: two maps side by side, the A | B choice in the panel, the WA of both
+    in the status bar, and a reference on the charts."""
+    bench.request(workload="random", amount=0.05)
+    bench.run_workload()
+    until(lambda: not bench.is_running() and bench.snapshot.counters["host_writes"] > 0)
+    bench.pin_reference()
+    assert bench.set_compare(True)
+    until(lambda: len(bench.views) == 2 and bench.views[1].snapshot is not None)
+    bench.edit_drive(1)
+    bench.request(spare_pct=28.0)
+    bench.run_workload()
+    until(lambda: not bench.is_running()
+          and all(v.snapshot.counters["host_writes"] > 0 for v in bench.views))
+    bench.toggle_presentation(present)
+    bench.presentation.set_panel(panel)
+    if present:
+        bench.showNormal()
+    bench.setGeometry(0, 0, *size)
+    until(lambda: (bench.width(), bench.height()) == size)
+    until(lambda: bench.views[1].title.isVisible())
+    for tab in range(bench.charts.count()):
+        bench.charts.setCurrentIndex(tab)
+        QApplication.processEvents()
+        bad = clipped(bench)
+        assert bad == [], (size, present, panel, tab, bad)
+    assert not bench.controls_scroll.horizontalScrollBar().isVisible()
+    bench.presentation.reset()

@@ -7,7 +7,16 @@ import itertools
 import pytest
 
 from app.colourvision import VISIONS, ciede2000, closest_pair, difference, lab, simulate
-from app.palette import CHART_PAGE, MAP, PROFILES, map_legend_colours, profile_series
+from app.palette import (
+    CHART_PAGE,
+    COMPARE_SERIES,
+    MAP,
+    PROFILES,
+    faded,
+    map_legend_colours,
+    profile_series,
+    run_colour,
+)
 from model.lab.charts import CHARTS
 
 # Side by side, entries of one legend must differ by at least this much (CIEDE2000) for
@@ -75,3 +84,31 @@ def test_every_line_stands_out_from_its_chart_page(profile):
         for vision in VISIONS:
             d = difference(colour, page, vision)
             assert d >= ON_PAGE_MIN, f"{profile}: {token} on the page: {d:.1f} ({vision})"
+
+
+@pytest.mark.parametrize(("profile", "chart"), list(itertools.product(
+    PROFILES, [name for name, c in CHARTS.items() if c.source == "run"])))
+def test_compare_legend_entries_are_distinct_for_every_viewer(profile, chart):
+    """Two drives on one chart: A's lines and B's (app/palette.COMPARE_SERIES) all differ."""
+    colours = {f"A {ln.token}": run_colour(profile, ln.token, "main")
+               for ln in CHARTS[chart].lines}
+    colours |= {f"B {ln.token}": run_colour(profile, ln.token, "second")
+                for ln in CHARTS[chart].lines}
+    d, a, b, vision = closest_pair(colours)
+    assert d >= LEGEND_MIN, f"{profile} {chart}: {a} and {b} differ by {d:.1f} for {vision}"
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_second_drive_and_reference_lines_stand_out_from_the_page(profile):
+    page = CHART_PAGE[profile]
+    for token in COMPARE_SERIES[profile]:
+        for vision in VISIONS:
+            assert difference(run_colour(profile, token, "second"), page,
+                              vision) >= ON_PAGE_MIN, token
+            # faded, yet still a line on the page
+            assert difference(run_colour(profile, token, "ref"), page, vision) >= 8, token
+
+
+def test_faded_mixes_towards_the_page():
+    assert faded("#000000", "#ffffff", 0.5) == "#808080"
+    assert faded("#123456", "#000000", 1.0) == "#123456"

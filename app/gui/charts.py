@@ -1,8 +1,15 @@
 """QtCharts views of a run's time series. Each update replaces whole series (replaceNp),
 decimated to at most MAX_POINTS, never point by point. The numbers come from the worker's
-snapshot; nothing is computed here beyond choosing which points to draw."""
+snapshot; nothing is computed here beyond choosing which points to draw.
+
+Beside the main run, a chart may draw other runs over it (`Run`): the second drive of a
+comparison (B: its own colours, dashed) and pinned references (faded), each line labelled
+with its run ("B: spare 28 %"); the Steps table then has A and B columns."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from PySide6.QtCharts import QChart, QChartView, QLineSeries
@@ -18,13 +25,42 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.palette import run_colour
 from model.lab.charts import CHARTS, RUN_CHARTS, Table, chart_table, histogram_outline
 
 from . import theme
 from .chartaxes import TickAxis
+from .runlegend import RunLegend
 from .worker import Snapshot
 
 MAX_POINTS = 600
+REFERENCE_SKIPS = ("theory",)  # a reference's analytic level would repeat A's
+OVERLAY_SKIPS = ("wa_window",)  # with runs overlaid, the per-window WA is noise: left out
+
+
+@dataclass(frozen=True)
+class Run:
+    """A run drawn over the main one. key: its series' prefix ("B", "ref"); label: its
+    legend text ("B: fstrim every 10 min"); role: "second" (B) or "ref" (a reference);
+    theory: its analytic WA, if any."""
+
+    key: str
+    label: str
+    snap: Snapshot
+    role: str
+    theory: float | None = None
+
+
+def legend_text(run_label: str, line_label: str, solid_lines: int, dashed: bool) -> str:
+    """What a line is called: its own name alone for the only run. With runs overlaid, a
+    run's line is its run's label ("B: spare 28 %"), with the line's name where the chart
+    draws more than one solid line per run ("B: spare 28 %, NAND"); a dashed level beside
+    it (the analytic WA) is its run's tag and its name ("B: analytic")."""
+    if not run_label:
+        return line_label
+    if dashed:
+        return f"{run_label.split(':')[0]}: {line_label}"
+    return f"{run_label}, {line_label}" if solid_lines > 1 else run_label
 
 
 def decimate(x: np.ndarray, y: np.ndarray, n: int = MAX_POINTS) -> tuple[np.ndarray, np.ndarray]:
@@ -62,7 +98,11 @@ class SeriesChart(QChartView):
         self._chart.addAxis(self.x_axis, Qt.AlignmentFlag.AlignBottom)
         self._chart.addAxis(self.y_axis, Qt.AlignmentFlag.AlignLeft)
         self.series: dict[str, QLineSeries] = {}
-        self._styles: dict[str, tuple[str, bool]] = {}
+        self._styles: dict[str, tuple[str, bool, str]] = {}
+        self._lines: list[tuple[str, str, str, bool]] = []  # (key, label, token, dashed)
+        self._runs: list[tuple[str, str]] = [("", "main")]  # (prefix, role), main first
+        self._order: list[str] = []  # series names, runs in order, each run's lines in order
+        self.overlay = False  # runs overlaid: the window's RunLegend names the lines
         self.y_floor = 0.0
         self._label_px = 40  # width of a typical tick label in the current type
 
@@ -70,22 +110,64 @@ class SeriesChart(QChartView):
         """Series added last to first: the legend lists them first to last."""
         self._chart.legend().setReverseMarkers(True)
 
-    def add(self, name: str, label: str, token: str, dashed: bool = False) -> None:
+    def add(self, name: str, label: str, token: str, dashed: bool = False,
+            role: str = "main") -> None:
+        """A line of the main run (name: its key), or of another run (name "B:wa")."""
         s = QLineSeries()
         s.setName(label)
         self._chart.addSeries(s)
         s.attachAxis(self.x_axis)
         s.attachAxis(self.y_axis)
         self.series[name] = s
-        self._styles[name] = (token, dashed)
+        self._styles[name] = (token, dashed, role)
+        if role == "main" and not any(k == name for k, *_ in self._lines):
+            self._lines.insert(0, (name, label, token, dashed))  # added last line first
         self._style(name)
+
+    def set_runs(self, runs: Sequence[tuple[str, str, str]]) -> None:
+        """Draw these runs, (prefix, label, role) each, the main run ("" prefix) first:
+        series are made or dropped when the runs shown change, and renamed always."""
+        shape = [(key, role) for key, _, role in runs]
+        overlay = len(runs) > 1
+        lines = [ln for ln in self._lines if not (overlay and ln[0] in OVERLAY_SKIPS)]
+        solid = sum(1 for ln in lines if not ln[3])
+        if shape != self._runs:
+            for series in self.series.values():
+                self._chart.removeSeries(series)
+                series.deleteLater()
+            self.series.clear()
+            self._styles.clear()
+            # alone, the main run's first line is drawn last (on top; the legend reversed
+            # lists the lines first to last); overlaid, references go under A, and B's
+            # dashes over A, so where the two runs agree both stay visible
+            order = [r for r in runs if r[2] == "ref"] + [r for r in runs if r[2] == "main"] \
+                + [r for r in runs if r[2] == "second"]
+            for key, _, role in order if overlay else runs:
+                for name, label, token, dashed in reversed(lines):
+                    self.add(f"{key}:{name}" if key else name, label, token, dashed, role)
+            self._runs = shape
+        self.overlay = overlay
+        self._chart.legend().setVisible(not overlay)  # QtCharts cuts long labels short
+        self._order = [f"{key}:{ln[0]}" if key else ln[0] for key, _, _ in runs for ln in lines]
+        self._parts = {}  # series name: (run label, the line's name where it needs one)
+        for key, label, _ in runs:
+            for name, line_label, _, dashed in lines:
+                series = self.series[f"{key}:{name}" if key else name]
+                own = dashed or solid > 1
+                self._parts[f"{key}:{name}" if key else name] = (label, line_label if own
+                                                                  else "")
+                text = legend_text(label, line_label, solid, dashed)
+                if series.name() != text:
+                    series.setName(text)
 
     def _style(self, name: str) -> None:
         t = theme.current()
-        token, dashed = self._styles[name]
-        pen = QPen(QColor(t.series_colour(token)))
-        pen.setWidthF(t.line_width)
-        if dashed:
+        token, dashed, role = self._styles[name]
+        pen = QPen(QColor(run_colour(t.name, token, role)))
+        pen.setWidthF(t.line_width if role != "ref" else 0.75 * t.line_width)
+        if role == "second":  # B: dashed (its analytic level dotted)
+            pen.setStyle(Qt.PenStyle.DotLine if dashed else Qt.PenStyle.DashLine)
+        elif dashed:
             pen.setStyle(Qt.PenStyle.DashLine)
         self.series[name].setPen(pen)
 
@@ -133,7 +215,8 @@ class SeriesChart(QChartView):
                     changed = True
             xs.append(x)
             ys.append(y)
-        if changed:  # QtCharts lays a marker's text out only when the legend is shown again
+        if changed and not self.overlay:  # QtCharts lays a marker's text out only when the
+            # legend is shown again
             self._chart.legend().hide()
             self._chart.legend().show()
         x = np.concatenate(xs) if xs else np.empty(0)
@@ -155,6 +238,17 @@ class SeriesChart(QChartView):
     def points(self, name: str) -> int:
         return self.series[name].count()
 
+    def legend_entries(self) -> list[tuple[str, list[tuple[str, str, QPen]]]]:
+        """For the RunLegend, runs in order: (run label, [(series name, line name or "",
+        pen) of each of its lines drawn])."""
+        groups: dict[str, list[tuple[str, str, QPen]]] = {}
+        for n in self._order:
+            if n in self.series and self.series[n].count():
+                run, line = self._parts[n]
+                groups.setdefault(run, []).append((self.series[n].name(), line,
+                                                   self.series[n].pen()))
+        return list(groups.items())
+
 
 def _whole(values: np.ndarray) -> bool:
     """Counts (erase counts, blocks): ticks on whole numbers only."""
@@ -165,6 +259,11 @@ STEP_COLUMNS = (("step", "step", "{}"), ("host_mb", "host MB", "{:,.1f}"),
                 ("nand_mb", "NAND MB", "{:,.1f}"), ("wa", "WA", "{:.3f}"),
                 ("trims", "TRIMs", "{:,}"), ("seconds", "simulated s", "{:,.2f}"),
                 ("mb_s", "MB/s", "{:,.1f}"))
+
+
+# Compare mode: each figure for A then B, those that tell two drives apart first.
+PAIR_COLUMNS = tuple(c for k in ("wa", "seconds", "trims", "mb_s", "host_mb", "nand_mb")
+                     for c in STEP_COLUMNS if c[0] == k)
 
 
 class StepTable(QWidget):
@@ -206,6 +305,10 @@ class StepTable(QWidget):
         self.message.setText(message)
         if steps == self._shown:
             return
+        if self.table.columnCount() != len(STEP_COLUMNS):  # back from A and B columns
+            self.table.setColumnCount(len(STEP_COLUMNS))
+            self.table.setHorizontalHeaderLabels([c[1] for c in STEP_COLUMNS])
+            self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self._shown = [dict(d) for d in steps]
         self.table.setRowCount(len(steps))
         for row, step in enumerate(steps):
@@ -219,9 +322,61 @@ class StepTable(QWidget):
                 self.table.setItem(row, col, item)
         self.table.scrollToBottom()
 
+    def show_pair(self, a: list[dict], b: list[dict], tags: tuple[str, str],
+                  message: str) -> None:
+        """Two drives' steps side by side: per step, each figure for A then for B (tags:
+        the runs' labels, said under the table). Steps are matched in order; a remount
+        one drive made alone gets a row of its own."""
+        self.message.setText(f"{tags[0]}; {tags[1]}" + (f". {message}" if message else ""))
+        shown = [("pair", [dict(d) for d in a], [dict(d) for d in b], tags)]
+        if shown == self._shown:
+            return
+        self._shown = shown
+        cols = PAIR_COLUMNS
+        self.table.setColumnCount(1 + 2 * len(cols))
+        # the step's name in full, and the figures that tell two drives apart first (WA,
+        # time, TRIMs): on a projector the rest may be scrolled to
+        self.table.horizontalHeader().setSectionResizeMode(
+            0, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setHorizontalHeaderLabels(
+            ["step"] + [f"{head} {tag[0]}" for _, head, _ in cols for tag in tags])
+        rows = _paired(a, b)
+        self.table.setRowCount(len(rows))
+        for row, (sa, sb) in enumerate(rows):
+            name = (sa or sb)["step"]
+            self.table.setItem(row, 0, QTableWidgetItem(name))
+            for i, (key, _, fmt) in enumerate(cols):
+                for j, step in enumerate((sa, sb)):
+                    v = None if step is None else step.get(key)
+                    text = "-" if v is None or (isinstance(v, float) and v != v) \
+                        else fmt.format(v)
+                    item = QTableWidgetItem(text)
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                          | Qt.AlignmentFlag.AlignVCenter)
+                    self.table.setItem(row, 1 + 2 * i + j, item)
+        self.table.scrollToBottom()
+
     def rows(self) -> list[list[str]]:
         return [[self.table.item(r, c).text() for c in range(self.table.columnCount())]
                 for r in range(self.table.rowCount())]
+
+
+def _paired(a: list[dict], b: list[dict]) -> list[tuple[dict | None, dict | None]]:
+    """Rows of two step lists, matched in order; a remount only one drive made (its mount
+    options changed alone) stands on its own row."""
+    rows, i, j = [], 0, 0
+    while i < len(a) or j < len(b):
+        sa = a[i] if i < len(a) else None
+        sb = b[j] if j < len(b) else None
+        if sa is not None and sb is not None and sa["step"] != sb["step"]:
+            if sa["step"].startswith("remount"):
+                sb = None
+            elif sb["step"].startswith("remount"):
+                sa = None
+        rows.append((sa, sb))
+        i += sa is not None
+        j += sb is not None
+    return rows
 
 
 class Charts(QTabWidget):
@@ -247,9 +402,13 @@ class Charts(QTabWidget):
         self.wa, self.throughput, self.gc = (self.views[k] for k in ("wa", "throughput", "gc"))
         self.free, self.wear, self.steps = (self.views[k] for k in ("free", "wear", "steps"))
         self.setToolTip("Charts of the run; Ctrl+Tab moves between them.")
+        self.run_legend = RunLegend()  # the window places it under the charts
+        self.run_legend.hide()
         self.theory: float | None = None
         self._last: Snapshot | None = None
         self._timed = False
+        self._label = ""  # the main run's legend label ("A: discard"; "" when alone)
+        self._others: tuple[Run, ...] = ()
         self.currentChanged.connect(lambda _i: self._redraw())
         self.apply_theme()
 
@@ -257,8 +416,12 @@ class Charts(QTabWidget):
         for i in range(self.count()):
             self.widget(i).apply_theme()
 
-    def show_snapshot(self, snap: Snapshot | None, timed: bool) -> None:
+    def show_snapshot(self, snap: Snapshot | None, timed: bool, others: Sequence[Run] = (),
+                      label: str = "") -> None:
+        """Show the main run's snapshot, and the other runs' over it (label: the main
+        run's name in the legend when others are shown)."""
         self._last, self._timed = snap, timed
+        self._others, self._label = tuple(others), label
         self._redraw()
 
     def table(self, name: str) -> Table | None:
@@ -275,25 +438,49 @@ class Charts(QTabWidget):
 
     def _redraw(self) -> None:
         snap = self._last
-        if snap is None:
-            for i in range(self.count()):
-                chart = self.widget(i)
-                if chart is self.steps:
-                    chart.show_steps([], "")
-                else:
-                    chart.set_data({k: (np.empty(0), np.empty(0)) for k in chart.series})
-            return
-        if self.currentWidget() is self.steps:
-            self.steps.show_steps(snap.steps, snap.message,
-                                  snap.segment if snap.running else "")
-            return
         chart = self.currentWidget()
-        table = self.table(chart.spec.name)
+        if chart is self.steps:
+            self.run_legend.hide()
+            self._redraw_steps()
+            return
+        runs = ([Run("", self._label, snap, "main", self.theory)] if snap is not None else []) \
+            + list(self._others)
+        chart.set_runs([("", self._label, "main")]
+                       + [(r.key, r.label, r.role) for r in self._others])
+        if snap is None and not self._others:  # empty axes, never the last run's
+            self.run_legend.hide()
+            for i in range(self.count()):
+                if self.widget(i) is not self.steps:
+                    view = self.widget(i)
+                    view.set_data({k: (np.empty(0), np.empty(0)) for k in view.series})
+            return
         x_axis, y_axis = chart.spec.axes(self._timed)
         chart.x_axis.setTitleText(x_axis.title)
         chart.y_axis.setTitleText(upright_title(y_axis))
-        if chart.spec.histogram:
-            (key, counts), = table.ys.items()
-            chart.set_data({key: histogram_outline(counts)})
-            return
-        chart.set_data({k: (table.x, y) for k, y in table.ys.items()})
+        data = {k: (np.empty(0), np.empty(0)) for k in chart.series}
+        for run in runs:
+            s = run.snap
+            table = chart_table(chart.spec.name, s.series, timed=self._timed, erases=s.erases,
+                                theory=run.theory, steps=s.steps, victims=s.victim_valid)
+            for key, y in table.ys.items():
+                name = f"{run.key}:{key}" if run.key else key
+                if name not in data or run.role == "ref" and key in REFERENCE_SKIPS:
+                    continue
+                if run.role == "second" and key == "theory" and run.theory == self.theory:
+                    continue  # the same level as A's: drawn once
+                data[name] = histogram_outline(y) if chart.spec.histogram else (table.x, y)
+        chart.set_data(data)
+        if chart.overlay:
+            self.run_legend.set_entries(chart.legend_entries())
+        self.run_legend.setVisible(chart.overlay)
+
+    def _redraw_steps(self) -> None:
+        snap = self._last
+        second = next((r for r in self._others if r.role == "second"), None)
+        if snap is not None and second is not None:
+            self.steps.show_pair(snap.steps, second.snap.steps, (self._label, second.label),
+                                 snap.message)
+        elif snap is None:
+            self.steps.show_steps([], "")
+        else:
+            self.steps.show_steps(snap.steps, snap.message, snap.segment if snap.running else "")

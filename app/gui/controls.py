@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -161,6 +162,26 @@ class Controls(QWidget):
         self.lesson_note.setObjectName("note")
         self.lesson_note.hide()
         layout.addWidget(self.lesson_note)
+        # compare mode: which drive the panel edits (A or B); hidden with one drive
+        self.on_drive: Callable[[int], None] = lambda _i: None
+        self.drive_row = QWidget()
+        row = QHBoxLayout(self.drive_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(QLabel("Settings of"))
+        self.drive_buttons: list[QPushButton] = []
+        for i, (name, keys) in enumerate((("A", "Ctrl+1"), ("B", "Ctrl+2"))):
+            b = QPushButton(name)
+            b.setObjectName("drive")  # the style sheet marks the drive being edited
+            b.setCheckable(True)
+            b.setAutoExclusive(True)
+            b.setToolTip(f"Edit drive {name}'s settings ({keys}). The workload is shared; "
+                         f"settings where B differs from A are framed.")
+            b.clicked.connect(lambda _c=False, i=i: self.on_drive(i))
+            self.drive_buttons.append(b)
+            row.addWidget(b)
+        row.addStretch(1)
+        self.drive_row.hide()
+        layout.addWidget(self.drive_row)
 
         drive = self.drive_group = QGroupBox("Drive")
         form = self._form(drive)
@@ -421,6 +442,22 @@ class Controls(QWidget):
             w.setProperty("lesson", value)
             w.style().unpolish(w)
             w.style().polish(w)
+
+    def show_drive_choice(self, edited: int | None) -> None:
+        """Compare mode: the A | B choice, `edited` checked; None hides it (one drive)."""
+        self.drive_row.setVisible(edited is not None)
+        if edited is not None:
+            self.drive_buttons[edited].setChecked(True)
+
+    def mark_differences(self, names: set[str] | frozenset[str]) -> None:
+        """Frame the controls of the settings where drive B differs from A."""
+        for name, w in self.widgets.items():
+            key = "partition_start" if name == "partition_custom" else name
+            differs = key in names
+            if bool(w.property("differs")) != differs:
+                w.setProperty("differs", differs)
+                w.style().unpolish(w)
+                w.style().polish(w)
 
     def set_fs_shown(self, shown: bool) -> None:
         self.fs.setVisible(shown)

@@ -1,6 +1,7 @@
-"""Looking closer, wired into the workbench: the block map's zoom and heat maps, and the
-breakpoints. The window calls `install` once it is built and `follow_settings` when its
-settings change; everything else connects through signals here."""
+"""Looking closer, wired into the workbench: the block maps' zoom and heat maps, and the
+breakpoints. The window calls `install` once it is built, `wire_view` for each drive view
+(one, or two side by side) and `follow_settings` when a view's settings change; everything
+else connects through signals here. Zoom and breakpoints act on every drive shown."""
 
 from __future__ import annotations
 
@@ -17,13 +18,8 @@ ZOOM_ACTIONS = (("Zoom &in on the block map", ("Ctrl+=", "Ctrl++"), 1),
 
 
 def install(w) -> None:
-    """Connect the map, its legend, the worker and the View menu of workbench `w`."""
+    """The View menu's zoom and breakpoint items of workbench `w`."""
     w.breakpoints = Breakpoints()
-    w.blockmap.view_changed.connect(lambda blocks: w.worker.send("view", blocks))
-    w.blockmap.heat_changed.connect(lambda: w.legend.show_heat(w.blockmap.heat))
-    w.legend.mode_chosen.connect(lambda mode: w.request(heatmap=mode))
-    w.worker.breakpoint_hit.connect(lambda text: w.statusBar().showMessage(
-        f"Breakpoint: {text}"), Qt.ConnectionType.QueuedConnection)
     view = next(a.menu() for a in w.menuBar().actions() if a.text() == "&View")
     view.addSeparator()
     for text, keys, steps in ZOOM_ACTIONS:
@@ -40,19 +36,29 @@ def install(w) -> None:
     w.breakpoints_action = action
 
 
+def wire_view(w, v) -> None:
+    """Connect drive view v's map, legend and worker to each other and to workbench w."""
+    v.blockmap.view_changed.connect(lambda blocks: v.send("view", blocks))
+    v.blockmap.heat_changed.connect(lambda: v.legend.show_heat(v.blockmap.heat))
+    v.legend.mode_chosen.connect(lambda mode: w.request(heatmap=mode))
+    v.worker.breakpoint_hit.connect(lambda text: w.breakpoint_fired(v, text),
+                                    Qt.ConnectionType.QueuedConnection)
+
+
 def zoom(w, steps: int) -> None:
-    if steps:
-        w.blockmap.zoom(steps)
-    else:
-        w.blockmap.reset_zoom()
+    for v in w.views:
+        if steps:
+            v.blockmap.zoom(steps)
+        else:
+            v.blockmap.reset_zoom()
 
 
-def follow_settings(w, s, drive_changed: bool) -> None:
-    """The map colours blocks as the settings say; a new drive is shown whole."""
-    w.blockmap.set_mode(s.heatmap)
-    w.legend.set_mode(s.heatmap)
+def follow_settings(w, v, s, drive_changed: bool) -> None:
+    """View v's map colours blocks as the settings say; a new drive is shown whole."""
+    v.blockmap.set_mode(s.heatmap)
+    v.legend.set_mode(s.heatmap)
     if drive_changed:
-        w.blockmap.reset_zoom()
+        v.blockmap.reset_zoom()
         set_breakpoints(w, w.breakpoints, s.geometry())
 
 
@@ -64,10 +70,12 @@ def set_breakpoints(w, bp: Breakpoints, g) -> bool:
     except ValueError as e:
         w.controls.show_error(f"Breakpoints: {e}")
         w.breakpoints = Breakpoints()
-        w.worker.send("breakpoints", None)
+        for v in w.views:
+            v.send("breakpoints", None)
         return False
     w.breakpoints = bp
-    w.worker.send("breakpoints", bp)
+    for v in w.views:
+        v.send("breakpoints", bp)
     return True
 
 

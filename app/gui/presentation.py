@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QMainWindow, QPushButton, QWidget
 
 from . import theme
@@ -37,6 +37,10 @@ class Presentation(QObject):
         self.panel_button.toggled.connect(self.set_panel)
         self.on_change: Callable[[], None] = lambda: None  # menu check marks follow
         error.installEventFilter(self)
+        window.installEventFilter(self)  # its layout changes: back to the screen's size
+        self._refit = QTimer(self)
+        self._refit.setSingleShot(True)
+        self._refit.timeout.connect(self.fill_screen)
         self._label()
 
     def _label(self) -> None:
@@ -66,8 +70,6 @@ class Presentation(QObject):
             self._geometry = w.geometry()
             w.menuBar().hide()
             w.showFullScreen()
-            if w.screen() is not None:  # without a window manager nobody else sizes it
-                w.setGeometry(w.screen().geometry())
         else:
             w.menuBar().show()
             if self._was_maximized:
@@ -77,10 +79,33 @@ class Presentation(QObject):
                 if self._geometry is not None:
                     w.setGeometry(self._geometry)
         self.apply_theme()
+        if on:  # without a window manager nobody else sizes it
+            if w.screen() is not None:
+                w.setGeometry(w.screen().geometry())
+            self._refit.start(0)  # again once the new type has settled
         self.on_change()
 
+    def fill_screen(self) -> None:
+        """In presentation mode the window is the screen (without a window manager nobody
+        else sizes it)."""
+        w, screen = self.window, self.window.screen()
+        if screen is None or not self.on:
+            return
+        room = screen.geometry()
+        # a window as wide as the screen and taller grew with its layout; one another size
+        # was sized on purpose (a test showing 1920 x 1080 on a smaller screen)
+        if w.width() == room.width() and w.height() > room.height():
+            w.setGeometry(room)
+
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
-        if event.type() == QEvent.Type.ShowToParent and not self.panel_shown():
+        kind = event.type()
+        if obj is self.window:
+            # a layout that needed more room grew the window past the screen; once it
+            # needs less, the window goes back to the screen's size
+            if self.on and kind in (QEvent.Type.LayoutRequest, QEvent.Type.Resize):
+                self._refit.start(0)
+            return False
+        if kind == QEvent.Type.ShowToParent and not self.panel_shown():
             self.set_panel(True)  # a message about a setting must be seen
         return False
 

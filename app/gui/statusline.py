@@ -1,10 +1,15 @@
 """What the window says about the run in words: the progress line (which step, how far,
 or that a run asked for is starting) and the speed readout (host page writes per
-wall-clock second, as the viewer sees them go by, and frames per second)."""
+wall-clock second, as the viewer sees them go by, and frames per second); `show` fills
+the workbench's status bar and progress line, for one drive or two."""
 
 from __future__ import annotations
 
+import math
+import time
 from collections import deque
+
+from app.session.wanotes import wa_note, wa_status
 
 from .worker import Snapshot
 
@@ -54,3 +59,61 @@ class RunStatus:
             return f"writes/s -, {fps:.0f} fps"
         rate = (host - s[0][1]) / (now - s[0][0])
         return f"{count_text(rate)} writes/s, {fps:.0f} fps"
+
+
+def pair_progress(a: Snapshot, b: Snapshot, text_a: str, text_b: str) -> str:
+    """Two drives' progress on one line: "unpack 58 % / 55 % running" when they run the
+    same step (as in lockstep they do), else each drive's own words."""
+    if a.segment and a.segment == b.segment and a.running == b.running:
+        done = [f"{100 * s.progress:.0f} %" for s in (a, b) if s.progress == s.progress]
+        shares = f" A {done[0]}, B {done[1]}" if len(done) == 2 else ""
+        return f"{a.segment}:{shares} {'running' if a.running else 'paused'}"
+    return text_a if text_a == text_b else f"A: {text_a}  |  B: {text_b}"
+
+
+def _last_wa(snap: Snapshot | None) -> float:
+    return float(snap.series["wa"][-1]) if snap is not None and snap.series["wa"].size \
+        else math.nan
+
+
+def show(w) -> None:
+    """The status bar and progress line of workbench w from its drives' newest snapshots
+    (capacity, fill, time and speed are drive A's; the WA is each drive's)."""
+    a = w.views[0]
+    snap = a.snapshot
+    if snap is None:
+        return
+    s = a.settings
+    g = s.geometry()
+    w.status["capacity"].setText(
+        f"{g.user_bytes / 2**20:,.0f} MiB user, {g.physical_bytes / 2**20:,.0f} MiB flash, "
+        f"{g.blocks:,} blocks")
+    w.status["fill"].setText(f"fill {100 * float(snap.valid.sum()) / snap.user_pages:.1f} %")
+    w.status["time"].setText(f"sim {snap.sim_s:,.2f} s" if s.profile else "sim time -")
+    w.status["speed"].setText(a.run_status.speed(snap, time.perf_counter(), a.fps()))
+    if len(w.views) == 1:
+        w.status["wa"].setText(wa_status(s, _last_wa(snap)))
+        w.progress_label.setText(a.run_status.progress(snap))
+        note = wa_note(s, _last_wa(snap))
+    else:
+        b = w.views[1]
+        # "(compressed)" once, at the end, when it explains both
+        texts = [wa_status(v.settings, _last_wa(v.snapshot)) for v in w.views]
+        tail = " (compressed)" if all(t.endswith(" (compressed)") for t in texts) else ""
+        texts = [t.removesuffix(tail) for t in texts]
+        w.status["wa"].setText(f"A: {texts[0]}  B: {texts[1]}{tail}")
+        w.progress_label.setText(pair_progress(snap, b.snapshot or snap, a.progress(),
+                                               b.progress()))
+        note = ""  # the note explains one drive's figure: with two it would name only A's
+    w.wa_note.setText(note)
+    w.wa_note.setVisible(bool(note))
+
+
+def fit(w) -> None:
+    """Which status figures show: at 18 pt the bar has room for the run's figures, not the
+    drive's size; with two drives, for their WA and the simulated time."""
+    present, two, lesson = w.presentation.on, len(w.views) > 1, w.in_lesson
+    shown = {"capacity": not present, "fill": not (present and two), "wa": True,
+             "time": True, "speed": not (present and two)}
+    for key, label in w.status.items():  # in a lesson they would describe the wrong drive
+        label.setVisible(shown[key] and not lesson)

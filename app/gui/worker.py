@@ -1,8 +1,8 @@
 """The simulation thread: owns the Drive, runs batches, hands out snapshots.
 
 The GUI talks to the worker only through its command queue (configure, workload, play,
-pause, step, speed, reset, replay, stop) and reads `take_snapshot()`, which returns the
-newest snapshot and drops older ones. Batches are sized to take about BATCH_S of engine time,
+pause, step, speed, reset, replay, lockstep, stop) and reads `take_snapshot()`, which returns
+the newest snapshot and drops older ones. Batches are sized to take about BATCH_S of engine time,
 so a pause, reset or stop is seen within a few tens of milliseconds.
 
 A file-system step first prepares (builds the file list, reads a tar or parses a trace),
@@ -17,10 +17,15 @@ are marked in the snapshot); a bigger drive runs without events, batch after bat
 Between batches the worker checks the breakpoints set (model/lab/breakpoints.py) and pauses
 when one fires. A snapshot carries the pages of a small drive, or of the blocks a zoomed
 block map shows (the "view" command), and the engine's count of GC victims by valid pages.
+
+In compare mode two workers share a Lockstep gate (app/gui/lockstep.py): each reports its
+position in the workload between batches, waits on its queue while it is ahead of the
+other, and runs batches of the size both agree on.
 """
 
 from __future__ import annotations
 
+import math
 import queue
 import threading
 import time
@@ -185,6 +190,8 @@ class Worker(QThread):
         self._breakpoints: Breakpoints | None = None
         self._bp_watch: BreakpointWatch | None = None
         self._bp_message, self._bp_hits = "", 0
+        self.lockstep = None  # a Lockstep shared with the other drive of a comparison
+        self._seg_no = 0  # segments started since the drive was built (lockstep position)
 
     # --- GUI side (thread-safe) ------------------------------------------------------------
 
@@ -221,13 +228,20 @@ class Worker(QThread):
     def run(self) -> None:  # noqa: C901 - one command loop
         self._reset_state(None, None, None)
         self._alive = True
+        if self.lockstep is not None:
+            self.lockstep.join(self)
         while self._alive:
+            gate = self.lockstep
             busy = self._running and (self._stream is not None or self._job is not None)
+            if gate is not None and not gate.go(self, self._position(), busy, self._wake):
+                busy = False  # ahead of the other drive: wait on the queue until it moves
             try:
                 ticket, name, args = self._queue.get(block=not busy,
                                                      timeout=None if not busy else 0)
             except queue.Empty:
                 name = None
+            if name == "wake":
+                continue
             if name is not None:
                 self._working_on = ticket
                 try:
@@ -243,6 +257,21 @@ class Worker(QThread):
             except Exception as e:  # noqa: BLE001 - any model error ends the run, not the app
                 self._end_job(failed=True)
                 self._fail(e)
+        if self.lockstep is not None:
+            self.lockstep.leave(self)
+
+    def _wake(self) -> None:
+        """The other drive of a comparison moved: look at the gate again (no ticket: a
+        wake is no command, and settle() counts commands)."""
+        self._queue.put((0, "wake", ()))
+
+    def _position(self) -> tuple[int, float]:
+        """Where this drive is in the workload, for the lockstep gate."""
+        if self._stream is not None:
+            return (self._seg_no, float(self._stream.done))
+        if self._job is not None:
+            return (self._seg_no, float(self._job.done))
+        return (self._seg_no, math.inf)
 
     def _fail(self, e: Exception) -> None:
         """A command or a slice failed: the run stops and the window says why. A preparation
@@ -301,7 +330,10 @@ class Worker(QThread):
             self._running = False
             self._publish(force=True)
         elif name == "step":
-            if self._job is not None:
+            gate = self.lockstep
+            if gate is not None and not gate.go(self, self._position(), True, self._wake):
+                self._publish(force=True)  # ahead of the other drive: it steps, this waits
+            elif self._job is not None:
                 self._tick_fs(single=True)
             elif self._stream is not None:
                 self._tick(single=True)
@@ -320,6 +352,12 @@ class Worker(QThread):
             self._publish(force=True)
         elif name == "speed":
             self._speed = args[0]
+        elif name == "lockstep":  # join a comparison's gate (a Lockstep), or leave it (None)
+            if self.lockstep is not None:
+                self.lockstep.leave(self)
+            self.lockstep = args[0]
+            if self.lockstep is not None:
+                self.lockstep.join(self)
         elif name == "view":  # the blocks a zoomed map shows: their pages in each snapshot
             self._view_blocks = None if args[0] is None else np.unique(
                 np.asarray(args[0], dtype=np.int64))
@@ -355,6 +393,7 @@ class Worker(QThread):
         self._last_publish = 0.0
         self._speed = getattr(self, "_speed", "normal")
         self._batch = 4096
+        self._seg_no = 0
         if geometry is None:
             return
         self.animated = geometry.blocks <= EVENT_BLOCKS
@@ -399,6 +438,7 @@ class Worker(QThread):
         self._stream = None
         while self._plan and self._stream is None and self._job is None:
             item = self._plan.pop(0)
+            self._seg_no += 1
             if isinstance(item, tuple):
                 self._start_job(item[1], item[2])
                 continue
@@ -420,8 +460,10 @@ class Worker(QThread):
     def _fresh(self) -> None:
         """A new bare drive (and a new log), keeping the plan being run."""
         plan, replaying, restore = self._plan, self._replaying, self._restore
+        seg_no = self._seg_no
         self._reset_state(self._geometry, self._config, self._profile, self._settings)
         self._plan, self._replaying, self._restore = plan, replaying, restore
+        self._seg_no = seg_no
 
     def _mount(self) -> None:
         """Put a file system on the drive (a fresh drive: mkfs writes its metadata)."""
@@ -527,6 +569,8 @@ class Worker(QThread):
             n = max(1, int(round(self._geometry.user_pages * FRAME_S / per_drive)))
             if stream.is_trim:
                 n = max(1, n // max(1, stream.segment.trim_max_pages // 2))
+        if self.lockstep is not None:  # both drives take batches of the same size
+            n = self.lockstep.batch(self, n)
         t0 = time.perf_counter()
         work = stream.take(n)
         self._run(work)

@@ -1,0 +1,287 @@
+"""Two drives side by side and runs kept as references, through the real window (offscreen):
+compare mode opens and closes, B's settings differ only where set, both drives end a
+workload at the same point (lockstep), the charts overlay both runs with labels naming what
+differs, the Steps table has A and B columns, a pinned reference survives a drive change,
+and the keys work while a text field has focus."""
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+from app.session.runlabels import differing
+
+
+def key(k, mods=Qt.KeyboardModifier.NoModifier) -> None:
+    """A key press where a user's would land: on the widget with focus."""
+    QTest.keyClick(QApplication.focusWidget(), k, mods)
+    QApplication.processEvents()
+
+
+CTRL = Qt.KeyboardModifier.ControlModifier
+
+
+def finished(w) -> bool:
+    return all(v.snapshot is not None and not v.snapshot.running and not v.snapshot.segment
+               for v in w.views)
+
+
+@pytest.fixture
+def pair(bench, until):
+    """The workbench comparing two drives, both built and shown."""
+    assert bench.set_compare(True)
+    until(lambda: len(bench.views) == 2 and bench.views[1].snapshot is not None)
+    return bench
+
+
+def test_compare_opens_and_closes_with_its_button_and_key(until, bench):
+    bench.activateWindow()
+    bench.compare_button.click()
+    until(lambda: len(bench.views) == 2 and bench.views[1].snapshot is not None)
+    b = bench.views[1]
+    assert b.blockmap.isVisible() and b.title.isVisible()
+    assert bench.actions_by_slot["toggle_compare"].isChecked()
+    assert bench.compare_button.isChecked() and bench.controls.drive_row.isVisible()
+    assert b.settings == bench.views[0].settings  # B starts as a copy of A
+    assert b.title.text() == "B" and bench.views[0].title.text() == "A"
+    bench.setFocus()
+    until(lambda: QApplication.focusWidget() is not None)
+    key(Qt.Key.Key_D, CTRL)
+    until(lambda: len(bench.views) == 1)
+    assert b.worker.isFinished()  # its thread ended with it
+    assert not bench.views[0].title.isVisible() and not bench.controls.drive_row.isVisible()
+    assert not bench.actions_by_slot["toggle_compare"].isChecked()
+    assert not bench.compare_button.isChecked()
+
+
+def test_b_differs_only_where_set_and_the_workload_is_shared(until, pair):
+    a, b = pair.views
+    pair.edit_drive(1)
+    assert pair.controls.drive_buttons[1].isChecked()
+    assert pair.request(spare_pct=28.0, discard=True)
+    assert pair.session is b.session
+    assert differing([a.settings, b.settings]) == ["spare_pct", "discard"]
+    assert pair.request(workload="random", amount=0.5)  # shared: both drives get it
+    assert differing([a.settings, b.settings]) == ["spare_pct", "discard"]
+    assert a.settings.workload == b.settings.workload == "random"
+    marked = {n for n, w in pair.controls.widgets.items() if w.property("differs")}
+    assert marked == {"spare_pct", "discard"}
+    assert b.title.text() == "B: spare 28 %, discard"
+    assert a.title.text() == "A: spare 7 %"
+    pair.edit_drive(0)
+    assert pair.controls.widgets["spare_pct"].value() == 7.0
+    pair.edit_drive(1)
+    assert pair.controls.widgets["spare_pct"].value() == 28.0
+
+
+def test_both_drives_end_a_fill_at_the_same_host_write_count(until, pair):
+    a, b = pair.views
+    pair.edit_drive(1)
+    pair.request(spare_pct=28.0)
+    until(lambda: b.snapshot.blocks > a.snapshot.blocks)
+    pair.request(workload="fill", fill_pct=100.0)
+    pair.run_workload()
+    until(lambda: finished(pair) and a.snapshot.counters["host_writes"] > 0)
+    assert a.snapshot.counters["host_writes"] == b.snapshot.counters["host_writes"] \
+        == a.settings.user_pages
+    pair.request(workload="random", amount=0.5)
+    pair.run_workload()
+    until(lambda: finished(pair) and a.snapshot.counters["host_writes"]
+          > a.settings.user_pages)
+    writes = {v.snapshot.counters["host_writes"] for v in pair.views}
+    assert writes == {a.settings.user_pages + a.settings.user_pages // 2}
+    # the same writes, more spare: B amplifies less, and the status line says both
+    wa_a, wa_b = (v.snapshot.series["wa"][-1] for v in pair.views)
+    assert wa_b < wa_a
+    assert pair.status["wa"].text() == f"A: WA {wa_a:.3f}  B: WA {wa_b:.3f}"
+
+
+def test_charts_overlay_both_runs_labelled_with_what_differs(until, pair):
+    pair.edit_drive(1)
+    pair.request(spare_pct=28.0)
+    pair.request(workload="random", amount=0.3)
+    pair.run_workload()
+    until(lambda: finished(pair) and pair.snapshot.counters["host_writes"] > 0)
+    pair.charts.setCurrentWidget(pair.charts.wa)
+    until(lambda: pair.charts.wa.points("B:wa") > 1)
+    names = {k: s.name() for k, s in pair.charts.wa.series.items()}
+    assert names["wa"] == "A: spare 7 %" and names["B:wa"] == "B: spare 28 %"
+    assert names["theory"] == "A: analytic" and names["B:theory"] == "B: analytic"
+    assert pair.charts.run_legend.isVisible()
+    assert pair.charts.run_legend.labels == ["A: spare 7 %", "A: analytic", "B: spare 28 %",
+                                             "B: analytic"]
+    assert "wa_window" not in names  # noise when runs are overlaid
+    a_pen, b_pen = (pair.charts.wa.series[k].pen() for k in ("wa", "B:wa"))
+    assert a_pen.color() != b_pen.color() and b_pen.style() == Qt.PenStyle.DashLine
+    for view in (pair.charts.free, pair.charts.wear, pair.charts.throughput):
+        pair.charts.setCurrentWidget(view)
+        until(lambda v=view: any(k.startswith("B:") and v.points(k) > 1 for k in v.series))
+        labels = {s.name() for s in view.series.values()}
+        assert any(t.startswith("A: spare 7 %") for t in labels), labels
+        assert any(t.startswith("B: spare 28 %") for t in labels), labels
+    pair.set_compare(False)  # one run again: the lines' own names
+    pair.charts.setCurrentWidget(pair.charts.wa)
+    until(lambda: set(pair.charts.wa.series) == {"wa", "wa_window", "theory"})
+    assert pair.charts.wa.series["wa"].name() == "cumulative"
+
+
+def test_pinned_reference_stays_when_the_spare_changes(until, bench):
+    bench.request(workload="random", amount=0.3)
+    bench.run_workload()
+    until(lambda: finished(bench) and bench.snapshot.counters["host_writes"] > 0)
+    bench.charts.setCurrentWidget(bench.charts.wa)
+    bench.activateWindow()
+    bench.setFocus()
+    until(lambda: QApplication.focusWidget() is not None)
+    key(Qt.Key.Key_K, CTRL)
+    assert len(bench.references) == 1 and bench.reference_button.isChecked()
+    pinned = bench.references[0].snap.counters["host_writes"]
+    # no question: the reference keeps what was shown (bench.confirm fails the test if asked)
+    assert bench.request(spare_pct=28.0)
+    until(lambda: bench.snapshot.counters["host_writes"] == 0)
+    wa = bench.charts.wa
+    until(lambda: wa.points("ref0:wa") > 1)
+    assert wa.series["ref0:wa"].name() == "ref: spare 7 %"
+    assert wa.series["wa"].name() == "now: spare 28 %"
+    bench.run_workload()
+    until(lambda: finished(bench) and bench.snapshot.counters["host_writes"] > 0)
+    assert wa.points("ref0:wa") > 1 and wa.points("wa") > 1
+    assert bench.references[0].snap.counters["host_writes"] == pinned
+    key(Qt.Key.Key_K, CTRL | Qt.KeyboardModifier.ShiftModifier)
+    assert bench.references == [] and not bench.reference_button.isChecked()
+    until(lambda: "ref0:wa" not in wa.series)
+    assert wa.series["wa"].name() == "cumulative"
+
+
+def test_keys_switch_drives_while_a_text_field_has_focus(until, pair):
+    spare = pair.controls.widgets["spare_pct"]
+    pair.activateWindow()
+    spare.setFocus()
+    until(lambda: spare.hasFocus())
+    key(Qt.Key.Key_2, CTRL)  # Ctrl keys are the window's, whatever has focus
+    assert pair.edited == 1 and pair.controls.drive_buttons[1].isChecked()
+    spare.selectAll()
+    for k in (Qt.Key.Key_2, Qt.Key.Key_8):  # plain keys type into the field
+        key(k)
+    key(Qt.Key.Key_Return)
+    until(lambda: pair.views[1].settings.spare_pct == 28.0)
+    assert pair.views[0].settings.spare_pct == 7.0
+    spare.setFocus()
+    until(lambda: spare.hasFocus())
+    key(Qt.Key.Key_1, CTRL)
+    assert pair.edited == 0 and spare.value() == 7.0
+    key(Qt.Key.Key_D, CTRL)
+    until(lambda: len(pair.views) == 1)
+
+
+def test_steps_table_has_a_and_b_columns(until, pair):
+    pair.confirm = lambda text: True
+    a, b = pair.views
+    c = pair.controls.widgets
+    for drive in (0, 1):
+        pair.edit_drive(drive)
+        c["profile"].setCurrentIndex(c["profile"].findData("ocz_vertex_le_100"))
+        c["capacity_mib"].setValue(256)
+    until(lambda: b.snapshot.user_pages == b.settings.user_pages
+          and a.snapshot.user_pages == a.settings.user_pages)
+    assert pair.request(discard=True)  # B: discard; A: none
+    pair.request(workload="unpack", kernel_scale=0.02)
+    pair.run_workload()
+    until(lambda: finished(pair) and len(a.snapshot.steps) == 1 and len(b.snapshot.steps) == 1)
+    pair.request(workload="rmrf")
+    pair.run_workload()
+    until(lambda: finished(pair) and len(a.snapshot.steps) == 2 and len(b.snapshot.steps) == 2)
+    pair.charts.setCurrentWidget(pair.charts.steps)
+    table = pair.charts.steps.table
+    heads = [table.horizontalHeaderItem(i).text() for i in range(table.columnCount())]
+    assert heads == ["step", "WA A", "WA B", "simulated s A", "simulated s B", "TRIMs A",
+                     "TRIMs B", "MB/s A", "MB/s B", "host MB A", "host MB B", "NAND MB A",
+                     "NAND MB B"]
+    rows = pair.charts.steps.rows()
+    assert len(rows) == 2
+    trims_a, trims_b = (rows[1][heads.index(h)] for h in ("TRIMs A", "TRIMs B"))
+    assert trims_a == "0" and int(trims_b.replace(",", "")) > 0  # discard TRIMs what rm frees
+    assert pair.charts.steps.message.text().startswith("A: no discard; B: discard")
+
+
+def test_paused_mid_run_the_drives_are_within_one_batch(until, pair):
+    """Lockstep while running: B (more spare) is faster, yet never more than one batch of
+    the size both agreed on ahead of A."""
+    a, b = pair.views
+    pair.edit_drive(1)
+    pair.request(spare_pct=40.0, gc="fifo")
+    pair.request(workload="random", amount=0.0)  # until paused
+    pair.run_workload()
+    until(lambda: min(v.snapshot.counters["host_writes"] for v in pair.views)
+          > 2 * a.settings.user_pages)
+    pair.settle()
+    gap = abs(a.snapshot.counters["host_writes"] - b.snapshot.counters["host_writes"])
+    assert 0 < pair.lockstep.largest_batch and gap <= pair.lockstep.largest_batch
+    assert not pair.is_running()
+
+
+DISCARD_SCENARIO = """version = 1
+name = "small discard run"
+[drive]
+profile = "ocz_vertex_le_100"
+user_gib = 0.25
+[filesystem]
+discard = true
+[[steps]]
+do = "unpack"
+scale = 0.02
+[[steps]]
+do = "sync"
+[[steps]]
+do = "rm"
+[[steps]]
+do = "sync"
+"""
+
+
+def test_a_scenario_runs_on_both_drives_b_keeping_its_differences(until, pair, tmp_path):
+    """A teacher's discard-against-none: B set apart first, then the scenario opened."""
+    pair.confirm = lambda text: True
+    pair.edit_drive(1)
+    assert pair.request(gc="fifo")  # B's own: kept when the scenario sets the drive
+    path = tmp_path / "discard.toml"
+    path.write_text(DISCARD_SCENARIO)
+    assert pair.open_scenario(str(path))
+    a, b = pair.views
+    assert a.settings.discard and b.settings.discard and b.settings.gc == "fifo"
+    assert differing([a.settings, b.settings]) == ["gc"]
+    until(lambda: finished(pair) and len(a.snapshot.steps) == 4 and len(b.snapshot.steps) == 4)
+    assert [r["step"] for r in a.snapshot.steps] == [r["step"] for r in b.snapshot.steps]
+    assert a.snapshot.counters["host_writes"] == b.snapshot.counters["host_writes"]
+    pair.charts.setCurrentWidget(pair.charts.steps)
+    assert pair.charts.steps.message.text().startswith("A: greedy GC; B: FIFO GC")
+
+
+def test_opening_a_session_goes_back_to_one_drive(until, pair, tmp_path):
+    pair.confirm = lambda text: True
+    pair.request(workload="random", amount=0.1)
+    pair.run_workload()
+    until(lambda: finished(pair) and pair.snapshot.counters["host_writes"] > 0)
+    path = str(tmp_path / "run.ssdlab.json")
+    assert pair.save(path)
+    b = pair.views[1]
+    assert pair.open(path)
+    assert len(pair.views) == 1 and b.worker.isFinished()
+    until(lambda: finished(pair) and pair.snapshot.counters["host_writes"] > 0)
+
+
+def test_a_lesson_can_set_up_a_and_b(until, bench):
+    """Workbench.compare(settings_a, settings_b): the API a lesson running two
+    configurations uses; bad settings are refused with the field named, nothing changes."""
+    from dataclasses import replace
+
+    from app.gui.session import Settings
+
+    base = replace(Settings(), speed="fast")
+    assert not bench.compare(base, replace(base, spare_pct=95.0))
+    assert len(bench.views) == 1 and "drive B" in bench.controls.error.text()
+    assert "spare" in bench.controls.error.text().lower()
+    assert bench.compare(replace(base, gc="fifo"), replace(base, gc="greedy"))
+    until(lambda: len(bench.views) == 2 and bench.views[1].snapshot is not None)
+    assert [v.settings.gc for v in bench.views] == ["fifo", "greedy"]
+    assert [v.title.text() for v in bench.views] == ["A: FIFO GC", "B: greedy GC"]
