@@ -163,6 +163,35 @@ def test_a_run_keeps_every_configuration_and_draws_the_prediction(bench, qtbot):
     assert "You predicted" in text and f"{measured:.3g}" in text
 
 
+def test_a_run_of_two_configurations_shows_them_on_drives_a_and_b(bench, qtbot):
+    """The classroom's comparison inside a lesson: lesson 1's two drives run side by side,
+    each on its own map, titled with what differs; leaving gives back the one drive, with
+    its own map."""
+    from app.gui import compare
+
+    panel, lesson = bench.lesson_panel, find("1")
+    own = bench.views[0].blockmap.snapshot
+    panel.start(lesson, 0)
+    _goto(panel, "predict")
+    assert compare.comparing(bench)  # the pair is announced before it runs
+    titles = [v.title.text() for v in bench.views]
+    assert titles[0].startswith("A") and titles[1].startswith("B") and titles[0] != titles[1]
+    panel.predict(0)
+    panel.next()
+    panel.run_button.click()
+    _wait_job(qtbot, panel)
+    step = panel.step
+    assert [r.config.id for r in panel.play.runs[step.id]] == [c.id for c in step.configs]
+    a, b = (v.blockmap.snapshot for v in bench.views)
+    assert a is not None and b is not None and a is not b
+    assert a.counters["host_writes"] > 0 and b.counters["host_writes"] > 0
+    panel.leave()
+    assert not compare.comparing(bench)
+    assert bench.views[0].shows_own_drive
+    back = bench.views[0].blockmap.snapshot  # the workbench's own drive, as it was
+    assert back.counters["host_writes"] == own.counters["host_writes"] == 0
+
+
 def test_compare_and_quiz(bench, qtbot):
     panel, lesson = bench.lesson_panel, find("1")
     panel.start(lesson, 0)

@@ -92,21 +92,43 @@ def show_pair(w, settings_a: Settings, settings_b: Settings) -> bool:
     return True
 
 
-def open_b(w, settings: Settings | None = None) -> DriveView:
-    """Add drive B beside A (settings: B's; default a copy of A's); both start afresh."""
+def open_b(w, settings: Settings | None = None, lesson: bool = False) -> DriveView:
+    """Add drive B beside A (settings: B's; default a copy of A's); both start afresh.
+    lesson: B's map shows the second drive of a lesson's run, not a drive of its own, and
+    A's own run (paused while the lesson shows its drive) is kept."""
     a = w.views[0]
     gate = w.lockstep = Lockstep()
-    gate.join(a.worker)  # now, so neither drive can start alone before A's thread hears
-    a.send("lockstep", gate)
+    if not lesson:
+        gate.join(a.worker)  # now, so neither drive can start alone before A's thread hears
+        a.send("lockstep", gate)
     b = DriveView("B", settings or a.settings, gate, parent=w)
+    b.shows_own_drive = not lesson
     w.add_view(b)
     b.start()
     w.maps_layout.addWidget(b.widget, 1)
     w.legends_layout.addWidget(b.legend, 1)
-    a.send("reset")
+    if not lesson:
+        a.send("reset")
     w.configure_view(b, b.settings)
     titles(w)
     return b
+
+
+def lesson_pair(w, pair: tuple[Settings, Settings] | None) -> None:
+    """A lesson's run of two configurations on maps A and B, titled with what differs
+    (pair None: back to A alone). The lesson's job draws both maps; the drives' own
+    workers stay idle, and A's own run is kept for after the lesson."""
+    if pair is None:
+        if comparing(w):
+            set_on(w, False)
+        return
+    if not comparing(w):
+        open_b(w, pair[1], lesson=True)
+        apply_theme(w)
+        statusline.fit(w)
+    for v, text in zip(w.views, run_labels(TAGS, list(pair)), strict=True):
+        v.title.setVisible(True)
+        v.title.setText(text)
 
 
 def close_b(w) -> None:

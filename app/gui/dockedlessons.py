@@ -32,6 +32,8 @@ def install(w) -> None:
     panel = w.lesson_panel = LessonPanel(lessons, w.lesson_progress, w.lesson_results)
     panel.focus.connect(lambda f: show_focus(w, f))
     panel.drive_snapshot.connect(lambda snap: show_drive(w, snap))
+    panel.second_drive.connect(lambda snap: show_drive(w, snap, 1))
+    panel.two_drives = True  # a run of two configurations shows on maps A and B
     panel.glossary_asked.connect(w.show_glossary)
     panel.explore.connect(lambda: w.lesson_dock.hide())
     panel.open_file_asked.connect(w.open_lesson_dialog)
@@ -109,11 +111,13 @@ def set_active(w, on: bool) -> None:
 
 def show_focus(w, focus) -> None:
     if focus is None:
+        compare.lesson_pair(w, None)
         w.controls.set_lesson(None)
         w.show_settings()
         w.map_area.show()
         return
-    settings, used, blockmap = focus
+    settings, used, blockmap, pair = focus
+    compare.lesson_pair(w, pair)
     # a run that does not draw the map (a file-system scenario) leaves its room to results
     w.map_area.setVisible(blockmap)
     shown = Session(settings)
@@ -121,12 +125,15 @@ def show_focus(w, focus) -> None:
     w.controls.set_lesson(used)
 
 
-def show_drive(w, snap) -> None:
+def show_drive(w, snap, view: int = 0) -> None:
+    """The lesson's drive on map A (or B: the second of two run side by side)."""
+    if view >= len(w.views):
+        return
     if snap is None:
         w.blockmap.set_snapshot(w.snapshot)
         return
-    w.blockmap.set_snapshot(snap)
-    if snap.segment:
+    w.views[view].blockmap.set_snapshot(snap)
+    if snap.segment and view == 0:
         w.progress_label.setText(f"Lesson run: {snap.segment}")
 
 

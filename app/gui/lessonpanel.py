@@ -83,7 +83,8 @@ def compare_text(rows) -> str:
 
 
 class LessonPanel(QWidget):
-    # (settings shown, names used, block map shown) during a lesson; None: none
+    # (settings shown, names used, block map shown, pair) during a lesson; None: none.
+    # pair: the two configurations' settings when a run of two is shown side by side
     focus = Signal(object)
     drive_snapshot = Signal(object)  # a Snapshot of the drive a lesson runs; None: done
     # the second drive of a run of two configurations side by side (the workbench's B)
@@ -107,6 +108,8 @@ class LessonPanel(QWidget):
         self.compared: dict[int, list] = {}  # compare step index -> rows
         self._job_message = ""  # why the last job stopped early ("" when it finished)
         self._stopped: set[int] = set()  # compare steps whose replay was cancelled
+        # the frame can show two drives: a run of two configurations runs them side by side
+        self.two_drives = False
         self.pages = QStackedWidget()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -240,7 +243,7 @@ class LessonPanel(QWidget):
         if lesson not in self.lessons and not any(x.id == lesson.id for x in self.lessons):
             self.lessons = self.home.lessons = [*self.lessons, lesson]
         self.lesson = lesson
-        self.play = LessonPlay(lesson)
+        self.play = LessonPlay(lesson, side_by_side=self.two_drives)
         self.partial, self.compared = {}, {}
         start = self.progress.at.get(lesson.id, 0) if at is None else at
         # a step after a run needs that run: a lesson left mid-way starts at its first run
@@ -437,7 +440,10 @@ class LessonPanel(QWidget):
             i = len(self.partial.get(run.id, []))
         else:
             i = len(self.play.runs[run.id]) - 1 if run.id in self.play.runs else 0
-        self.focus.emit((shown[min(i, len(shown) - 1)], used, run.blockmap))
+        pair = (tuple(shown) if self.play.side_by_side and len(shown) == 2 and run.blockmap
+                else None)
+        self.focus.emit((shown[0] if pair else shown[min(i, len(shown) - 1)], used,
+                         run.blockmap, pair))
 
     def _show_run(self, step) -> None:
         self.run_box.show()
