@@ -114,21 +114,25 @@ def open_b(w, settings: Settings | None = None, lesson: bool = False) -> DriveVi
     return b
 
 
-def lesson_pair(w, pair: tuple[Settings, Settings] | None) -> None:
-    """A lesson's run of two configurations on maps A and B, titled with what differs
-    (pair None: back to A alone). The lesson's job draws both maps; the drives' own
-    workers stay idle, and A's own run is kept for after the lesson."""
+def lesson_pair(w, pair: tuple[tuple[str, Settings], tuple[str, Settings]] | None) -> None:
+    """A lesson's run of two configurations on maps A and B, each titled with its
+    configuration's label (pair: (label, settings) of each; None: back to A alone). The
+    lesson's job draws both maps; the drives' own workers stay idle, and A's own run is
+    kept for after the lesson. The controls show the lesson's settings, read-only, so the
+    A | B choice stays hidden."""
     if pair is None:
         if comparing(w):
             set_on(w, False)
         return
     if not comparing(w):
-        open_b(w, pair[1], lesson=True)
+        open_b(w, pair[1][1], lesson=True)
         apply_theme(w)
         statusline.fit(w)
-    for v, text in zip(w.views, run_labels(TAGS, list(pair)), strict=True):
+    w.controls.show_drive_choice(None)
+    w.controls.mark_differences(set())
+    for v, tag, (label, _s) in zip(w.views, TAGS, pair, strict=True):
         v.title.setVisible(True)
-        v.title.setText(text)
+        v.title.setText(f"{tag}: {label}")
 
 
 def close_b(w) -> None:

@@ -84,7 +84,7 @@ def compare_text(rows) -> str:
 
 class LessonPanel(QWidget):
     # (settings shown, names used, block map shown, pair) during a lesson; None: none.
-    # pair: the two configurations' settings when a run of two is shown side by side
+    # pair: (label, settings) of each configuration when a run of two is shown side by side
     focus = Signal(object)
     drive_snapshot = Signal(object)  # a Snapshot of the drive a lesson runs; None: done
     # the second drive of a run of two configurations side by side (the workbench's B)
@@ -440,8 +440,8 @@ class LessonPanel(QWidget):
             i = len(self.partial.get(run.id, []))
         else:
             i = len(self.play.runs[run.id]) - 1 if run.id in self.play.runs else 0
-        pair = (tuple(shown) if self.play.side_by_side and len(shown) == 2 and run.blockmap
-                else None)
+        pair = (tuple(zip((c.label for c in run.configs), shown, strict=True))
+                if self.play.side_by_side and len(shown) == 2 and run.blockmap else None)
         self.focus.emit((shown[0] if pair else shown[min(i, len(shown) - 1)], used,
                          run.blockmap, pair))
 
