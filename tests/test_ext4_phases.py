@@ -77,16 +77,20 @@ def test_limitation_paced_untar_split_between_command_and_sync():
 def test_limitation_big_untar_background_writeback_before_the_threshold():
     """Known gap: during the 1.2 GB untar the kernel started background writeback at 3.9 s
     (reason=background in the trace) with about 0.6 GB dirty, well under 10 % of the
-    available RAM (2.24 GB). The kernel also gives each device a share of the background
-    threshold in proportion to its share of recent writeback (wb_calc_thresh), and a loop
-    device shares it with the disk holding its file, which writes every byte again. The
-    model has one device and the global threshold, so it writes no data before sync; the
-    total over command and sync agrees within 3 % (2.8 % under: the journal gap below)."""
+    available RAM (2.24 GB), and wrote 82 MB of file data. The kernel also gives each device
+    a share of the background threshold in proportion to its share of recent writeback
+    (wb_calc_thresh), and a loop device shares it with the disk holding its file, which
+    writes every byte again. The model has one device and the global threshold, so it
+    writes no file data before sync; its first home write in the command is the journal
+    checkpoint after the third early commit (6.4 s), which the kernel put off until the
+    sync. So the command writes 111 MB against 148.5 (0.75); command plus sync agree within
+    1 %."""
     f = fig(BIG, "untar", "data_from_s")
-    assert 3 <= f.kernel <= 5 and f.model == 0
+    assert 3 <= f.kernel <= 5 and 5 < f.model < 7.2
     command = fig(BIG, "untar", "command_mb")
     sync = fig(BIG, "untar", "sync_mb")
-    assert abs((command.model + sync.model) / (command.kernel + sync.kernel) - 1) <= 0.03
+    assert 0.65 <= command.ratio <= 0.85, command
+    assert abs((command.model + sync.model) / (command.kernel + sync.kernel) - 1) <= 0.01
 
 
 # --- journal ---------------------------------------------------------------------------------
@@ -108,23 +112,32 @@ def test_big_rm_rf_commits_on_the_timer():
         assert abs(f.ratio - 1) <= 0.05, f
 
 
-def test_large_sync_commits_more_than_once():
-    """A transaction that reaches a third of the journal (5,461 of 16,384 blocks) commits
-    early: the 1.2 GB untar and its sync commit several times in both."""
+@pytest.mark.parametrize("config", [UNTAR, DISCARD, BIG])
+def test_journal_of_untar_within_5_percent(config):
+    """The untar's transaction commits as soon as sync starts writing back: the credits
+    each file's writepages reserves for its extent conversion push it past jbd2's limit
+    (journal.py). The metadata that allocation then dirties again (inode-table blocks,
+    bitmaps, descriptors) is journaled a second time: 28.5 MB in 2 commits (4,620 and
+    2,301 blocks; model 4,611 and 2,299). The 1.2 GB untar commits at 5,392 blocks while tar
+    runs and at about 2,680 while sync writes back, kernel and model alike: 95 MB."""
+    f = fig(config, "untar", "journal_mb")
+    assert abs(f.ratio - 1) <= 0.05, f
+
+
+@pytest.mark.parametrize("config", [UNTAR, DISCARD])
+def test_untar_sync_commits_twice(config):
+    f = fig(config, "untar", "commits")
+    assert f.kernel == f.model == 2, f
+
+
+def test_limitation_big_untar_last_commit():
+    """Known gap, one commit of 5 blocks: the kernel's sync committed 7 times, the model 6.
+    The last kernel commit holds what the extent conversions of the last writes dirtied
+    after sync's first commit request; whether one is left depends on when those I/Os
+    complete (the 493 MB untar's recordings have none, a re-run of it had one of 10 blocks),
+    so the model does not model it."""
     f = fig(BIG, "untar", "commits")
-    assert f.kernel >= 3 and f.model >= 2
-
-
-def test_limitation_journal_of_untar_sync():
-    """Known gap: the sync after the 493 MB untar journals 28.5 MB in 2 commits in the
-    kernel (the first full at 5,392 blocks), 19.0 MB in 1 in the model, whose transaction
-    holds 4,634 blocks, under the 5,461-block limit. The home writes agree to 0.01 %
-    (144,833 blocks real, 144,826 model), so the kernel's extra 2,316 journal blocks are
-    metadata journaled twice or dirtied only in the journal, which the block trace cannot
-    tell apart. The 1.2 GB untar shows the same (95 MB against 71 MB)."""
-    for config in (UNTAR, BIG):
-        f = fig(config, "untar", "journal_mb")
-        assert 0.6 <= f.ratio <= 0.8, f
+    assert f.model == f.kernel - 1 == 6, f
 
 
 # --- discard and fstrim ----------------------------------------------------------------------

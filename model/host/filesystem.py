@@ -39,7 +39,13 @@ from .fstypes import (
     _dirty_pages,
     _entry_bytes,
 )
-from .journal import Journal, Transaction
+from .journal import (
+    CONVERSION_CREDITS,
+    CREATE_CREDITS,
+    WRITEPAGES_CREDITS,
+    Journal,
+    Transaction,
+)
 from .writeback import WritebackLimits
 
 WRITEBACK_CHUNK_BYTES = 4 * 2**20  # what one background writeback pass writes at least
@@ -85,12 +91,14 @@ class FileSystem:
         self._next_flusher = now_s + self.wb.interval_s
         self.journal: Journal | None = None
         if self.opt.journal:
-            jblocks = self.opt.journal_blocks or default_journal_blocks(total)
+            jblocks = self.opt.journal_blocks or default_journal_blocks(
+                total, modern=self.opt.kernel != "2.6.39")
             if jblocks < 8:
                 raise ValueError(f"file system of {total} blocks is too small for a journal")
             (start, _), = self.alloc.allocate(jblocks, goal=total // 2)
-            self.journal = Journal(start, jblocks, max_transaction_share=(
-                0.25 if self.opt.kernel == "2.6.39" else 1 / 3))
+            modern = self.opt.kernel != "2.6.39"
+            self.journal = Journal(start, jblocks, max_transaction_share=1 / 3 if modern
+                                   else 0.25, credits=modern)
         self._mkfs()
 
     # --- format ---------------------------------------------------------------------------
@@ -325,6 +333,7 @@ class FileSystem:
         p = self.inodes[parent]
         if name in p.entries:  # before an inode is taken, so a refusal changes nothing
             raise FileExistsError(17, f"{name} exists already")
+        self._commit_if_full()  # the handle this operation starts may commit first
         if parent == ROOT_INO:
             group = orlov.top_dir_group(self, name)
         else:
@@ -342,6 +351,7 @@ class FileSystem:
         p = self.inodes[parent]
         if name in p.entries:  # before an inode is taken, so a refusal changes nothing
             raise FileExistsError(17, f"{name} exists already")
+        self._commit_if_full()
         ino = self._new_ino(orlov.file_group(self, self.layout.group_of_inode(parent)))
         self.inodes[ino] = Inode(ino, False, parent, atime=self.now, mtime=self.now)
         self._link(p, name, ino)
@@ -488,13 +498,22 @@ class FileSystem:
         setattr(self.count, counter, getattr(self.count, counter) + total)
 
     def _writeback_inodes(self, inos) -> None:
+        """One writeback pass. Each file's writepages handle may commit the running
+        transaction first (journal.py); the conversion credits it reserves stay held until
+        the pass's I/O is done, across commits."""
         out: list[tuple[int, int]] = []
+        reserved = 0
         for ino in inos:
             f = self.inodes.get(ino)
             self._dirty_inodes.pop(ino, None)
             if f is None:
                 continue
             self.dirty_bytes -= _dirty_pages(f) * 4096
+            if self._tx_full(WRITEPAGES_CREDITS + CONVERSION_CREDITS, reserved):
+                # ordered mode: the data allocated so far goes out before the commit
+                self._write_extents(out, "data_blocks")
+                out = []
+                self.commit()
             if f.pending_blocks:
                 self.reserved_blocks -= f.pending_blocks
                 out += self._place(f, f.pending_blocks)
@@ -502,11 +521,7 @@ class FileSystem:
             if f.dirty_blocks:
                 out += [(self._block_of(f, b), 1) for b in sorted(f.dirty_blocks)]
                 f.dirty_blocks.clear()
-            if self._tx_full():
-                # ordered mode: the data allocated so far goes out before the commit
-                self._write_extents(out, "data_blocks")
-                out = []
-                self.commit()
+            reserved += CONVERSION_CREDITS
         if out:
             self._write_extents(out, "data_blocks")
 
@@ -519,14 +534,15 @@ class FileSystem:
         if self.journal is not None:
             self.journal.checkpointed()
 
-    def _tx_full(self) -> bool:
+    def _tx_full(self, handle_credits: int = CREATE_CREDITS, reserved: int = 0) -> bool:
         return (self.tx is not None and self.journal is not None
-                and len(self.tx.metadata) >= self.journal.max_transaction_blocks)
+                and self.journal.must_commit_before(len(self.tx.metadata), handle_credits,
+                                                    reserved))
 
     def _commit_if_full(self) -> None:
-        """jbd2 commits a transaction early once it holds a quarter of the journal, so a
-        large sync commits several times and metadata that allocation dirties again after
-        a commit is journaled again in the next one."""
+        """jbd2 commits a transaction early when the next handle would overflow it
+        (journal.py), so a large sync commits several times and metadata that allocation
+        dirties again after a commit is journaled again in the next one."""
         if self._tx_full():
             self.commit()
 
