@@ -15,6 +15,7 @@ submits them and charges their time (see machine.py).
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 
 import numpy as np
@@ -49,6 +50,12 @@ from .journal import (
 from .writeback import WritebackLimits
 
 WRITEBACK_CHUNK_BYTES = 4 * 2**20  # what one background writeback pass writes at least
+
+
+def _name_hash(name: str) -> bytes:
+    """A directory index's hash of a name (ext4 keys its half-MD4 with a random seed per
+    file system; any well-mixed keyed hash orders names as arbitrarily)."""
+    return hashlib.blake2b(name.encode(), digest_size=8, key=b"ssdlab-dx-seed").digest()
 
 
 class FileSystem:
@@ -333,7 +340,7 @@ class FileSystem:
         p = self.inodes[parent]
         if name in p.entries:  # before an inode is taken, so a refusal changes nothing
             raise FileExistsError(17, f"{name} exists already")
-        self._commit_if_full()  # the handle this operation starts may commit first
+        self._handle_start()
         if parent == ROOT_INO:
             group = orlov.top_dir_group(self, name)
         else:
@@ -351,7 +358,7 @@ class FileSystem:
         p = self.inodes[parent]
         if name in p.entries:  # before an inode is taken, so a refusal changes nothing
             raise FileExistsError(17, f"{name} exists already")
-        self._commit_if_full()
+        self._handle_start()
         ino = self._new_ino(orlov.file_group(self, self.layout.group_of_inode(parent)))
         self.inodes[ino] = Inode(ino, False, parent, atime=self.now, mtime=self.now)
         self._link(p, name, ino)
@@ -401,9 +408,13 @@ class FileSystem:
             self.count.read_blocks += ln
 
     def readdir(self, ino: int) -> list[str]:
+        """Entry names in the order ext4 returns them: hash order (dir_index, the default
+        since ext3, reads a one-block directory through the index code too: is_dx_dir).
+        rm -rf frees files in this order, which decides how modern ext4 merges their freed
+        extents (discard.py)."""
         d = self.inodes[ino]
         self._touch_atime(d)
-        return list(d.entries)
+        return sorted(d.entries, key=_name_hash)
 
     def _touch_atime(self, f: Inode) -> None:
         mode = self.opt.atime
@@ -509,11 +520,8 @@ class FileSystem:
             if f is None:
                 continue
             self.dirty_bytes -= _dirty_pages(f) * 4096
-            if self._tx_full(WRITEPAGES_CREDITS + CONVERSION_CREDITS, reserved):
-                # ordered mode: the data allocated so far goes out before the commit
-                self._write_extents(out, "data_blocks")
+            if self._handle_start(WRITEPAGES_CREDITS + CONVERSION_CREDITS, reserved, out):
                 out = []
-                self.commit()
             if f.pending_blocks:
                 self.reserved_blocks -= f.pending_blocks
                 out += self._place(f, f.pending_blocks)
@@ -522,6 +530,11 @@ class FileSystem:
                 out += [(self._block_of(f, b), 1) for b in sorted(f.dirty_blocks)]
                 f.dirty_blocks.clear()
             reserved += CONVERSION_CREDITS
+            if not self.journal_credits and self._tx_full():
+                # 2.6.39 era: commit once the metadata reached the maximum
+                self._write_extents(out, "data_blocks")
+                out = []
+                self.commit()
         if out:
             self._write_extents(out, "data_blocks")
 
@@ -538,6 +551,24 @@ class FileSystem:
         return (self.tx is not None and self.journal is not None
                 and self.journal.must_commit_before(len(self.tx.metadata), handle_credits,
                                                     reserved))
+
+    @property
+    def journal_credits(self) -> bool:
+        """Whether the journal commits early by jbd2's credit rule (modern kernels)."""
+        return self.journal is not None and self.journal.credits
+
+    def _handle_start(self, credits: int = CREATE_CREDITS, reserved: int = 0,
+                      data: list | None = None) -> bool:
+        """A modern jbd2 handle starts: it commits the running transaction first if it
+        would overflow it (journal.py); in ordered mode the data allocated so far goes out
+        before. True when it committed. (The 2.6.39-era rule runs after the blocks are
+        added and with the timers: _commit_if_full.)"""
+        if not self.journal_credits or not self._tx_full(credits, reserved):
+            return False
+        if data:
+            self._write_extents(data, "data_blocks")
+        self.commit()
+        return True
 
     def _commit_if_full(self) -> None:
         """jbd2 commits a transaction early when the next handle would overflow it
