@@ -47,7 +47,7 @@ from .journal import (
     Journal,
     Transaction,
 )
-from .writeback import WritebackLimits
+from .writeback import WritebackLimits, timer_fire_s
 
 WRITEBACK_CHUNK_BYTES = 4 * 2**20  # what one background writeback pass writes at least
 
@@ -95,7 +95,7 @@ class FileSystem:
         self.dirty_bytes = 0
         self.reserved_blocks = 0  # promised to delayed-allocation data not yet placed
         self._dirty_inodes: dict[int, float] = {}  # ino -> when its data became dirty
-        self._next_flusher = now_s + self.wb.interval_s
+        self._next_flusher = self._flusher_due(now_s)
         self.journal: Journal | None = None
         if self.opt.journal:
             jblocks = self.opt.journal_blocks or default_journal_blocks(
@@ -383,7 +383,7 @@ class FileSystem:
         f.pending_blocks += grow
         if not self._dirty_inodes:
             # the kernel arms the flusher's timer when the first inode turns dirty
-            self._next_flusher = self.now + self.wb.interval_s
+            self._next_flusher = self._flusher_due(self.now)
         if ino not in self._dirty_inodes:
             self._dirty_inodes[ino] = self.now
         self.dirty_bytes += (_dirty_pages(f) - before) * 4096
@@ -639,11 +639,18 @@ class FileSystem:
                 self.commit()
             else:
                 self._flusher()
-                self._next_flusher += self.wb.interval_s
+                self._next_flusher = self._flusher_due(self._next_flusher)
         self.now = max(self.now, now_s)
         if self.dirty_bytes > self.wb.background_bytes:
             self._writeback_oldest()
         self._commit_if_full()
+
+    def _flusher_due(self, armed_s: float) -> float:
+        """When the flusher armed at armed_s wakes: the interval later in 2.6.39, on the
+        timer wheel's next step after it in modern kernels (writeback.py)."""
+        if self.opt.kernel == "2.6.39":
+            return armed_s + self.wb.interval_s
+        return timer_fire_s(armed_s, self.wb.interval_s)
 
     def _flusher(self) -> None:
         expire = self.now - self.wb.expire_s
