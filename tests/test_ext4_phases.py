@@ -176,7 +176,7 @@ def test_modern_discard_request_count_and_summed_bytes():
     (676 MB distinct): one per freed-extent entry, each to the end of its free run. Since
     Linux 6.17 a freed extent merges only with the node its tree descent ends at, and rm -rf
     frees in hash order, so adjacent files mostly stay separate entries (discard.py). The
-    model: 6,595 requests (-2.4 %), 435 GB (+8.4 %)."""
+    model: 6,579 requests (-2.6 %), 434 GB (+8.1 %)."""
     n = fig(DISCARD, "rm -rf", "discard_requests")
     assert abs(n.ratio - 1) <= 0.10, n
     mb = fig(DISCARD, "rm -rf", "discard_mb")

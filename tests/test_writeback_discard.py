@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.host.discard import merge_extents, modern_runs
+from model.host.discard import freed_entries, merge_extents, modern_runs
 from model.host.ext4layout import BlockAllocator, Layout
 from model.host.fstypes import FsOptions
 from model.host.machine import Machine
@@ -208,3 +208,18 @@ def test_scenario_files_choose_the_kernel_era():
     assert trimmed["new"] > trimmed["old"]  # the free run after the file, too
     with pytest.raises(ScenarioError, match=r"7: filesystem.kernel must be one of 2.6.39, modern"):
         parse_scenario(SCENARIO.format(kernel='"4.4"'))
+
+
+def test_freed_extents_merge_only_with_the_descents_last_node():
+    """Linux 6.17+ (discard.py): freed in block order, adjacent extents all merge; freed
+    in a scattered order, an extent whose adjacent neighbour is not the last node of its
+    tree descent stays a separate entry. Extents of every other block never merge."""
+    layout = Layout(262144)
+    blocks = list(range(1000, 21000))
+    assert freed_entries([(b, 1) for b in blocks], layout) == [(1000, 20000)]
+    scattered = sorted(blocks, key=lambda b: (b * 2654435761) % 2**32)
+    entries = freed_entries([(b, 1) for b in scattered], layout)
+    assert 1 < len(entries) < len(blocks) / 2
+    assert sorted(b for s, n in entries for b in range(s, s + n)) == blocks
+    gaps = [(b, 1) for b in range(1000, 33000, 2)]
+    assert len(freed_entries(gaps, layout)) == len(gaps)

@@ -25,6 +25,7 @@ Extents are (first block, blocks) in 4 KiB file-system blocks.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 
 from .ext4layout import BlockAllocator, Layout
@@ -54,12 +55,20 @@ class _Node:
 
 
 class _FreedTree:
-    """One group's tree of freed extents (a plain binary search tree: keys arrive in hash
-    order, so its shape is as random as the kernel's red-black tree, and the shape only
-    decides which in-order neighbour a new extent's descent ends at)."""
+    """One group's tree of freed extents. The kernel's is a red-black tree; this is a plain
+    binary search tree, rebuilt balanced where it grows lopsided (a scapegoat tree), so
+    extents freed in block order cannot make it a list. The shape only decides which
+    in-order neighbour a new extent's descent ends at; with extents freed in hash order
+    its shape is as random as the kernel's. (A treap, balanced by priorities drawn from
+    the keys, matched the recordings worse: 7,271 discards after the big rm -rf and 126
+    after make clean, against the kernel's 6,758 and 40.)"""
+
+    LOPSIDED = 0.9  # a child subtree may hold at most this share of its parent's nodes
 
     def __init__(self) -> None:
         self.root: _Node | None = None
+        self.size = 0
+        self.max_size = 0
 
     @staticmethod
     def _adjacent(a: _Node, b: _Node) -> bool:
@@ -88,9 +97,16 @@ class _FreedTree:
             node.parent.right = child
 
     def _erase(self, node: _Node) -> None:
+        self._unlink(node)
+        self.size -= 1
+        if self.size < self.LOPSIDED * self.max_size:
+            self.root = self._rebuild(self.root, None)
+            self.max_size = self.size
+
+    def _unlink(self, node: _Node) -> None:
         if node.left is not None and node.right is not None:
             nxt = self._neighbour(node, left=False)  # has no left child
-            self._erase(nxt)
+            self._unlink(nxt)
             nxt.left, nxt.right = node.left, node.right
             for c in (nxt.left, nxt.right):
                 if c is not None:
@@ -128,6 +144,67 @@ class _FreedTree:
             parent.left = node
         else:
             parent.right = node
+        self.size += 1
+        self.max_size = max(self.max_size, self.size)
+        depth = 0
+        up = node
+        while up.parent is not None:
+            up, depth = up.parent, depth + 1
+        if depth > math.log(self.size, 1 / self.LOPSIDED) + 1:
+            self._rebalance_above(node)
+
+    @staticmethod
+    def _count(node: _Node | None) -> int:
+        n, stack = 0, [node]
+        while stack:
+            x = stack.pop()
+            if x is not None:
+                n += 1
+                stack += [x.left, x.right]
+        return n
+
+    def _rebalance_above(self, node: _Node) -> None:
+        """Rebuild the subtree of the lowest ancestor with a lopsided child."""
+        child, size = node, 1
+        while child.parent is not None:
+            parent = child.parent
+            sibling = parent.right if parent.left is child else parent.left
+            total = size + 1 + self._count(sibling)
+            if size > self.LOPSIDED * total:
+                up = parent.parent
+                rebuilt = self._rebuild(parent, up)
+                if up is None:
+                    self.root = rebuilt
+                elif up.left is parent:
+                    up.left = rebuilt
+                else:
+                    up.right = rebuilt
+                return
+            child, size = parent, total
+
+    def _rebuild(self, top: _Node | None, parent: _Node | None) -> _Node | None:
+        """The subtree under top, rebuilt perfectly balanced under parent."""
+        nodes = []
+        stack, x = [], top
+        while stack or x is not None:
+            while x is not None:
+                stack.append(x)
+                x = x.left
+            x = stack.pop()
+            nodes.append(x)
+            x = x.right
+
+        def build(lo: int, hi: int, up: _Node | None) -> _Node | None:
+            if lo >= hi:
+                return None
+            mid = (lo + hi) // 2
+            n = nodes[mid]
+            n.parent = up
+            n.left = build(lo, mid, n)
+            n.right = build(mid + 1, hi, n)
+            return n
+
+        return build(0, len(nodes), parent)
 
     def entries(self) -> list[_Node]:
         out, stack, node = [], [], self.root
