@@ -50,8 +50,8 @@ def test_sync_after_untar_within_5_percent(config):
 
 
 def test_paced_untar_data_waits_for_the_30_s_expiry():
-    """Written over 60 s: the first file data goes out at the first 5 s flusher pass after
-    the first file is 30 s old (kernel 30.7 s, model 30.0 s), and meanwhile a journal
+    """Written over 60 s: the first file data goes out at the first flusher pass after
+    the first file is 30 s old (kernel 30.7 s, model 30.9 s), and meanwhile a journal
     commit every 5 s (12 kernel, 13 model)."""
     start = fig(PACED, "paced unpack", "data_from_s")
     assert 30 <= start.kernel <= 36 and 30 <= start.model <= 36
@@ -62,40 +62,44 @@ def test_paced_untar_data_waits_for_the_30_s_expiry():
     assert abs(journal.ratio - 1) <= 0.05, journal
 
 
-def test_limitation_paced_untar_split_between_command_and_sync():
-    """Known gap: command plus sync agree within 1 % (128.2 MB real, 128.6 model), but the
-    model's flusher passes during the command write 7.4 MB more file data (13,933 blocks
-    against about 12,100; the kernel's passes wrote 9-12 MB each), so the command is 14 %
-    over and the sync 11 % under."""
+def test_paced_untar_split_between_command_and_sync():
+    """The flusher wakes every 5.12 s, not 5 (the timer wheel's step, writeback.py): in the
+    kernel at 30.7, 35.8 ... 56.3 s, six passes before the command ended at 60.08 s. With
+    a 5 s period the model made a seventh at 60.0 s and wrote 14 % too much during the
+    command and 11 % too little in the sync; now both within 2 %."""
     command = fig(PACED, "paced unpack", "command_mb")
     sync = fig(PACED, "paced unpack", "sync_mb")
-    assert abs((command.model + sync.model) / (command.kernel + sync.kernel) - 1) <= 0.01
-    assert 1.05 <= command.ratio <= 1.2, command
-    assert 0.8 <= sync.ratio <= 0.95, sync
+    assert abs(command.ratio - 1) <= 0.05, command
+    assert abs(sync.ratio - 1) <= 0.05, sync
 
 
 def test_limitation_big_untar_background_writeback_before_the_threshold():
     """Known gap: during the 1.2 GB untar the kernel started background writeback at 3.9 s
     (reason=background in the trace) with about 0.6 GB dirty, well under 10 % of the
-    available RAM (2.24 GB). The kernel also gives each device a share of the background
-    threshold in proportion to its share of recent writeback (wb_calc_thresh), and a loop
-    device shares it with the disk holding its file, which writes every byte again. The
-    model has one device and the global threshold, so it writes no data before sync; the
-    total over command and sync agrees within 3 % (2.8 % under: the journal gap below)."""
+    available RAM (2.24 GB), and wrote 82 MB of file data. The kernel also gives each device
+    a share of the background threshold in proportion to its share of recent writeback
+    (wb_calc_thresh), and a loop device shares it with the disk holding its file, which
+    writes every byte again. The model has one device and the global threshold, so it
+    writes no file data before sync; its first home write in the command is the journal
+    checkpoint after the third early commit (6.4 s), which the kernel put off until the
+    sync. So the command writes 111 MB against 148.5 (0.75); command plus sync agree within
+    1 %."""
     f = fig(BIG, "untar", "data_from_s")
-    assert 3 <= f.kernel <= 5 and f.model == 0
+    assert 3 <= f.kernel <= 5 and 5 < f.model < 7.2
     command = fig(BIG, "untar", "command_mb")
     sync = fig(BIG, "untar", "sync_mb")
-    assert abs((command.model + sync.model) / (command.kernel + sync.kernel) - 1) <= 0.03
+    assert 0.65 <= command.ratio <= 0.85, command
+    assert abs((command.model + sync.model) / (command.kernel + sync.kernel) - 1) <= 0.01
 
 
 # --- journal ---------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("config", [UNTAR, DISCARD, BIG, PACED])
-def test_journal_of_rm_rf_within_5_percent(config):
+def test_journal_of_rm_rf(config):
+    """Within 5 %, the 1.2 GB tree's within 10 % (+6.4 %: below)."""
     f = fig(config, "rm -rf", "journal_mb")
-    assert abs(f.ratio - 1) <= 0.05, f
+    assert abs(f.ratio - 1) <= (0.10 if config == BIG else 0.05), f
     f = fig(config, "rm -rf", "sync_mb")
     assert abs(f.ratio - 1) <= 0.05, f
 
@@ -103,28 +107,47 @@ def test_journal_of_rm_rf_within_5_percent(config):
 def test_big_rm_rf_commits_on_the_timer():
     """rm -rf of 92,000 files after dropping the page cache took 13.7 s (the replay lasts
     as long): two 5 s commits during it and one in the sync, real and model."""
-    for name in ("commits", "command_mb", "journal_mb"):
-        f = fig(BIG, "rm -rf", name)
-        assert abs(f.ratio - 1) <= 0.05, f
+    f = fig(BIG, "rm -rf", "commits")
+    assert f.kernel == f.model == 3, f
 
 
-def test_large_sync_commits_more_than_once():
-    """A transaction that reaches a third of the journal (5,461 of 16,384 blocks) commits
-    early: the 1.2 GB untar and its sync commit several times in both."""
+def test_limitation_big_rm_rf_first_transaction():
+    """Known gap: the kernel's first 5 s transaction of the rm -rf held 1,789 blocks, the
+    model's 2,508 (then 2,724 and 1,822 against 2,536 and 1,694). The kernel read the
+    directories back from the drive after the cache drop and deleted slowly at first; the
+    model spreads the deletes evenly over the recorded 13.7 s, and deletes in hash order,
+    touching inode-table blocks in no particular order, as the kernel does. So the command
+    writes 20.8 MB against 18.6 (+12 %), the sync 0.985 of the kernel's."""
+    f = fig(BIG, "rm -rf", "command_mb")
+    assert 1.05 <= f.ratio <= 1.2, f
+
+
+@pytest.mark.parametrize("config", [UNTAR, DISCARD, BIG])
+def test_journal_of_untar_within_5_percent(config):
+    """The untar's transaction commits as soon as sync starts writing back: the credits
+    each file's writepages reserves for its extent conversion push it past jbd2's limit
+    (journal.py). The metadata that allocation then dirties again (inode-table blocks,
+    bitmaps, descriptors) is journaled a second time: 28.5 MB in 2 commits (4,620 and
+    2,301 blocks; model 4,611 and 2,299). The 1.2 GB untar commits at 5,392 blocks while tar
+    runs and at about 2,680 while sync writes back, kernel and model alike: 95 MB."""
+    f = fig(config, "untar", "journal_mb")
+    assert abs(f.ratio - 1) <= 0.05, f
+
+
+@pytest.mark.parametrize("config", [UNTAR, DISCARD])
+def test_untar_sync_commits_twice(config):
+    f = fig(config, "untar", "commits")
+    assert f.kernel == f.model == 2, f
+
+
+def test_limitation_big_untar_last_commit():
+    """Known gap, one commit of 5 blocks: the kernel's sync committed 7 times, the model 6.
+    The last kernel commit holds what the extent conversions of the last writes dirtied
+    after sync's first commit request; whether one is left depends on when those I/Os
+    complete (the 493 MB untar's recordings have none, a re-run of it had one of 10 blocks),
+    so the model does not model it."""
     f = fig(BIG, "untar", "commits")
-    assert f.kernel >= 3 and f.model >= 2
-
-
-def test_limitation_journal_of_untar_sync():
-    """Known gap: the sync after the 493 MB untar journals 28.5 MB in 2 commits in the
-    kernel (the first full at 5,392 blocks), 19.0 MB in 1 in the model, whose transaction
-    holds 4,634 blocks, under the 5,461-block limit. The home writes agree to 0.01 %
-    (144,833 blocks real, 144,826 model), so the kernel's extra 2,316 journal blocks are
-    metadata journaled twice or dirtied only in the journal, which the block trace cannot
-    tell apart. The 1.2 GB untar shows the same (95 MB against 71 MB)."""
-    for config in (UNTAR, BIG):
-        f = fig(config, "untar", "journal_mb")
-        assert 0.6 <= f.ratio <= 0.8, f
+    assert f.model == f.kernel - 1 == 6, f
 
 
 # --- discard and fstrim ----------------------------------------------------------------------
@@ -148,14 +171,17 @@ def test_modern_discard_covers_the_free_runs():
     assert abs((mb.model / n.model) / (mb.kernel / n.kernel) - 1) <= 0.17
 
 
-def test_limitation_modern_discard_request_count():
-    """Known gap (allocation): the kernel sent 6,758 discards (401 GB summed, areas
-    discarded again and again), the model 129 (7.6 GB): both merge adjacent extents freed
-    in one transaction, and the model packs the small files without gaps, so its 36,706
-    files free as far fewer runs."""
+def test_modern_discard_request_count_and_summed_bytes():
+    """After rm -rf with -o discard the kernel sent 6,758 discards covering 401 GB in sum
+    (676 MB distinct): one per freed-extent entry, each to the end of its free run. Since
+    Linux 6.17 a freed extent merges only with the node its tree descent ends at, and rm -rf
+    frees in hash order, so adjacent files mostly stay separate entries (discard.py). The
+    model: 6,579 requests (-2.6 %), 434 GB (+8.1 %)."""
     n = fig(DISCARD, "rm -rf", "discard_requests")
-    assert n.kernel > 20 * n.model > 0
-    assert fig(DISCARD, "rm -rf", "discard_mb").kernel > 100 * 2**30 / 1e6
+    assert abs(n.ratio - 1) <= 0.10, n
+    mb = fig(DISCARD, "rm -rf", "discard_mb")
+    assert abs(mb.ratio - 1) <= 0.10, mb
+    assert mb.kernel > 100 * 2**30 / 1e6
 
 
 def test_discard_waits_for_no_sync():

@@ -16,6 +16,7 @@ it did. The model has no race between the refill and its discards.
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ import pytest
 from model.lab.ext4rounds import ROUND_CONFIGS, load_round_recording, replay_rounds
 
 RECORDINGS = Path(__file__).parent / "recordings"
-REPO = ("repo_relatime", "repo_strictatime")
+REPO = ("repo_relatime", "repo_strictatime", "repo_relatime_traced")
 ROUNDS = ("rounds_discard", "rounds_discard_idle", "rounds_fstrim")
 
 
@@ -42,7 +43,7 @@ def test_steps_that_write_a_mib_are_within_10_percent(config):
     for r in rows(config):
         if r.step == "make" or r.real_kib < 1024:
             continue
-        if config in REPO and r.index == 3:  # the sync after make: see the next test
+        if config in REPO and r.index == 3:  # the sync after make: see the tests below
             continue
         assert abs(r.ratio - 1) <= 0.10, (r.index, r.step, r.real_kib, r.model_kib)
 
@@ -54,10 +55,44 @@ def test_make_and_its_sync_together_within_10_percent(config):
     real = r[2].real_kib + r[3].real_kib
     model = r[2].model_kib + r[3].model_kib
     assert abs(model / real - 1) <= 0.10, (real, model)
-    # The pinned difference: the kernel had written most of make's output before the
-    # command ended (writes 8 to 29 s into a 29 s build, before any file was 30 s dirty),
-    # the model writes it at the sync.
+
+
+@pytest.mark.parametrize("config", REPO[:2])
+def test_limitation_make_output_written_early(config):
+    """Known gap: in these two recordings the kernel had written most of make's output
+    before the command ended (writes 8 to 29 s into a 29 s build, before any file was
+    30 s dirty), the model writes it at the sync. They have no writeback events to say
+    why; repo_relatime_traced, the same build recorded again with them, shows only the
+    flusher's periodic passes writing files 30 s dirty (next test)."""
+    r = rows(config)
+    real = r[2].real_kib + r[3].real_kib
+    model = r[2].model_kib + r[3].model_kib
     assert r[2].real_kib > 0.7 * real and r[2].model_kib < 0.5 * model
+
+
+def _events(config: str, step: str) -> list[str]:
+    lines, current = [], None
+    with gzip.open(RECORDINGS / f"ext4_{config}.trace.gz", "rt") as f:
+        for line in f:
+            if line.startswith("# step: "):
+                current = line[8:].strip()
+            elif current == step and "block_rq_issue" not in line:
+                lines.append(line)
+    return lines
+
+
+def test_make_output_waits_for_the_30_s_expiry_when_traced():
+    """Recorded again with the writeback events (the machine was busy: make took 100 s):
+    every flusher pass during make was periodic (reason=periodic, kupdate), none for the
+    background threshold, so make's files went out 30 s after they were written, as in
+    the model. The split still differs (make 0.85, its sync 1.37 of the kernel's; together
+    0.99): the replay spreads make's writes evenly over the 100 s, the real build did not."""
+    reasons = {line.split("reason=")[1].split()[0]
+               for line in _events("repo_relatime_traced", "make") if "writeback_start" in line}
+    assert reasons == {"periodic"}
+    make, sync = rows("repo_relatime_traced")[2:4]
+    assert 0.8 <= make.ratio <= 0.9, make
+    assert 1.25 <= sync.ratio <= 1.45, sync
 
 
 @pytest.mark.parametrize("config", REPO)

@@ -21,8 +21,13 @@ DESCRIPTORS_PER_BLOCK = 64
 FLEX_GROUPS = 16
 
 
-def default_journal_blocks(total_blocks: int) -> int:
-    """Journal size mke2fs picks for a file system of total_blocks 4 KiB blocks."""
+def default_journal_blocks(total_blocks: int, modern: bool = False) -> int:
+    """Journal size mke2fs picks for a file system of total_blocks 4 KiB blocks: e2fsprogs
+    1.41 (2011) stops at 32,768 blocks (128 MiB) from 4 GiB; modern e2fsprogs (1.43 on,
+    ext2fs_default_journal_size; 1.47 made the recordings) keeps 16,384 up to 16 GiB and
+    doubles per doubling of the file system up to 262,144 blocks (1 GiB). The model stops
+    at 32,768 in both eras: its journal is one extent, and the allocator does not hand out
+    one longer than a block group."""
     if total_blocks < 2048:
         return 0
     if total_blocks < 32768:
@@ -31,9 +36,9 @@ def default_journal_blocks(total_blocks: int) -> int:
         return 4096
     if total_blocks < 524288:
         return 8192
-    if total_blocks < 1048576:
-        return 16384
-    return 32768
+    if not modern:
+        return 16384 if total_blocks < 1048576 else 32768
+    return 16384 if total_blocks < 4 * 1048576 else 32768
 
 
 @dataclass(frozen=True)

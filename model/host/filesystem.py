@@ -15,6 +15,7 @@ submits them and charges their time (see machine.py).
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 
 import numpy as np
@@ -39,10 +40,22 @@ from .fstypes import (
     _dirty_pages,
     _entry_bytes,
 )
-from .journal import Journal, Transaction
-from .writeback import WritebackLimits
+from .journal import (
+    CONVERSION_CREDITS,
+    CREATE_CREDITS,
+    WRITEPAGES_CREDITS,
+    Journal,
+    Transaction,
+)
+from .writeback import WritebackLimits, timer_fire_s
 
 WRITEBACK_CHUNK_BYTES = 4 * 2**20  # what one background writeback pass writes at least
+
+
+def _name_hash(name: str) -> bytes:
+    """A directory index's hash of a name (ext4 keys its half-MD4 with a random seed per
+    file system; any well-mixed keyed hash orders names as arbitrarily)."""
+    return hashlib.blake2b(name.encode(), digest_size=8, key=b"ssdlab-dx-seed").digest()
 
 
 class FileSystem:
@@ -82,15 +95,17 @@ class FileSystem:
         self.dirty_bytes = 0
         self.reserved_blocks = 0  # promised to delayed-allocation data not yet placed
         self._dirty_inodes: dict[int, float] = {}  # ino -> when its data became dirty
-        self._next_flusher = now_s + self.wb.interval_s
+        self._next_flusher = self._flusher_due(now_s)
         self.journal: Journal | None = None
         if self.opt.journal:
-            jblocks = self.opt.journal_blocks or default_journal_blocks(total)
+            jblocks = self.opt.journal_blocks or default_journal_blocks(
+                total, modern=self.opt.kernel != "2.6.39")
             if jblocks < 8:
                 raise ValueError(f"file system of {total} blocks is too small for a journal")
             (start, _), = self.alloc.allocate(jblocks, goal=total // 2)
-            self.journal = Journal(start, jblocks, max_transaction_share=(
-                0.25 if self.opt.kernel == "2.6.39" else 1 / 3))
+            modern = self.opt.kernel != "2.6.39"
+            self.journal = Journal(start, jblocks, max_transaction_share=1 / 3 if modern
+                                   else 0.25, credits=modern)
         self._mkfs()
 
     # --- format ---------------------------------------------------------------------------
@@ -325,6 +340,7 @@ class FileSystem:
         p = self.inodes[parent]
         if name in p.entries:  # before an inode is taken, so a refusal changes nothing
             raise FileExistsError(17, f"{name} exists already")
+        self._handle_start()
         if parent == ROOT_INO:
             group = orlov.top_dir_group(self, name)
         else:
@@ -342,6 +358,7 @@ class FileSystem:
         p = self.inodes[parent]
         if name in p.entries:  # before an inode is taken, so a refusal changes nothing
             raise FileExistsError(17, f"{name} exists already")
+        self._handle_start()
         ino = self._new_ino(orlov.file_group(self, self.layout.group_of_inode(parent)))
         self.inodes[ino] = Inode(ino, False, parent, atime=self.now, mtime=self.now)
         self._link(p, name, ino)
@@ -366,7 +383,7 @@ class FileSystem:
         f.pending_blocks += grow
         if not self._dirty_inodes:
             # the kernel arms the flusher's timer when the first inode turns dirty
-            self._next_flusher = self.now + self.wb.interval_s
+            self._next_flusher = self._flusher_due(self.now)
         if ino not in self._dirty_inodes:
             self._dirty_inodes[ino] = self.now
         self.dirty_bytes += (_dirty_pages(f) - before) * 4096
@@ -391,9 +408,13 @@ class FileSystem:
             self.count.read_blocks += ln
 
     def readdir(self, ino: int) -> list[str]:
+        """Entry names in the order ext4 returns them: hash order (dir_index, the default
+        since ext3, reads a one-block directory through the index code too: is_dx_dir).
+        rm -rf frees files in this order, which decides how modern ext4 merges their freed
+        extents (discard.py)."""
         d = self.inodes[ino]
         self._touch_atime(d)
-        return list(d.entries)
+        return sorted(d.entries, key=_name_hash)
 
     def _touch_atime(self, f: Inode) -> None:
         mode = self.opt.atime
@@ -488,13 +509,19 @@ class FileSystem:
         setattr(self.count, counter, getattr(self.count, counter) + total)
 
     def _writeback_inodes(self, inos) -> None:
+        """One writeback pass. Each file's writepages handle may commit the running
+        transaction first (journal.py); the conversion credits it reserves stay held until
+        the pass's I/O is done, across commits."""
         out: list[tuple[int, int]] = []
+        reserved = 0
         for ino in inos:
             f = self.inodes.get(ino)
             self._dirty_inodes.pop(ino, None)
             if f is None:
                 continue
             self.dirty_bytes -= _dirty_pages(f) * 4096
+            if self._handle_start(WRITEPAGES_CREDITS + CONVERSION_CREDITS, reserved, out):
+                out = []
             if f.pending_blocks:
                 self.reserved_blocks -= f.pending_blocks
                 out += self._place(f, f.pending_blocks)
@@ -502,8 +529,9 @@ class FileSystem:
             if f.dirty_blocks:
                 out += [(self._block_of(f, b), 1) for b in sorted(f.dirty_blocks)]
                 f.dirty_blocks.clear()
-            if self._tx_full():
-                # ordered mode: the data allocated so far goes out before the commit
+            reserved += CONVERSION_CREDITS
+            if not self.journal_credits and self._tx_full():
+                # 2.6.39 era: commit once the metadata reached the maximum
                 self._write_extents(out, "data_blocks")
                 out = []
                 self.commit()
@@ -519,14 +547,33 @@ class FileSystem:
         if self.journal is not None:
             self.journal.checkpointed()
 
-    def _tx_full(self) -> bool:
+    def _tx_full(self, handle_credits: int = CREATE_CREDITS, reserved: int = 0) -> bool:
         return (self.tx is not None and self.journal is not None
-                and len(self.tx.metadata) >= self.journal.max_transaction_blocks)
+                and self.journal.must_commit_before(len(self.tx.metadata), handle_credits,
+                                                    reserved))
+
+    @property
+    def journal_credits(self) -> bool:
+        """Whether the journal commits early by jbd2's credit rule (modern kernels)."""
+        return self.journal is not None and self.journal.credits
+
+    def _handle_start(self, credits: int = CREATE_CREDITS, reserved: int = 0,
+                      data: list | None = None) -> bool:
+        """A modern jbd2 handle starts: it commits the running transaction first if it
+        would overflow it (journal.py); in ordered mode the data allocated so far goes out
+        before. True when it committed. (The 2.6.39-era rule runs after the blocks are
+        added and with the timers: _commit_if_full.)"""
+        if not self.journal_credits or not self._tx_full(credits, reserved):
+            return False
+        if data:
+            self._write_extents(data, "data_blocks")
+        self.commit()
+        return True
 
     def _commit_if_full(self) -> None:
-        """jbd2 commits a transaction early once it holds a quarter of the journal, so a
-        large sync commits several times and metadata that allocation dirties again after
-        a commit is journaled again in the next one."""
+        """jbd2 commits a transaction early when the next handle would overflow it
+        (journal.py), so a large sync commits several times and metadata that allocation
+        dirties again after a commit is journaled again in the next one."""
         if self._tx_full():
             self.commit()
 
@@ -592,11 +639,18 @@ class FileSystem:
                 self.commit()
             else:
                 self._flusher()
-                self._next_flusher += self.wb.interval_s
+                self._next_flusher = self._flusher_due(self._next_flusher)
         self.now = max(self.now, now_s)
         if self.dirty_bytes > self.wb.background_bytes:
             self._writeback_oldest()
         self._commit_if_full()
+
+    def _flusher_due(self, armed_s: float) -> float:
+        """When the flusher armed at armed_s wakes: the interval later in 2.6.39, on the
+        timer wheel's next step after it in modern kernels (writeback.py)."""
+        if self.opt.kernel == "2.6.39":
+            return armed_s + self.wb.interval_s
+        return timer_fire_s(armed_s, self.wb.interval_s)
 
     def _flusher(self) -> None:
         expire = self.now - self.wb.expire_s

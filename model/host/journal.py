@@ -6,6 +6,18 @@ often it changes) and the extents freed in it. Committing writes one descriptor 
 then a commit block (a separate, flushed request), plus a revoke block when metadata blocks
 were freed. The blocks still have to reach their home locations afterwards (checkpoint);
 the file system decides when. Data blocks are never journaled in ordered mode.
+
+When a transaction commits early (modern kernels, fs/jbd2/transaction.c
+add_transaction_credits): a handle that would push the running transaction's outstanding
+credits past j_max_transaction_buffers makes it commit first. Outstanding credits are the
+descriptor blocks jbd2 reserves per transaction, the metadata buffers already in it, the
+credits of the handle starting, and the credits reserved for handles that convert unwritten
+extents once a writeback I/O completes (dioread_nolock, the default since Linux 5.6). These
+stay reserved while the I/O is in flight, across commits, up to half the maximum
+("We allow at most half of a transaction to be reserved"). So a transaction of 4,620 blocks
+from an untar commits as soon as sync starts writing back (the reservations of the first
+43 files push it over 5,461), and while a sync writes many small files, each transaction
+commits at about 2,680 blocks (measured on 6.18: jbd2_run_stats, jbd2_handle_stats).
 """
 
 from __future__ import annotations
@@ -15,6 +27,14 @@ from dataclasses import dataclass, field
 # A JBD2 v2 block tag with 64-bit block numbers and checksums is 16 bytes; the descriptor
 # header is 12 bytes.
 TAGS_PER_BLOCK = (4096 - 12) // 16
+# jbd2_descriptor_blocks_per_trans reserves descriptor blocks for a full transaction counting
+# (4096 - 12 header - 16 UUID - 4 tail - 16 slack) // 16 tags per block, plus the commit block.
+_RESERVED_TAGS_PER_BLOCK = (4096 - 12 - 16 - 4 - 16) // 16
+# Handle credits ext4 asks for, read from jbd2_handle_start / jbd2_handle_stats on Linux 6.18
+# during an untar and its sync (tests/recordings/probe_jbd2_credits.txt).
+CREATE_CREDITS = 47  # creating a file or directory (EXT4_HT_DIR)
+WRITEPAGES_CREDITS = 31  # one ext4_writepages handle (EXT4_HT_WRITE_PAGE)
+CONVERSION_CREDITS = 18  # reserved per writepages for the unwritten-extent conversion
 
 
 @dataclass
@@ -45,13 +65,17 @@ class Journal:
     """The circular journal area [start, start + blocks)."""
 
     def __init__(self, start: int, blocks: int, tags_per_block: int = TAGS_PER_BLOCK,
-                 max_transaction_share: float = 0.25):
+                 max_transaction_share: float = 0.25, credits: bool = False):
+        """credits: commit early by jbd2's credit accounting (modern kernels); otherwise
+        once the metadata blocks reach the maximum (the 2.6.39-era rule the documented
+        experiments were checked with)."""
         if blocks < 8:
             raise ValueError(f"journal must have at least 8 blocks; got {blocks}")
         self.start = start
         self.blocks = blocks
         self.tags_per_block = tags_per_block
         self.max_transaction_share = max_transaction_share
+        self.credits = credits
         self.head = 1  # block 0 of the area is the journal superblock
         self.used_since_checkpoint = 0
 
@@ -80,10 +104,27 @@ class Journal:
 
     @property
     def max_transaction_blocks(self) -> int:
-        """jbd2 commits a transaction early when it holds this many blocks
-        (j_max_transaction_buffers): a quarter of the journal in 2.6.39, a third in modern
-        kernels (measured on 6.18: commits of 5,392 blocks in a 16,384-block journal)."""
+        """j_max_transaction_buffers: a quarter of the journal in 2.6.39, a third in modern
+        kernels (jbd2_journal_get_max_txn_bufs; 5,461 of 16,384 blocks, so an untar's
+        transactions commit at 5,392 blocks: 5,461 - 23 descriptor credits - 47 for the
+        next create, as measured on 6.18)."""
         return max(1, int(self.blocks * self.max_transaction_share))
+
+    @property
+    def descriptor_credits(self) -> int:
+        """Credits jbd2 reserves in each new transaction for its descriptor and commit
+        blocks (jbd2_descriptor_blocks_per_trans)."""
+        return 1 + -(-self.max_transaction_blocks // _RESERVED_TAGS_PER_BLOCK)
+
+    def must_commit_before(self, metadata_blocks: int, handle_credits: int,
+                           reserved_credits: int = 0) -> bool:
+        """Whether a handle asking handle_credits commits the running transaction (holding
+        metadata_blocks) before it starts, with reserved_credits held for I/O in flight."""
+        limit = self.max_transaction_blocks
+        if not self.credits:
+            return metadata_blocks >= limit
+        reserved = min(reserved_credits, limit // 2)
+        return self.descriptor_credits + metadata_blocks + reserved + handle_credits > limit
 
     @property
     def needs_checkpoint(self) -> bool:

@@ -2,7 +2,8 @@
 build and make clean, and fill / delete / refill rounds of many files.
 
 tests/recordings/record_ext4_rounds.py recorded them on Linux 6.18 (loop device, tracefs):
-repo_relatime, repo_strictatime (2 GiB), rounds_discard, rounds_fstrim and
+repo_relatime, repo_strictatime, repo_relatime_traced (2 GiB; the last recorded again with
+the writeback and jbd2 events, on a busy machine), rounds_discard, rounds_fstrim and
 rounds_discard_idle (1 GiB; the last waits 20 s after each delete's sync, so the kernel's
 asynchronous discards finish before the refill reuses the freed blocks);
 this module replays each recording on the model, step for step, on a file system of the
@@ -52,8 +53,8 @@ from .ext4compare import (
     record_trims,
 )
 
-ROUND_CONFIGS = ("repo_relatime", "repo_strictatime", "rounds_discard", "rounds_discard_idle",
-                 "rounds_fstrim")
+ROUND_CONFIGS = ("repo_relatime", "repo_strictatime", "repo_relatime_traced", "rounds_discard",
+                 "rounds_discard_idle", "rounds_fstrim")
 _ATIME = {"strictatime": "strict", "relatime": "relatime", "noatime": "noatime"}
 GIT_FSYNCED = (".pack", ".idx", "packed-refs", "/HEAD", "/master")  # core.fsync default
 RECORDING_HOST = "host_recorder_vm"  # the machine the recordings were made on (its RAM)

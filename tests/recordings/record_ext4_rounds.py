@@ -42,7 +42,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 sys.path.insert(0, str(HERE))
 
-from record_ext4 import MKFS_BASE, Payload, Tracer, count_requests, run  # noqa: E402
+from record_ext4 import EVENTS, MKFS_BASE, Payload, Tracer, count_requests, run  # noqa: E402
 
 from model.host.fillfiles import FillPlan, FillSpec  # noqa: E402
 
@@ -208,7 +208,7 @@ def _header(tag: str, image_bytes: int, mkfs: list[str], mount: str) -> dict:
                                         text=True).stderr.splitlines()[0],
             "image_bytes": image_bytes, "mkfs_options": MKFS_BASE[1:] + mkfs,
             "mount_options": mount,
-            "trace": {"file": f"ext4_{tag}.trace.gz", "event": "block/block_rq_issue",
+            "trace": {"file": f"ext4_{tag}.trace.gz", "events": list(EVENTS),
                       "step_separator": "# step: NAME"}}
 
 
