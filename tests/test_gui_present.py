@@ -250,3 +250,25 @@ def test_nothing_is_clipped_with_two_drives(qtbot, until, bench, size, present, 
         assert bad == [], (size, present, panel, tab, bad)
     assert not bench.controls_scroll.horizontalScrollBar().isVisible()
     bench.presentation.reset()
+
+
+@pytest.mark.parametrize("profile", ["normal", "projector"])
+def test_every_map_legend_swatch_stands_out_from_the_page(qtbot, profile):
+    """"just erased" is white: on the desk profile's near-white page its swatch needs its
+    frame to be seen at all."""
+    from app.colourvision import difference
+    from app.gui.legend import Legend
+
+    theme.set_current(profile)
+    try:
+        legend = Legend()
+        qtbot.addWidget(legend)
+        page = theme.current().colour("window")
+        swatches = [lab.pixmap().toImage() for lab in legend.findChildren(QLabel)
+                    if not lab.pixmap().isNull() and lab.pixmap().width() == 12]
+        assert len(swatches) == len(Legend.STATE_ENTRIES) + len(Legend.PAGE_ENTRIES)
+        for image in swatches:
+            edge = image.pixelColor(0, 0).name()
+            assert difference(edge, page) >= 20, (edge, page)
+    finally:
+        theme.set_current("normal")
