@@ -40,7 +40,8 @@ class RunStatus:
     def progress(self, snap: Snapshot) -> str:
         if snap.segment:
             done = "" if snap.progress != snap.progress else f" {100 * snap.progress:.0f} %"
-            return f"{snap.segment}{done} {'running' if snap.running else 'paused'}"
+            # "random: paused", as two drives' line reads ("random: A 5 %, B 5 % running")
+            return f"{snap.segment}:{done} {'running' if snap.running else 'paused'}"
         if self._asked is not None and snap.handled < self._asked[0]:
             return self.asked(*self._asked)
         return "idle: choose a workload, press Run or Space"
