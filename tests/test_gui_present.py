@@ -2,6 +2,8 @@
 items, checked on the real window (offscreen)."""
 
 import pytest
+import shiboken6
+from PySide6.QtCharts import QChartView
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
@@ -9,6 +11,7 @@ from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
     QComboBox,
+    QGraphicsTextItem,
     QLabel,
     QScrollArea,
     QWidget,
@@ -124,7 +127,8 @@ def test_presentation_mode_full_screen_large_type_thick_lines(qtbot, until, benc
 def clipped(window: QWidget) -> list[str]:
     """Buttons, labels, lists and number boxes of the window that are cut: narrower or lower
     than their text, or partly outside what their parents show (in the scrolling control
-    panel, only sideways: scrolling down is how a long panel is read)."""
+    panel, only sideways: scrolling down is how a long panel is read); and charts' titles,
+    tick labels and legends that QtCharts cut short."""
     bad = []
     for w in window.findChildren(QWidget):
         if not w.isVisible() or not isinstance(w, QAbstractButton | QLabel | QComboBox
@@ -157,7 +161,26 @@ def clipped(window: QWidget) -> list[str]:
             if shown.width() < w.width() or shown.height() < w.height():
                 bad.append(f"{name}: only {shown.width()}x{shown.height()} of "
                            f"{w.width()}x{w.height()} shown")
-    return bad
+    return bad + _cut_chart_texts(window)
+
+
+def chart_texts(view: QChartView) -> list[str]:
+    """The texts a chart shows: title, axis titles, tick labels, legend entries (QtCharts
+    draws them as QGraphicsTextItems, which it cuts short with "..." where they do not fit)."""
+    texts = []
+    for item in view.scene().items():
+        if item.type() != 8 or not item.isVisible():  # QGraphicsTextItem::Type
+            continue
+        obj = item.toGraphicsObject()
+        text_item = shiboken6.wrapInstance(shiboken6.getCppPointer(obj)[0], QGraphicsTextItem)
+        texts.append(text_item.toPlainText())
+    return texts
+
+
+def _cut_chart_texts(window: QWidget) -> list[str]:
+    return [f"chart {v.chart().title() or v.toolTip()[:30]!r}: {t!r} cut short"
+            for v in window.findChildren(QChartView) if v.isVisible()
+            for t in chart_texts(v) if t.endswith(("...", "\u2026"))]
 
 
 def _parents(w: QWidget):
@@ -227,3 +250,25 @@ def test_nothing_is_clipped_with_two_drives(qtbot, until, bench, size, present, 
         assert bad == [], (size, present, panel, tab, bad)
     assert not bench.controls_scroll.horizontalScrollBar().isVisible()
     bench.presentation.reset()
+
+
+@pytest.mark.parametrize("profile", ["normal", "projector"])
+def test_every_map_legend_swatch_stands_out_from_the_page(qtbot, profile):
+    """"just erased" is white: on the desk profile's near-white page its swatch needs its
+    frame to be seen at all."""
+    from app.colourvision import difference
+    from app.gui.legend import Legend
+
+    theme.set_current(profile)
+    try:
+        legend = Legend()
+        qtbot.addWidget(legend)
+        page = theme.current().colour("window")
+        swatches = [lab.pixmap().toImage() for lab in legend.findChildren(QLabel)
+                    if not lab.pixmap().isNull() and lab.pixmap().width() == 12]
+        assert len(swatches) == len(Legend.STATE_ENTRIES) + len(Legend.PAGE_ENTRIES)
+        for image in swatches:
+            edge = image.pixelColor(0, 0).name()
+            assert difference(edge, page) >= 20, (edge, page)
+    finally:
+        theme.set_current("normal")

@@ -102,3 +102,14 @@ def test_untimed_throughput_chart_draws_a_smooth_host_share(qtbot, until, bench)
     bench.charts.setCurrentWidget(bench.charts.throughput)
     until(lambda: bench.charts.throughput.points("host") > 0)
     assert not any("e+" in t for t in bench.charts.throughput.y_axis.labels())
+
+
+def test_progress_reads_like_the_two_drive_line():
+    """One drive's progress reads "random: paused", as two drives' line does."""
+    from types import SimpleNamespace
+
+    status = RunStatus()
+    snap = SimpleNamespace(segment="random", progress=float("nan"), running=False)
+    assert status.progress(snap) == "random: paused"
+    snap = SimpleNamespace(segment="fill", progress=0.25, running=True)
+    assert status.progress(snap) == "fill: 25 % running"

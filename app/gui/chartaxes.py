@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 from PySide6.QtCharts import QCategoryAxis
+from PySide6.QtGui import QFontMetrics
 
 
 def nice_step(span: float, most: int) -> float:
@@ -60,12 +61,19 @@ def tick_text(value: float, step: float, top: float) -> str:
     return f"{v:,.{decimals}f}{suffix}"
 
 
-class TickAxis(QCategoryAxis):
-    """A value axis with the labels of `ticks` / `tick_text`."""
+NBSP = "&nbsp;"  # labels are rich text: a plain leading space would be dropped
 
-    def __init__(self):
+
+class TickAxis(QCategoryAxis):
+    """A value axis with the labels of `ticks` / `tick_text`. vertical: a y axis, whose
+    labels are padded to the width of "..." at least: QtCharts leaves its title the axis's
+    width less that of "...", so under labels as narrow as "0, 2, 4" it cut the title to
+    "write amplification..." at any window size."""
+
+    def __init__(self, vertical: bool = False):
         super().__init__()
         self.setLabelsPosition(QCategoryAxis.AxisLabelsPosition.AxisLabelsPositionOnValue)
+        self.vertical = vertical
         self.shown: tuple = ()  # (start, end, labels) on the axis now
 
     def set_span(self, lo: float, hi: float, most: int, integer: bool = False) -> None:
@@ -73,15 +81,25 @@ class TickAxis(QCategoryAxis):
         step = values[1] - values[0] if values.size > 1 else 1.0
         top = max(abs(start), abs(end))
         labels = tuple(tick_text(v, step, top) for v in values)
-        if (start, end, labels) == self.shown:
+        pad = self._padding(labels)
+        if (start, end, labels, pad) == self.shown:
             return  # a redraw a few times a second must not rebuild the labels
         for label in self.categoriesLabels():
             self.remove(label)
         self.setStartValue(start)
         for v, label in zip(values, labels, strict=True):
-            self.append(label, float(v))
+            self.append(pad + label, float(v))
         self.setRange(start, end)
-        self.shown = (start, end, labels)
+        self.shown = (start, end, labels, pad)
+
+    def _padding(self, labels: tuple[str, ...]) -> str:
+        """Non-breaking spaces before each label of a y axis whose labels are narrower
+        than "..." (nothing on an x axis, where labels sit centred on their ticks)."""
+        if not self.vertical:
+            return ""
+        fm = QFontMetrics(self.labelsFont())
+        short = fm.horizontalAdvance("...") - max(fm.horizontalAdvance(t) for t in labels)
+        return NBSP * max(0, -(-short // max(1, fm.horizontalAdvance(" "))))
 
     def labels(self) -> list[str]:
-        return list(self.categoriesLabels())
+        return [t.replace(NBSP, "") for t in self.categoriesLabels()]

@@ -74,15 +74,29 @@ def decimate(x: np.ndarray, y: np.ndarray, n: int = MAX_POINTS) -> tuple[np.ndar
 
 
 
+def _unit(axis) -> str:
+    """The axis's unit, or "" where the label already says it ("free blocks", not "free
+    blocks (blocks)")."""
+    return "" if not axis.unit or axis.label.endswith(axis.unit) else axis.unit
+
+
 def upright_title(axis) -> str:
     """A vertical axis's title on two lines, label over unit: on one line the unit was cut
     off ("write amplification (NAND/h...") once the window is 1024 x 768."""
-    return f"{axis.label}<br>({axis.unit})" if axis.unit else axis.label
+    unit = _unit(axis)
+    return f"{axis.label}<br>({unit})" if unit else axis.label
+
+
+def title_above(axis) -> str:
+    """The vertical axis's title as one line over the plot (presentation type)."""
+    unit = _unit(axis)
+    return f"{axis.label} ({unit})" if unit else axis.label
+
 
 class SeriesChart(QChartView):
     """One chart with named line series and auto-ranged value axes."""
 
-    def __init__(self, title: str, x_title: str, y_title: str, tooltip: str, parent=None):
+    def __init__(self, title: str, x_title: str, y_axis, tooltip: str, parent=None):
         self._chart = QChart()
         super().__init__(self._chart, parent)
         self.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -92,9 +106,9 @@ class SeriesChart(QChartView):
         self._chart.setTitle(title)
         self._chart.setMargins(QMargins(2, 2, 2, 2))
         self._chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
-        self.x_axis, self.y_axis = TickAxis(), TickAxis()
+        self.x_axis, self.y_axis = TickAxis(), TickAxis(vertical=True)
         self.x_axis.setTitleText(x_title)
-        self.y_axis.setTitleText(y_title)
+        self._y = y_axis  # the y axis's description (model/lab/charts.py Axis)
         self._chart.addAxis(self.x_axis, Qt.AlignmentFlag.AlignBottom)
         self._chart.addAxis(self.y_axis, Qt.AlignmentFlag.AlignLeft)
         self.series: dict[str, QLineSeries] = {}
@@ -105,6 +119,24 @@ class SeriesChart(QChartView):
         self.overlay = False  # runs overlaid: the window's RunLegend names the lines
         self.y_floor = 0.0
         self._label_px = 40  # width of a typical tick label in the current type
+        self._spans = ((0.0, 1.0, False), (0.0, 1.0, False))  # (lo, hi, whole) of x and y
+        self._show_titles()
+
+    def set_y_title(self, axis) -> None:
+        """The y axis shows this description's label and unit (timed or not)."""
+        if axis != self._y:
+            self._y = axis
+            self._show_titles()
+
+    def _show_titles(self) -> None:
+        """At the desk the chart's title on top and the y axis's title upright beside it.
+        In presentation type the tab names the chart, and the y title goes on top, on one
+        line: upright at 18 pt it is longer than the plot is tall and QtCharts cut it to
+        "write a..." at 1024 x 768."""
+        above = theme.current().name == "projector"
+        self.y_axis.setTitleText(upright_title(self._y))
+        self.y_axis.setTitleVisible(not above)
+        self._chart.setTitle(title_above(self._y) if above else self._title)
 
     def legend_in_order(self) -> None:
         """Series added last to first: the legend lists them first to last."""
@@ -175,8 +207,7 @@ class SeriesChart(QChartView):
         t = theme.current()
         bg, fg = QColor(t.colour("chart_background")), QColor(t.colour("text"))
         self._chart.setBackgroundBrush(bg)
-        # in presentation type the tab alone names the chart: its height goes to the plot
-        self._chart.setTitle("" if t.name == "projector" else self._title)
+        self._show_titles()
         self._chart.setTitleBrush(fg)
         font = QFont()
         font.setPointSize(t.font_pt)
@@ -187,6 +218,10 @@ class SeriesChart(QChartView):
         self._chart.setMargins(QMargins(2, 2, fm.horizontalAdvance("0,000") // 2 + 4, 2))
         # below about eight lines of type QtCharts cuts tick labels to "..."
         self.setMinimumHeight(max(150, 8 * fm.height()))
+        # in presentation type a chart is short and wide: its legend goes beside the plot,
+        # leaving the plot the line of height a legend underneath takes
+        self._chart.legend().setAlignment(Qt.AlignmentFlag.AlignRight if t.name == "projector"
+                                          else Qt.AlignmentFlag.AlignBottom)
         self._chart.legend().setLabelColor(fg)
         self._chart.legend().setFont(font)
         for axis in (self.x_axis, self.y_axis):
@@ -221,19 +256,26 @@ class SeriesChart(QChartView):
             self._chart.legend().show()
         x = np.concatenate(xs) if xs else np.empty(0)
         y = np.concatenate(ys) if ys else np.empty(0)
-        # as many ticks as labels fit: fewer in large type or a small chart
+        self._spans = ((float(x.min()), float(x.max()), _whole(x)) if x.size else (0.0, 1.0, False),
+                       (min(self.y_floor, float(y.min())),
+                        float(y.max()) * 1.04 if y.max() > 0 else 1.0, _whole(y))
+                       if y.size else (0.0, 1.0, False))
+        self._show_spans()
+
+    def _show_spans(self) -> None:
+        """The axes' ticks for the data shown: as many as labels fit, fewer in large type
+        or a small chart."""
+        (x0, x1, x_whole), (y0, y1, y_whole) = self._spans
         most_x = max(2, min(8, (self.width() - 80) // max(1, 2 * self._label_px)))
         most_y = max(2, min(8, (self.height() - 80) // max(1, 3 * self.fontMetrics().height())))
-        if x.size:
-            self.x_axis.set_span(float(x.min()), float(x.max()), most_x, _whole(x))
-        else:
-            self.x_axis.set_span(0.0, 1.0, most_x)
-        if y.size:
-            top = float(y.max())
-            self.y_axis.set_span(min(self.y_floor, float(y.min())),
-                                 top * 1.04 if top > 0 else 1.0, most_y, _whole(y))
-        else:
-            self.y_axis.set_span(0.0, 1.0, most_y)
+        self.x_axis.set_span(x0, x1, most_x, x_whole)
+        self.y_axis.set_span(y0, y1, most_y, y_whole)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt name
+        # ticks for the new size at once: the next redraw may be a while off, and the
+        # old size's labels overlap (QtCharts cuts them to "...") in a smaller chart
+        super().resizeEvent(event)
+        self._show_spans()
 
     def points(self, name: str) -> int:
         return self.series[name].count()
@@ -261,9 +303,12 @@ STEP_COLUMNS = (("step", "step", "{}"), ("host_mb", "host MB", "{:,.1f}"),
                 ("mb_s", "MB/s", "{:,.1f}"))
 
 
-# Compare mode: each figure for A then B, those that tell two drives apart first.
-PAIR_COLUMNS = tuple(c for k in ("wa", "seconds", "trims", "mb_s", "host_mb", "nand_mb")
-                     for c in STEP_COLUMNS if c[0] == k)
+# Compare mode: each figure for A then B, those that tell two drives apart first, under
+# short heads: at 18 pt on 1024 px "simulated s A" pushed B's time out of sight.
+PAIR_HEADS = {"seconds": "sim s"}
+PAIR_COLUMNS = tuple((k, PAIR_HEADS.get(k, head), fmt)
+                     for want in ("wa", "seconds", "trims", "mb_s", "host_mb", "nand_mb")
+                     for k, head, fmt in STEP_COLUMNS if k == want)
 
 
 class StepTable(QWidget):
@@ -390,7 +435,7 @@ class Charts(QTabWidget):
             if spec.name == "steps":
                 view = StepTable()  # on screen a table; exported as a chart
             else:
-                view = SeriesChart(spec.title, spec.x.title, upright_title(spec.y), spec.tooltip)
+                view = SeriesChart(spec.title, spec.x.title, spec.y, spec.tooltip)
                 # the first line (host, cumulative WA) is drawn last, on top: where host and
                 # NAND coincide (WA 1) the host line stays visible; the legend keeps the order
                 for line in reversed(spec.lines):
@@ -456,7 +501,7 @@ class Charts(QTabWidget):
             return
         x_axis, y_axis = chart.spec.axes(self._timed)
         chart.x_axis.setTitleText(x_axis.title)
-        chart.y_axis.setTitleText(upright_title(y_axis))
+        chart.set_y_title(y_axis)
         data = {k: (np.empty(0), np.empty(0)) for k in chart.series}
         for run in runs:
             s = run.snap

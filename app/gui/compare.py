@@ -201,7 +201,7 @@ def pin(w) -> bool:
     w.references = [Reference(tag, v.settings, v.snapshot)
                     for tag, v in zip(tags, w.views, strict=True) if v.has_data()]
     # short: in projector type the status bar's figures leave little room for a message
-    w.statusBar().showMessage("Reference kept", 10000)
+    statusline.say(w, "Reference kept", 10000)
     _references_shown(w)
     return True
 

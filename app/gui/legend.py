@@ -8,16 +8,23 @@ import math
 
 import numpy as np
 from PySide6.QtCore import Signal
-from PySide6.QtGui import QColor, QImage, QPixmap
+from PySide6.QtGui import QColor, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from . import heatmap, theme
 from .flowlayout import FlowLayout
 
+SWATCH_FRAME = "#808080"  # mid grey: apart from both profiles' page, white and black alike
+
 
 def _swatch(colour: str, size: int = 12) -> QPixmap:
+    """A square of colour in a one-pixel frame: without it the white of "just erased" was
+    lost on the desk profile's near-white page."""
     pm = QPixmap(size, size)
-    pm.fill(QColor(colour))
+    pm.fill(QColor(SWATCH_FRAME))
+    painter = QPainter(pm)
+    painter.fillRect(1, 1, size - 2, size - 2, QColor(colour))
+    painter.end()
     return pm
 
 

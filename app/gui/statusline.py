@@ -40,7 +40,8 @@ class RunStatus:
     def progress(self, snap: Snapshot) -> str:
         if snap.segment:
             done = "" if snap.progress != snap.progress else f" {100 * snap.progress:.0f} %"
-            return f"{snap.segment}{done} {'running' if snap.running else 'paused'}"
+            # "random: paused", as two drives' line reads ("random: A 5 %, B 5 % running")
+            return f"{snap.segment}:{done} {'running' if snap.running else 'paused'}"
         if self._asked is not None and snap.handled < self._asked[0]:
             return self.asked(*self._asked)
         return "idle: choose a workload, press Run or Space"
@@ -105,6 +106,8 @@ def show(w) -> None:
         w.progress_label.setText(pair_progress(snap, b.snapshot or snap, a.progress(),
                                                b.progress()))
         note = ""  # the note explains one drive's figure: with two it would name only A's
+    if w.notice:  # a breakpoint that paused the run, until the next run starts
+        w.progress_label.setText(f"{w.progress_label.text()} · {w.notice}")
     w.wa_note.setText(note)
     w.wa_note.setVisible(bool(note))
 
@@ -117,3 +120,17 @@ def fit(w) -> None:
              "time": True, "speed": not (present and two)}
     for key, label in w.status.items():  # in a lesson they would describe the wrong drive
         label.setVisible(shown[key] and not lesson)
+
+
+def say(w, text: str, ms: int = 0) -> None:
+    """A message in the status bar where its figures leave room for it (at 18 pt with two
+    drives they leave little: "Breakpoint (A): GC number 50: block 190, 56 va" ran into
+    them); else on the progress line, its own row, which wraps."""
+    bar = w.statusBar()
+    used = sum(lab.width() + bar.layout().spacing() for lab in w.status.values()
+               if lab.isVisible())
+    if bar.fontMetrics().horizontalAdvance(text) + 24 <= bar.width() - used:
+        bar.showMessage(text, ms)
+    else:
+        bar.clearMessage()
+        w.progress_label.setText(text)

@@ -70,6 +70,7 @@ class Workbench(QMainWindow):
         self.lockstep = None  # the gate two drives share in compare mode
         self.references: list[compare.Reference] = []
         self.segments = 0  # workload segments sent since the drives were built
+        self.notice = ""  # the breakpoint that paused the run, on the progress line
         self._charts_at = 0.0
         self._build(DriveView("A", settings, parent=self))
         self.add_view(self.views[0])
@@ -112,6 +113,8 @@ class Workbench(QMainWindow):
 
     def send_all(self, name: str, *args) -> list[int]:
         """Send a command to every drive; returns each one's ticket."""
+        if name != "pause":  # the run goes on (or starts afresh): the pause is history
+            self.notice = ""
         return [v.send(name, *args) for v in self.views]
 
     # --- layout ----------------------------------------------------------------------------
@@ -448,7 +451,9 @@ class Workbench(QMainWindow):
         """A breakpoint paused drive v: the other pauses too (they stay in step)."""
         self.send_all("pause")
         who = f" ({v.name})" if compare.comparing(self) else ""
-        self.statusBar().showMessage(f"Breakpoint{who}: {text}")
+        self.notice = f"Breakpoint{who}: {text}"
+        statusline.say(self, self.notice)
+        self._status()
 
     # --- snapshots -------------------------------------------------------------------------
 
