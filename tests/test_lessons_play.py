@@ -179,8 +179,10 @@ def test_a_claim_the_run_cannot_decide_is_an_error():
 
 
 def test_lesson_3_frontier_claims():
-    """Separate GC copies cut cost-benefit's WA a lot under sharp skew, greedy's a little."""
+    """Separate GC copies cut WA under sharp skew: cost-benefit's by far the most, greedy's
+    by more than a tenth (one shared frontier mixes one victim's cold survivors into every
+    block of host data)."""
     frontier = _played("gc-policies")[2].figures()["frontier"]
     wa = {k: v["wa"] for k, v in frontier.items()}
-    assert wa["cb-separate"] < 0.9 * wa["cb-shared"]
-    assert 0.9 < wa["greedy-separate"] / wa["greedy-shared"] < 1.0
+    greedy = wa["greedy-separate"] / wa["greedy-shared"]
+    assert wa["cb-separate"] / wa["cb-shared"] < greedy < 0.9

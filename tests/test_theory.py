@@ -297,6 +297,32 @@ def test_greedy_hotcold_root_satisfies_equation_16():
     assert greedy_hotcold_wa(spare, b, f, r) == pytest.approx(a / k, rel=1e-9)
 
 
+def _desnoyers_lru_hc(alpha: float, r: float, f: float) -> float:
+    """Eq. 14 in the form of Desnoyers' own lru_hc.m: the A in (1, 1e4) with
+    1 + r/(e^((r/f) alpha/A) - 1) + (1-r)/(e^(((1-r)/(1-f)) alpha/A) - 1) - A = 0."""
+
+    def g(a: float) -> float:
+        return (1 + r / math.expm1(r / f * alpha / a)
+                + (1 - r) / math.expm1((1 - r) / (1 - f) * alpha / a) - a)
+
+    lo, hi = 1.00001, 1e4
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if g(mid) > 0 else (lo, mid)
+    return 0.5 * (lo + hi)
+
+
+@pytest.mark.parametrize(("spare", "b", "r", "f"), [
+    (0.03, 32, 0.9, 0.05), (0.07, 64, 0.9, 0.05), (0.07, 128, 0.8, 0.2),
+    (0.11, 64, 0.9, 0.05), (0.11, 32, 0.8, 0.2), (0.20, 64, 0.9, 0.05), (0.20, 128, 0.8, 0.2)])
+def test_greedy_hotcold_is_desnoyers_greedy_hc_at_his_points(spare, b, r, f):
+    """greedy_hc.m: lru_hc(k alpha, r, f) / k with k = 1 + 1/(2b), alpha = 1/(1 - spare), at
+    the parameter sets that a Python port of his MATLAB (Y. Oh, 2012) checks for Eq. 16."""
+    k = 1 + 1 / (2 * b)
+    expected = _desnoyers_lru_hc(k / (1 - spare), r, f) / k
+    assert greedy_hotcold_wa(spare, b, f, r) == pytest.approx(expected, rel=1e-9)
+
+
 # ------------------------------------------------------------------ Monotone in spare ----
 
 _MODELS = {

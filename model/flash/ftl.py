@@ -40,6 +40,7 @@ from .state import (
     OP_TRIM,
     OP_WRITE,
     R_BLOCKS,
+    R_COPY_BLOCK,
     R_ERROR,
     R_EVENT_CAPACITY,
     R_EVENTS,
@@ -71,6 +72,16 @@ def write_page(a, lpn):
     if old >= 0:
         invalidate(a, old)
     if a.regs[R_HOST_BLOCK] < 0:
+        if a.regs[R_COPY_BLOCK] == R_HOST_BLOCK:
+            # One frontier, in Desnoyers' order: the host takes its next block first, so
+            # GC copies one victim to its start and host writes fill the rest. Collecting
+            # first would need a second victim to pay for the block the copies take, and
+            # two victims' copies together make a block of cold data: half a separate
+            # frontier, not the mixed stream his model and simulator have.
+            b = pop_free(a)
+            if b >= 0:
+                a.regs[R_HOST_BLOCK] = b
+                a.regs[R_HOST_OFFSET] = 0
         foreground_gc(a)
         if a.regs[R_ERROR] != 0:
             # The drive is broken (reported by Drive); do not leave a dangling mapping.

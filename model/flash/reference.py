@@ -18,7 +18,9 @@ The rules, as the engine documents them:
   open block (taking a free block as the host's if it has none), and no GC block is opened.
 * A host page write first marks the old copy of that logical page stale. Then, only if the
   host stream has no open block, foreground GC collects victims while the number of free
-  blocks is at or below `gc_low_blocks`. Then the page is programmed.
+  blocks is at or below `gc_low_blocks`; with the shared frontier the host first takes a
+  free block as its open block, so GC's copies go to its start (as in Desnoyers'
+  simulator). Then the page is programmed.
 * Collecting a victim copies its valid pages, in page order, to the GC stream and erases it.
 * Victim choice among closed (full) blocks:
   greedy -- fewest valid pages; among equals, the block that reached that count last (a block
@@ -304,6 +306,10 @@ class ReferenceFtl:
         if old is not None:
             self._make_stale(old)
         if self.open[HOST] is None:
+            if self.config.gc_frontier == "shared":
+                b = self._take_free_block()
+                self.blocks[b].state = BLOCK_OPEN
+                self.open[HOST] = [b, 0]
             self._foreground_gc()
         self.version[lpn] = self.count["host_writes"]
         self.count["host_writes"] += 1

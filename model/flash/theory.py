@@ -15,7 +15,10 @@ Sources (each function names the equation it implements):
 
 * P. Desnoyers, "Analytic modeling of SSD write performance", SYSTOR 2012; extended as
   "Analytic models of SSD write performance", ACM TOS 10(2), 2014. Equation numbers below
-  are those of the SYSTOR 2012 paper (Eq. 4 LRW, Eq. 12 greedy, Eq. 14 hot/cold LRW).
+  are those of the SYSTOR 2012 paper (Eq. 4 LRW, Eq. 12 greedy, Eq. 14 hot/cold LRW,
+  Eq. 16 hot/cold greedy), checked against his released code: the simulator
+  github.com/pjd-nu/sssl-ftlsim and his MATLAB lru_hc.m / greedy_hc.m (copies kept in
+  github.com/ZiyangJiao/FTLSim-WL, ftlsim-0.4). The TOS version's numbering was not checked.
 * X.-Y. Hu, E. Eleftheriou, R. Haas, I. Iliadis, R. Pletka, "Write amplification analysis in
   flash-based solid state drives", SYSTOR 2009 (the FIFO / LRW cleaning model).
 * B. Van Houdt, "A mean field model for a class of garbage collection algorithms in
@@ -503,21 +506,31 @@ def greedy_hotcold_wa(spare: float, pages_per_block: int, hot_lba_fraction: floa
     hot_write_fraction: r, share of host writes that go to hot pages, in [0, 1].
     Returns WA in NAND page writes per host page write.
 
-    Model (Desnoyers, SYSTOR 2012 Eq. 16; TOS 2014, greedy cleaning under non-uniform
-    traffic): the greedy correction of Eq. 12 applied to the hot/cold LRW balance of
-    Eq. 14. With k = 1 + 1/(2b),
+    Model: Desnoyers, SYSTOR 2012 Eq. 16 (also in TOS 10(2), 2014), as his own released code
+    computes it (greedy_hc.m and lru_hc.m, "see SYSTOR '12 Eq. 14", 2012):
 
-        WA = A(k * alpha) / k,    A(x) the root of
-        A = r / (1 - exp(-x r / (f A))) + (1 - r) / (1 - exp(-x (1 - r) / ((1 - f) A))),
+        greedy_hc(alpha, b, r, f) = lru_hc(k * alpha, r, f) / k,   k = 1 + 1/(2b),
+        lru_hc(alpha, r, f) = the A with
+            A = 1 + r / (exp((r/f) (alpha/A)) - 1) + (1-r) / (exp(((1-r)/(1-f)) (alpha/A)) - 1),
 
-    alpha = 1 / (1 - spare): greedy is treated as LRW with a little more spare, as for
-    uniform traffic. It is an approximation, not a fixed point of greedy's dynamics:
-    Desnoyers reports it within 2 % of his simulations. Measured with this engine at the
-    shared frontier (`ssdlab bench --physics`: 2^22 pages of 256-page blocks, 20 drive
-    writes of warm-up) it holds within 1 % at 80/20 with spare 0.07 to 0.10, but the
-    simulated WA falls below it as spare or skew grows: 3-4 % at 80/20 and spare 0.20 to
-    0.28, 2.5-10 % at 90/10, 9-17 % at 90/5, at either write frontier alike. Greedy then
-    finds victims emptier than a trip round an LRW log predicts.
+    alpha = T/U = 1 / (1 - spare). The form solved here, A = sum_k w_k / (1 - exp(-x w_k /
+    (l_k A))), is the same equation term by term (w / (1 - e^-z) = w + w / (e^z - 1)).
+    r and f split writes and logical pages; traffic is uniform within each class, one page
+    a write. Eq. 14 is the exact LRW balance of the two classes; Eq. 16 gives greedy the
+    extra spare k of its uniform-traffic model (Eq. 12), an approximation. His simulator,
+    which it was checked against: one write frontier; when it fills it takes a free block
+    and, if free blocks then fall below a small reserve (kept outside alpha), greedy cleans
+    one victim at a time, copying its valid pages to the frontier before host writes go on;
+    among blocks with equally few valid pages, the one longest at that count.
+
+    Measured (`ssdlab bench --physics`, 2^22 pages of 256-page blocks): this engine at the
+    shared frontier is within 2 % of it at 80/20, 90/10 and 90/5, spare 0.07 to 0.28
+    (largest +1.2 %, at 90/5 and spare 0.07). This engine breaks greedy ties the other way
+    (newest at its count first), which costs more under skew as blocks get smaller and spare
+    scarcer: at 90/5, b = 64, spare 0.07 it is 4 % above the model, at b = 32, spare 0.03
+    12 %, where an independent simulator with Desnoyers' tie order is within 1.2-1.6 %.
+    GC copies at a separate frontier have no model here; they write 0.5-18 % less than the
+    shared frontier at the skews and spares above, more with sharper skew and more spare.
     With r == f the traffic is uniform and this equals greedy_wa_desnoyers(spare, b).
     """
     s = _check_spare(spare)
