@@ -148,6 +148,8 @@ def clipped(window: QWidget) -> list[str]:
         elif isinstance(w, QComboBox | QAbstractSpinBox):
             if w.minimumSizeHint().width() > w.width():
                 bad.append(f"{name}: narrower than its minimum")
+            if isinstance(w, QComboBox) and _cut_mid_letter(w):
+                bad.append(f"{name}: {w.currentText()!r} cut mid-letter")
         has_text = bool(getattr(w, "text", lambda: "x")())  # an icon button has none
         if has_text and fm.height() > w.height() + 1:
             bad.append(f"{name}: lower than its text")
@@ -162,6 +164,21 @@ def clipped(window: QWidget) -> list[str]:
                 bad.append(f"{name}: only {shown.width()}x{shown.height()} of "
                            f"{w.width()}x{w.height()} shown")
     return bad + _cut_chart_texts(window)
+
+
+def _cut_mid_letter(combo: QComboBox) -> bool:
+    """A list's current choice wider than its box, drawn cut (not ended with "…")."""
+    from PySide6.QtWidgets import QStyle, QStyleOptionComboBox
+
+    from app.gui.elidedcombo import ElidedCombo
+
+    opt = QStyleOptionComboBox()
+    combo.initStyleOption(opt)
+    field = combo.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, opt,
+                                         QStyle.SubControl.SC_ComboBoxEditField, combo)
+    wide = combo.fontMetrics().horizontalAdvance(combo.currentText()) > field.width()
+    return wide and not (isinstance(combo, ElidedCombo)
+                         and combo.shown_text().endswith("\u2026"))
 
 
 def chart_texts(view: QChartView) -> list[str]:
