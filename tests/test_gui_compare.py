@@ -44,6 +44,7 @@ def test_compare_opens_and_closes_with_its_button_and_key(until, bench):
     assert bench.compare_button.isChecked() and bench.controls.drive_row.isVisible()
     assert b.settings == bench.views[0].settings  # B starts as a copy of A
     assert b.title.text() == "B" and bench.views[0].title.text() == "A"
+    until(lambda: bench.status["time"].text().startswith("A sim"))  # the time is A's
     bench.setFocus()
     until(lambda: QApplication.focusWidget() is not None)
     key(Qt.Key.Key_D, CTRL)
@@ -52,6 +53,7 @@ def test_compare_opens_and_closes_with_its_button_and_key(until, bench):
     assert not bench.views[0].title.isVisible() and not bench.controls.drive_row.isVisible()
     assert not bench.actions_by_slot["toggle_compare"].isChecked()
     assert not bench.compare_button.isChecked()
+    until(lambda: bench.status["time"].text().startswith("sim"))
 
 
 def test_b_differs_only_where_set_and_the_workload_is_shared(until, pair):
