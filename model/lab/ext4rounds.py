@@ -49,6 +49,7 @@ from .ext4compare import (
     DRIVE_PROFILE,
     RECORDINGS,
     distinct_bytes,
+    mb_text,
     real_discard_ranges,
     record_trims,
 )
@@ -306,10 +307,6 @@ def replay_rounds(config: str) -> tuple[RoundStep, ...]:
     return tuple(out)
 
 
-def _mb(b: int | None) -> str:
-    return "-" if not b else f"{b / 1e6:.1f}"
-
-
 def markdown() -> str:
     """Tables of every recording, as markdown."""
     parts = ["# Real ext4 (Linux 6.18) versus the model: clone, build, fill rounds", ""]
@@ -323,13 +320,13 @@ def markdown() -> str:
         for r in replay_rounds(config):
             ratio = "-" if math.isnan(r.ratio) else f"{r.ratio:.3f}"
             fstrim = "-" if r.real_fstrim_bytes is None else \
-                f"{_mb(r.real_fstrim_bytes)} / {_mb(r.model_fstrim_bytes)}"
+                f"{mb_text(r.real_fstrim_bytes)} / {mb_text(r.model_fstrim_bytes)}"
             files = "-" if r.real_files is None else f"{r.real_files} / {r.model_files}"
             diff = "-" if r.group_diff_pct is None else f"{r.group_diff_pct:.0f}"
             parts.append(
                 f"| {r.index} | {r.step} | {r.real_kib} | {r.model_kib:.0f} | {ratio} "
-                f"| {r.real_discard_requests} ({_mb(r.real_discard_bytes)}) "
-                f"| {r.model_trim_requests} ({_mb(r.model_trimmed_bytes)}) | {fstrim} "
+                f"| {r.real_discard_requests} ({mb_text(r.real_discard_bytes)}) "
+                f"| {r.model_trim_requests} ({mb_text(r.model_trimmed_bytes)}) | {fstrim} "
                 f"| {files} | {diff} |")
         parts.append("")
     return "\n".join(parts)
