@@ -158,8 +158,16 @@ def figure(data: Table | Overlay, width: str = "single"):
     w = WIDTHS_IN[width]
     h = w * HEIGHT_RATIO[width]
     columns = LEGEND_COLUMNS[width]
+    lines = []  # (run, line, legend text, x, y) of each line with points to draw
+    for run, line, label in overlay.drawn():
+        x, y = run.table.x, run.table.ys[line.key]
+        if chart.histogram:
+            x, y = histogram_outline(y)
+        ok = np.isfinite(x) & np.isfinite(y)
+        if ok.any():  # else nothing to show (no analytic model here): no line, no legend entry
+            lines.append((run, line, label, x[ok], y[ok]))
     if overlay.overlaid:  # the legend under the plot gets height of its own
-        h += -(-len(overlay.drawn()) // columns) * LEGEND_ROW_IN
+        h += -(-len(lines) // columns) * LEGEND_ROW_IN
     with matplotlib.rc_context(PRINT_STYLE):
         fig = Figure(figsize=(w, h), layout="constrained")
         ax = fig.add_subplot()
@@ -172,14 +180,8 @@ def figure(data: Table | Overlay, width: str = "single"):
             ax.spines[spine].set_visible(False)
         place = {id(r): i for i, r in enumerate(overlay.runs)}
         shown = []  # (the run's place in overlay.runs, its line) of each line drawn
-        for run, line, label in overlay.drawn():
-            x, y = run.table.x, run.table.ys[line.key]
-            if chart.histogram:
-                x, y = histogram_outline(y)
-            ok = np.isfinite(x) & np.isfinite(y)
-            if not ok.any():
-                continue  # nothing to show (no analytic model here): no line, no legend entry
-            (artist,) = ax.plot(x[ok], y[ok], label=label, **_style(run, line, refs),
+        for run, line, label, x, y in lines:
+            (artist,) = ax.plot(x, y, label=label, **_style(run, line, refs),
                                 marker="o" if line.marker else None, markersize=3,
                                 drawstyle="steps-mid" if chart.levels else "default")
             # one <path> per series in the SVG, named by its run when runs are overlaid
