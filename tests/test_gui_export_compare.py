@@ -67,6 +67,11 @@ def test_chart_exports_hold_both_drives(tmp_path, pair):
     words = svg_words(tmp_path / "throughput.svg")
     assert f"{A}, host" in words and f"{B}, NAND" in words
     assert pair.controls.error.text() == ""
+    dialog = exportdialog.open_dialog(pair, "wa", "svg")  # says what the file will hold
+    assert dialog.runs.isVisible() and dialog.runs.text().splitlines()[1:] == [A, B]
+    dialog.chart.setCurrentIndex(dialog.chart.findData(exportdialog.BLOCK_MAP))
+    assert dialog.runs.text().splitlines()[1:] == [A, B]
+    dialog.reject()
 
 
 def test_block_map_export_shows_both_maps_titled(tmp_path, pair):
@@ -109,3 +114,8 @@ def test_a_kept_reference_is_exported_with_the_run(tmp_path, bench, until):
     assert exportdialog.export_chart(bench, exportdialog.BLOCK_MAP,
                                      str(tmp_path / "map.svg"), "svg")
     assert "Block map: " in svg_words(tmp_path / "map.svg")
+    dialog = exportdialog.open_dialog(bench, exportdialog.BLOCK_MAP, "png")
+    assert not dialog.runs.isVisible()  # one map: nothing more to say
+    dialog.chart.setCurrentIndex(dialog.chart.findData("wa"))
+    assert dialog.runs.text().splitlines()[1:] == ["now: spare 28 %", "ref: spare 7 %"]
+    dialog.reject()

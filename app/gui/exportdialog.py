@@ -90,6 +90,17 @@ def shown_maps(bench) -> list:
     return maps
 
 
+def shown_labels(bench, name: str) -> list[str]:
+    """The labels of the runs (or maps) chart `name` would export when there are several;
+    empty for one run alone."""
+    if name == BLOCK_MAP:
+        maps = [v.title.text() for v in bench.views if v.blockmap.snapshot is not None]
+        return maps if len(maps) > 1 else []
+    names = compare.labels(bench)
+    others = compare.others(bench, names)
+    return [names["A"], *(r.label for r in others)] if others else []
+
+
 def export_chart(bench, name: str, path: str, fmt: str, width: str = "single") -> bool:
     """Write chart `name` as the window shows it (every run drawn, with two drives or a
     reference) to `path`; False (and the reason in the window's error line) when it cannot
@@ -143,6 +154,10 @@ class ExportDialog(QDialog):
         row = QHBoxLayout()
         row.addWidget(self.path, 1)
         row.addWidget(browse)
+        # with two drives or a reference: which runs the file will hold, by their labels
+        self.runs = QLabel()
+        self.runs.setObjectName("note")
+        self.runs.setWordWrap(True)
         self.error = QLabel()
         self.error.setObjectName("error")
         self.error.setWordWrap(True)
@@ -156,6 +171,7 @@ class ExportDialog(QDialog):
         form.addRow("Format", self.format)
         form.addRow("Width", self.width)
         form.addRow("File", row)
+        form.addRow(self.runs)
         form.addRow(self.error)
         form.addRow(buttons)
         self.chart.setCurrentIndex(self.chart.findData(chart))
@@ -169,6 +185,10 @@ class ExportDialog(QDialog):
         step with the chart and format."""
         fmt, name = self.format.currentData(), self.chart.currentData()
         self.width.setEnabled(fmt != "csv")
+        labels = shown_labels(self.bench, name)
+        self.runs.setText("\n".join(["In the file, one run a line:", *labels]) if labels
+                          else "")
+        self.runs.setVisible(bool(labels))
         folder, base = os.path.split(self.path.text())
         stem = os.path.splitext(base)[0]
         if not stem or stem in CHARTS or stem == BLOCK_MAP:
