@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QGraphicsTextItem,
     QLabel,
     QScrollArea,
+    QTabBar,
     QWidget,
 )
 
@@ -163,7 +164,7 @@ def clipped(window: QWidget) -> list[str]:
             if shown.width() < w.width() or shown.height() < w.height():
                 bad.append(f"{name}: only {shown.width()}x{shown.height()} of "
                            f"{w.width()}x{w.height()} shown")
-    return bad + _cut_chart_texts(window)
+    return bad + _cut_chart_texts(window) + _cut_tabs(window)
 
 
 def _cut_mid_letter(combo: QComboBox) -> bool:
@@ -198,6 +199,21 @@ def _cut_chart_texts(window: QWidget) -> list[str]:
     return [f"chart {v.chart().title() or v.toolTip()[:30]!r}: {t!r} cut short"
             for v in window.findChildren(QChartView) if v.isVisible()
             for t in chart_texts(v) if t.endswith(("...", "\u2026"))]
+
+
+def _cut_tabs(window: QWidget) -> list[str]:
+    """Tab rows that scroll (a tab out of sight behind the arrows) or cut a tab's name."""
+    bad = []
+    for bar in window.findChildren(QTabBar):
+        if not bar.isVisible():
+            continue
+        for i in range(bar.count()):
+            rect, text = bar.tabRect(i), bar.tabText(i)
+            if rect.left() < 0 or rect.right() > bar.width():
+                bad.append(f"tab {text!r}: outside its row of {bar.width()} px")
+            elif bar.fontMetrics().horizontalAdvance(text) > rect.width():
+                bad.append(f"tab {text!r}: narrower than its name")
+    return bad
 
 
 def _parents(w: QWidget):

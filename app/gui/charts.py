@@ -445,8 +445,12 @@ class Charts(QTabWidget):
         self.apply_theme()
 
     def apply_theme(self) -> None:
+        short = theme.current().name == "projector"
         for i in range(self.count()):
-            self.widget(i).apply_theme()
+            view = self.widget(i)
+            view.apply_theme()
+            self.setTabText(i, (short and view.spec.short_tab) or view.spec.tab)
+            self.setTabToolTip(i, view.spec.title)
 
     def show_snapshot(self, snap: Snapshot | None, timed: bool, others: Sequence[Run] = (),
                       label: str = "") -> None:
