@@ -63,6 +63,10 @@ COMPARE_SERIES = {
                   "erase": "#ffffff"},
 }
 REFERENCE_SHARE = 0.45  # a pinned reference's lines: this much of A's colour, the rest page
+# What a reference fades toward: the page itself on white; on the projector's black page a
+# line faded toward black sinks into it, so there it fades toward a mid grey (still clearly
+# duller than A's line, and drawn thinner and dash-dotted).
+REFERENCE_FADE = {"normal": "#ffffff", "projector": "#9a9a9a"}
 
 # viridis' ends: a full block with no valid page (0 %) and with every page valid (100 %)
 VIRIDIS_ENDS = ("#440154", "#fde725")
@@ -130,7 +134,7 @@ def run_colour(profile: str, token: str, role: str) -> str:
     if role == "second":
         return COMPARE_SERIES[profile][token]
     colour = profile_series(profile)[token]
-    return faded(colour, CHART_PAGE[profile]) if role == "ref" else colour
+    return faded(colour, REFERENCE_FADE[profile]) if role == "ref" else colour
 
 
 def series_colour(token: str) -> str:

@@ -305,3 +305,20 @@ def test_every_map_legend_swatch_stands_out_from_the_page(qtbot, profile):
             assert difference(edge, page) >= 20, (edge, page)
     finally:
         theme.set_current("normal")
+
+
+@pytest.mark.parametrize("name", list(theme.THEMES))
+def test_framed_number_boxes_keep_drawn_arrows(qtbot, name):
+    """A number box framed as differing (or invalid) is drawn by the style sheet, which has
+    no arrows of its own (they showed as empty squares): each theme names arrow pictures in
+    its text colour, and they load."""
+    from PySide6.QtGui import QImage
+
+    t = theme.THEMES[name]
+    sheet = t.stylesheet()
+    for kind in ("up", "down"):
+        path = theme.ICONS / f"arrow_{kind}_{t.colours['text'].lstrip('#')}.svg"
+        assert f'QAbstractSpinBox[differs="true"]::{kind}-arrow' in sheet
+        assert f"url({path.as_posix()})" in sheet
+        image = QImage(str(path))
+        assert not image.isNull() and image.pixelColor(6, 6).name() == t.colours["text"]

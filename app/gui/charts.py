@@ -186,6 +186,8 @@ class SeriesChart(QChartView):
         pen.setWidthF(t.line_width if role != "ref" else 0.75 * t.line_width)
         if role == "second":  # B: dashed (its analytic level dotted)
             pen.setStyle(Qt.PenStyle.DotLine if dashed else Qt.PenStyle.DashLine)
+        elif role == "ref":  # a reference: dash-dotted, as in exported files
+            pen.setStyle(Qt.PenStyle.DashDotLine)
         elif dashed:
             pen.setStyle(Qt.PenStyle.DashLine)
         self.series[name].setPen(pen)

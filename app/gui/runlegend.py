@@ -33,7 +33,8 @@ class RunLegend(QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.setToolTip("The lines of the chart: A solid, B dashed, a kept reference faded.")
+        self.setToolTip("The lines of the chart: A solid, B dashed, a kept reference faded "
+                        "and dash-dotted.")
         self._flow = FlowLayout(self, spacing=24)  # runs clearly apart
         self._shown: list = []
         self.labels: list[str] = []

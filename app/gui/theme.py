@@ -9,10 +9,13 @@ viridis. Both survive the common colour blindnesses and grey-scale printing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
 from app.palette import CHART_PAGE, MAP, OKABE_ITO, profile_series
+
+ICONS = Path(__file__).resolve().parents[2] / "assets" / "icons"  # arrows of framed number boxes
 
 # viridis (matplotlib), 9 anchors; interpolated to 256 entries below.
 _VIRIDIS_ANCHORS = (
@@ -102,7 +105,27 @@ class Theme:
             f" margin-top: 1.1em; padding-top: 2px; }}"
             f"QGroupBox::title {{ subcontrol-origin: margin; left: 6px; }}"
             f"QStatusBar, QStatusBar QLabel {{ color: {c['text']}; background: {c['window']}; }}"
-        ) + (self._compact_tabs() if self.name == "projector" else "")
+        ) + self._framed_spin_arrows() + (self._compact_tabs() if self.name == "projector"
+                                          else "")
+
+    def _framed_spin_arrows(self) -> str:
+        """A number box framed by a style sheet (invalid, or differs from drive A) loses the
+        platform's arrows and draws empty squares: draw them from small pictures in the
+        text's colour (assets/icons)."""
+        c = self.colours
+        boxes = ('QAbstractSpinBox[invalid="true"]', 'QAbstractSpinBox[differs="true"]')
+        size = max(12, self.font_pt)  # px: the arrow's side
+        out = []
+        for kind, corner in (("up", "top"), ("down", "bottom")):
+            button = ", ".join(f"{b}::{kind}-button" for b in boxes)
+            out.append(f"{button} {{ subcontrol-origin: border;"
+                       f" subcontrol-position: {corner} right; width: {size + 4}px;"
+                       f" border: none; background: transparent; }}")
+            picture = (ICONS / f"arrow_{kind}_{c['text'].lstrip('#')}.svg").as_posix()
+            sel = ", ".join(f"{b}::{kind}-arrow" for b in boxes)
+            out.append(f"{sel} {{ image: url({picture}); width: {size}px;"
+                       f" height: {size // 2 + 2}px; }}")
+        return "".join(out)
 
     def _compact_tabs(self) -> str:
         """Chart tabs with little padding: at 18 pt the platform's tabs are too wide for all
