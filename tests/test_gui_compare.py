@@ -315,3 +315,32 @@ def test_both_drives_step_times_in_sight_on_a_projector(qtbot):
     finally:
         theme.set_current("normal")
         app.setStyleSheet(theme.current().stylesheet())
+
+
+def test_a_failure_in_one_drive_pauses_both_and_a_new_run_starts_both(until, pair,
+                                                                      monkeypatch):
+    """The message names the drive that failed; the other does not run on alone, nor wait
+    for it forever; Run starts both again."""
+    a, b = pair.views
+    pair.request(workload="random", amount=0.0)  # until paused
+    tick = type(b.worker)._tick
+    failures = []
+
+    def fail_once(worker, *args, **kwargs):
+        if worker is b.worker and not failures:
+            failures.append(1)
+            raise RuntimeError("flash on fire")
+        return tick(worker, *args, **kwargs)
+
+    monkeypatch.setattr(type(b.worker), "_tick", fail_once)
+    pair.run_workload()
+    until(lambda: bool(failures) and not pair.is_running())
+    assert pair.controls.error.text() == "Engine: B: flash on fire"
+    pair.settle()
+    held = [v.snapshot.counters["host_writes"] for v in pair.views]
+    pair.settle()  # nothing runs on while paused
+    assert [v.snapshot.counters["host_writes"] for v in pair.views] == held
+    pair.run_workload()
+    until(lambda: all(v.snapshot.counters["host_writes"] > 2 * v.settings.user_pages
+                      for v in pair.views))
+    pair.settle()
