@@ -6,6 +6,10 @@ table the window draws (model/lab/charts.py), in a print profile: white page, Ok
 series colours, DejaVu Sans at 9 pt, analytic curves dashed, units in parentheses. Every
 file is written to a temporary name and renamed (app/atomicfile.py), so a failed export
 leaves an existing file as it was. Used by the window and by `ssdlab chart` alike.
+
+With two drives side by side or a kept reference, the window overlays the runs; so does a
+file, from an Overlay (model/lab/overlay.py): the same lines and labels, A solid, B dashed,
+references dash-dotted, and a CSV in long format with a run column.
 """
 
 from __future__ import annotations
@@ -26,8 +30,9 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from app.atomicfile import OutputFileError, atomic_open, check_writable
-from app.palette import PRINT_PAGE, series_colour
-from model.lab.charts import Table, histogram_outline
+from app.palette import PRINT_PAGE, run_colour
+from model.lab.charts import Line, Table, histogram_outline
+from model.lab.overlay import RUN_COLUMN, ChartRun, Overlay
 
 FORMATS = ("png", "svg", "pdf", "csv")
 PNG_DPI = 300
@@ -116,51 +121,98 @@ def version() -> str:
         return "unknown"
 
 
-def figure(table: Table, width: str = "single"):
-    """A matplotlib Figure of `table` in the print profile (not attached to pyplot)."""
-    chart = table.chart
+# How each run's lines are told apart on paper, where colour alone may not survive a grey-scale
+# print: A solid (its analytic level dashed), B dashed (its analytic level dotted), as in the
+# window; references dash-dotted, each its own pattern, thinner and faded.
+DASH = (0, (4, 2))
+SECOND_DASH = {False: (0, (6, 2.5)), True: (0, (1, 1.5))}  # by the line's own dash
+REFERENCE_DASHES = ((0, (6, 1.5, 1.5, 1.5)), (0, (3, 1, 1, 1, 1, 1)), (0, (8, 2, 2, 2, 2, 2)))
+REFERENCE_WIDTH = 0.75  # of LINE_WIDTH_PT
+LEGEND_COLUMNS = {"single": 1, "double": 2}  # runs' legend under the plot
+LEGEND_ROW_IN = 0.17  # a legend row's height at the legend's 8 pt, inches
+
+
+def _overlay(data: Table | Overlay) -> Overlay:
+    return data if isinstance(data, Overlay) else Overlay.of(data)
+
+
+def _style(run: ChartRun, line: Line, refs: list[str]) -> dict:
+    """matplotlib line properties of a run's line in print."""
+    colour = run_colour("normal", line.token, run.role)  # the desk profile's page is white
+    style = DASH if line.dashed else "-"
+    width = LINE_WIDTH_PT
+    if run.role == "second":
+        style = SECOND_DASH[line.dashed]
+    elif run.role == "ref":
+        style = REFERENCE_DASHES[refs.index(run.key) % len(REFERENCE_DASHES)]
+        width *= REFERENCE_WIDTH
+    return {"color": colour, "linewidth": width, "linestyle": style}
+
+
+def figure(data: Table | Overlay, width: str = "single"):
+    """A matplotlib Figure of a chart's table, or of several runs overlaid as the window
+    draws them (model/lab/overlay.py), in the print profile (not attached to pyplot)."""
+    overlay = _overlay(data)
+    chart = overlay.chart
+    refs = [r.key for r in overlay.runs if r.role == "ref"]
     w = WIDTHS_IN[width]
+    h = w * HEIGHT_RATIO[width]
+    columns = LEGEND_COLUMNS[width]
+    lines = []  # (run, line, legend text, x, y) of each line with points to draw
+    for run, line, label in overlay.drawn():
+        x, y = run.table.x, run.table.ys[line.key]
+        if chart.histogram:
+            x, y = histogram_outline(y)
+        ok = np.isfinite(x) & np.isfinite(y)
+        if ok.any():  # else nothing to show (no analytic model here): no line, no legend entry
+            lines.append((run, line, label, x[ok], y[ok]))
+    if overlay.overlaid:  # the legend under the plot gets height of its own
+        h += -(-len(lines) // columns) * LEGEND_ROW_IN
     with matplotlib.rc_context(PRINT_STYLE):
-        fig = Figure(figsize=(w, w * HEIGHT_RATIO[width]), layout="constrained")
+        fig = Figure(figsize=(w, h), layout="constrained")
         ax = fig.add_subplot()
-        x_axis, y_axis = chart.axes(table.timed)
+        x_axis, y_axis = chart.axes(overlay.timed)
         ax.set_title(chart.title)
         ax.set_xlabel(x_axis.title)
         ax.set_ylabel(y_axis.title)
         ax.grid(True, linewidth=0.5)
         for spine in ("top", "right"):
             ax.spines[spine].set_visible(False)
-        for line in chart.lines:
-            x, y = table.x, table.ys[line.key]
-            if chart.histogram:
-                x, y = histogram_outline(y)
-            ok = np.isfinite(x) & np.isfinite(y)
-            if not ok.any():
-                continue  # nothing to show (no analytic model here): no line, no legend entry
-            (artist,) = ax.plot(x[ok], y[ok], color=series_colour(line.token),
-                                linewidth=LINE_WIDTH_PT, label=line.label,
-                                linestyle=(0, (4, 2)) if line.dashed else "-",
+        place = {id(r): i for i, r in enumerate(overlay.runs)}
+        shown = []  # (the run's place in overlay.runs, its line) of each line drawn
+        for run, line, label, x, y in lines:
+            (artist,) = ax.plot(x, y, label=label, **_style(run, line, refs),
                                 marker="o" if line.marker else None, markersize=3,
                                 drawstyle="steps-mid" if chart.levels else "default")
-            artist.set_gid(f"series-{line.key}")  # one <path> per series in the SVG
-        if table.labels:
-            ax.set_xticks(table.x, table.labels, rotation=30, ha="right")
-        ax.set_ylim(bottom=min(0.0, _finite_min(table)))  # amounts read from zero
-        if len(chart.lines) > 1 and ax.get_lines():
+            # one <path> per series in the SVG, named by its run when runs are overlaid
+            artist.set_gid(f"series-{run.key}-{line.key}" if run.key else f"series-{line.key}")
+            shown.append((place[id(run)], artist))
+        labels = overlay.step_labels()
+        if labels:
+            ax.set_xticks(np.arange(1, len(labels) + 1, dtype=float), labels, rotation=30,
+                          ha="right")
+        ax.set_ylim(bottom=min(0.0, _finite_min(overlay)))  # amounts read from zero
+        if overlay.overlaid and ax.get_lines():
+            # long run labels: under the plot, never over the data; runs in order (A, B,
+            # references), as the window's legend lists them, whatever order they drew in
+            handles = [a for _, a in sorted(shown, key=lambda p: p[0])]
+            fig.legend(handles=handles, loc="outside lower center", frameon=False,
+                       ncols=columns)
+        elif len(chart.lines) > 1 and ax.get_lines():
             ax.legend(frameon=False)
         fig.canvas.draw()  # fonts and layout resolved inside the style's context
     return fig
 
 
-def _finite_min(table: Table) -> float:
-    values = [y[np.isfinite(y)] for y in table.ys.values()]
+def _finite_min(overlay: Overlay) -> float:
+    values = [y[np.isfinite(y)] for r in overlay.runs for y in r.table.ys.values()]
     values = [v for v in values if v.size]
     return float(min(v.min() for v in values)) if values else 0.0
 
 
-def render(table: Table, fmt: str, width: str = "single") -> bytes:
+def render(data: Table | Overlay, fmt: str, width: str = "single") -> bytes:
     """The figure's file content in png, svg or pdf."""
-    fig = figure(table, width)
+    fig = figure(data, width)
     buf = io.BytesIO()
     meta = {"Creator": f"SSD Lab {version()}"}
     with matplotlib.rc_context(PRINT_STYLE):
@@ -169,10 +221,10 @@ def render(table: Table, fmt: str, width: str = "single") -> bytes:
     return buf.getvalue()
 
 
-def csv_text(table: Table) -> str:
-    columns = table.columns()
-    if table.labels:
-        columns = {**columns, "step": np.array(table.labels, dtype=object)}
+def csv_text(data: Table | Overlay) -> str:
+    """One column per series, units in the names; runs overlaid: long format, a first
+    column naming each row's run."""
+    columns = _overlay(data).columns()
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
@@ -183,30 +235,40 @@ def csv_text(table: Table) -> str:
     return out.getvalue()
 
 
-def sidecar(table: Table, provenance: dict | None) -> dict:
-    """What reproduces the data: the chart, the scenario or settings and seed, the version."""
-    x_axis, y_axis = table.chart.axes(table.timed)
-    return {"chart": table.chart.name, "title": table.chart.title,
-            "ssdlab_version": version(), "timed": table.timed,
-            "x": {"column": x_axis.column, "label": x_axis.title},
-            "y": {"label": y_axis.title},
-            "columns": list(table.columns()), **(provenance or {})}
+def sidecar(data: Table | Overlay, provenance: dict | None) -> dict:
+    """What reproduces the data: the chart, the scenario or settings and seed, the version;
+    runs overlaid: each run's label, role, rows and what reproduces it."""
+    overlay = _overlay(data)
+    x_axis, y_axis = overlay.chart.axes(overlay.timed)
+    out = {"chart": overlay.chart.name, "title": overlay.chart.title,
+           "ssdlab_version": version(), "timed": overlay.timed,
+           "x": {"column": x_axis.column, "label": x_axis.title},
+           "y": {"label": y_axis.title},
+           # one run: the table's columns, as before (the CSV adds the steps' names)
+           "columns": list(overlay.columns() if overlay.overlaid
+                           else overlay.runs[0].table.columns())}
+    if overlay.overlaid:
+        out["run_column"] = RUN_COLUMN
+        out["runs"] = [{"label": r.label, "role": r.role, "rows": int(r.table.x.size),
+                        **(r.provenance or {})} for r in overlay.runs]
+    return {**out, **(provenance or {})}
 
 
-def write(path: str, table: Table, spec: Export) -> list[str]:
-    """Write the export to `path` (and the sidecar for CSV); returns the paths written.
-    OutputFileError (one line naming the path) leaves every existing file as it was."""
+def write(path: str, data: Table | Overlay, spec: Export) -> list[str]:
+    """Write the export of a chart's table, or of runs overlaid, to `path` (and the sidecar
+    for CSV); returns the paths written. OutputFileError (one line naming the path) leaves
+    every existing file as it was."""
     check_export(path, spec.format, spec.width)
     if spec.format == "csv":
-        text = csv_text(table)
-        side = json.dumps(sidecar(table, spec.provenance), indent=2) + "\n"
+        text = csv_text(data)
+        side = json.dumps(sidecar(data, spec.provenance), indent=2) + "\n"
         # both are made in full before either is written; the CSV goes first
         with atomic_open(path, newline="") as f:
             f.write(text)
         with atomic_open(sidecar_path(path)) as f:
             f.write(side)
         return [path, sidecar_path(path)]
-    data = render(table, spec.format, spec.width)
+    data = render(data, spec.format, spec.width)
     with atomic_open(path, "wb") as f:
         f.write(data)
     return [path]

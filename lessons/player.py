@@ -106,7 +106,7 @@ class LessonPlay:
             raise ValueError(f"{step.id}: predict first ({', '.join(s.id for s in missing)})")
         labels = [f"{step.id} {i + 1}/{len(step.configs)} {c.label}"
                   for i, c in enumerate(step.configs)]
-        if self.side_by_side and len(step.configs) == 2:
+        if self.paired(step):
             results = self._run_pair(step.configs, labels)
             if on_config is not None:
                 for r in results:
@@ -119,6 +119,10 @@ class LessonPlay:
                     on_config(results[-1])
         self.runs[step.id] = results
         return results
+
+    def paired(self, step) -> bool:
+        """Whether this run step plays its two configurations side by side."""
+        return self.side_by_side and step.kind == "run" and len(step.configs) == 2
 
     def _run_pair(self, configs, labels: list[str]) -> list[ConfigResult]:
         """Both configurations at once, neither more than a chunk or two ahead; progress

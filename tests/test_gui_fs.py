@@ -3,10 +3,13 @@ discard, fstrim (now and every N simulated minutes), partition start, kernel tre
 rm -rf, sequential write and trace replay, with the step table, pause and bad input marked
 on the control it is about."""
 
+import math
+import threading
 from pathlib import Path
 
 import pytest
 
+HANG_GUARD_S = 300  # a wait that would otherwise hang (never a timing)
 TRACES = Path(__file__).resolve().parents[1] / "assets" / "traces"
 
 
@@ -102,18 +105,35 @@ def test_trace_replay_and_bad_trace_file(until, bench, tmp_path):
     assert "204 of 204 requests replayed" in bench.snapshot.message
 
 
-def test_file_system_step_pauses_and_resets_mid_run(until, bench):
+def test_file_system_step_pauses_and_resets_mid_run(until, bench, monkeypatch):
+    """The pause lands mid-step whatever the machine's speed: the worker is held inside
+    its third slice (one unit each) until the pause is queued, so the step cannot finish
+    between the test seeing it run and the pause arriving."""
+    from app.session import fsjobs
+
+    held, release, calls = threading.Event(), threading.Event(), []
+    advance = fsjobs.FsJob.advance
+
+    def one_unit_then_hold(job, until_s, clock):
+        advance(job, -math.inf, clock)  # one unit of the step per call
+        calls.append(job.done)
+        if len(calls) == 3:
+            held.set()
+            release.wait(HANG_GUARD_S)
+
+    monkeypatch.setattr(fsjobs.FsJob, "advance", one_unit_then_hold)
     c = bench.controls.widgets
     fs_drive(until, bench, mib=1024)
     choose(c["workload"], "unpack")
     c["kernel_scale"].setValue(0.6)
     bench.run_workload()
-    until(lambda: bench.snapshot.running and bench.snapshot.progress > 0.02)
-    bench.toggle_play()
+    until(lambda: held.is_set() and bench.snapshot.running)
+    bench.toggle_play()  # queued while the worker is held: the next command it reads
+    release.set()
     until(lambda: not bench.snapshot.running)
     done = bench.snapshot.progress
     bench.settle()  # a command handled after the pause: nothing ran in between
-    assert bench.snapshot.progress == done < 1
+    assert len(calls) == 3 and 0 < bench.snapshot.progress == done < 1
     bench.reset_drive()
     until(lambda: not bench.snapshot.mounted
           and bench.snapshot.counters["host_writes"] == 0)

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QGraphicsTextItem,
     QLabel,
     QScrollArea,
+    QTabBar,
     QWidget,
 )
 
@@ -148,6 +149,8 @@ def clipped(window: QWidget) -> list[str]:
         elif isinstance(w, QComboBox | QAbstractSpinBox):
             if w.minimumSizeHint().width() > w.width():
                 bad.append(f"{name}: narrower than its minimum")
+            if isinstance(w, QComboBox) and _cut_mid_letter(w):
+                bad.append(f"{name}: {w.currentText()!r} cut mid-letter")
         has_text = bool(getattr(w, "text", lambda: "x")())  # an icon button has none
         if has_text and fm.height() > w.height() + 1:
             bad.append(f"{name}: lower than its text")
@@ -161,7 +164,22 @@ def clipped(window: QWidget) -> list[str]:
             if shown.width() < w.width() or shown.height() < w.height():
                 bad.append(f"{name}: only {shown.width()}x{shown.height()} of "
                            f"{w.width()}x{w.height()} shown")
-    return bad + _cut_chart_texts(window)
+    return bad + _cut_chart_texts(window) + _cut_tabs(window)
+
+
+def _cut_mid_letter(combo: QComboBox) -> bool:
+    """A list's current choice wider than its box, drawn cut (not ended with "…")."""
+    from PySide6.QtWidgets import QStyle, QStyleOptionComboBox
+
+    from app.gui.elidedcombo import ElidedCombo
+
+    opt = QStyleOptionComboBox()
+    combo.initStyleOption(opt)
+    field = combo.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, opt,
+                                         QStyle.SubControl.SC_ComboBoxEditField, combo)
+    wide = combo.fontMetrics().horizontalAdvance(combo.currentText()) > field.width()
+    return wide and not (isinstance(combo, ElidedCombo)
+                         and combo.shown_text().endswith("\u2026"))
 
 
 def chart_texts(view: QChartView) -> list[str]:
@@ -181,6 +199,21 @@ def _cut_chart_texts(window: QWidget) -> list[str]:
     return [f"chart {v.chart().title() or v.toolTip()[:30]!r}: {t!r} cut short"
             for v in window.findChildren(QChartView) if v.isVisible()
             for t in chart_texts(v) if t.endswith(("...", "\u2026"))]
+
+
+def _cut_tabs(window: QWidget) -> list[str]:
+    """Tab rows that scroll (a tab out of sight behind the arrows) or cut a tab's name."""
+    bad = []
+    for bar in window.findChildren(QTabBar):
+        if not bar.isVisible():
+            continue
+        for i in range(bar.count()):
+            rect, text = bar.tabRect(i), bar.tabText(i)
+            if rect.left() < 0 or rect.right() > bar.width():
+                bad.append(f"tab {text!r}: outside its row of {bar.width()} px")
+            elif bar.fontMetrics().horizontalAdvance(text) > rect.width():
+                bad.append(f"tab {text!r}: narrower than its name")
+    return bad
 
 
 def _parents(w: QWidget):

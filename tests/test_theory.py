@@ -1,4 +1,4 @@
-"""Tests for model/flash/theory.py: the analytic write-amplification models.
+"""Tests for model/flash/theory/: the analytic write-amplification models.
 
 Independent checks used here: direct fixed-point iteration for FIFO, a hand-solved greedy
 case (b = 2), a forward-Euler integration of the d-Choices mean-field ODE, the exact

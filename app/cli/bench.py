@@ -5,7 +5,7 @@ times; medians are printed beside the plain C loop in ../shared/reference/ref_ft
 same loop with software prefetching (ref_ftl_prefetch.c), built with gcc -O2 and run with the
 same parameters in the same session, as ratios; when a source or gcc is missing or a build
 fails, the output says which (and so does each row's "c_reference" in --json).
-Physics (--physics): simulated WA against model/flash/theory.py over the spare range
+Physics (--physics): simulated WA against model/flash/theory/ over the spare range
 (app/cli/physics.py).
 """
 

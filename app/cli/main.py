@@ -90,7 +90,7 @@ def _add_bench(sub) -> None:
     p = sub.add_parser("bench", help="measure engine speed, or WA against theory",
                        description="Without --physics: host page writes per second and "
                        "peak memory, beside the plain C reference loop when it can be "
-                       "built. With --physics: simulated WA against model/flash/theory.py.")
+                       "built. With --physics: simulated WA against model/flash/theory/.")
     p.add_argument("--physics", action="store_true")
     p.add_argument("--tib", action="store_true",
                    help="simulate a 1 TiB drive (2^28 pages of 4 KiB) in one process and "

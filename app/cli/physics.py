@@ -1,4 +1,4 @@
-"""`ssdlab bench --physics`: simulated write amplification against model/flash/theory.py.
+"""`ssdlab bench --physics`: simulated write amplification against model/flash/theory/.
 
 Every case is built (and so checked) in this process, then run in a pool of worker
 processes, one drive each, results printed in order as they come back. Ctrl-C stops the

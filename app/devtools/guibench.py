@@ -72,9 +72,23 @@ def animation(app, seconds: float) -> dict:
     return out
 
 
-def flat_out(app, log2_pages: int, seconds: float) -> dict:
+def _timer_gaps(app, seconds: float) -> dict:
+    """Run a 5 ms GUI timer for `seconds` while the window works: the largest and 99th
+    percentile gap between its ticks (ms)."""
     from PySide6.QtCore import QTimer
 
+    ticks = []
+    timer = QTimer()
+    timer.setTimerType(timer.timerType().PreciseTimer)
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.start(5)
+    _wait(app, seconds)
+    timer.stop()
+    gaps = np.diff(ticks) * 1000
+    return {"gap_max_ms": float(gaps.max()), "gap_p99_ms": float(np.percentile(gaps, 99))}
+
+
+def flat_out(app, log2_pages: int, seconds: float) -> dict:
     from app.gui.workbench import Workbench
 
     w = Workbench()
@@ -88,30 +102,20 @@ def flat_out(app, log2_pages: int, seconds: float) -> dict:
     w.run_workload()
     _wait(app, 1.0)
     h0, t0 = w.snapshot.counters["host_writes"], time.perf_counter()
-    ticks = []
-    timer = QTimer()
-    timer.setTimerType(timer.timerType().PreciseTimer)
-    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
-    timer.start(5)
-    _wait(app, seconds)
-    timer.stop()
+    gaps = _timer_gaps(app, seconds)
     h1, t1 = w.snapshot.counters["host_writes"], time.perf_counter()
     p0 = time.perf_counter()
     w.worker.send("pause")
     _wait(app, 5, lambda: not w.snapshot.running)
     pause_ms = 1000 * (time.perf_counter() - p0)
-    gaps = np.diff(ticks) * 1000
     w.close()
-    return {"gui_writes_per_s": (h1 - h0) / (t1 - t0), "gap_max_ms": float(gaps.max()),
-            "gap_p99_ms": float(np.percentile(gaps, 99)), "pause_ms": pause_ms}
+    return {"gui_writes_per_s": (h1 - h0) / (t1 - t0), **gaps, "pause_ms": pause_ms}
 
 
 def two_drives(app, log2_pages: int, seconds: float) -> dict:
     """Compare mode, both drives flat out on 2^N pages (B with more spare, so the two
     differ in speed and the lockstep gate has work): GUI timer gaps and each drive's host
     writes per second."""
-    from PySide6.QtCore import QTimer
-
     from app.gui.workbench import Workbench
 
     w = Workbench()
@@ -135,23 +139,15 @@ def two_drives(app, log2_pages: int, seconds: float) -> dict:
     w.run_workload()
     _wait(app, 1.0)
     start = [(v.snapshot.counters["host_writes"], time.perf_counter()) for v in w.views]
-    ticks = []
-    timer = QTimer()
-    timer.setTimerType(timer.timerType().PreciseTimer)
-    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
-    timer.start(5)
-    _wait(app, seconds)
-    timer.stop()
+    gaps = _timer_gaps(app, seconds)
     rates = [(v.snapshot.counters["host_writes"] - h0) / (time.perf_counter() - t0)
              for v, (h0, t0) in zip(w.views, start, strict=True)]
     w.settle()
     gap = abs(w.views[0].snapshot.counters["host_writes"]
               - w.views[1].snapshot.counters["host_writes"])
     largest = w.lockstep.largest_batch
-    gaps = np.diff(ticks) * 1000
     w.close()
-    return {"writes_per_s": rates, "gap_max_ms": float(gaps.max()),
-            "gap_p99_ms": float(np.percentile(gaps, 99)), "lead": gap, "batch": largest}
+    return {"writes_per_s": rates, **gaps, "lead": gap, "batch": largest}
 
 
 def headless(log2_pages: int, seconds: float) -> float:

@@ -36,6 +36,8 @@ PAN_KEYS = {Qt.Key.Key_Left: (1, 0), Qt.Key.Key_Right: (-1, 0), Qt.Key.Key_Up: (
 class BlockMap(QWidget):
     """Shows a Snapshot; never touches the drive."""
 
+    MIN_WIDTH_PX = 240
+
     # the blocks on screen when they are drawn as pages (ascending indices), else None
     view_changed = Signal(object)
     heat_changed = Signal()  # the colouring or its range changed: the legend follows
@@ -44,7 +46,7 @@ class BlockMap(QWidget):
         super().__init__(parent)
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.setMinimumSize(240, 160)
+        self.setMinimumSize(self.MIN_WIDTH_PX, 160)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setToolTip("Every erase block of the drive. Hover a block for its valid pages, "
                         "erase count and age. Wheel or +/- zooms (down to single pages), "

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from app.palette import run_colour
 from model.lab.charts import CHARTS, RUN_CHARTS, Table, chart_table, histogram_outline
+from model.lab.overlay import OVERLAY_SKIPS, REFERENCE_SKIPS, legend_text  # as in files
 
 from . import theme
 from .chartaxes import TickAxis
@@ -34,8 +35,6 @@ from .runlegend import RunLegend
 from .worker import Snapshot
 
 MAX_POINTS = 600
-REFERENCE_SKIPS = ("theory",)  # a reference's analytic level would repeat A's
-OVERLAY_SKIPS = ("wa_window",)  # with runs overlaid, the per-window WA is noise: left out
 
 
 @dataclass(frozen=True)
@@ -49,18 +48,6 @@ class Run:
     snap: Snapshot
     role: str
     theory: float | None = None
-
-
-def legend_text(run_label: str, line_label: str, solid_lines: int, dashed: bool) -> str:
-    """What a line is called: its own name alone for the only run. With runs overlaid, a
-    run's line is its run's label ("B: spare 28 %"), with the line's name where the chart
-    draws more than one solid line per run ("B: spare 28 %, NAND"); a dashed level beside
-    it (the analytic WA) is its run's tag and its name ("B: analytic")."""
-    if not run_label:
-        return line_label
-    if dashed:
-        return f"{run_label.split(':')[0]}: {line_label}"
-    return f"{run_label}, {line_label}" if solid_lines > 1 else run_label
 
 
 def decimate(x: np.ndarray, y: np.ndarray, n: int = MAX_POINTS) -> tuple[np.ndarray, np.ndarray]:
@@ -458,8 +445,12 @@ class Charts(QTabWidget):
         self.apply_theme()
 
     def apply_theme(self) -> None:
+        short = theme.current().name == "projector"
         for i in range(self.count()):
-            self.widget(i).apply_theme()
+            view = self.widget(i)
+            view.apply_theme()
+            self.setTabText(i, (short and view.spec.short_tab) or view.spec.tab)
+            self.setTabToolTip(i, view.spec.title)
 
     def show_snapshot(self, snap: Snapshot | None, timed: bool, others: Sequence[Run] = (),
                       label: str = "") -> None:

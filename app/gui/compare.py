@@ -29,6 +29,7 @@ from .worker import Snapshot
 # map's colouring) is shared by both drives.
 PER_DRIVE = frozenset(DRIVE_FIELDS) - {"seed"} | frozenset(MOUNT_FIELDS) | {"fstrim_every_min"}
 TAGS = ("A", "B")
+LESSON_PAIR_MAP_MIN_PX = 120
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,7 @@ def lesson_pair(w, pair: tuple[tuple[str, Settings], tuple[str, Settings]] | Non
     if pair is None:
         if comparing(w):
             set_on(w, False)
+        w.views[0].blockmap.setMinimumWidth(w.views[0].blockmap.MIN_WIDTH_PX)
         return
     if not comparing(w):
         open_b(w, pair[1][1], lesson=True)
@@ -133,6 +135,9 @@ def lesson_pair(w, pair: tuple[tuple[str, Settings], tuple[str, Settings]] | Non
     for v, tag, (label, _s) in zip(w.views, TAGS, pair, strict=True):
         v.title.setVisible(True)
         v.title.setText(f"{tag}: {label}")
+        # two maps beside the lesson panel: at 1024 px in projector type two full-width
+        # minimums pushed the window past the screen
+        v.blockmap.setMinimumWidth(LESSON_PAIR_MAP_MIN_PX)
 
 
 def close_b(w) -> None:

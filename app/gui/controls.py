@@ -32,6 +32,7 @@ from app.session.streams import KINDS
 from lessons.glossary import load_glossary
 from model.host.profiles import load_profile
 
+from .elidedcombo import ElidedCombo
 from .session import Settings
 
 TIPS = {
@@ -284,7 +285,7 @@ class Controls(QWidget):
     @staticmethod
     def _combo(name: str, text=str) -> QComboBox:
         """A list of the schema's choices for the setting; text(choice) labels each."""
-        w = QComboBox()
+        w = ElidedCombo()
         for item in SETTINGS[name].choices:
             w.addItem(text(item), item)
         return w

@@ -2,6 +2,9 @@
 the block map, writing the live run's data with the same exporters and chart descriptions as
 `ssdlab chart` (app/chartexport.py, app/blockmapexport.py, model/lab/charts.py).
 
+With two drives side by side or a kept reference, a file shows what the window shows: every
+run overlaid with its legend label, and both block maps side by side, each titled.
+
 The dialog chooses the chart, the format (PNG, SVG, PDF, CSV with a JSON sidecar), the column
 width and the file. A path that cannot be written is reported in the window's error line and
 any existing file stays as it was; the run goes on either way.
@@ -27,7 +30,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from model.lab.charts import CHARTS, RUN_CHARTS
+from model.lab.charts import CHARTS, RUN_CHARTS, Table, chart_table
+from model.lab.overlay import ChartRun, Overlay
+
+from . import compare
 
 FORMAT_NAMES = {"png": "PNG image, 300 dpi", "svg": "SVG vector (editable text)",
                 "pdf": "PDF vector (fonts embedded)", "csv": "CSV data + JSON sidecar"}
@@ -35,27 +41,86 @@ BLOCK_MAP = "blockmap"  # the dialog's name for the block map, beside the charts
 WIDTH_NAMES = {"single": "single column (3.5 in)", "double": "double column (7 in)"}
 
 
+def _provenance(settings) -> dict:
+    """What reproduces a run: its settings and seed."""
+    return {"settings": asdict(settings), "seed": getattr(settings, "seed", None)}
+
+
+def chart_data(bench, name: str) -> Table | Overlay | None:
+    """What chart `name` shows, from the drives' newest snapshots: drive A's run as a plain
+    table when it is alone; with drive B or kept references, every run the window draws,
+    labelled as its legend labels them, each with its own settings. None before any run."""
+    a = bench.views[0]
+    if a.snapshot is None:
+        return None
+    timed = bool(a.settings.profile)  # A's clock sets the axes, as on screen
+
+    def table(snap, theory):
+        return chart_table(name, snap.series, timed=timed, erases=snap.erases, theory=theory,
+                           steps=snap.steps, victims=snap.victim_valid)
+
+    main = table(a.snapshot, a.session.theory_wa())
+    names = compare.labels(bench)
+    others = compare.others(bench, names)
+    if not others:
+        return main
+    # the settings behind each run, by the keys compare.others gives them ("B", "ref0", ...)
+    settings = {f"ref{i}": r.settings for i, r in enumerate(bench.references)}
+    if compare.comparing(bench):
+        settings["B"] = bench.views[1].settings
+    runs = [ChartRun(names["A"], "main", main, "", _provenance(a.settings))]
+    runs += [ChartRun(r.label, r.role, table(r.snap, r.theory), r.key,
+                      _provenance(settings[r.key])) for r in others]
+    return Overlay(tuple(runs))
+
+
+def shown_maps(bench) -> list:
+    """The block maps the window shows (app/blockmapexport.py DriveMap each): A's alone, or
+    each drive's beside the other, titled as on screen ("A: spare 7 %")."""
+    from app.blockmapexport import DriveMap  # matplotlib loads on the first export only
+
+    several = len(bench.views) > 1
+    maps = []
+    for v in bench.views:
+        snap = v.blockmap.snapshot
+        if snap is not None:
+            maps.append(DriveMap(v.title.text() if several else "", snap.state, snap.valid,
+                                 snap.erases, snap.pages_per_block,
+                                 _provenance(v.settings) if several else None))
+    return maps
+
+
+def shown_labels(bench, name: str) -> list[str]:
+    """The labels of the runs (or maps) chart `name` would export when there are several;
+    empty for one run alone."""
+    if name == BLOCK_MAP:
+        maps = [v.title.text() for v in bench.views if v.blockmap.snapshot is not None]
+        return maps if len(maps) > 1 else []
+    names = compare.labels(bench)
+    others = compare.others(bench, names)
+    return [names["A"], *(r.label for r in others)] if others else []
+
+
 def export_chart(bench, name: str, path: str, fmt: str, width: str = "single") -> bool:
-    """Write chart `name` of the bench's live run to `path`; False (and the reason in the
-    window's error line) when it cannot be written."""
+    """Write chart `name` as the window shows it (every run drawn, with two drives or a
+    reference) to `path`; False (and the reason in the window's error line) when it cannot
+    be written."""
     from app import blockmapexport
     from app.atomicfile import OutputFileError
     from app.chartexport import Export, write
 
-    snap = bench.snapshot
-    table = bench.charts.table(name) if name != BLOCK_MAP else None
-    if (snap is None if name == BLOCK_MAP else table is None):
+    data = chart_data(bench, name) if name != BLOCK_MAP else shown_maps(bench)
+    if not data:
         bench.controls.show_error("Export: nothing to export yet; run a workload first")
         return False
-    settings = bench.session.settings
-    provenance = {"settings": asdict(settings), "seed": getattr(settings, "seed", None)}
-    spec = Export(fmt, width, provenance)
+    # one run: its settings; several: each run's own, in the sidecar's list of runs
+    one = isinstance(data, Table) or (isinstance(data, list) and len(data) == 1)
+    spec = Export(fmt, width, _provenance(bench.views[0].settings) if one else None)
     try:
         if name == BLOCK_MAP:
-            written = blockmapexport.write(path, snap.state, snap.valid, snap.erases,
-                                           snap.pages_per_block, spec)
+            written = blockmapexport.write_maps(path, data, spec)
         else:
-            written = write(path, table, spec)
+            written = write(path, data, spec)
     except OutputFileError as e:
         bench.controls.show_error(f"Export: {e}")
         return False
@@ -89,6 +154,10 @@ class ExportDialog(QDialog):
         row = QHBoxLayout()
         row.addWidget(self.path, 1)
         row.addWidget(browse)
+        # with two drives or a reference: which runs the file will hold, by their labels
+        self.runs = QLabel()
+        self.runs.setObjectName("note")
+        self.runs.setWordWrap(True)
         self.error = QLabel()
         self.error.setObjectName("error")
         self.error.setWordWrap(True)
@@ -102,6 +171,7 @@ class ExportDialog(QDialog):
         form.addRow("Format", self.format)
         form.addRow("Width", self.width)
         form.addRow("File", row)
+        form.addRow(self.runs)
         form.addRow(self.error)
         form.addRow(buttons)
         self.chart.setCurrentIndex(self.chart.findData(chart))
@@ -115,6 +185,10 @@ class ExportDialog(QDialog):
         step with the chart and format."""
         fmt, name = self.format.currentData(), self.chart.currentData()
         self.width.setEnabled(fmt != "csv")
+        labels = shown_labels(self.bench, name)
+        self.runs.setText("\n".join(["In the file, one run a line:", *labels]) if labels
+                          else "")
+        self.runs.setVisible(bool(labels))
         folder, base = os.path.split(self.path.text())
         stem = os.path.splitext(base)[0]
         if not stem or stem in CHARTS or stem == BLOCK_MAP:

@@ -441,7 +441,7 @@ class LessonPanel(QWidget):
         else:
             i = len(self.play.runs[run.id]) - 1 if run.id in self.play.runs else 0
         pair = (tuple(zip((c.label for c in run.configs), shown, strict=True))
-                if self.play.side_by_side and len(shown) == 2 and run.blockmap else None)
+                if self.play.paired(run) and run.blockmap else None)
         self.focus.emit((shown[0] if pair else shown[min(i, len(shown) - 1)], used,
                          run.blockmap, pair))
 
@@ -498,21 +498,22 @@ class LessonPanel(QWidget):
         if self.job is None:
             return
         step = self.job.step
-        if step.kind == "run" and not self._paired(step):  # a pair reports both at once
+        if step.kind == "run" and not self.play.paired(step):  # a pair reports both at once
             n = len(step.configs)
             done = len(self.partial.get(step.id, []))
             fraction = (done + fraction) / n
         self.bar.setValue(int(1000 * max(0.0, min(1.0, fraction))))
         self.run_note.setText(what)
 
-    def _paired(self, step) -> bool:
-        return self.play.side_by_side and step.kind == "run" and len(step.configs) == 2
+    def _show_drive(self, slot: int, snap) -> None:
+        """A lesson drive's snapshot to its map: the second of a pair to map B."""
+        (self.second_drive if slot == 1 and self.play.side_by_side
+         else self.drive_snapshot).emit(snap)
 
     def _job_drive(self, slot: int) -> None:
         snap = self.job.take_snapshot(slot) if self.job is not None else None
         if snap is not None:  # None: an earlier call already took the newest
-            (self.second_drive if slot == 1 and self.play.side_by_side
-             else self.drive_snapshot).emit(snap)
+            self._show_drive(slot, snap)
 
     def _config_done(self, result) -> None:
         self.partial.setdefault(self.job.step.id, []).append(result)
@@ -539,8 +540,7 @@ class LessonPanel(QWidget):
         for slot in (0, 1):
             snap = job.take_snapshot(slot)
             if snap is not None:
-                (self.second_drive if slot == 1 and self.play.side_by_side
-                 else self.drive_snapshot).emit(snap)
+                self._show_drive(slot, snap)
         if message and job.step.kind == "compare":
             self._stopped.add(self.lesson.steps.index(job.step))
         if job.step is self.step:

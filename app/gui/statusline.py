@@ -90,7 +90,10 @@ def show(w) -> None:
         f"{g.user_bytes / 2**20:,.0f} MiB user, {g.physical_bytes / 2**20:,.0f} MiB flash, "
         f"{g.blocks:,} blocks")
     w.status["fill"].setText(f"fill {100 * float(snap.valid.sum()) / snap.user_pages:.1f} %")
-    w.status["time"].setText(f"sim {snap.sim_s:,.2f} s" if s.profile else "sim time -")
+    # with two drives the figures left of the WA are drive A's: the time says so
+    who = "A " if len(w.views) > 1 else ""
+    w.status["time"].setText(f"{who}sim {snap.sim_s:,.2f} s" if s.profile
+                             else f"{who}sim time -")
     w.status["speed"].setText(a.run_status.speed(snap, time.perf_counter(), a.fps()))
     if len(w.views) == 1:
         w.status["wa"].setText(wa_status(s, _last_wa(snap)))

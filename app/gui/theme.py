@@ -102,6 +102,19 @@ class Theme:
             f" margin-top: 1.1em; padding-top: 2px; }}"
             f"QGroupBox::title {{ subcontrol-origin: margin; left: 6px; }}"
             f"QStatusBar, QStatusBar QLabel {{ color: {c['text']}; background: {c['window']}; }}"
+        ) + (self._compact_tabs() if self.name == "projector" else "")
+
+    def _compact_tabs(self) -> str:
+        """Chart tabs with little padding: at 18 pt the platform's tabs are too wide for all
+        seven charts in the 750 px beside the control panel, and a scrolled tab row hides the
+        last ones (the selected tab stays marked by colour and a thick underline)."""
+        c = self.colours
+        return (
+            f"QTabBar::tab {{ padding: 3px 7px; margin-right: 2px; color: {c['text']};"
+            f" background: {c['input_back']}; border: 1px solid {c['frame']};"
+            f" border-bottom: none; }}"
+            f"QTabBar::tab:selected {{ background: {c['input_selected']};"
+            f" color: {c['input_selected_text']}; font-weight: bold; }}"
         )
 
 

@@ -1,7 +1,7 @@
 """Why a write amplification on screen is what it is, in a sentence shown beside the number:
 below 1 on a compressing drive; above the analytic model's on a drive with few blocks. No Qt.
 
-The analytic models (model/flash/theory.py) count every spare page as room for GC. A real
+The analytic models (model/flash/theory/) count every spare page as room for GC. A real
 drive holds some back: the free blocks it keeps at the GC watermark and its open blocks (one
 for host data, one for GC copies). On a drive of a few hundred blocks that is a visible share
 of the spare, so GC works with less and WA comes out higher than the model says; the model

@@ -191,15 +191,7 @@ class _FreedTree:
 
     def _rebuild(self, top: _Node | None, parent: _Node | None) -> _Node | None:
         """The subtree under top, rebuilt perfectly balanced under parent."""
-        nodes = []
-        stack, x = [], top
-        while stack or x is not None:
-            while x is not None:
-                stack.append(x)
-                x = x.left
-            x = stack.pop()
-            nodes.append(x)
-            x = x.right
+        nodes = _in_order(top)
 
         def build(lo: int, hi: int, up: _Node | None) -> _Node | None:
             if lo >= hi:
@@ -214,15 +206,20 @@ class _FreedTree:
         return build(0, len(nodes), parent)
 
     def entries(self) -> list[_Node]:
-        out, stack, node = [], [], self.root
-        while stack or node is not None:
-            while node is not None:
-                stack.append(node)
-                node = node.left
-            node = stack.pop()
-            out.append(node)
-            node = node.right
-        return out
+        return _in_order(self.root)
+
+
+def _in_order(top: _Node | None) -> list[_Node]:
+    """The nodes under top in block order (iterative: a lopsided tree can be deep)."""
+    out, stack, node = [], [], top
+    while stack or node is not None:
+        while node is not None:
+            stack.append(node)
+            node = node.left
+        node = stack.pop()
+        out.append(node)
+        node = node.right
+    return out
 
 
 def freed_entries(freed: Iterable[tuple[int, int]], layout: Layout) -> list[tuple[int, int]]:

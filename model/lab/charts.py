@@ -59,7 +59,8 @@ class Chart:
     """One chart of the workbench. x_timed/y_timed replace the axes when a device profile
     gives the run a clock. histogram: the table holds bin counts, drawn as a step outline.
     levels: one value per step, drawn as a level across the step. source: "run" (a run's
-    series; the window shows these) or "sweep" (a sweep's results file)."""
+    series; the window shows these) or "sweep" (a sweep's results file). short_tab: the tab's
+    name in projector type, where seven full names do not fit beside the control panel."""
 
     name: str
     tab: str
@@ -73,6 +74,7 @@ class Chart:
     histogram: bool = False
     levels: bool = False
     source: str = "run"
+    short_tab: str = ""
 
     def axes(self, timed: bool) -> tuple[Axis, Axis]:
         return ((self.x_timed or self.x) if timed else self.x,
@@ -99,18 +101,20 @@ CHARTS: dict[str, Chart] = {c.name: c for c in (
           _DRIVE_WRITES, Axis("pages", _PER_1000, "rate"),
           (Line("host", "host", "host", "host_pages_per_1000_programs", "host_mb_s"),
            Line("nand", "NAND", "nand", "nand_pages_per_1000_programs", "nand_mb_s")),
-          x_timed=_SECONDS, y_timed=Axis("throughput", "MB/s", "throughput_mb_s")),
+          x_timed=_SECONDS, y_timed=Axis("throughput", "MB/s", "throughput_mb_s"),
+          short_tab="Speed"),
     Chart("gc", "GC copies", "GC copies",
           "Valid pages garbage collection copied: per simulated second with a profile, "
           "else per 1,000 pages the flash programs (over the last 5 % of the capacity "
           "written).",
           _DRIVE_WRITES, Axis("GC copies", _PER_1000, "gc"),
           (Line("gc", "GC copies", "gc", "gc_pages_per_1000_programs", "gc_pages_s"),),
-          x_timed=_SECONDS, y_timed=Axis("GC copies", "pages/s", "gc_pages_s")),
+          x_timed=_SECONDS, y_timed=Axis("GC copies", "pages/s", "gc_pages_s"),
+          short_tab="Copies"),
     Chart("free", "Free blocks", "Free blocks",
           "Erased blocks ready to be written. GC runs when this falls to the watermark.",
           _DRIVE_WRITES, Axis("free blocks", "blocks", "free_blocks"),
-          (Line("free", "free blocks", "free", "free_blocks"),)),
+          (Line("free", "free blocks", "free", "free_blocks"),), short_tab="Free"),
     Chart("wear", "Wear", "Erase counts",
           "How many blocks have been erased how often: a narrow peak means even wear.",
           Axis("erase count", "erases per block", "erase_count"),

@@ -314,7 +314,8 @@ def journal_overhead_table() -> list[OverheadRow]:
     return rows
 
 
-def _mb(b: int) -> str:
+def mb_text(b: int | None) -> str:
+    """Bytes as MB with one decimal; "-" for none."""
     return f"{b / 1e6:.1f}" if b else "-"
 
 
@@ -330,7 +331,7 @@ def markdown() -> str:
         for r in rows:
             ratio = "-" if math.isnan(r.ratio) else f"{r.ratio:.3f}"
             parts.append(f"| {r.index} | {r.step} | {r.real_kib} | {r.model_kib:.0f} | {ratio} "
-                         f"| {_mb(r.real_discard_bytes)} | {_mb(r.model_trimmed_bytes)} |")
+                         f"| {mb_text(r.real_discard_bytes)} | {mb_text(r.model_trimmed_bytes)} |")
         parts.append("")
     parts += ["## Journal overhead (with journal / without - 1)", "",
               "| # | step | atime | real % | model % |", "|---|---|---|---:|---:|"]

@@ -49,6 +49,7 @@ from .ext4compare import (
     DRIVE_PROFILE,
     RECORDINGS,
     distinct_bytes,
+    mb_text,
     real_discard_ranges,
     record_trims,
 )
@@ -341,10 +342,6 @@ def round_discards(config: str) -> list[tuple[int, int, int, int]]:
     return out
 
 
-def _mb(b: int | None) -> str:
-    return "-" if not b else f"{b / 1e6:.1f}"
-
-
 def markdown() -> str:
     """Tables of every recording, as markdown."""
     parts = ["# Real ext4 (Linux 6.18) versus the model: clone, build, fill rounds", ""]
@@ -358,13 +355,13 @@ def markdown() -> str:
         for r in replay_rounds(config):
             ratio = "-" if math.isnan(r.ratio) else f"{r.ratio:.3f}"
             fstrim = "-" if r.real_fstrim_bytes is None else \
-                f"{_mb(r.real_fstrim_bytes)} / {_mb(r.model_fstrim_bytes)}"
+                f"{mb_text(r.real_fstrim_bytes)} / {mb_text(r.model_fstrim_bytes)}"
             files = "-" if r.real_files is None else f"{r.real_files} / {r.model_files}"
             diff = "-" if r.group_diff_pct is None else f"{r.group_diff_pct:.0f}"
             parts.append(
                 f"| {r.index} | {r.step} | {r.real_kib} | {r.model_kib:.0f} | {ratio} "
-                f"| {r.real_discard_requests} ({_mb(r.real_discard_bytes)}) "
-                f"| {r.model_trim_requests} ({_mb(r.model_trimmed_bytes)}) | {fstrim} "
+                f"| {r.real_discard_requests} ({mb_text(r.real_discard_bytes)}) "
+                f"| {r.model_trim_requests} ({mb_text(r.model_trimmed_bytes)}) | {fstrim} "
                 f"| {files} | {diff} |")
         parts.append("")
         if "discard" in rec["mount_options"].split(",") and "fill" in rec:
@@ -374,7 +371,7 @@ def markdown() -> str:
                       "| MB ratio |", "|---|---:|---:|---:|---:|---:|"]
             for k, (rq, rb, mq, mb) in enumerate(round_discards(config), 1):
                 ratio = f"{mb / rb:.2f}" if rb else "-"
-                parts.append(f"| {k} | {rq} | {mq} | {_mb(rb)} | {_mb(mb)} | {ratio} |")
+                parts.append(f"| {k} | {rq} | {mq} | {mb_text(rb)} | {mb_text(mb)} | {ratio} |")
             parts.append("")
     return "\n".join(parts)
 

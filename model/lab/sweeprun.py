@@ -7,7 +7,7 @@ A result is one JSON object per line (JSON Lines):
 
 `key` is the point's canonical JSON (sweep.point_key), so a point already in the file is
 never run again. `result` holds the figures the sweep measures; a drive point always carries
-the simulated WA beside the analytic one (model/flash/theory.py via the runner), so a chart
+the simulated WA beside the analytic one (model/flash/theory/ via the runner), so a chart
 needs nothing else. Non-finite numbers are written as null: JSON has no NaN. `wall_s` is the
 run's wall-clock time in seconds and the only field that differs between two runs of a point.
 
