@@ -288,3 +288,26 @@ def test_modern_discard_worker_races_reallocation(wait_s):
         taken = in_holes & new
         assert taken.sum() >= hole_blocks // 3
         assert (taken & ~trimmed).sum() > 0.5 * taken.sum()
+
+
+@pytest.mark.parametrize("settle", [False, True])
+def test_a_step_that_ends_a_run_lets_the_discard_worker_finish(settle):
+    """A run's last step (settle) counts the discards still queued at its sync, sent in the
+    background: its seconds stay those of the host's work. Otherwise they are left for the
+    next step, which counts them and races them with its allocations."""
+    m = _slow_trim_machine()
+    m.begin("delete")
+    holes = _interleaved_then_delete(m)
+    assert m.fs.discard_queue  # 10 ms a TRIM: the worker is far behind the sync
+    clock = m.clock
+    r = m.end(settle=settle)
+    assert m.clock == clock
+    assert bool(m.fs.discard_queue) is not settle
+    if settle:
+        assert r.trims >= len(holes)
+        assert m.busy_until > m.clock  # the drive is still working through them
+    else:
+        assert r.trims < len(holes)
+        m.begin("later")
+        m.idle(10.0)
+        assert r.trims + m.end().trims >= len(holes)
