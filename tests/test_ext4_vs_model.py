@@ -196,27 +196,28 @@ def test_discard_trims_the_removed_tree():
     assert 1.0 <= model / real <= 2.5, (real, model)
 
 
-def test_limitation_discards_lag_behind_the_sync():
-    """Known gap (timing): the kernel issues the discards from a worker after the commit and
-    sync does not wait for them, so during the sync after rm -rf it had discarded only
-    66 MB of the 115 MB it discarded in the end; the rest went out during git clone. The
-    model issues them right after the commit, within the sync step (without waiting)."""
+def test_discards_run_on_past_the_sync():
+    """The kernel issues the discards from a worker after the commit and sync does not wait
+    for them: during the sync after rm -rf it had discarded only 66 MB of what it
+    discarded in the end, the rest went out during git clone, and after make clean they
+    spilled into dd. The model's worker, one TRIM at a time at the drive's pace, spills
+    into the same steps."""
     steps = rows(DISCARD)
+    for step in (CLONE, DD):
+        assert steps[step].real_discard_requests > 0 and steps[step].model_trim_requests > 0
     assert steps[RM_SYNC].real_discard_bytes < 0.7 * steps[RM_SYNC].model_trimmed_bytes
-    assert steps[CLONE].real_discard_bytes > 0 and steps[CLONE].model_trim_requests == 0
-    # The same after make clean: the kernel's discards spill into the dd step.
-    assert steps[DD].real_discard_requests > 0 and steps[DD].model_trim_requests == 0
 
 
 def test_make_clean_discards_whole_free_runs():
     """After make clean the kernel discarded 199 MB of distinct sectors (make clean plus the
     spill into dd) where the objects occupied 114 MB: each freed extent's free run up to
     its end, here the free tails of block groups 2 and 3. The modern era of the model does
-    the same and lands within 15 % (175 MB); the 2.6.39 era trimmed only the 120 MB the
-    objects occupied."""
+    the same, also spilling into dd, and lands within 15 % (211 MB over both steps); the
+    2.6.39 era trimmed only the 120 MB the objects occupied."""
     ranges = real_discard_ranges(DISCARD)
     real = distinct_bytes(ranges[CLEAN] + ranges[DD])
-    model = rows(DISCARD)[CLEAN].model_trimmed_bytes
+    steps = rows(DISCARD)
+    model = distinct_bytes(steps[CLEAN].model_trim_ranges + steps[DD].model_trim_ranges)
     assert model >= load_recording(DISCARD)["build_outputs"]["bytes"]
     assert abs(model / real - 1) <= 0.15, (real, model)
 
@@ -225,13 +226,16 @@ def test_modern_discard_request_counts_within_10_percent():
     """Linux 6.17 on merges a freed extent only with the node its search-tree descent ends
     at (discard.py), and rm -rf frees files in hash order, so many adjacent files stay
     separate discard entries: 1,248 requests after rm -rf (real, sync plus the spill into
-    git clone) against the model's 1,342 (+7.5 %); after make clean 40 against 41 (+2.5 %).
+    git clone) against the model's 1,139 (-8.7 %: its worker, racing git clone, trims around
+    blocks the clone took); after make clean 40 against 41 (+2.5 %).
     The 2.6.39 era would send one per freed extent, thousands."""
     steps = rows(DISCARD)
     real_rm = steps[RM_SYNC].real_discard_requests + steps[CLONE].real_discard_requests
     real_clean = steps[CLEAN].real_discard_requests + steps[DD].real_discard_requests
-    assert abs(steps[RM_SYNC].model_trim_requests / real_rm - 1) <= 0.10
-    assert abs(steps[CLEAN].model_trim_requests / real_clean - 1) <= 0.10
+    model_rm = steps[RM_SYNC].model_trim_requests + steps[CLONE].model_trim_requests
+    model_clean = steps[CLEAN].model_trim_requests + steps[DD].model_trim_requests
+    assert abs(model_rm / real_rm - 1) <= 0.10, (real_rm, model_rm)
+    assert abs(model_clean / real_clean - 1) <= 0.10, (real_clean, model_clean)
     assert real_rm < load_recording(DISCARD)["tree"]["files"] / 4
 
 

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from app.session.replay import replay
+
 HANG_GUARD_S = 300  # a wait that would otherwise hang (never a timing)
 TRACES = Path(__file__).resolve().parents[1] / "assets" / "traces"
 
@@ -228,3 +230,13 @@ def test_kernel_era_makes_a_new_file_system_whose_discards_cover_free_runs(until
     # modern merges the freed extents (fewer requests) and covers more
     assert 0 < trimmed["modern"][0] < trimmed["2.6.39"][0]
     assert trimmed["modern"][1] > trimmed["2.6.39"][1] > 0
+    # nothing followed the rm -rf: its worker finished in the background, counted in the
+    # step, and the saved log says so, so a replay of it trims the same
+    assert not bench.worker._machine.fs.discard_queue
+    log = bench.snapshot.log
+    assert log[-1]["do"] == "rm" and log[-1]["settled"]
+    assert not any(d.get("settled") for d in log[:-1] if d.get("do") == "unpack")
+    again = replay(bench.session.settings, log).drive.counters()
+    shown = bench.worker.drive.counters()
+    assert again["trims"] == shown["trims"] > 0
+    assert again["trimmed_pages"] == shown["trimmed_pages"]

@@ -113,6 +113,7 @@ FS_BAD_VALUES = [  # the same, on a file-system run's log
     (("log", 0, "args"), {"scale": 0.1, "size": 1},
      ["log[0].args", "step.size is not a known field"]),
     (("log", 0, "done"), 735, ["log[0].done must be at most total (734); got 735"]),
+    (("log", 0, "settled"), "yes", ["log[0].settled"]),
     (("log", 1, "from"), {"atime": "often", "discard": True}, ["log[1].from.atime", "often"]),
     (("log", 1, "from"), {"atime": "strict"}, ["log[1].from.discard is missing"]),
     (("log", 2), {"fs": True, "do": "replay", "args": {"trace": "/no/such.log"}},

@@ -223,3 +223,91 @@ def test_freed_extents_merge_only_with_the_descents_last_node():
     assert sorted(b for s, n in entries for b in range(s, s + n)) == blocks
     gaps = [(b, 1) for b in range(1000, 33000, 2)]
     assert len(freed_entries(gaps, layout)) == len(gaps)
+
+
+def _slow_trim_machine(user_mib: int = 64) -> Machine:
+    """A modern-kernel discard mount on a drive that takes 10 ms per TRIM."""
+    profile = replace(load_profile("ocz_vertex_60"), trim_command_us=10_000.0,
+                      trim_s_per_gib=0.0)
+    return Machine(profile, load_host_profile("phenom2_x4_965"),
+                   FsOptions(discard=True, kernel="modern"), partition=Partition(0),
+                   user_pages=user_mib * MIB // profile.page_bytes)
+
+
+def _interleaved_then_delete(m: Machine) -> list[tuple[int, int]]:
+    """Files a and b alternating over most of the file system, synced; all a deleted and
+    synced: each a leaves a hole between two b's, one discard each. Returns the holes."""
+    names = [(f"a{i}", f"b{i}") for i in range(80)]
+    for a, b in names:
+        for name in (a, b):
+            m.fs.create(2, name, 300 * 1024)
+    m.sync()
+    holes = [e for a, _ in names for e in m.fs.inodes[m.fs.lookup(2, a)].extents]
+    for a, _ in names:
+        m.fs.unlink(2, a)
+    m.sync()
+    return holes
+
+
+@pytest.mark.parametrize("wait_s", [0.0, 5.0])
+def test_modern_discard_worker_races_reallocation(wait_s):
+    """The worker sends one TRIM at a time at the drive's pace after the commit, while the
+    freed blocks are already free: a file written at once takes holes before the worker
+    reaches them, and the worker trims around it; given time first, it trims every hole."""
+    m = _slow_trim_machine()
+    trims = []
+    send = m.dev.trim
+    m.dev.trim = lambda off, ln: (trims.append((off // 4096, ln // 4096)), send(off, ln))
+    holes = _interleaved_then_delete(m)
+    hole_blocks = sum(n for _, n in holes)
+    if wait_s:
+        m.idle(wait_s)
+    sent_before = len(trims)
+    # all the space outside the holes and half the holes' space: the new file must use holes
+    ino = m.fs.create(2, "new", (m.fs.alloc.free_blocks - hole_blocks // 2) * 4096)
+    m.fsync(ino)
+    new = np.zeros(m.fs.layout.total_blocks, bool)
+    for s, n in m.fs.inodes[ino].extents:
+        new[s:s + n] = True
+    m.idle(10.0)  # the worker finishes its queue
+    assert not m.fs.discard_queue
+    trimmed = np.zeros_like(new)
+    for s, n in trims:
+        trimmed[s:s + n] = True
+    for s, n in trims[sent_before:]:  # nothing sent after the write touches the new file
+        assert not new[s:s + n].any()
+    in_holes = np.zeros_like(new)
+    for s, n in holes:
+        in_holes[s:s + n] = True
+    if wait_s:
+        assert trimmed[in_holes].all()
+        assert sent_before >= len(holes)
+    else:
+        # the write came before the worker got far: the holes it took were never trimmed
+        assert sent_before < len(holes) / 4
+        taken = in_holes & new
+        assert taken.sum() >= hole_blocks // 3
+        assert (taken & ~trimmed).sum() > 0.5 * taken.sum()
+
+
+@pytest.mark.parametrize("settle", [False, True])
+def test_a_step_that_ends_a_run_lets_the_discard_worker_finish(settle):
+    """A run's last step (settle) counts the discards still queued at its sync, sent in the
+    background: its seconds stay those of the host's work. Otherwise they are left for the
+    next step, which counts them and races them with its allocations."""
+    m = _slow_trim_machine()
+    m.begin("delete")
+    holes = _interleaved_then_delete(m)
+    assert m.fs.discard_queue  # 10 ms a TRIM: the worker is far behind the sync
+    clock = m.clock
+    r = m.end(settle=settle)
+    assert m.clock == clock
+    assert bool(m.fs.discard_queue) is not settle
+    if settle:
+        assert r.trims >= len(holes)
+        assert m.busy_until > m.clock  # the drive is still working through them
+    else:
+        assert r.trims < len(holes)
+        m.begin("later")
+        m.idle(10.0)
+        assert r.trims + m.end().trims >= len(holes)

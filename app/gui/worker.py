@@ -550,7 +550,12 @@ class Worker(QThread):
         job, self._job = self._job, None
         if job is None:
             return
-        r = self._machine.end()
+        # nothing queued after this step: the person starts the next one later, so modern
+        # discard's worker finishes in between (a saved log replays it the same way)
+        settle = not failed and not (self._plan and isinstance(self._plan[0], tuple))
+        if settle and self._machine.fs.discard_queue:
+            self._job_entry["settled"] = True
+        r = self._machine.end(settle=settle)
         self._recorder.record(self.drive, self._sim_s, force=True)  # the step's last part
         self._message = job.message
         self._steps.append({

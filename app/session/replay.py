@@ -79,7 +79,7 @@ def replay(settings: Settings, log: list[dict],
                 next_fstrim += 60.0 * settings.fstrim_every_min
             if progress:
                 progress(i, step.label, job.done, job.total)
-        r = machine.end()
+        r = machine.end(settle=bool(d.get("settled")))  # as the window ended the step
         out.steps.append({"step": r.name, "host_mb": r.device_written_mb,
                           "nand_mb": r.nand_written_mb})
     return out

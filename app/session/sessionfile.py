@@ -41,11 +41,12 @@ SEGMENT = {"kind": Field(str, choices=tuple(KINDS)), "total": COUNT, "seed": SEE
            "index": COUNT, "hot_lba_fraction": SHARE, "hot_write_fraction": SHARE,
            "trim_max_pages": SETTINGS["trim_max_pages"], "start_page": COUNT}
 # A file-system step: a scenario step (do, args) and what ran of it; `from` on a remount
-# holds the options it replaced. Logs written before steps were scenario steps name the
+# holds the options it replaced; `settled`: the window let modern discard's worker finish
+# after it (nothing followed at once). Logs written before steps were scenario steps name the
 # control (`kind`) and its value (scale, megabytes, path) instead of do and args.
 FS_ENTRY = {"fs": Field(bool, choices=(True,)), "do": Field(str, choices=tuple(STEP_FIELDS)),
             "args": Field(dict), "index": COUNT, "sync_after": Field(bool), "total": COUNT,
-            "done": COUNT, "from": Field(dict),
+            "done": COUNT, "from": Field(dict), "settled": Field(bool),
             "kind": Field(str, choices=(*FS_KINDS, "fstrim")),
             "scale": SETTINGS["kernel_scale"], "megabytes": SETTINGS["seq_mb"],
             "path": SETTINGS["trace_path"]}

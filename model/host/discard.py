@@ -9,7 +9,13 @@ merged into a neighbour when it was freed. For each entry the worker discards ev
 run that starts inside it, *up to the end of that free run* (ext4_try_to_trim_range: the
 next used block or the end of the block group), so never-written free space after a freed
 extent is discarded too, and again for each entry in the run. The worker runs after the
-commit, and `sync` does not wait for it: the discards can finish after sync.
+commit, and `sync` does not wait for it: the discards can finish after sync. It sends one
+request at a time and waits for each (ext4_trim_extent: sb_issue_discard), so it advances at
+the device's pace, while the freed blocks are already free for the host's next writes: a
+block allocated before the worker reaches its entry is not discarded (entry_runs). Measured
+on 6.18 (rounds_discard, loop device): the worker starts 0.07-0.09 s after the commit and
+sends about 320 requests/s; the refill's writes start 0.3-0.5 s in, and the kernel
+discards 0.22-0.68 of what it would with nothing allocated meanwhile.
 
 Which freed extents merge (freed_entries): ext4 keeps them per group in a search tree, and
 since Linux 6.17 (ext4_mb_free_metadata, "merge freed extent with existing extents before
@@ -31,7 +37,8 @@ from collections.abc import Iterable
 from .ext4layout import BlockAllocator, Layout
 from .fstypes import KERNEL_ERAS
 
-__all__ = ["KERNEL_ERAS", "freed_entries", "merge_extents", "modern_runs", "still_free"]
+__all__ = ["KERNEL_ERAS", "entry_runs", "freed_entries", "merge_extents", "modern_runs",
+           "still_free"]
 
 
 def merge_extents(extents: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -242,24 +249,32 @@ def still_free(extents: Iterable[tuple[int, int]],
     return out
 
 
+def entry_runs(entry: tuple[int, int], alloc: BlockAllocator,
+               layout: Layout) -> list[tuple[int, int]]:
+    """What the worker sends for one entry, judged by the bitmap at the moment it reaches
+    the entry (ext4_try_to_trim_range under the group lock): each free run starting inside
+    it, extended to the run's end within its block group. Blocks allocated again since the
+    commit are not free, so the worker trims around them (the kernel returns freed blocks
+    to the buddy allocator before queueing them for discard, ext4_process_freed_data)."""
+    s, ln = entry
+    end = s + ln
+    out = []
+    while s < end:
+        g = layout.group_of_block(s)
+        group_end = min(layout.group_start(g) + layout.blocks_per_group, layout.total_blocks)
+        starts, lengths = alloc.free_runs(s, group_end)
+        for rs, rl in zip(starts.tolist(), lengths.tolist(), strict=True):
+            if rs >= end:
+                break
+            out.append((rs, rl))
+        s = group_end
+    return out
+
+
 def modern_runs(freed: Iterable[tuple[int, int]], alloc: BlockAllocator,
                 layout: Layout) -> list[tuple[int, int]]:
     """The ranges modern ext4's discard worker sends for a transaction's freed extents (in
-    the order they were freed): per entry (freed_entries), each free run starting inside
-    it, extended to the run's end within its block group. Runs are listed once per entry
-    that reaches them, so a free run that several entries fall into is discarded several
-    times, as the kernel does."""
-    out = []
-    for s, ln in freed_entries(freed, layout):
-        end = s + ln
-        while s < end:
-            g = layout.group_of_block(s)
-            group_end = min(layout.group_start(g) + layout.blocks_per_group,
-                            layout.total_blocks)
-            starts, lengths = alloc.free_runs(s, group_end)
-            for rs, rl in zip(starts.tolist(), lengths.tolist(), strict=True):
-                if rs >= end:
-                    break
-                out.append((rs, rl))
-            s = group_end
-    return out
+    the order they were freed) if nothing is allocated while it works: entry_runs of each
+    of freed_entries. Runs are listed once per entry that reaches them, so a free run that
+    several entries fall into is discarded several times, as the kernel does."""
+    return [r for e in freed_entries(freed, layout) for r in entry_runs(e, alloc, layout)]

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import hashlib
 import heapq
+from collections import deque
+from collections.abc import Callable
 
 import numpy as np
 
@@ -67,8 +69,14 @@ class FileSystem:
         self.dev = device
         self.opt = options or FsOptions()
         self.wb = writeback or WritebackLimits()
-        # modern ext4's discard worker: ranges to discard after the commit, not waited on
-        self.discard_queue: list[tuple[int, int]] = []
+        # modern ext4's discard worker: freed entries (first block, blocks) queued by the
+        # commits, worked through in time (run_discard_worker), not waited on by sync
+        self.discard_queue: deque[tuple[int, int]] = deque()
+        self.discard_worker_s = 0.0  # when the worker can send its next request
+        # seconds one discard request of n bytes keeps the worker waiting (the device's
+        # completion time; the Machine sets it from the drive profile). None: no device
+        # time, the worker finishes the moment its queue is filled
+        self.discard_request_s: Callable[[int], float] | None = None
         total = device.size_bytes // 4096
         self.layout = Layout(total, blocks_per_group=self.opt.blocks_per_group,
                              inodes_per_group=self.opt.inodes_per_group)
@@ -184,9 +192,9 @@ class FileSystem:
         the bitmap until the stream moves on.
         """
         if self.discard_queue:
-            # the kernel frees blocks for reuse only after discarding them: never let a
-            # queued discard reach a block given out again
-            self.issue_queued_discards()
+            # the worker sends what it reached by now; it skips blocks given out from here
+            # on (the kernel's freed blocks are allocatable while their discard is queued)
+            self.run_discard_worker(self.now)
         extents = None
         if small:
             nxt, end = self._stream
@@ -598,16 +606,32 @@ class FileSystem:
                 self._write_home()
         if self.opt.discard and tx.freed:
             if self.opt.kernel == "modern":
-                self.discard_queue += dc.modern_runs(tx.freed, self.alloc, self.layout)
+                if not self.discard_queue:
+                    self.discard_worker_s = max(self.discard_worker_s, self.now)
+                self.discard_queue += dc.freed_entries(tx.freed, self.layout)
+                if self.discard_request_s is None:
+                    self.issue_queued_discards()
             else:
                 self._discard(dc.still_free(tx.freed, self.alloc))
 
+    def run_discard_worker(self, until_s: float) -> None:
+        """Modern ext4's discard worker up to until_s (s): it takes its entries in order,
+        each against the bitmap of the moment it reaches it (discard.entry_runs), and waits
+        for each request it sends before the next."""
+        limit = self.opt.max_discard_bytes // 4096
+        while self.discard_queue and self.discard_worker_s <= until_s:
+            for s, ln in dc.entry_runs(self.discard_queue.popleft(), self.alloc, self.layout):
+                self._trim_run(s, ln)
+                if self.discard_request_s is not None:
+                    full, last = divmod(ln, limit)
+                    self.discard_worker_s += (full * self.discard_request_s(limit * 4096)
+                                              + (self.discard_request_s(last * 4096)
+                                                 if last else 0.0))
+
     def issue_queued_discards(self) -> None:
-        """Modern ext4's discard worker: send what the commits queued (the caller does not
-        wait for it; sync does not either)."""
-        queue, self.discard_queue = self.discard_queue, []
-        for s, ln in queue:
-            self._trim_run(s, ln)
+        """Let the discard worker finish its queue now (umount waits for it: the kernel's
+        ext4_mb_release flushes the work)."""
+        self.run_discard_worker(float("inf"))
 
     def _discard(self, extents) -> None:
         """One TRIM per freed extent, as ext4 of the 2.6.39 era sent them. Merging adjacent

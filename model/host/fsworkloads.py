@@ -409,6 +409,7 @@ def umount(m: Machine) -> None:
     What the kernel keeps in memory only goes: fstrim's "group trimmed" marks. Later steps
     find the file system mounted again (mount's own few writes are not modelled)."""
     m.sync()
+    m.finish_discards()  # ext4_mb_release flushes the discard work
     fs = m.fs
     if fs.journal is not None:
         for _ in range(UMOUNT_JOURNAL_SB_WRITES):

@@ -81,6 +81,8 @@ class Machine:
         self.dev = BlockDevice(self.drive, partition)
         self.writeback = WritebackLimits.for_host(host)
         self.fs = FileSystem(self.dev, fs_options, writeback=self.writeback)
+        # the discard worker waits for each TRIM: the drive's time for one request
+        self.fs.discard_request_s = lambda n: timing.trim_seconds(profile, 1, n)
         self._in_flight: deque[tuple[float, int]] = deque()  # (done at s, bytes written)
         self.dev.submit()  # mkfs happens before anything is measured
         self.clock = 0.0
@@ -122,9 +124,22 @@ class Machine:
             if self.dev.pending:
                 self._io(wait=True)
         if self.fs.discard_queue:
-            # modern ext4's discard worker runs after the commit; nobody waits for it
+            # modern ext4's discard worker runs after the commit, at the drive's pace for
+            # one TRIM at a time; nobody waits for it
+            self.fs.run_discard_worker(self.clock)
+            if self.dev.pending:
+                self.account(self.dev.submit(), wait=False)
+
+    def finish_discards(self, wait: bool = True) -> None:
+        """Let modern ext4's discard worker empty its queue. wait: the host waits for it
+        (umount does: ext4_mb_release flushes the work); otherwise the drive works through
+        the requests in the background and the clock stays (a run that ends: the kernel
+        still sends them, nobody waits)."""
+        if self.fs.discard_queue:
             self.fs.issue_queued_discards()
-            self.account(self.dev.submit(), wait=False)
+            self.account(self.dev.submit(), wait=wait)
+            if wait:
+                self.fs.advance(self.clock)
 
     def _writeback_bytes(self) -> int:
         """Bytes sent to the drive that it has not finished writing by now."""
@@ -181,10 +196,15 @@ class Machine:
         self._io(wait=False)
         self._step = (name, self.clock, self.fs.count.copy(), self._io_stats)
 
-    def end(self) -> StepResult:
+    def end(self, settle: bool = False) -> StepResult:
         """Close the step begun last. Background I/O still running belongs to what comes
-        next (a later sync waits for it)."""
+        next (a later sync waits for it). settle: nothing follows at once (the run ends, or
+        a person starts the next step later), so modern ext4's discard worker finishes its
+        queue in the background and its requests count in this step; without it they go
+        out during the next step, racing its allocations."""
         self._io(wait=False)
+        if settle:
+            self.finish_discards(wait=False)
         name, t0, c0, s0 = self._step
         self._step = None
         c1, s1 = self.fs.count, self._io_stats

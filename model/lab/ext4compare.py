@@ -94,6 +94,9 @@ class StepComparison:
     model_trim_requests: int
     model_trimmed_bytes: int
     real_fstrim_bytes: int | None = None
+    # the model's trimmed byte ranges (first, end): modern discard's worker runs on into
+    # the next steps, so distinct bytes over several steps need the union
+    model_trim_ranges: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -284,7 +287,8 @@ def _replay(config: str) -> tuple[StepComparison, ...]:
             real_discard_bytes=distinct_bytes(real_ranges[i]),
             model_trim_requests=len(trims) - first_trim,
             model_trimmed_bytes=distinct_bytes(trims[first_trim:]),
-            real_fstrim_bytes=step.get("fstrim_reported_bytes")))
+            real_fstrim_bytes=step.get("fstrim_reported_bytes"),
+            model_trim_ranges=tuple(trims[first_trim:])))
     return tuple(out)
 
 

@@ -300,7 +300,7 @@ def run_scenario(s: Scenario, on_step: Callable[[int, StepResult], None] | None 
                         next_report = time.perf_counter() + every_s
         except StepError as e:
             raise e.located(i, s.source, step.line) from e
-        results.append(m.end())
+        results.append(m.end(settle=i == len(s.steps) - 1))  # the run ends: see Machine.end
         if on_step:
             on_step(i, results[-1])
     return results
