@@ -2,18 +2,33 @@
 scenario plays, the speed readout, charts after Reset All, the analytic legend entry, step
 names, and Reset All folding the file-system section."""
 
+import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from app.gui.statusline import RunStatus
+from app.session import fsjobs
 from app.session.fsjobs import FsStep
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "assets" / "scenarios"
+HANG_GUARD_S = 300  # a wait that would otherwise hang (never a timing)
 
 
-def test_a_scenario_never_reads_idle_while_it_plays(qtbot, until, bench):
+def test_a_scenario_never_reads_idle_while_it_plays(qtbot, until, bench, monkeypatch):
+    """The unpack is seen running whatever the machine's speed: the worker is held before
+    its first slice until the test has seen it, so a fast machine cannot finish it between
+    two frames the window shows."""
+    release = threading.Event()
+    advance = fsjobs.FsJob.advance
+
+    def held_before_the_unpack(job, until_s, clock):
+        if job.step.do == "unpack":
+            release.wait(HANG_GUARD_S)
+        advance(job, until_s, clock)
+
+    monkeypatch.setattr(fsjobs.FsJob, "advance", held_before_the_unpack)
     bench.confirm = lambda text: True
     assert bench.open_scenario(str(SCENARIOS / "discard_vertex_le.toml"))
     seen = []
@@ -24,6 +39,7 @@ def test_a_scenario_never_reads_idle_while_it_plays(qtbot, until, bench):
 
     until(look)
     bench.worker.send("pause")
+    release.set()
     assert not any(p.startswith("idle") for p, _ in seen), seen
     assert seen[0][0].startswith("starting scenario")
     assert "running" in bench.charts.steps.message.text()
