@@ -9,12 +9,25 @@ GUI tests wait on conditions, never on time, and drive runs at full speed ("fast
 they pass however busy the machine is. `HANG_GUARD_MS` only stops a test that would
 otherwise wait forever: it is minutes, because a cold numba cache compiles the engine
 for a minute or more on a busy two-core machine.
+
+Hypothesis, by default, times each example (200 ms) and its data generation, and fails a
+run whose example was slow once and quick when replayed ("Unreliable test timings"): on a
+busy machine that is the scheduler, not the code. Property tests here check invariants,
+never speed, so the profile in force (Hypothesis' own "ci" one on a known CI service) runs
+without either limit; a --hypothesis-profile given on the command line still wins.
 """
 
 import os
 import tempfile
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+_in_force = settings()
+settings.register_profile(
+    "ssdlab", parent=_in_force, deadline=None,
+    suppress_health_check={*_in_force.suppress_health_check, HealthCheck.too_slow})
+settings.load_profile("ssdlab")
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Lesson progress goes to a folder of the test run's own, never the user's ~/.config.

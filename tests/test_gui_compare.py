@@ -21,9 +21,13 @@ def key(k, mods=Qt.KeyboardModifier.NoModifier) -> None:
 CTRL = Qt.KeyboardModifier.ControlModifier
 
 
-def finished(w) -> bool:
+def finished(w, runs: int | None = None) -> bool:
+    """Every drive shows no run going. With runs: and each drive's newest snapshot logs that
+    many workloads, so it was taken after the last one ended; without, a drive whose last
+    frame is still on its way (B's, when A's is in first) passes on the frame it showed
+    before the run."""
     return all(v.snapshot is not None and not v.snapshot.running and not v.snapshot.segment
-               for v in w.views)
+               and (runs is None or len(v.snapshot.log) == runs) for v in w.views)
 
 
 @pytest.fixture
@@ -83,13 +87,12 @@ def test_both_drives_end_a_fill_at_the_same_host_write_count(until, pair):
     until(lambda: b.snapshot.blocks > a.snapshot.blocks)
     pair.request(workload="fill", fill_pct=100.0)
     pair.run_workload()
-    until(lambda: finished(pair) and a.snapshot.counters["host_writes"] > 0)
+    until(lambda: finished(pair, runs=1))
     assert a.snapshot.counters["host_writes"] == b.snapshot.counters["host_writes"] \
         == a.settings.user_pages
     pair.request(workload="random", amount=0.5)
     pair.run_workload()
-    until(lambda: finished(pair) and a.snapshot.counters["host_writes"]
-          > a.settings.user_pages)
+    until(lambda: finished(pair, runs=2))
     writes = {v.snapshot.counters["host_writes"] for v in pair.views}
     assert writes == {a.settings.user_pages + a.settings.user_pages // 2}
     # the same writes, more spare: B amplifies less, and the status line says both
@@ -103,7 +106,7 @@ def test_charts_overlay_both_runs_labelled_with_what_differs(until, pair):
     pair.request(spare_pct=28.0)
     pair.request(workload="random", amount=0.3)
     pair.run_workload()
-    until(lambda: finished(pair) and pair.snapshot.counters["host_writes"] > 0)
+    until(lambda: finished(pair, runs=1))
     pair.charts.setCurrentWidget(pair.charts.wa)
     until(lambda: pair.charts.wa.points("B:wa") > 1)
     names = {k: s.name() for k, s in pair.charts.wa.series.items()}
@@ -263,7 +266,7 @@ def test_opening_a_session_goes_back_to_one_drive(until, pair, tmp_path):
     pair.confirm = lambda text: True
     pair.request(workload="random", amount=0.1)
     pair.run_workload()
-    until(lambda: finished(pair) and pair.snapshot.counters["host_writes"] > 0)
+    until(lambda: finished(pair, runs=1))
     path = str(tmp_path / "run.ssdlab.json")
     assert pair.save(path)
     b = pair.views[1]

@@ -14,13 +14,14 @@ from app.gui import exportdialog
 from model.lab.charts import RUN_CHARTS
 
 
-def run_to_end(qtbot, w, timeout=20000):
+def run_to_end(qtbot, until, w):
+    """Run the chosen workload at full speed and wait (on conditions: a busy machine may
+    take its time) until it has ended."""
     w.speed.setCurrentIndex(w.speed.findData("fast"))
     before = w.snapshot.counters["host_writes"]
     qtbot.mouseClick(w.run_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: w.snapshot.counters["host_writes"] > before, timeout=timeout)
-    qtbot.waitUntil(lambda: not w.snapshot.running and not w.snapshot.segment,
-                    timeout=timeout)
+    until(lambda: w.snapshot.counters["host_writes"] > before)
+    until(lambda: not w.snapshot.running and not w.snapshot.segment)
 
 
 def test_every_chart_has_the_export_menu_and_file_menu_entry(bench):
@@ -38,8 +39,8 @@ def test_every_chart_has_the_export_menu_and_file_menu_entry(bench):
     dialogs[0].reject()
 
 
-def test_dialog_exports_the_live_run(qtbot, bench, tmp_path):
-    run_to_end(qtbot, bench)
+def test_dialog_exports_the_live_run(qtbot, until, bench, tmp_path):
+    run_to_end(qtbot, until, bench)
     snap = bench.snapshot
     dialog = exportdialog.open_dialog(bench, "wa", "csv")
     dialog.path.setText(str(tmp_path / "wa.csv"))
@@ -61,8 +62,8 @@ def test_dialog_exports_the_live_run(qtbot, bench, tmp_path):
             assert out.stat().st_size > 1000
 
 
-def test_bad_path_is_reported_and_the_old_file_kept(qtbot, bench, tmp_path):
-    run_to_end(qtbot, bench)
+def test_bad_path_is_reported_and_the_old_file_kept(qtbot, until, bench, tmp_path):
+    run_to_end(qtbot, until, bench)
     old = tmp_path / "wa.png"
     old.write_bytes(b"old")
     dialog = exportdialog.open_dialog(bench, "wa", "png")

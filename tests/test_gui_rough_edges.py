@@ -2,18 +2,35 @@
 scenario plays, the speed readout, charts after Reset All, the analytic legend entry, step
 names, and Reset All folding the file-system section."""
 
+import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from app.gui import worker
 from app.gui.statusline import RunStatus
+from app.session import fsjobs
 from app.session.fsjobs import FsStep
+from app.session.streams import Stream
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "assets" / "scenarios"
+HANG_GUARD_S = 300  # a wait that would otherwise hang (never a timing)
 
 
-def test_a_scenario_never_reads_idle_while_it_plays(qtbot, until, bench):
+def test_a_scenario_never_reads_idle_while_it_plays(qtbot, until, bench, monkeypatch):
+    """The unpack is seen running whatever the machine's speed: the worker is held before
+    its first slice until the test has seen it, so a fast machine cannot finish it between
+    two frames the window shows."""
+    release = threading.Event()
+    advance = fsjobs.FsJob.advance
+
+    def held_before_the_unpack(job, until_s, clock):
+        if job.step.do == "unpack":
+            release.wait(HANG_GUARD_S)
+        advance(job, until_s, clock)
+
+    monkeypatch.setattr(fsjobs.FsJob, "advance", held_before_the_unpack)
     bench.confirm = lambda text: True
     assert bench.open_scenario(str(SCENARIOS / "discard_vertex_le.toml"))
     seen = []
@@ -24,6 +41,7 @@ def test_a_scenario_never_reads_idle_while_it_plays(qtbot, until, bench):
 
     until(look)
     bench.worker.send("pause")
+    release.set()
     assert not any(p.startswith("idle") for p, _ in seen), seen
     assert seen[0][0].startswith("starting scenario")
     assert "running" in bench.charts.steps.message.text()
@@ -89,7 +107,16 @@ def test_step_names_read_as_words(args, label):
     assert FsStep("remount", args, total=1).label == label
 
 
-def test_untimed_throughput_chart_draws_a_smooth_host_share(qtbot, until, bench):
+def test_untimed_throughput_chart_draws_a_smooth_host_share(qtbot, until, bench,
+                                                            monkeypatch):
+    """A block run adds a chart row per frame, and how much a frame holds is the machine's
+    speed: one a few times faster than ours drew the second drive write in two rows. Here
+    every batch is a frame of at most 1/256 of a drive write (an animation's frames are
+    smaller still), so it has 256 rows on any machine, and a share taken per frame rather
+    than over the last 5 % of capacity shows as a comb."""
+    take = Stream.take
+    monkeypatch.setattr(Stream, "take", lambda s, n: take(s, min(n, s.user_pages // 256)))
+    monkeypatch.setattr(worker, "FRAME_S", 0.0)
     bench.request(workload="random", amount=2.0)
     bench.run_workload()
     until(lambda: not bench.snapshot.running and bench.snapshot.counters["gc_copies"] > 0)

@@ -223,13 +223,13 @@ def test_ssdlab_run_names_a_damaged_archive_and_exits_2(tmp_path, capsys):
                    "(unpack): unexpected end of data\n")
 
 
-def test_the_window_shows_a_step_that_fails_at_run_time(qtbot, bench, tmp_path):
+def test_the_window_shows_a_step_that_fails_at_run_time(until, bench, tmp_path):
     """The workbench runs steps with the same StepRun, so a failure reaches it as the same
     StepError, shown at the controls; the window keeps running."""
     bench.confirm = lambda text: True
     path = tmp_path / "full.toml"
     path.write_text(HEAD + step("write", name="a", mb=200) + step("write", name="b", mb=200))
     assert bench.open_scenario(str(path))
-    qtbot.waitUntil(lambda: "file system full" in bench.controls.error.text(), timeout=120000)
+    until(lambda: "file system full" in bench.controls.error.text())
     assert "step.mb = 200.0 (write): file system full" in bench.controls.error.text()
     assert bench.isVisible()
