@@ -337,8 +337,10 @@ def test_a_failure_in_one_drive_pauses_both_and_a_new_run_starts_both(until, pai
 
     monkeypatch.setattr(type(b.worker), "_tick", fail_once)
     pair.run_workload()
-    until(lambda: bool(failures) and not pair.is_running())
-    assert pair.controls.error.text() == "Engine: B: flash on fire"
+    # the failure reaches the window as a queued signal: wait for its message, not only
+    # for the drives to stop (a snapshot from before the run also says "not running")
+    until(lambda: pair.controls.error.text() == "Engine: B: flash on fire")
+    until(lambda: not pair.is_running())
     pair.settle()
     held = [v.snapshot.counters["host_writes"] for v in pair.views]
     pair.settle()  # nothing runs on while paused
