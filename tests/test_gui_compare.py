@@ -4,6 +4,8 @@ workload at the same point (lockstep), the charts overlay both runs with labels 
 differs, the Steps table has A and B columns, a pinned reference survives a drive change,
 and the keys work while a text field has focus."""
 
+import errno
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
@@ -344,3 +346,50 @@ def test_a_failure_in_one_drive_pauses_both_and_a_new_run_starts_both(until, pai
     until(lambda: all(v.snapshot.counters["host_writes"] > 2 * v.settings.user_pages
                       for v in pair.views))
     pair.settle()
+
+
+def test_a_drive_whose_file_system_fills_ends_both_runs(until, pair, monkeypatch):
+    """B's unpack fails part-way (its file system reports itself full; the settings' checks
+    keep a tree that cannot fit from being chosen, so the failure is injected). The message
+    names B, A's run ends with it rather than waiting on B for ever, the Steps table says
+    which step failed and which stopped, and Play, Reset and a new run work on both."""
+    pair.confirm = lambda text: True
+    for drive in (1, 0):
+        pair.edit_drive(drive)
+        assert pair.request(profile="ocz_vertex_le_100", capacity_mib=512.0)
+    assert pair.request(workload="unpack", kernel_scale=0.2)
+    a, b = pair.views
+    tick = type(b.worker)._tick_fs
+    slices = []
+
+    def full_after_a_while(worker, *args, **kwargs):
+        if worker is b.worker:
+            slices.append(1)
+            if len(slices) == 3:
+                raise OSError(errno.ENOSPC, "No space left on device")
+        return tick(worker, *args, **kwargs)
+
+    monkeypatch.setattr(type(b.worker), "_tick_fs", full_after_a_while)
+    pair.run_workload()
+    until(lambda: pair.controls.error.text().startswith("Engine: B: "))
+    assert "No space left on device" in pair.controls.error.text()
+    until(lambda: not pair.is_running() and not any(v.snapshot.segment for v in pair.views))
+    pair.settle()
+    assert a.snapshot.steps[-1]["step"].endswith("(stopped)"), a.snapshot.steps
+    assert b.snapshot.steps[-1]["step"].endswith("(failed)"), b.snapshot.steps
+    assert pair.play_button.text() == "Play"
+    held = [v.snapshot.counters["host_writes"] for v in pair.views]
+    pair.settle()  # nothing runs on
+    assert [v.snapshot.counters["host_writes"] for v in pair.views] == held
+    slices.clear()
+    monkeypatch.setattr(type(b.worker), "_tick_fs", tick)
+    pair.toggle_play()  # Space: nothing is left to resume, so the chosen step runs anew
+    until(lambda: finished(pair) and all(len(v.snapshot.steps) == 2 for v in pair.views))
+    assert not b.snapshot.steps[-1]["step"].endswith(")")
+    pair.reset_all()
+    until(lambda: all(v.snapshot.counters["host_writes"] == 0 and not v.snapshot.steps
+                      for v in pair.views))
+    assert pair.request(workload="random", amount=0.2)  # block workloads run on both again
+    pair.run_workload()
+    until(lambda: finished(pair) and all(v.snapshot.counters["host_writes"]
+                                         >= 0.2 * v.settings.user_pages for v in pair.views))
