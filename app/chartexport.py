@@ -30,7 +30,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from app.atomicfile import OutputFileError, atomic_open, check_writable
-from app.palette import PRINT_PAGE, run_colour
+from app.palette import PRINT_PAGE, dash, run_colour
 from model.lab.charts import Line, Table, histogram_outline
 from model.lab.overlay import RUN_COLUMN, ChartRun, Overlay
 
@@ -122,10 +122,10 @@ def version() -> str:
 
 
 # How each run's lines are told apart on paper, where colour alone may not survive a grey-scale
-# print: A solid (its analytic level dashed), B dashed (its analytic level dotted), as in the
-# window; references dash-dotted, each its own pattern, thinner and faded.
-DASH = (0, (4, 2))
-SECOND_DASH = {False: (0, (6, 2.5)), True: (0, (1, 1.5))}  # by the line's own dash
+# print: A solid, B dashed, analytic levels dotted (the window's patterns, app/palette.py);
+# references dash-dotted, each its own pattern, thinner and faded.
+DASH = (0, dash("main", True))
+SECOND_DASH = {False: (0, dash("second", False)), True: (0, dash("second", True))}
 REFERENCE_DASHES = ((0, (6, 1.5, 1.5, 1.5)), (0, (3, 1, 1, 1, 1, 1)), (0, (8, 2, 2, 2, 2, 2)))
 REFERENCE_WIDTH = 0.75  # of LINE_WIDTH_PT
 LEGEND_COLUMNS = {"single": 1, "double": 2}  # runs' legend under the plot

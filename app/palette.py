@@ -68,6 +68,23 @@ REFERENCE_SHARE = 0.45  # a pinned reference's lines: this much of A's colour, t
 # duller than A's line, and drawn thinner and dash-dotted).
 REFERENCE_FADE = {"normal": "#ffffff", "projector": "#9a9a9a"}
 
+# Each kind of line has its own dash pattern, so a grey-scale print, a colour-blind viewer and
+# the back row tell them apart without colour: a run's measured lines are A solid, B long
+# dashes, a reference dash-dotted; an analytic level is dotted (B's dots sparser than A's), so
+# it never looks like B. Patterns are (on, off, ...) in line widths, as both Qt's
+# QPen.setDashPattern and matplotlib's scaled dashes read them; None: solid.
+DASHES: dict[tuple[str, bool], tuple[float, ...] | None] = {
+    ("main", False): None, ("main", True): (1.0, 1.6),
+    ("second", False): (6.0, 2.5), ("second", True): (1.0, 3.5),
+    ("ref", False): (6.0, 1.5, 1.5, 1.5), ("ref", True): (1.0, 1.6),
+}
+
+
+def dash(role: str, analytic: bool) -> tuple[float, ...] | None:
+    """The dash pattern of a line: role "main" (A or the only run), "second" (B) or "ref";
+    analytic: the line is a model's level, not a measurement."""
+    return DASHES[(role, analytic)]
+
 # viridis' ends: a full block with no valid page (0 %) and with every page valid (100 %)
 VIRIDIS_ENDS = ("#440154", "#fde725")
 

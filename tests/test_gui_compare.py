@@ -4,11 +4,15 @@ workload at the same point (lockstep), the charts overlay both runs with labels 
 differs, the Steps table has A and B columns, a pinned reference survives a drive change,
 and the keys work while a text field has focus."""
 
+import errno
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
+from app.gui.runlegend import RunLegend
+from app.palette import DASHES, dash
 from app.session.runlabels import differing
 
 
@@ -117,7 +121,8 @@ def test_charts_overlay_both_runs_labelled_with_what_differs(until, pair):
                                              "B: analytic"]
     assert "wa_window" not in names  # noise when runs are overlaid
     a_pen, b_pen = (pair.charts.wa.series[k].pen() for k in ("wa", "B:wa"))
-    assert a_pen.color() != b_pen.color() and b_pen.style() == Qt.PenStyle.DashLine
+    assert a_pen.color() != b_pen.color() and a_pen.style() == Qt.PenStyle.SolidLine
+    assert b_pen.dashPattern() == list(dash("second", False))  # B dashed
     for view in (pair.charts.free, pair.charts.wear, pair.charts.throughput):
         pair.charts.setCurrentWidget(view)
         until(lambda v=view: any(k.startswith("B:") and v.points(k) > 1 for k in v.series))
@@ -156,6 +161,70 @@ def test_pinned_reference_stays_when_the_spare_changes(until, bench):
     assert bench.references == [] and not bench.reference_button.isChecked()
     until(lambda: "ref0:wa" not in wa.series)
     assert wa.series["wa"].name() == "cumulative"
+
+
+def _dash_signature(swatch) -> tuple[int, ...]:
+    """The lengths of the drawn and empty stretches along a legend stroke's middle row
+    (the ends left out: a stroke may begin or end in the middle of a dash)."""
+    image = swatch.pixmap().toImage()
+    row = [image.pixelColor(x, image.height() // 2).alpha() > 60 for x in range(image.width())]
+    runs, n = [], 1
+    for before, here in zip(row, row[1:], strict=False):
+        if here == before:
+            n += 1
+        else:
+            runs.append(n)
+            n = 1
+    runs.append(n)
+    return tuple(runs[1:-1]) if len(runs) > 2 else (len(runs),)
+
+
+@pytest.mark.parametrize("profile", ["normal", "projector"])
+def test_b_references_and_analytic_lines_differ_in_style_and_legend(until, bench, profile):
+    """A solid, B dashed, a reference dash-dotted, analytic levels dotted (A's dots closer
+    than B's): no two kinds of line share a dash pattern, and the legend's strokes show each
+    pattern (B was dashed like the analytic level, and a legend of colours alone could not
+    tell them apart on a grey projector)."""
+    from PySide6.QtWidgets import QLabel
+
+    from app.gui import theme
+
+    # one pattern each, but for a reference's analytic level, never drawn (it repeats A's)
+    drawn = {k: v for k, v in DASHES.items() if k != ("ref", True)}
+    assert len(set(drawn.values())) == len(drawn)
+    bench.toggle_presentation(profile == "projector")
+    try:
+        bench.request(workload="random", amount=0.3)
+        bench.run_workload()
+        until(lambda: finished(bench) and bench.snapshot.counters["host_writes"] > 0)
+        bench.pin_reference()
+        assert bench.set_compare(True)
+        until(lambda: len(bench.views) == 2 and bench.views[1].snapshot is not None)
+        bench.edit_drive(1)
+        assert bench.request(spare_pct=28.0)
+        bench.run_workload()
+        wa = bench.charts.wa
+        bench.charts.setCurrentWidget(wa)
+        until(lambda: finished(bench) and all(wa.points(k) > 1 for k in ("wa", "B:wa")))
+        kinds = {"wa": ("main", False), "theory": ("main", True), "B:wa": ("second", False),
+                 "B:theory": ("second", True), "ref0:wa": ("ref", False)}
+        patterns = {}
+        for name, kind in kinds.items():
+            pen = wa.series[name].pen()
+            assert (pen.dashPattern() if pen.style() != Qt.PenStyle.SolidLine else None) \
+                == (list(DASHES[kind]) if DASHES[kind] else None), name
+            patterns[name] = tuple(pen.dashPattern()) if DASHES[kind] else ()
+        assert len(set(patterns.values())) == len(kinds)
+        legend = bench.charts.run_legend
+        until(lambda: legend.isVisible() and len(legend.labels) == len(kinds))
+        swatches = [lab for lab in legend.findChildren(QLabel)
+                    if lab.isVisible() and not lab.pixmap().isNull()]
+        assert len(swatches) == len(kinds)
+        signatures = [_dash_signature(s) for s in swatches]
+        assert len(set(signatures)) == len(kinds), signatures
+        assert isinstance(legend, RunLegend) and theme.current().name == profile
+    finally:
+        bench.presentation.reset()
 
 
 def test_keys_switch_drives_while_a_text_field_has_focus(until, pair):
@@ -349,3 +418,50 @@ def test_a_failure_in_one_drive_pauses_both_and_a_new_run_starts_both(until, pai
     until(lambda: all(v.snapshot.counters["host_writes"] > 2 * v.settings.user_pages
                       for v in pair.views))
     pair.settle()
+
+
+def test_a_drive_whose_file_system_fills_ends_both_runs(until, pair, monkeypatch):
+    """B's unpack fails part-way (its file system reports itself full; the settings' checks
+    keep a tree that cannot fit from being chosen, so the failure is injected). The message
+    names B, A's run ends with it rather than waiting on B for ever, the Steps table says
+    which step failed and which stopped, and Play, Reset and a new run work on both."""
+    pair.confirm = lambda text: True
+    for drive in (1, 0):
+        pair.edit_drive(drive)
+        assert pair.request(profile="ocz_vertex_le_100", capacity_mib=512.0)
+    assert pair.request(workload="unpack", kernel_scale=0.2)
+    a, b = pair.views
+    tick = type(b.worker)._tick_fs
+    slices = []
+
+    def full_after_a_while(worker, *args, **kwargs):
+        if worker is b.worker:
+            slices.append(1)
+            if len(slices) == 3:
+                raise OSError(errno.ENOSPC, "No space left on device")
+        return tick(worker, *args, **kwargs)
+
+    monkeypatch.setattr(type(b.worker), "_tick_fs", full_after_a_while)
+    pair.run_workload()
+    until(lambda: pair.controls.error.text().startswith("Engine: B: "))
+    assert "No space left on device" in pair.controls.error.text()
+    until(lambda: not pair.is_running() and not any(v.snapshot.segment for v in pair.views))
+    pair.settle()
+    assert a.snapshot.steps[-1]["step"].endswith("(stopped)"), a.snapshot.steps
+    assert b.snapshot.steps[-1]["step"].endswith("(failed)"), b.snapshot.steps
+    assert pair.play_button.text() == "Play"
+    held = [v.snapshot.counters["host_writes"] for v in pair.views]
+    pair.settle()  # nothing runs on
+    assert [v.snapshot.counters["host_writes"] for v in pair.views] == held
+    slices.clear()
+    monkeypatch.setattr(type(b.worker), "_tick_fs", tick)
+    pair.toggle_play()  # Space: nothing is left to resume, so the chosen step runs anew
+    until(lambda: finished(pair) and all(len(v.snapshot.steps) == 2 for v in pair.views))
+    assert not b.snapshot.steps[-1]["step"].endswith(")")
+    pair.reset_all()
+    until(lambda: all(v.snapshot.counters["host_writes"] == 0 and not v.snapshot.steps
+                      for v in pair.views))
+    assert pair.request(workload="random", amount=0.2)  # block workloads run on both again
+    pair.run_workload()
+    until(lambda: finished(pair) and all(v.snapshot.counters["host_writes"]
+                                         >= 0.2 * v.settings.user_pages for v in pair.views))

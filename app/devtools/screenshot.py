@@ -3,6 +3,8 @@
     python -m app.devtools.screenshot assets/workbench.png     the README picture (1280 x 800)
     python -m app.devtools.screenshot --tour /tmp/shots        empty state, small and large drives,
                                                       every chart, projector mode, 1024 x 768
+    python -m app.devtools.screenshot --compare /tmp/shots     two drives and a kept reference in
+                                                      presentation mode at the screen's size
 
 Works offscreen (QT_QPA_PLATFORM=offscreen is set when no DISPLAY is present). The picture
 is a window grab, so it shows exactly what the window paints.
@@ -143,18 +145,64 @@ def file_system(app, w, folder: Path) -> None:
     _grab(app, w, folder / "11-bad-trace-file.png")
 
 
+def compare_tour(app, folder: Path) -> None:
+    """Two drives (spare 7 % against 28 %) and a kept reference, in presentation mode with the
+    control panel shown, at the screen's size: every chart tab, and B's differing fields."""
+    from app.gui.workbench import Workbench
+
+    w = Workbench()
+    w.confirm = lambda text: True
+    w.show()
+    _wait(app, 5, lambda: w.snapshot is not None)
+    w.request(spare_pct=7.0, capacity_mib=256.0)
+    _run(app, w, "fill")
+    _run(app, w, "random", 1.0)
+    w.pin_reference()  # the run at 7 % stays on the charts
+    assert w.set_compare(True)
+    _wait(app, 10, lambda: len(w.views) == 2 and w.views[1].snapshot is not None)
+    w.edit_drive(1)
+    w.request(spare_pct=28.0)
+    w.edit_drive(0)
+    w.request(spare_pct=12.0)
+    for v in w.views:
+        _wait(app, 10, lambda v=v: v.snapshot is not None and v.snapshot.blocks > 0)
+    w.request(workload="fill", speed="fast")
+    w.run_workload()
+    _wait(app, 120, lambda: all(not v.snapshot.running and not v.snapshot.segment
+                                and v.snapshot.counters["host_writes"] > 0 for v in w.views))
+    w.request(workload="random", amount=1.0)
+    w.run_workload()
+    _wait(app, 120, lambda: all(not v.snapshot.running and not v.snapshot.segment
+                                and v.snapshot.counters["host_writes"]
+                                > 1.5 * v.settings.user_pages for v in w.views))
+    w.toggle_presentation(True)
+    w.edit_drive(1)
+    _wait(app, 1.0)
+    for i in range(w.charts.count()):
+        w.charts.setCurrentIndex(i)
+        _grab(app, w, folder / f"c{i + 1:02d}-present-{w.charts.tabText(i).lower()}.png")
+    spare = w.controls.widgets["spare_pct"]
+    _grab(app, spare.parentWidget(), folder / "c20-differing-field.png")
+    w.toggle_presentation(False)
+    w.charts.setCurrentIndex(0)
+    _grab(app, w, folder / "c21-normal-wa.png")
+    w.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m app.devtools.screenshot", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("path", help="PNG to write (with --tour: a folder)")
     parser.add_argument("--tour", action="store_true")
+    parser.add_argument("--compare", action="store_true")
     args = parser.parse_args(argv)
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
-    (tour if args.tour else readme)(app, Path(args.path))
+    show = compare_tour if args.compare else tour if args.tour else readme
+    show(app, Path(args.path))
     return 0
 
 

@@ -3,8 +3,9 @@ decimated to at most MAX_POINTS, never point by point. The numbers come from the
 snapshot; nothing is computed here beyond choosing which points to draw.
 
 Beside the main run, a chart may draw other runs over it (`Run`): the second drive of a
-comparison (B: its own colours, dashed) and pinned references (faded), each line labelled
-with its run ("B: spare 28 %"); the Steps table then has A and B columns."""
+comparison (B: its own colours, dashed) and pinned references (faded, dash-dotted), each line
+labelled with its run ("B: spare 28 %"); analytic levels are dotted (app/palette.py DASHES).
+The Steps table then has A and B columns."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from PySide6.QtCharts import QChart, QChartView, QLineSeries
+from PySide6.QtCharts import QChart, QChartView, QLegend, QLineSeries
 from PySide6.QtCore import QMargins, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import (
@@ -25,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.palette import run_colour
+from app.palette import dash, run_colour
 from model.lab.charts import CHARTS, RUN_CHARTS, Table, chart_table, histogram_outline
 from model.lab.overlay import OVERLAY_SKIPS, REFERENCE_SKIPS, legend_text  # as in files
 
@@ -93,6 +94,8 @@ class SeriesChart(QChartView):
         self._chart.setTitle(title)
         self._chart.setMargins(QMargins(2, 2, 2, 2))
         self._chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
+        # each entry a stroke of its line's pen: a dotted analytic level shows dotted
+        self._chart.legend().setMarkerShape(QLegend.MarkerShape.MarkerShapeFromSeries)
         self.x_axis, self.y_axis = TickAxis(), TickAxis(vertical=True)
         self.x_axis.setTitleText(x_title)
         self._y = y_axis  # the y axis's description (model/lab/charts.py Axis)
@@ -184,12 +187,10 @@ class SeriesChart(QChartView):
         token, dashed, role = self._styles[name]
         pen = QPen(QColor(run_colour(t.name, token, role)))
         pen.setWidthF(t.line_width if role != "ref" else 0.75 * t.line_width)
-        if role == "second":  # B: dashed (its analytic level dotted)
-            pen.setStyle(Qt.PenStyle.DotLine if dashed else Qt.PenStyle.DashLine)
-        elif role == "ref":  # a reference: dash-dotted, as in exported files
-            pen.setStyle(Qt.PenStyle.DashDotLine)
-        elif dashed:
-            pen.setStyle(Qt.PenStyle.DashLine)
+        pattern = dash(role, dashed)  # B dashed, a reference dash-dotted, analytic dotted
+        if pattern is not None:
+            pen.setCapStyle(Qt.PenCapStyle.FlatCap)  # square caps would fill the gaps
+            pen.setDashPattern(list(pattern))
         self.series[name].setPen(pen)
 
     def apply_theme(self) -> None:

@@ -9,7 +9,9 @@ from PySide6.QtWidgets import QLayout, QLayoutItem
 
 
 class FlowLayout(QLayout):
-    def __init__(self, parent=None, spacing: int = 6):
+    def __init__(self, parent=None, spacing: int = 6, row_spacing: int | None = None):
+        """spacing: px between items in a row; row_spacing: px between rows (spacing if
+        None)."""
         super().__init__(parent)
         if parent is not None:  # the parent layout must ask how tall the rows make it
             policy = parent.sizePolicy()
@@ -17,6 +19,7 @@ class FlowLayout(QLayout):
             parent.setSizePolicy(policy)
         self._items: list[QLayoutItem] = []
         self.setSpacing(spacing)
+        self._row_spacing = row_spacing
         self.setContentsMargins(0, 0, 0, 0)
 
     def addItem(self, item: QLayoutItem) -> None:  # noqa: N802 - Qt name
@@ -70,7 +73,8 @@ class FlowLayout(QLayout):
         for item in self._visible():
             hint = item.sizeHint()
             if x + hint.width() > rect.right() + 1 and x > rect.x():
-                x, y, row_h = rect.x(), y + row_h + self.spacing(), 0
+                between = self.spacing() if self._row_spacing is None else self._row_spacing
+                x, y, row_h = rect.x(), y + row_h + between, 0
             if move:
                 item.setGeometry(QRect(QPoint(x, y), hint))
             x += hint.width() + self.spacing()

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from .flowlayout import FlowLayout
 
-STROKE_PX = (26, 14)  # the stroke's box: long enough to show a dash pattern
+STROKE_PX = (40, 14)  # the stroke's box: long enough to show a dash pattern at 3 px
 
 
 def stroke(pen: QPen, width: int = STROKE_PX[0], height: int = STROKE_PX[1]) -> QPixmap:
@@ -34,8 +34,9 @@ class RunLegend(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setToolTip("The lines of the chart: A solid, B dashed, a kept reference faded "
-                        "and dash-dotted.")
-        self._flow = FlowLayout(self, spacing=24)  # runs clearly apart
+                        "and dash-dotted; a model's analytic level dotted.")
+        # runs clearly apart side by side; rows close, leaving the chart its height
+        self._flow = FlowLayout(self, spacing=24, row_spacing=2)
         self._shown: list = []
         self.labels: list[str] = []
 

@@ -483,9 +483,14 @@ class Workbench(QMainWindow):
                                   names["A"] if others else "")
 
     def _on_failed(self, v: DriveView, message: str) -> None:
+        """A drive's run failed and ended: in a comparison the other's run ends with it (one
+        drive running on alone would compare nothing), and the message names the drive."""
         if compare.comparing(self):
-            self.send_all("pause")
+            for other in self.views:
+                if other is not v:
+                    other.send("halt")
             message = f"{v.name}: {message}"
+        self.play_button.setText("Play")
         self.controls.show_error(f"Engine: {message}")
 
     def fps(self) -> float:

@@ -277,15 +277,27 @@ class Worker(QThread):
         """A command or a slice failed: the run stops and the window says why. A preparation
         that stopped because cancelled() said so is no failure: the command that discards
         the run is next in the queue."""
-        self._running = False
+        self._end_run()
         self._preparing = ""
         if not self.cancelled():
             self.failed.emit(str(e) or type(e).__name__)
         self._publish(force=True)
 
+    def _end_run(self) -> None:
+        """The run ends where it is (the drive keeps what it holds): no segment is left to
+        resume, so Play starts the chosen workload anew, and in a comparison this drive,
+        at the end of its plan, holds the other back no longer."""
+        self._running = False
+        self._stream = None
+        self._plan = []
+
     def _handle(self, name: str, args: tuple) -> None:
         if name == "stop":
             self._alive = False
+        elif name == "halt":  # the other drive of a comparison failed: this run ends too
+            self._end_job(failed=True, why="stopped")
+            self._end_run()
+            self._publish(force=True)
         elif name == "configure":
             try:
                 self._reset_state(*args)
@@ -546,7 +558,9 @@ class Worker(QThread):
         elif not single:
             self._publish(force=fired)
 
-    def _end_job(self, failed: bool = False) -> None:
+    def _end_job(self, failed: bool = False, why: str = "failed") -> None:
+        """The file-system step running ends; a failed one is named so in the Steps table
+        with why ("failed", or "stopped" when the other drive of a comparison failed)."""
         job, self._job = self._job, None
         if job is None:
             return
@@ -559,7 +573,7 @@ class Worker(QThread):
         self._recorder.record(self.drive, self._sim_s, force=True)  # the step's last part
         self._message = job.message
         self._steps.append({
-            "step": r.name + (" (failed)" if failed else ""),
+            "step": r.name + (f" ({why})" if failed else ""),
             "host_mb": r.device_written_mb, "nand_mb": r.nand_written_mb, "wa": r.wa,
             "trims": r.trims, "seconds": r.seconds,
             "mb_s": r.device_written_mb / r.seconds if r.seconds > 0 else float("nan")})
