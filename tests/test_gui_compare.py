@@ -216,10 +216,14 @@ def test_b_references_and_analytic_lines_differ_in_style_and_legend(until, bench
             patterns[name] = tuple(pen.dashPattern()) if DASHES[kind] else ()
         assert len(set(patterns.values())) == len(kinds)
         legend = bench.charts.run_legend
-        until(lambda: legend.isVisible() and len(legend.labels) == len(kinds))
-        swatches = [lab for lab in legend.findChildren(QLabel)
+
+        def swatches():  # a legend's new entries are shown by a queued call: wait for them
+            return [lab for lab in legend.findChildren(QLabel)
                     if lab.isVisible() and not lab.pixmap().isNull()]
-        assert len(swatches) == len(kinds)
+
+        until(lambda: legend.isVisible() and len(legend.labels) == len(kinds)
+              and len(swatches()) == len(kinds))
+        swatches = swatches()
         signatures = [_dash_signature(s) for s in swatches]
         assert len(set(signatures)) == len(kinds), signatures
         assert isinstance(legend, RunLegend) and theme.current().name == profile

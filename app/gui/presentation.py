@@ -92,12 +92,9 @@ class Presentation(QObject):
         if screen is None or not self.on:
             return
         room = screen.geometry()
-        # a full-screen window of another size, or one as wide as the screen and taller, grew
-        # with its layout (wider too when the status line or a legend was long for a moment);
-        # a shown-normal one of another size was sized on purpose (a test showing 1920 x 1080
-        # on a smaller screen)
-        grown = w.width() == room.width() and w.height() > room.height()
-        if grown or (w.isFullScreen() and w.geometry() != room):
+        # a window as wide as the screen and taller grew with its layout; one another size
+        # was sized on purpose (a test showing 1920 x 1080 on a smaller screen)
+        if w.width() == room.width() and w.height() > room.height():
             w.setGeometry(room)
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
