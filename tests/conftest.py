@@ -18,6 +18,7 @@ without either limit; a --hypothesis-profile given on the command line still win
 """
 
 import os
+import sys
 import tempfile
 
 import pytest
@@ -61,6 +62,16 @@ def compiled_engine():
 def _engine_compiled_for_window_tests(request):
     if "qtbot" in request.fixturenames:
         request.getfixturevalue("compiled_engine")
+
+
+@pytest.fixture(autouse=True)
+def _window_tests_start_in_the_normal_theme(request):
+    """The theme is the process's (app/gui/theme.py), and a window starts in the one in
+    force: a test that left presentation mode on must not start the next in projector type.
+    (Only where the theme module is loaded already: model tests never import Qt.)"""
+    theme = sys.modules.get("app.gui.theme")
+    if theme is not None and "qtbot" in request.fixturenames:
+        theme.set_current("normal")
 
 
 @pytest.fixture
