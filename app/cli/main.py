@@ -32,6 +32,7 @@ from app.cli.args import (
     whole,
     whole_list,
 )
+from model.lab.entrypoint import READER_GONE, discard_stdout, run_to_reader
 
 # The one definition (model/flash/amplification.py), as --help states it.
 WA_HELP = ("WA (write amplification) = flash bytes programmed / bytes the host wrote: a write "
@@ -304,6 +305,8 @@ def _run(args: argparse.Namespace) -> int:
     except (ScenarioError, StepError) as e:  # bad input found at load or at run time
         print(f"ssdlab run: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        raise  # the reader of the rows went away (main ends quietly), not a bad drive
     except (OSError, ValueError) as e:  # e.g. a drive refused for memory when it is built
         print(f"ssdlab run: error: {e}", file=sys.stderr)
         return 2
@@ -398,6 +401,10 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    return run_to_reader(lambda: _main(argv))
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     command = None
@@ -414,10 +421,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{end_progress_line}{name}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        # The reader went away (`ssdlab experiments | head`): nothing left to say to it, and
-        # Python's final flush of stdout must not fail again.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+        # The reader went away mid-output (`ssdlab experiments | head`): nothing left to say
+        # to it, and Python's final flush of stdout must not fail again.
+        discard_stdout()
+        return READER_GONE
     except MemoryError:
         name = "ssdlab" + (f" {command}" if command else "")
         print(f"{name}: error: out of memory; choose a smaller drive or free memory",

@@ -22,6 +22,8 @@ import time
 
 import numpy as np
 
+from model.lab.entrypoint import run_to_reader
+
 
 def _wait(app, seconds, until=None):
     end = time.perf_counter() + seconds
@@ -208,4 +210,4 @@ def report_two(d: dict, log2_pages: int) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_to_reader(main))

@@ -17,6 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from model.lab.entrypoint import run_to_reader
+
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m app.devtools.lessontour",
@@ -103,4 +105,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_to_reader(main))

@@ -18,6 +18,8 @@ import sys
 import time
 from pathlib import Path
 
+from model.lab.entrypoint import run_to_reader
+
 
 def _wait(app, seconds: float, until=None) -> None:
     end = time.perf_counter() + seconds
@@ -207,4 +209,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_to_reader(main))

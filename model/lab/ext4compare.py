@@ -53,6 +53,8 @@ from model.host.partition import Partition
 from model.host.profiles import load_host_profile, load_profile
 from model.host.traces import tracefs_requests
 
+from .entrypoint import run_to_reader
+
 RECORDINGS = Path(__file__).resolve().parents[2] / "tests" / "recordings"
 CONFIGS = (
     "journal_strictatime", "journal_relatime", "journal_noatime",
@@ -353,4 +355,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run_to_reader(main))

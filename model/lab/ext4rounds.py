@@ -45,6 +45,7 @@ from model.host.machine import Machine
 from model.host.partition import Partition
 from model.host.profiles import load_host_profile, load_profile
 
+from .entrypoint import run_to_reader
 from .ext4compare import (
     DRIVE_PROFILE,
     RECORDINGS,
@@ -382,4 +383,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run_to_reader(main))
