@@ -3,7 +3,8 @@
 #
 #   bash setup.sh launch [ssdlab arguments...]   # open the app (needs a display), or
 #                                                # run a headless subcommand: simulate, run, ...
-#   bash setup.sh test [pytest arguments...]     # ruff, then the whole test suite
+#   bash setup.sh test [pytest arguments...]     # ruff, then the whole test suite, across
+#                                                # every core, in a scrubbed environment
 #
 # Steps: install missing Qt system libraries (Debian, as root; otherwise print the
 # apt-get command and stop), create .venv, install the project into it in editable mode
@@ -109,6 +110,14 @@ case "$mode" in
         ;;
     test)
         .venv/bin/ruff check .
-        exec .venv/bin/python -m pytest -q "$@"
+        # The tests run in a scrubbed environment, as on a newcomer's fresh machine: no
+        # PYTHON* variable (PYTHONUNBUFFERED once hid a bug here), no locale, no display;
+        # only what finds programs, a home and a temporary folder, and CI's flag.
+        # Across every core (-n auto); `-n 0` after the command runs them in one process.
+        keep=(PATH="$PATH" HOME="${HOME:-/tmp}" SSDLAB_SCRUBBED=1)
+        for name in TMPDIR CI TERM; do
+            [ -n "${!name:-}" ] && keep+=("$name=${!name}")
+        done
+        exec env -i "${keep[@]}" .venv/bin/python -m pytest -q -n auto "$@"
         ;;
 esac

@@ -342,7 +342,7 @@ def test_the_readme_has_help_lines_to_run():
 
 # setup.sh, run in a sandbox: a stand-in .venv whose programs echo their arguments, and a
 # PATH without dpkg (so nothing is installed); only the script's own decisions are tested.
-SANDBOX_TOOLS = ("bash", "cat", "cut", "dirname", "id", "sha256sum", "rm")
+SANDBOX_TOOLS = ("bash", "cat", "cut", "dirname", "env", "id", "sha256sum", "rm")
 
 
 @pytest.fixture
@@ -352,7 +352,9 @@ def sandbox(tmp_path):
     venv = tmp_path / ".venv" / "bin"
     venv.mkdir(parents=True)
     for program in ("python", "ssdlab", "ruff"):
-        (venv / program).write_text(f'#!/bin/sh\necho "{program} $*"\n')
+        # each also leaves the names of the variables it was given, for the scrub test
+        (venv / program).write_text(f'#!/bin/sh\necho "{program} $*"\n'
+                                    f'env > "{tmp_path}/{program}.env"\n')
         (venv / program).chmod(0o755)
     digest = subprocess.run(["sha256sum", "pyproject.toml"], cwd=tmp_path, text=True,
                             capture_output=True, check=True).stdout.split()[0]
@@ -385,7 +387,22 @@ def test_each_setup_line_hands_its_arguments_on(cmd, sandbox):
         assert ("DISPLAY" in done.stderr) == (not args), f"{cmd}: {done.stderr}"
     else:
         assert done.stdout.splitlines() == ["ruff check .",
-                                            " ".join(["python -m pytest -q", *args])]
+                                            " ".join(["python -m pytest -q -n auto", *args])]
+
+
+def test_setup_runs_the_tests_in_a_scrubbed_environment(sandbox, tmp_path):
+    """No variable of the machine's may hide a failure a newcomer would see: PYTHON* and
+    locale variables and the display are dropped; CI's flag and the temporary folder stay."""
+    done = sandbox("test", PYTHONUNBUFFERED="1", PYTHONHASHSEED="0", LANG="C.UTF-8",
+                   LC_ALL="C.UTF-8", LANGUAGE="en", DISPLAY=":0", CI="true",
+                   TMPDIR=str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    given = dict(line.split("=", 1) for line in
+                 (tmp_path / "python.env").read_text().splitlines() if "=" in line)
+    dropped = [k for k in given if k.startswith(("PYTHON", "LC_", "LANG", "DISPLAY"))]
+    assert not dropped, f"the tests were given {dropped}"
+    assert given["CI"] == "true" and given["TMPDIR"] == str(tmp_path)
+    assert given["SSDLAB_SCRUBBED"] == "1"
 
 
 def test_setup_passes_subcommands_through_without_a_display_warning(sandbox):
