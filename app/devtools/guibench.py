@@ -16,7 +16,6 @@ Prints
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 
@@ -177,11 +176,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", choices=("two",), default=None,
                         help="two: only the two-drive case")
     args = parser.parse_args(argv)
-    if not os.environ.get("DISPLAY"):
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtWidgets import QApplication
+    from app.devtools.qtapp import application
 
-    app = QApplication.instance() or QApplication([sys.argv[0]])
+    app = application()
     if args.only == "two":
         report_two(two_drives(app, args.log2_pages, args.seconds), args.log2_pages)
         return 0

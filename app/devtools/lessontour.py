@@ -38,10 +38,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"lessontour: --size must be WxH from 640x480 to 7680x4320; got {args.size!r}",
               file=sys.stderr)
         return 2
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     os.environ["SSDLAB_CONFIG_DIR"] = tempfile.mkdtemp(prefix="ssdlab-tour-")
-    from PySide6.QtWidgets import QApplication
-
+    from app.devtools.qtapp import application
     from app.gui.workbench import Workbench
     from lessons.catalogue import bundled, find
     from lessons.lesson import LessonError
@@ -53,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
-    app = QApplication.instance() or QApplication([])
+    app = application()
     window = Workbench()
     window.resize(width, height)
     window.show()

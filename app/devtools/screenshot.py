@@ -13,7 +13,6 @@ is a window grab, so it shows exactly what the window paints.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -198,11 +197,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tour", action="store_true")
     parser.add_argument("--compare", action="store_true")
     args = parser.parse_args(argv)
-    if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtWidgets import QApplication
+    from app.devtools.qtapp import application
 
-    app = QApplication.instance() or QApplication([sys.argv[0]])
+    app = application()
     show = compare_tour if args.compare else tour if args.tour else readme
     show(app, Path(args.path))
     return 0
