@@ -4,8 +4,10 @@ Every command line in the README's ``bash`` blocks must take one of the forms a 
 has after setup (`bash setup.sh ...`, `.venv/bin/ssdlab ...`, `.venv/bin/python -m ...`);
 `ssdlab` arguments must parse with the real parser, `python -m` must name a runnable module
 whose own parser accepts the arguments, and every file a command reads must exist. The
-cheapest commands (--help, a small `simulate`) run for real, and `simulate`'s sample output
-must match what it prints. ``text`` blocks are sample output and are never run.
+cheapest commands (--help, a small `simulate`) run for real. A ``text`` block after a
+reproducible command (a simulation, a scenario run, the experiments, the ext4 comparison) is
+that command's output today: the command runs and must print it
+(`python -m app.devtools.readmesamples --write` rewrites a stale one).
 """
 
 from __future__ import annotations
@@ -17,16 +19,23 @@ import importlib.util
 import io
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from app.cli.main import build_parser
+from app.devtools.readmesamples import (
+    Command,
+    blocks,
+    commands_in,
+    difference,
+    readme_commands,
+    reproducible_samples,
+)
+from app.devtools.readmesamples import run as run_sample
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -38,71 +47,6 @@ PYTHON = ".venv/bin/python"
 OUTPUT_OPTIONS = {"--csv", "--series", "--tour", "--report", "-o", "--output"}
 # A `simulate` example this small runs in about a second, so the test plays it.
 CHEAP_SIMULATE_HOST_PAGES = 1 << 20
-
-
-@dataclass(frozen=True)
-class Block:
-    """One fenced code block: its language tag, text, and the line its fence opens on."""
-
-    lang: str
-    text: str
-    line: int
-
-
-@dataclass(frozen=True)
-class Command:
-    """One command line from a ``bash`` block, continuation lines joined, comments dropped."""
-
-    words: tuple[str, ...]
-    line: int
-    output: Block | None  # the ``text`` block right after, when the command is alone
-
-    def __str__(self) -> str:
-        return f"README line {self.line}: {shlex.join(self.words)}"
-
-
-def blocks(markdown: str) -> list[Block]:
-    found, lang, start, body = [], None, 0, []
-    for number, line in enumerate(markdown.splitlines(), 1):
-        if line.startswith("```"):
-            if lang is None:
-                lang, start, body = line[3:].strip(), number, []
-            else:
-                found.append(Block(lang, "\n".join(body), start))
-                lang = None
-        elif lang is not None:
-            body.append(line)
-    assert lang is None, f"README line {start}: code block never closed"
-    return found
-
-
-def commands_in(block: Block) -> list[Command]:
-    found, pending, first = [], "", 0
-    for offset, line in enumerate(block.text.splitlines(), 1):
-        if not pending:
-            first = block.line + offset
-        if line.rstrip().endswith("\\"):
-            pending += line.rstrip()[:-1] + " "
-            continue
-        words = shlex.split(pending + line, comments=True)
-        pending = ""
-        if words:
-            found.append(Command(tuple(words), first, None))
-    return found
-
-
-def readme_commands() -> list[Command]:
-    all_blocks = blocks(README.read_text(encoding="utf-8"))
-    found = []
-    for i, block in enumerate(all_blocks):
-        if block.lang != "bash":
-            continue
-        cmds = commands_in(block)
-        after = all_blocks[i + 1] if i + 1 < len(all_blocks) else None
-        if len(cmds) == 1 and after is not None and after.lang == "text":
-            cmds = [Command(cmds[0].words, cmds[0].line, after)]
-        found += cmds
-    return found
 
 
 COMMANDS = readme_commands()
@@ -320,20 +264,28 @@ def test_some_simulate_example_is_small_enough_to_run_here():
         f"keep one README `simulate` example under {CHEAP_SIMULATE_HOST_PAGES} host pages")
 
 
-def _comparable(line: str) -> str:
-    # Engine speed depends on the machine; every other figure follows from the seed.
-    return re.sub(r"[\d.]+", "#", line) if "/s" in line else line.rstrip()
-
-
 @pytest.mark.parametrize("cmd", CHEAP_SIMULATIONS, ids=ids(CHEAP_SIMULATIONS))
-def test_small_simulations_run_and_print_what_the_readme_shows(cmd):
+def test_small_simulations_run(cmd):
     done = _run(_as_run_here(cmd))
     assert done.returncode == 0, f"{cmd}: {done.stderr}"
     assert "Traceback" not in done.stderr
-    if cmd.output is not None:
-        shown = [_comparable(x) for x in cmd.output.text.splitlines() if x.strip()]
-        printed = [_comparable(x) for x in done.stdout.splitlines() if x.strip()]
-        assert printed == shown, f"{cmd}: the sample output below it is out of date"
+
+
+SAMPLES = reproducible_samples()
+
+
+def test_the_readme_shows_the_output_of_each_kind_of_reproducible_command():
+    kinds = {c.words[1] if c.words[0] == SSDLAB else c.words[2] for c in SAMPLES}
+    assert kinds == {"simulate", "run", "experiments", "model.lab.ext4compare"}, kinds
+
+
+@pytest.mark.parametrize("cmd", SAMPLES, ids=ids(SAMPLES))
+def test_each_reproducible_sample_is_what_the_command_prints_today(cmd):
+    done = run_sample(cmd)
+    assert done.returncode == 0, f"{cmd}: {done.stderr}"
+    assert "Traceback" not in done.stderr
+    problem = difference(cmd, done.stdout)
+    assert problem is None, problem
 
 
 def test_the_readme_has_help_lines_to_run():
