@@ -45,7 +45,7 @@ from model.host.machine import Machine
 from model.host.partition import Partition
 from model.host.profiles import load_host_profile, load_profile
 
-from .ext4compare import (
+from .ext4recordings import (
     DRIVE_PROFILE,
     RECORDINGS,
     distinct_bytes,
