@@ -55,7 +55,7 @@ def _grab(app, w, path: Path, width: int | None = None) -> None:
 
 
 def readme(app, path: Path) -> None:
-    from app.gui.workbench import Workbench
+    from app.gui.frame.workbench import Workbench
 
     w = Workbench()
     w.resize(1280, 800)
@@ -72,7 +72,7 @@ def readme(app, path: Path) -> None:
 
 
 def tour(app, folder: Path) -> None:
-    from app.gui.workbench import Workbench
+    from app.gui.frame.workbench import Workbench
 
     w = Workbench()
     w.resize(1280, 800)
@@ -148,7 +148,7 @@ def file_system(app, w, folder: Path) -> None:
 def compare_tour(app, folder: Path) -> None:
     """Two drives (spare 7 % against 28 %) and a kept reference, in presentation mode with the
     control panel shown, at the screen's size: every chart tab, and B's differing fields."""
-    from app.gui.workbench import Workbench
+    from app.gui.frame.workbench import Workbench
 
     w = Workbench()
     w.confirm = lambda text: True

@@ -15,7 +15,7 @@ import numpy as np
 
 from app.palette import CHART_PAGE, MAP, OKABE_ITO, profile_series
 
-ICONS = Path(__file__).resolve().parents[2] / "assets" / "icons"  # arrows of framed number boxes
+ICONS = Path(__file__).resolve().parents[3] / "assets" / "icons"  # arrows of framed number boxes
 
 # viridis (matplotlib), 9 anchors; interpolated to 256 entries below.
 _VIRIDIS_ANCHORS = (

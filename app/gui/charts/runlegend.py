@@ -10,7 +10,7 @@ from PySide6.QtCore import QLineF, Qt
 from PySide6.QtGui import QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
-from .flowlayout import FlowLayout
+from ..appearance.flowlayout import FlowLayout
 
 STROKE_PX = (40, 14)  # the stroke's box: long enough to show a dash pattern at 3 px
 

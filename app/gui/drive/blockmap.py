@@ -21,10 +21,10 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from model.flash.state import BLOCK_FREE, BLOCK_FULL, BLOCK_STATE_NAMES
 
-from . import heatmap, theme
-from .legend import Legend  # noqa: F401  (the map's legend, imported from here by the window)
+from ..appearance import theme
+from ..run.snapshot import Snapshot
+from . import heatmap
 from .mapview import Viewport, page_grid
-from .worker import Snapshot
 
 MARGIN = 2  # pixels round the grid
 PAGE_NAMES = ("free", "valid", "invalid (stale)", "valid, just copied by GC")  # by PAGE_*

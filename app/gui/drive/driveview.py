@@ -1,5 +1,5 @@
 """One drive on screen: its worker (a thread of its own), its block map and legend, its
-settings and its newest snapshot. The workbench (app/gui/workbench.py) is the frame around
+settings and its newest snapshot. The workbench (app/gui/frame/workbench.py) is the frame around
 one or two of these: it owns the controls, buttons, keys, charts and status line, and
 sends each view the same workload.
 
@@ -17,12 +17,14 @@ from PySide6.QtCore import QEventLoop, QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from model.host.profiles import load_profile
+from model.lab.lockstep import Lockstep
 
-from .blockmap import BlockMap, Legend
-from .lockstep import Lockstep
-from .session import Session, Settings
-from .statusline import RunStatus
-from .worker import Snapshot, Worker
+from ..run.runstatus import RunStatus
+from ..run.snapshot import Snapshot
+from ..run.worker import Worker
+from ..settings.session import Session, Settings
+from .blockmap import BlockMap
+from .legend import Legend
 
 
 class DriveView(QObject):

@@ -16,8 +16,8 @@ import numpy as np
 
 from app.session.schema import HEAT_MODES
 
-from . import theme
-from .worker import CODE_ERASED, CODE_FREE, CODE_OPEN, CODE_VICTIM, CODES, Snapshot
+from ..appearance import theme
+from ..run.snapshot import CODE_ERASED, CODE_FREE, CODE_OPEN, CODE_VICTIM, CODES, Snapshot
 
 BACKGROUND = CODES  # the code of a grid cell past the last block
 

@@ -11,8 +11,9 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from . import heatmap, theme
-from .flowlayout import FlowLayout
+from ..appearance import theme
+from ..appearance.flowlayout import FlowLayout
+from . import heatmap
 
 SWATCH_FRAME = "#808080"  # mid grey: apart from both profiles' page, white and black alike
 

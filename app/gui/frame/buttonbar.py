@@ -1,5 +1,5 @@
-"""The workbench's button bar: run, play/pause, step, GC, speed, reset, compare (A | B),
-keep as reference, the panel's fold and help. Every button has its key in app/gui/shortcuts.py;
+"""The workbench's button bar: run, play/pause, step, GC, speed, reset, compare (A | B), keep
+as reference, the panel's fold and help. Every button has its key in app/gui/frame/shortcuts.py;
 the row wraps (FlowLayout) rather than clip in presentation type at 1024 px."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidg
 
 from app.session.schema import SETTINGS
 
+from ..appearance.flowlayout import FlowLayout
+from ..settings.session import Settings
 from . import compare
-from .flowlayout import FlowLayout
-from .session import Settings
 
 
 def button(text: str, tip: str, slot, longest: str = "") -> QPushButton:

@@ -1,10 +1,10 @@
 """Two drives side by side, and runs kept as references, in the workbench.
 
-Compare mode adds drive view B beside A (app/gui/driveview.py). B starts as a copy of A's
+Compare mode adds drive view B beside A (app/gui/drive/driveview.py). B starts as a copy of A's
 settings; the control panel edits A or B (its A | B choice, Ctrl+1 / Ctrl+2) and frames the
 settings where they differ. Drive, mapping, GC, spare, partition and file-system settings
 are each drive's own; the workload, its seed and the speed are shared, and the frame sends
-both drives the same segments, which their workers run in lockstep (app/gui/lockstep.py).
+both drives the same segments, which their workers run in lockstep (model/lab/lockstep.py).
 
 A reference is a finished or paused run kept on the charts, faded, after the drives change:
 its snapshot (a copy the GUI may keep) and the settings it ran with. With a reference
@@ -17,13 +17,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from app.session.runlabels import differing, run_labels
+from model.lab.lockstep import Lockstep
 
-from . import statusline, theme
-from .charts import Run
-from .driveview import DriveView
-from .lockstep import Lockstep
-from .session import DRIVE_FIELDS, MOUNT_FIELDS, Settings, check_settings
-from .worker import Snapshot
+from ..appearance import theme
+from ..charts.charts import Run
+from ..drive.driveview import DriveView
+from ..run.snapshot import Snapshot
+from ..settings.session import DRIVE_FIELDS, MOUNT_FIELDS, Settings, check_settings
+from . import statusline
 
 # Each drive's own settings; every other setting (the workload, its seed, the speed, the
 # map's colouring) is shared by both drives.
@@ -98,7 +99,7 @@ def open_b(w, settings: Settings | None = None, lesson: bool = False) -> DriveVi
     lesson: B's map shows the second drive of a lesson's run, not a drive of its own, and
     A's own run (paused while the lesson shows its drive) is kept."""
     a = w.views[0]
-    gate = w.lockstep = Lockstep()
+    gate = w.lockstep = Lockstep(slack=0.0)  # neither drive may lead
     if not lesson:
         gate.join(a.worker)  # now, so neither drive can start alone before A's thread hears
         a.send("lockstep", gate)

@@ -1,7 +1,7 @@
 """The lesson panel, docked beside the workbench, wired to it: while a lesson runs, it
 drives drive A's map and the lower half (its results), the workbench's own run waits and its
 buttons fold away; the glossary window and lesson files open from here. The panel itself is
-app/gui/lessonpanel.py; a lesson that runs two configurations can set the frame's drives
+app/gui/lessons/lessonpanel.py; a lesson that runs two configurations can set the frame's drives
 with Workbench.compare(settings_a, settings_b)."""
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ from lessons.glossary import load_glossary
 from lessons.lesson import LessonError
 from lessons.loader import load_lesson
 
-from . import compare, statusline, theme
-from .glossarywindow import GlossaryWindow
-from .lessonpanel import LessonPanel
-from .session import Session
+from ..appearance import theme
+from ..lessons.glossarywindow import GlossaryWindow
+from ..lessons.lessonpanel import LessonPanel
+from ..settings.session import Session
+from . import compare, statusline
 
 
 def install(w) -> None:

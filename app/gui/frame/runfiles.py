@@ -17,11 +17,11 @@ from app.atomicfile import OutputFileError, write_atomic
 from app.session.sessionfile import SessionFileError, read_session, write_session
 from model.lab.scenario import load_scenario, scenario_text
 
+from ..settings.scenariofiles import scenario_for, settings_for, steps_for
+from ..settings.session import Session
 from . import compare
-from .scenariofiles import scenario_for, settings_for, steps_for
-from .session import Session
 
-SCENARIO_DIR = Path(__file__).resolve().parents[2] / "assets" / "scenarios"
+SCENARIO_DIR = Path(__file__).resolve().parents[3] / "assets" / "scenarios"
 
 
 def save(w, path: str) -> bool:

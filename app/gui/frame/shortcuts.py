@@ -37,7 +37,7 @@ class Key:
     form), what they do (the help text), the window's method they call, and the menu
     ("File" or "View") and item text when the action also sits in a menu. slot "": the
     keys belong to a part that makes its own action (the Lessons menu, the map's zoom and
-    breakpoints: app/gui/mapwiring.py); they are listed here so the help has them all, and
+    breakpoints: app/gui/drive/mapwiring.py); they are listed here so the help has them all, and
     the help test fails when a part adds a key this table lacks."""
 
     keys: tuple[str, ...]

@@ -10,7 +10,7 @@ import time
 from app.session.wanotes import wa_note, wa_status
 
 from ..run.runstatus import pair_progress
-from ..run.worker import Snapshot
+from ..run.snapshot import Snapshot
 
 
 def _last_wa(snap: Snapshot | None) -> float:

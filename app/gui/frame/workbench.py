@@ -2,9 +2,9 @@
 left, the button bar, the drives' block maps side by side, the charts below, the status line,
 the menus and keys, and the lesson panel docked at the right.
 
-Each drive view (app/gui/driveview.py) holds one drive's worker, map, settings and newest
+Each drive view (app/gui/drive/driveview.py) holds one drive's worker, map, settings and newest
 snapshot. The frame sends every view the same workload; with two (compare mode,
-app/gui/compare.py) the charts overlay both runs and the Steps table has A and B columns.
+app/gui/frame/compare.py) the charts overlay both runs and the Steps table has A and B columns.
 The frame holds no simulation state of its own.
 """
 
@@ -12,43 +12,24 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import Qt, QTimer, Slot
+from PySide6.QtCore import QTimer, Slot
 from PySide6.QtWidgets import (
     QApplication,
-    QFileDialog,
-    QHBoxLayout,
-    QLabel,
     QMainWindow,
     QMessageBox,
-    QScrollArea,
-    QSplitter,
-    QStackedWidget,
-    QVBoxLayout,
     QWidget,
 )
 
-from app.session.fsjobs import FsStep
-from app.session.streams import Segment
 from model.host.profiles import load_profile
 
-from . import (
-    buttonbar,
-    compare,
-    dockedlessons,
-    exportdialog,
-    mapwiring,
-    runfiles,
-    shortcuts,
-    statusline,
-    theme,
-)
-from .charts import Charts
-from .controls import Controls
-from .driveview import DriveView
-from .lessonresults import LessonResults
-from .presentation import Presentation
-from .scenariofiles import profile_settings
-from .session import DRIVE_FIELDS, FS_WORKLOADS, Settings
+from ..appearance import theme
+from ..drive import mapwiring
+from ..drive.driveview import DriveView
+from ..settings.scenariofiles import profile_settings
+from ..settings.session import DRIVE_FIELDS, Settings
+from . import compare, dockedlessons, exportdialog, runfiles, shortcuts, statusline
+from .windowlayout import WindowLayout
+from .workloads import Workloads
 
 WINDOW_TITLE = "SSD Lab"
 CHART_PERIOD_S = 0.25  # chart redraws while running flat out
@@ -60,7 +41,10 @@ def ask(parent: QWidget, text: str) -> bool:
     return answer == QMessageBox.StandardButton.Yes
 
 
-class Workbench(QMainWindow):
+class Workbench(QMainWindow, WindowLayout, Workloads):
+    """The window; its widgets are built by WindowLayout (windowlayout.py), the workload it
+    sends checked and built by Workloads (workloads.py)."""
+
     def __init__(self, settings: Settings | None = None, parent=None):
         super().__init__(parent)
         self.setWindowTitle(WINDOW_TITLE)
@@ -116,94 +100,6 @@ class Workbench(QMainWindow):
         if name != "pause":  # the run goes on (or starts afresh): the pause is history
             self.notice = ""
         return [v.send(name, *args) for v in self.views]
-
-    # --- layout ----------------------------------------------------------------------------
-
-    def _build(self, a: DriveView) -> None:
-        self.views.append(a)
-        self.controls = Controls(self.request)
-        self.controls.on_fstrim = self.fstrim_now
-        self.controls.on_browse = self.choose_trace
-        self.controls.on_drive = self.edit_drive
-        scroll = QScrollArea()
-        scroll.setWidget(self.controls)
-        scroll.setWidgetResizable(True)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-        self.controls_scroll = scroll
-
-        self.presentation = Presentation(self, scroll, self.controls.error, self._apply_theme)
-        self.button_bar = buttonbar.build(self)
-        # On its own row: a long status line must never widen the window.
-        self.progress_label = QLabel()
-        self.progress_label.setToolTip("What the worker is doing now.")
-        self.progress_label.setWordWrap(True)
-
-        self.maps = QWidget()  # the drives' maps, side by side
-        self.maps_layout = QHBoxLayout(self.maps)
-        self.maps_layout.setContentsMargins(0, 0, 0, 0)
-        self.maps_layout.addWidget(a.widget, 1)
-        self.legends = QWidget()  # A's legend across both maps; B's beside it in heat maps
-        self.legends_layout = QHBoxLayout(self.legends)
-        self.legends_layout.setContentsMargins(0, 0, 0, 0)
-        self.legends_layout.addWidget(a.legend, 1)
-        top = self.map_area = QWidget()
-        v = QVBoxLayout(top)
-        v.setContentsMargins(0, 0, 0, 0)
-        v.setSpacing(2)  # at 18 pt on a 768-line screen every line counts
-        v.addWidget(self.button_bar)
-        v.addWidget(self.progress_label)
-        v.addWidget(self.maps, 1)
-        v.addWidget(self.legends)
-        self.charts = Charts()
-        # why the WA shown is what it is (compression, the blocks a small drive holds back)
-        self.wa_note = QLabel()
-        self.wa_note.setObjectName("note")
-        self.wa_note.setWordWrap(True)
-        self.wa_note.setToolTip("Why the write amplification shown differs from 1 or from "
-                                "the analytic model.")
-        charts_box = self.charts_box = QWidget()
-        cv = QVBoxLayout(charts_box)
-        cv.setContentsMargins(0, 0, 0, 0)
-        cv.setSpacing(2)
-        cv.addWidget(self.charts, 1)
-        cv.addWidget(self.charts.run_legend)
-        cv.addWidget(self.wa_note)
-        self.lesson_results = LessonResults()
-        self.lower = QStackedWidget()  # the workbench's charts, or a lesson's results
-        self.lower.addWidget(charts_box)
-        self.lower.addWidget(self.lesson_results)
-        right = self.right_split = QSplitter(Qt.Orientation.Vertical)
-        right.addWidget(top)
-        right.addWidget(self.lower)
-        right.setStretchFactor(0, 1)
-        right.setStretchFactor(1, 1)
-        right.setSizes([500, 400])
-        split = self.main_split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(scroll)
-        split.addWidget(right)
-        split.setStretchFactor(1, 1)
-        self.setCentralWidget(split)
-
-        self.status: dict[str, QLabel] = {}
-        for key, tip in (("capacity", "User capacity and physical flash."),
-                         ("fill", "Share of logical pages holding data."),
-                         ("wa", "Write amplification since the drive was erased (of A "
-                                "and B in compare mode)."),
-                         ("time", "Simulated time (needs a device profile)."),
-                         ("speed", "Host page writes per wall-clock second while a run "
-                                   "goes (as you see them go by), and frames shown per "
-                                   "second.")):
-            lab = QLabel()
-            lab.setToolTip(tip)
-            self.statusBar().addPermanentWidget(lab)
-            self.status[key] = lab
-        dockedlessons.install(self)
-        self.actions_by_slot = shortcuts.install(self, revert=self.show_settings)
-        dockedlessons.add_menu(self)
-        self.presentation.on_change = self._presentation_changed
-        self._presentation_changed()
-        exportdialog.install(self)
-        mapwiring.install(self)  # zoom, heat maps, breakpoints
 
     # --- settings --------------------------------------------------------------------------
 
@@ -267,75 +163,6 @@ class Workbench(QMainWindow):
 
     # --- time controls ---------------------------------------------------------------------
 
-    def segment(self) -> Segment:
-        """The chosen workload as a segment (drive A's settings, in pages; the workload
-        settings are shared)."""
-        s = self.views[0].settings
-        user = s.user_pages
-        if s.workload == "fill":
-            total = int(round(user * s.fill_pct / 100))
-        elif s.workload == "trim":
-            total = int(round(s.amount * user / ((1 + s.trim_max_pages) / 2)))
-        else:
-            total = int(round(s.amount * user))
-        self.segments += 1
-        return Segment(kind=s.workload, total=total, seed=s.seed, index=self.segments,
-                       hot_lba_fraction=s.hot_lba_pct / 100,
-                       hot_write_fraction=s.hot_write_pct / 100,
-                       trim_max_pages=s.trim_max_pages)
-
-    def is_running(self) -> bool:
-        return any(v.is_running() for v in self.views)
-
-    def fs_step(self, kind: str) -> FsStep:
-        self.segments += 1
-        return FsStep.from_control(kind, self.views[0].settings, self.segments)
-
-    def _send_workload(self) -> bool:
-        """Send the chosen workload to every drive. File-system steps need the drive to
-        hold a file system and block workloads a bare drive: switching asks before
-        discarding a run."""
-        s = self.views[0].settings
-        fs = s.workload in FS_WORKLOADS
-        if fs and not all(v.settings.profile for v in self.views):
-            self.controls.show_error("Workload: file-system workloads need a device profile; "
-                                     "choose one under Drive > Profile", "profile")
-            return False
-        if fs and s.workload == "trace" and not s.trace_path:
-            self.controls.show_error("Trace file: choose a trace file first", "trace_path")
-            return False
-        if not self._formatted(fs, "File-system workloads format the drive first" if fs else
-                               "Block workloads write the bare drive, without the file "
-                               "system"):
-            return False
-        self.controls.show_error("")
-        if fs:
-            step = self.fs_step(s.workload)
-            self.asked(self.send_all("fs", step), step.label)
-            self.charts.setCurrentWidget(self.charts.steps)
-        else:
-            self.asked(self.send_all("workload", self.segment()), s.workload)
-        return True
-
-    def _formatted(self, fs: bool, why: str) -> bool:
-        """The drives hold a file system (fs) or are bare, as the next step needs: a drive
-        with data the other way is erased after a yes. False: the user said no."""
-        if any(v.has_data() and fs != (v.snapshot is not None and v.snapshot.mounted)
-               for v in self.views):
-            if not self.confirm(why + ": this discards the current run. Continue?"):
-                return False
-            self.reset_drive()
-        return True
-
-    def asked(self, tickets: list[int], text: str) -> None:
-        """A run was sent as these commands (one per drive): say so now, not at the
-        workers' next frame."""
-        line = [v.run_status.asked(t, text) for v, t in zip(self.views, tickets,
-                                                             strict=False)][0]
-        self.progress_label.setText(line)
-        if not self.charts.steps.rows():
-            self.charts.steps.message.setText(line)
-
     @Slot()
     def run_workload(self) -> None:
         if self._send_workload():
@@ -351,20 +178,6 @@ class Workbench(QMainWindow):
             return
         self.asked(self.send_all("fs", self.fs_step("fstrim")), "fstrim")
         self.charts.setCurrentWidget(self.charts.steps)
-
-    def choose_trace(self, path: str | None = None) -> bool:
-        """Pick a trace file; a file the parser cannot read is reported at the control (with
-        its line number) and the previous choice stays."""
-        if path is None:
-            path, _ = QFileDialog.getOpenFileName(self, "Replay trace file", "",
-                                                  "Block traces (*.txt *.log *.csv *.gz);;"
-                                                  "All files (*)")
-            if not path:
-                return False
-        ok = self.request(trace_path=path)
-        if ok:  # a bad file leaves the previous choice, and its note, in place
-            self.controls.trace_note.setText(self.session.trace_note)
-        return ok
 
     @Slot()
     def toggle_play(self) -> None:
@@ -426,7 +239,7 @@ class Workbench(QMainWindow):
         self.set_compare(on)
 
     def set_compare(self, on: bool) -> bool:
-        """Drive B beside A, or A alone (app/gui/compare.py); True when comparing."""
+        """Drive B beside A, or A alone (app/gui/frame/compare.py); True when comparing."""
         return compare.set_on(self, on)
 
     def compare(self, settings_a: Settings, settings_b: Settings) -> bool:
@@ -503,7 +316,7 @@ class Workbench(QMainWindow):
 
     def settle(self) -> None:
         """Pause every drive, and wait (the window still answering) until each has shown a
-        snapshot taken after the pause (app/gui/driveview.py)."""
+        snapshot taken after the pause (app/gui/drive/driveview.py)."""
         for v in self.views:
             v.settle()
 
@@ -609,7 +422,7 @@ class Workbench(QMainWindow):
         super().resizeEvent(event)
         self._fit_panel()
 
-    # --- lessons (app/gui/dockedlessons.py) -------------------------------------------------
+    # --- lessons (app/gui/frame/dockedlessons.py) ------------------------------------------
 
     def show_glossary(self, term: str = "") -> None:
         dockedlessons.show_glossary(self, term)

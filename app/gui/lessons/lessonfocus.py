@@ -12,8 +12,8 @@ from app.session.fsjobs import HOST_PROFILE
 from lessons.lesson import RunConfig, RunStep
 from model.host.filesystem import FsOptions
 
-from .scenariofiles import settings_for
-from .session import Settings
+from ..settings.scenariofiles import settings_for
+from ..settings.session import Settings
 
 # Settings a run's own configuration never sets: how the window plays, not what runs.
 NOT_SHOWN = ("speed", "trace_path", "fill_pct", "kernel_scale", "seq_mb", "amount",

@@ -19,7 +19,7 @@ from lessons.lesson import LessonError
 from lessons.player import Cancelled, LessonPlay
 from model.flash.drive import Drive
 
-from .worker import Snapshot, drive_snapshot
+from ..run.snapshot import Snapshot, drive_snapshot
 
 FRAME_S = 1 / 15  # block-map snapshots at most this often
 

@@ -18,7 +18,7 @@ Between batches the worker checks the breakpoints set (model/lab/breakpoints.py)
 when one fires. A snapshot carries the pages of a small drive, or of the blocks a zoomed
 block map shows (the "view" command), and the engine's count of GC victims by valid pages.
 
-In compare mode two workers share a Lockstep gate (app/gui/lockstep.py): each reports its
+In compare mode two workers share a Lockstep gate (model/lab/lockstep.py): each reports its
 position in the workload between batches, waits on its queue while it is ahead of the
 other, and runs batches of the size both agree on.
 """
@@ -29,30 +29,21 @@ import math
 import queue
 import threading
 import time
-from dataclasses import dataclass, field, replace
 
 import numpy as np
 from PySide6.QtCore import QThread, Signal
 
-from app.session.fsjobs import FsJob, FsStep, build_machine, remount
+from app.session.fsjobs import FsJob, FsStep
 from app.session.recorder import Recorder
 from app.session.streams import Segment, Stream
-from model.flash.commands import Commands
 from model.flash.drive import Drive, DriveError, event_capacity_for
-from model.flash.state import (
-    BLOCK_FREE,
-    BLOCK_OPEN,
-    BLOCK_VICTIM,
-    EV_COPY,
-    EV_ERASE,
-    EV_VICTIM,
-    FREE_PAGE,
-    INVALID_PAGE,
-    OP_WRITE,
-)
 from model.host.machine import Machine
 from model.lab.breakpoints import Breakpoints, BreakpointWatch
 from model.lab.steps import Context
+
+from .batches import BlockBatches
+from .fssteps import BATCH_S, FileSystemSteps
+from .snapshot import Snapshot, drive_snapshot, page_view
 
 
 def _plan_item(d: dict):
@@ -63,110 +54,16 @@ def _plan_item(d: dict):
     return Segment(**d)
 
 FRAME_S = 1 / 36  # snapshots at most this often: a little above 30 so 30 fps is met
-BATCH_S = 0.02  # engine time per flat-out batch
 EVENT_BLOCKS = 16384  # drives with at most this many blocks animate with events
-PAGE_LEVEL_PAGES = 1 << 18  # physical pages up to which snapshots carry page states
-VIEW_PAGES = 1 << 20  # pages of the blocks a zoomed map shows that a snapshot may carry
 # Commands that discard the run: a preparation under way is abandoned for them.
 SUPERSEDING = ("stop", "reset", "configure", "replay")
 # Seconds one whole drive write takes at each animation speed ("fast" is flat out).
 SPEED_DRIVE_WRITE_S = {"slow": 120.0, "normal": 20.0}
 
-# Marks for blocks and pages in a snapshot (what happened since the previous snapshot).
-MARK_VICTIM, MARK_ERASED = 1, 2
-PAGE_FREE, PAGE_VALID, PAGE_INVALID, PAGE_COPIED = 0, 1, 2, 3
-# Colour codes per block (uint16), theme-free: 0..255 a full block's valid fraction (the
-# block map looks them up in viridis), then the block states and marks.
-CODE_FREE, CODE_OPEN, CODE_VICTIM, CODE_ERASED = 256, 257, 258, 259
-CODES = 260
 
-
-def block_codes(state: np.ndarray, valid: np.ndarray, marks: np.ndarray,
-                pages_per_block: int) -> np.ndarray:
-    """uint16 per block: what colour the block map paints it (see CODE_*). Computed in the
-    worker, so the GUI thread only looks colours up."""
-    codes = (valid.astype(np.int32) * 255 // pages_per_block).astype(np.uint16)
-    np.minimum(codes, 255, out=codes)
-    codes[state == BLOCK_FREE] = CODE_FREE
-    codes[state == BLOCK_OPEN] = CODE_OPEN
-    codes[state == BLOCK_VICTIM] = CODE_VICTIM
-    if marks.any():
-        codes[marks == MARK_ERASED] = CODE_ERASED
-        codes[marks == MARK_VICTIM] = CODE_VICTIM
-    return codes
-
-
-@dataclass
-class Snapshot:
-    """Copies of what the display needs; the GUI may keep it as long as it likes."""
-
-    seq: int
-    blocks: int
-    pages_per_block: int
-    user_pages: int
-    state: np.ndarray  # int8 per block (model BLOCK_*)
-    valid: np.ndarray  # int32 per block
-    erases: np.ndarray  # int32 per block
-    close_seq: np.ndarray  # int64 per block: NAND writes when it closed, -1 if open/free
-    marks: np.ndarray  # int8 per block: MARK_VICTIM / MARK_ERASED since the last frame
-    codes: np.ndarray  # uint16 per block: colour code (block_codes)
-    pages: np.ndarray | None  # int8 per page (PAGE_*) of the blocks page_blocks names
-    counters: dict
-    free_blocks: int
-    series: dict[str, np.ndarray]
-    running: bool
-    segment: str
-    progress: float  # of the current segment, 0..1 (nan when endless)
-    engine_pages_per_s: float
-    sim_s: float
-    animated: bool
-    events_dropped: int = 0
-    log: list[dict] = field(default_factory=list)
-    steps: list[dict] = field(default_factory=list)  # file-system steps run (StepResult)
-    mounted: bool = False  # the drive holds the file system (a Machine drives it)
-    mount: tuple[str, bool] | None = None  # its mount options now: (atime, discard)
-    message: str = ""  # what the last file-system step reported (trace summary)
-    handled: int = 0  # the ticket (Worker.send) of the last command handled before it
-    # the blocks whose pages `pages` holds, in that order (None: every block)
-    page_blocks: np.ndarray | None = None
-    victim_valid: np.ndarray | None = None  # int64[ppb + 1]: GC victims by valid pages
-    breakpoint: str = ""  # what the last breakpoint that fired said
-    breakpoint_hits: int = 0  # breakpoints fired since the worker started
-
-
-def page_states(p2l: np.ndarray) -> np.ndarray:
-    """int8 PAGE_* per entry of an engine p2l array (or a slice of one)."""
-    pages = np.full(p2l.shape, PAGE_VALID, dtype=np.int8)
-    pages[p2l == FREE_PAGE] = PAGE_FREE
-    pages[p2l == INVALID_PAGE] = PAGE_INVALID
-    return pages
-
-
-def drive_snapshot(drive: Drive, seq: int, marks: np.ndarray | None = None,
-                   **fields) -> Snapshot:
-    """A Snapshot of a drive's blocks and counters, taken by the thread that runs it between
-    chunks of work (the worker, or a lesson's run); marks: MARK_* per block since the last
-    frame (none by default); fields sets the rest (series, segment, progress, pages, ...).
-    Without pages in fields, a drive small enough gets every page's state."""
-    g = drive.geometry
-    views = drive.block_views()
-    marks = np.zeros(g.blocks, dtype=np.int8) if marks is None else marks.copy()
-    if "pages" not in fields and g.physical_pages <= PAGE_LEVEL_PAGES:
-        fields["pages"] = page_states(drive.arrays.p2l)
-    base = dict(seq=seq, blocks=g.blocks, pages_per_block=g.pages_per_block,
-                user_pages=g.user_pages, state=views["state"].copy(),
-                valid=views["valid"].copy(), erases=views["erases"].copy(),
-                close_seq=drive.arrays.close_seq.copy(), marks=marks, pages=None,
-                codes=block_codes(views["state"], views["valid"], marks, g.pages_per_block),
-                counters=drive.counters(), free_blocks=drive.free_blocks, series={},
-                running=True, segment="", progress=float("nan"), engine_pages_per_s=0.0,
-                sim_s=0.0, animated=False, events_dropped=drive.events_dropped,
-                victim_valid=drive.victim_valid())
-    return Snapshot(**(base | fields))
-
-
-class Worker(QThread):
-    """Runs the drive; see the module docstring."""
+class Worker(QThread, FileSystemSteps, BlockBatches):
+    """Runs the drive; see the module docstring. File-system steps are FileSystemSteps'
+    (fssteps.py), a batch's work and the breakpoints after it BlockBatches' (batches.py)."""
 
     snapshot_ready = Signal()
     failed = Signal(str)
@@ -416,36 +313,6 @@ class Worker(QThread):
         self._recorder.record(self.drive, self._sim_s)
         self._arm_breakpoints()
 
-    # --- breakpoints -----------------------------------------------------------------------
-
-    def _arm_breakpoints(self) -> None:
-        """Watch the current drive for the breakpoints set (a new drive starts afresh)."""
-        self._bp_watch = None
-        if self._breakpoints is None or self.drive is None:
-            return
-        try:
-            self._bp_watch = BreakpointWatch(self._breakpoints, self.drive,
-                                             self._recorder.stored)
-        except ValueError as e:  # set for a bigger drive: say so, run without them
-            self.failed.emit(str(e))
-
-    def _check_breakpoints(self, batch: str) -> bool:
-        """After a batch: pause if a breakpoint fired (the snapshot says which)."""
-        w = self._bp_watch
-        if w is None or w.drive is not self.drive:
-            return False
-        events = np.concatenate(self._batch_events) if self._batch_events else None
-        if events is None and self.drive.event_capacity:
-            events = np.empty((0, 4), dtype=np.int64)
-        self._batch_events = []
-        hit = w.after_batch(events, batch)
-        if hit and not self._replaying:  # a replay rebuilds a saved run: it never stops
-            self._running = False
-            self._bp_message, self._bp_hits = hit, self._bp_hits + 1
-            self.breakpoint_hit.emit(hit)
-            return True
-        return False
-
     def _next_segment(self) -> None:
         self._stream = None
         while self._plan and self._stream is None and self._job is None:
@@ -466,117 +333,6 @@ class Worker(QThread):
         """After a replay, show the time series the saved run recorded."""
         saved, self._restore = self._restore, None
         self._sim_s = self._recorder.restore(saved, self.drive, self._sim_s)
-
-    # --- file-system steps -----------------------------------------------------------------
-
-    def _fresh(self) -> None:
-        """A new bare drive (and a new log), keeping the plan being run."""
-        plan, replaying, restore = self._plan, self._replaying, self._restore
-        seg_no = self._seg_no
-        self._reset_state(self._geometry, self._config, self._profile, self._settings)
-        self._plan, self._replaying, self._restore = plan, replaying, restore
-        self._seg_no = seg_no
-
-    def _mount(self) -> None:
-        """Put a file system on the drive (a fresh drive: mkfs writes its metadata)."""
-        if self._settings is None or not self._settings.profile:
-            raise ValueError("file-system workloads need a device profile")
-        settings = self._settings
-        if self._replaying and self._initial_mount:
-            settings = replace(settings, **self._initial_mount)
-        m = build_machine(settings)
-        self._machine = m
-        self._recorder.follow(m)
-        self.drive = m.drive
-        self.animated = False
-        self._marks = np.zeros(m.drive.geometry.blocks, dtype=np.int8)
-        self._copied = []
-        self._sim_s = m.clock
-        self._schedule_fstrim()
-        self._arm_breakpoints()
-
-    def _remount(self) -> None:
-        """New mount options on the mounted file system, logged as a step so a replay or a
-        saved scenario remounts at the same point."""
-        m = self._machine
-        old = (m.fs.opt.atime, m.fs.opt.discard)
-        try:
-            remount(m, self._settings)
-        except ValueError as e:
-            self.failed.emit(str(e))
-            return
-        if (m.fs.opt.atime, m.fs.opt.discard) != old and not self._replaying:
-            # Logged after the step running now, if any: a replay remounts when it ends.
-            step = FsStep("remount", {"atime": m.fs.opt.atime, "discard": m.fs.opt.discard},
-                          total=1)
-            self._log.append(step.as_dict() | {"done": 1, "from": {"atime": old[0],
-                                                                   "discard": old[1]}})
-            self._steps.append({"step": step.label, "host_mb": 0.0, "nand_mb": 0.0,
-                                "wa": float("nan"), "trims": 0, "seconds": 0.0,
-                                "mb_s": float("nan")})
-
-    def _schedule_fstrim(self) -> None:
-        every = self._settings.fstrim_every_min if self._settings is not None else 0
-        if self._machine is None or every <= 0:
-            self._next_fstrim = float("inf")
-        else:
-            self._next_fstrim = self._machine.clock + 60.0 * every
-
-    def _start_job(self, step: FsStep, limit: int | None) -> None:
-        if self._machine is None:
-            if self.drive is not None and self.drive.counters()["host_writes"] > 0:
-                self._fresh()
-            self._mount()
-        m = self._machine
-        self._preparing = step.label
-        self._publish(force=True)  # the window shows "preparing ..." meanwhile
-        # untimed preparation; it asks cancelled() as it goes
-        self._job = FsJob(m, step, self._context, limit=limit, cancel=self.cancelled)
-        self._preparing = ""
-        m.begin(step.label)
-        self._message = ""
-        self._job_entry = replace(step, total=self._job.total).as_dict() | {"done": 0}
-        self._log.append(self._job_entry)
-
-    def _tick_fs(self, single: bool = False) -> None:
-        job, m = self._job, self._machine
-        t0 = time.perf_counter()
-        job.advance(t0 + (0.0 if single else BATCH_S), time.perf_counter)
-        while m.clock >= self._next_fstrim:  # fstrim every N simulated minutes
-            m.fstrim()
-            self._next_fstrim += 60.0 * self._settings.fstrim_every_min
-        self._sim_s = m.clock
-        self._job_entry["done"] = job.done
-        fired = self._check_breakpoints(f"a {1000 * BATCH_S:.0f} ms slice of {job.step.label}")
-        if job.finished:
-            self._end_job()
-            self._next_segment()
-            if self._stream is None and self._job is None:
-                self._running = False
-                self.segment_done.emit(job.step.do)
-            self._publish(force=True)
-        elif not single:
-            self._publish(force=fired)
-
-    def _end_job(self, failed: bool = False, why: str = "failed") -> None:
-        """The file-system step running ends; a failed one is named so in the Steps table
-        with why ("failed", or "stopped" when the other drive of a comparison failed)."""
-        job, self._job = self._job, None
-        if job is None:
-            return
-        # nothing queued after this step: the person starts the next one later, so modern
-        # discard's worker finishes in between (a saved log replays it the same way)
-        settle = not failed and not (self._plan and isinstance(self._plan[0], tuple))
-        if settle and self._machine.fs.discard_queue:
-            self._job_entry["settled"] = True
-        r = self._machine.end(settle=settle)
-        self._recorder.record(self.drive, self._sim_s, force=True)  # the step's last part
-        self._message = job.message
-        self._steps.append({
-            "step": r.name + (f" ({why})" if failed else ""),
-            "host_mb": r.device_written_mb, "nand_mb": r.nand_written_mb, "wa": r.wa,
-            "trims": r.trims, "seconds": r.seconds,
-            "mb_s": r.device_written_mb / r.seconds if r.seconds > 0 else float("nan")})
 
     def _tick(self, single: bool = False) -> None:
         stream = self._stream
@@ -620,79 +376,6 @@ class Worker(QThread):
             if left > 0:
                 time.sleep(left)
 
-    def _run(self, work) -> None:
-        drive = self.drive
-        self._batch_events = []
-        before = drive.counters()
-        if isinstance(work, Commands):
-            cmds = work
-        elif drive.event_capacity:
-            cmds = Commands.single_page(OP_WRITE, work)
-        else:
-            drive.write_pages(work)
-            cmds = None
-        if cmds is not None:
-            start = 0
-            while start < len(cmds):
-                start = drive.run(cmds, start)
-                if drive.event_capacity:
-                    self._mark(drive.take_events())
-        if self._profile is not None:
-            self._sim_s += self._batch_seconds(before, drive.counters(), work)
-
-    def _batch_seconds(self, before: dict, after: dict, work) -> float:
-        from model.host.blockdev import BatchStats
-        from model.host.timing import batch_seconds
-
-        d = {k: after[k] - before[k] for k in after}
-        page_bytes = self._geometry.page_bytes
-        if isinstance(work, Commands):
-            stats = BatchStats(trim_requests=len(work),
-                               trim_bytes=int(work.counts.sum()) * page_bytes,
-                               trimmed_pages=d["trimmed_pages"])
-        else:
-            stats = BatchStats(write_requests=work.size, write_bytes=work.size * page_bytes,
-                               host_pages_written=d["host_writes"], nand_writes=d["nand_writes"],
-                               nand_reads=d["nand_reads"], gc_copies=d["gc_copies"],
-                               erases=d["erases"])
-        return batch_seconds(self._profile, stats).seconds
-
-    def _mark(self, events: np.ndarray) -> None:
-        if not events.size:
-            return
-        self._batch_events.append(events)
-        kind = events[:, 0]
-        self._marks[events[kind == EV_ERASE, 1]] = MARK_ERASED
-        self._marks[events[kind == EV_VICTIM, 1]] = MARK_VICTIM  # a victim is erased too
-        copies = events[kind == EV_COPY, 2]  # b: the page copied to
-        if copies.size:
-            self._copied.append(copies)
-
-    def _page_view(self, drive: Drive) -> tuple[np.ndarray | None, np.ndarray | None]:
-        """Page states for the snapshot: every page of a small drive; of a bigger one, the
-        pages of the blocks the zoomed map shows (never the whole page map), as (pages,
-        the blocks they belong to; None: all)."""
-        g = drive.geometry
-        ppb = g.pages_per_block
-        blocks = None
-        if g.physical_pages <= PAGE_LEVEL_PAGES:
-            pages = page_states(drive.arrays.p2l)
-        else:
-            blocks = self._view_blocks
-            if blocks is None or not 0 < blocks.size * ppb <= VIEW_PAGES:
-                return None, None
-            blocks = blocks[blocks < g.blocks]
-            pages = page_states(drive.arrays.p2l.reshape(g.blocks, ppb)[blocks]).ravel()
-        if self._copied:  # pages GC copied since the last frame, where they are shown
-            ppn = np.concatenate(self._copied)
-            if blocks is not None:
-                row = np.searchsorted(blocks, ppn // ppb)
-                shown = row < blocks.size
-                shown[shown] &= blocks[row[shown]] == ppn[shown] // ppb
-                ppn = row[shown] * ppb + ppn[shown] % ppb
-            pages[ppn[pages[ppn] == PAGE_VALID]] = PAGE_COPIED
-        return pages, blocks
-
     def _publish(self, force: bool = False, view_only: bool = False) -> None:
         """Hand the GUI a snapshot (at most one a frame unless forced). view_only: the same
         moment shown again (a zoom, new breakpoints): the marks stay for the next frame."""
@@ -708,7 +391,7 @@ class Worker(QThread):
             return
         self._recorder.record(self.drive, self._sim_s)
         drive = self.drive
-        pages, page_blocks = self._page_view(drive)
+        pages, page_blocks = page_view(drive, self._view_blocks, self._copied)
         if not view_only:
             self._copied = []
         stream = self._stream
