@@ -1,4 +1,4 @@
-"""Colour values, Qt-free, shared by the window's themes (app/gui/theme.py), the file
+"""Colour values, Qt-free, shared by the window's themes (app/gui/appearance/theme.py), the file
 exporter (app/chartexport.py) and the palette test.
 
 Data series use the Okabe-Ito palette, which survives the common colour blindnesses and

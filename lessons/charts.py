@@ -1,6 +1,6 @@
 """A run step's charts and a prediction's picture, described as data.
 
-The window draws these (app/gui/lessonresults.py) and the headless report tabulates the
+The window draws these (app/gui/lessons/lessonresults.py) and the headless report tabulates the
 same numbers, so what a student sees and what a teacher reads never disagree. Nothing here
 draws or imports Qt.
 

@@ -22,6 +22,7 @@ from functools import cache
 from model.flash import runner
 from model.flash.drive import Drive
 from model.lab.experiments import Row
+from model.lab.lockstep import Lockstep, side_by_side
 from model.lab.rowcache import cached_rows
 from model.lab.scenario import build_machine, run_scenario
 
@@ -36,7 +37,6 @@ from .lesson import (
     RunConfig,
     RunStep,
 )
-from .lockstep import Lockstep, side_by_side
 from .quiz import Quiz, Verdict, check_answer, make_quiz
 
 Progress = Callable[[str, float], None]  # (what is running, fraction done)

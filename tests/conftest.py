@@ -66,10 +66,10 @@ def _engine_compiled_for_window_tests(request):
 
 @pytest.fixture(autouse=True)
 def _window_tests_start_in_the_normal_theme(request):
-    """The theme is the process's (app/gui/theme.py), and a window starts in the one in
+    """The theme is the process's (app/gui/appearance/theme.py), and a window starts in the one in
     force: a test that left presentation mode on must not start the next in projector type.
     (Only where the theme module is loaded already: model tests never import Qt.)"""
-    theme = sys.modules.get("app.gui.theme")
+    theme = sys.modules.get("app.gui.appearance.theme")
     if theme is not None and "qtbot" in request.fixturenames:
         theme.set_current("normal")
 
@@ -88,7 +88,7 @@ def until(qtbot):
 def bench(qtbot, until):
     """The workbench window, shown, running workloads at full speed, with its first
     snapshot drawn. (Imported here, not at the top, so model tests never load Qt.)"""
-    from app.gui.workbench import Workbench
+    from app.gui.frame.workbench import Workbench
 
     w = Workbench()
     # A modal question offscreen waits forever: a test that does not expect one fails at

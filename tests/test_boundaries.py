@@ -15,6 +15,7 @@ QT_MODULES = ("PySide6", "shiboken6")
 LAYERS = "layers: front ends > lessons > lab > host > flash"
 FRONT_ENDS = "front ends: devtools > gui > cli"
 HEADLESS = "the command line is headless (Qt only to open the window)"
+COMPONENTS = "window components: frame > lessons | drive | charts > settings > run | appearance"
 
 
 def _lint_imports(cwd: Path) -> subprocess.CompletedProcess:
@@ -39,6 +40,9 @@ def test_import_linter_contracts_hold():
         ("model/lab/_planted.py", "import lessons", LAYERS),
         ("app/cli/_planted.py", "import PySide6.QtCore", HEADLESS),
         ("app/gui/_planted.py", "import app.devtools.screenshot", FRONT_ENDS),
+        ("app/gui/run/_planted.py", "from app.gui.frame import workbench", COMPONENTS),
+        ("app/gui/drive/_planted.py", "import app.gui.charts.charts", COMPONENTS),
+        ("app/gui/_planted.py", "import app.gui.run.worker", COMPONENTS),  # not in a layer
     ],
 )
 def test_an_upward_import_breaks_the_contracts(tmp_path, planted, statement, contract):

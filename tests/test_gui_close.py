@@ -68,7 +68,7 @@ SCRIPT = textwrap.dedent("""
     import sys, time
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
-    from app.gui.workbench import Workbench
+    from app.gui.frame.workbench import Workbench
     from tests.test_gui_close import endless_tar, unpack_from
     from pathlib import Path
 

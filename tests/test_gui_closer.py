@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
-from app.gui import heatmap, mapwiring
-from app.gui.mapview import Viewport
-from app.gui.worker import PAGE_LEVEL_PAGES, VIEW_PAGES
+from app.gui.drive import heatmap, mapwiring
+from app.gui.drive.mapview import Viewport
+from app.gui.run.snapshot import PAGE_LEVEL_PAGES, VIEW_PAGES
 from app.session.streams import Stream
 from model.lab.breakpoints import Breakpoints
 
@@ -128,7 +128,7 @@ def test_a_95_gb_drive_zooms_down_to_its_pages(qtbot, until, bench):
     snap = m.snapshot
     assert snap.pages.size == snap.page_blocks.size * 256 <= VIEW_PAGES
     assert set(m.view.visible_blocks()) <= set(snap.page_blocks)
-    from app.gui import theme
+    from app.gui.appearance import theme
     assert pixel(bench, 0, 5) == theme.current().colour("page_valid").lower()
     assert m.describe(0, 5).endswith("page 5 (physical page 5): valid")
     last = int(m.view.visible_blocks()[-1])
@@ -285,7 +285,7 @@ def test_every_legend_fits_1024_px_in_projector_type(bench, mode):
 
 
 def test_zoomed_pages_of_an_animated_drive_agree_with_its_valid_counts(until, bench):
-    from app.gui.worker import PAGE_COPIED, PAGE_VALID
+    from app.gui.run.snapshot import PAGE_COPIED, PAGE_VALID
 
     bench.request(capacity_mib=2048.0, pages_per_block=64)  # events on, pages sent on request
     until(lambda: bench.snapshot.blocks == bench.session.settings.geometry().blocks)

@@ -10,7 +10,7 @@ import json
 import numpy as np
 from PySide6.QtCore import Qt
 
-from app.gui import exportdialog
+from app.gui.frame import exportdialog
 from model.lab.charts import RUN_CHARTS
 
 

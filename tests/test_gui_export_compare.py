@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from app.gui import exportdialog
+from app.gui.frame import exportdialog
 from model.lab.charts import RUN_CHARTS
 
 SVG = "{http://www.w3.org/2000/svg}"

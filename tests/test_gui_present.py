@@ -18,7 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.gui import shortcuts, theme
+from app.gui.appearance import theme
+from app.gui.frame import shortcuts
 
 
 def key(w: QWidget, k, mods=Qt.KeyboardModifier.NoModifier) -> None:
@@ -171,7 +172,7 @@ def _cut_mid_letter(combo: QComboBox) -> bool:
     """A list's current choice wider than its box, drawn cut (not ended with "…")."""
     from PySide6.QtWidgets import QStyle, QStyleOptionComboBox
 
-    from app.gui.elidedcombo import ElidedCombo
+    from app.gui.appearance.elidedcombo import ElidedCombo
 
     opt = QStyleOptionComboBox()
     combo.initStyleOption(opt)
@@ -290,7 +291,7 @@ def test_every_map_legend_swatch_stands_out_from_the_page(qtbot, profile):
     """"just erased" is white: on the desk profile's near-white page its swatch needs its
     frame to be seen at all."""
     from app.colourvision import difference
-    from app.gui.legend import Legend
+    from app.gui.drive.legend import Legend
 
     theme.set_current(profile)
     try:

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.gui import worker
-from app.gui.statusline import RunStatus
+from app.gui.run import worker
+from app.gui.run.runstatus import RunStatus
 from app.session import fsjobs
 from app.session.fsjobs import FsStep
 from app.session.streams import Stream

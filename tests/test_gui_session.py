@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QSpinBox
 
 from app import atomicfile
-from app.gui.session import Settings
+from app.gui.settings.session import Settings
 from app.session import sessionfile
 from app.session.schema import SETTINGS
 from app.session.sessionfile import SessionFileError, read_session

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt, QTimer
 
-from app.gui.session import Settings
-from app.gui.workbench import Workbench
+from app.gui.frame.workbench import Workbench
+from app.gui.settings.session import Settings
 
 
 def choose(combo, data):

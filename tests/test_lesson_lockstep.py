@@ -11,8 +11,8 @@ import threading
 import pytest
 
 from lessons import LessonPlay, bundled
-from lessons.lockstep import SLACK, Lockstep, side_by_side
 from model.flash.runner import Cancelled
+from model.lab.lockstep import SLACK, Lockstep, side_by_side
 
 LESSONS = {x.id: x for x in bundled()}
 

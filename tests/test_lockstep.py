@@ -1,4 +1,4 @@
-"""The lockstep gate of compare mode (app/gui/lockstep.py), without Qt: the member behind may
+"""The lockstep gate of compare mode (model/lab/lockstep.py), without Qt: the member behind may
 always run, one ahead waits until woken, batches are the smallest any member asked for, and
 two threads driven through it never drift apart by more than one batch."""
 
@@ -7,7 +7,7 @@ import threading
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.gui.lockstep import END, Lockstep
+from model.lab.lockstep import END, Lockstep
 
 
 class Member:

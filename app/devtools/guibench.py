@@ -42,7 +42,7 @@ def _fill(app, w):
 
 
 def animation(app, seconds: float) -> dict:
-    from app.gui.workbench import Workbench
+    from app.gui.frame.workbench import Workbench
 
     w = Workbench()
     w.show()
@@ -90,7 +90,7 @@ def _timer_gaps(app, seconds: float) -> dict:
 
 
 def flat_out(app, log2_pages: int, seconds: float) -> dict:
-    from app.gui.workbench import Workbench
+    from app.gui.frame.workbench import Workbench
 
     w = Workbench()
     w.show()
@@ -117,7 +117,7 @@ def two_drives(app, log2_pages: int, seconds: float) -> dict:
     """Compare mode, both drives flat out on 2^N pages (B with more spare, so the two
     differ in speed and the lockstep gate has work): GUI timer gaps and each drive's host
     writes per second."""
-    from app.gui.workbench import Workbench
+    from app.gui.frame.workbench import Workbench
 
     w = Workbench()
     w.confirm = lambda text: True

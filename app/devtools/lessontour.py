@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     os.environ["SSDLAB_CONFIG_DIR"] = tempfile.mkdtemp(prefix="ssdlab-tour-")
     from app.devtools.qtapp import application
-    from app.gui.workbench import Workbench
+    from app.gui.frame.workbench import Workbench
     from lessons.catalogue import bundled, find
     from lessons.lesson import LessonError
 

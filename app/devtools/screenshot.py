@@ -56,7 +56,7 @@ def _grab(app, w, path: Path, width: int | None = None) -> None:
 
 
 def readme(app, path: Path) -> None:
-    from app.gui.workbench import Workbench
+    from app.gui.frame.workbench import Workbench
 
     w = Workbench()
     w.resize(1280, 800)
@@ -73,7 +73,7 @@ def readme(app, path: Path) -> None:
 
 
 def tour(app, folder: Path) -> None:
-    from app.gui.workbench import Workbench
+    from app.gui.frame.workbench import Workbench
 
     w = Workbench()
     w.resize(1280, 800)
@@ -149,7 +149,7 @@ def file_system(app, w, folder: Path) -> None:
 def compare_tour(app, folder: Path) -> None:
     """Two drives (spare 7 % against 28 %) and a kept reference, in presentation mode with the
     control panel shown, at the screen's size: every chart tab, and B's differing fields."""
-    from app.gui.workbench import Workbench
+    from app.gui.frame.workbench import Workbench
 
     w = Workbench()
     w.confirm = lambda text: True

@@ -1,2 +1,12 @@
-"""The PySide6 window: workbench, controls, block map, charts, and the worker that runs the
-model off the GUI thread and hands back snapshots."""
+"""The PySide6 window, in component packages (each one job; the frame on top):
+
+- frame/: the workbench window and what works on it (buttons, keys, status, compare, files,
+  export, the docked lesson panel);
+- lessons/: the lesson player (panel, run thread, results, glossary window);
+- drive/: one drive on screen (view, block map, zoom, heat maps, breakpoints);
+- charts/: the time-series charts, axes and run legend;
+- settings/: the Session, the control panel and scenario files;
+- run/: the simulation thread and its snapshots;
+- appearance/: themes, presentation mode and widgets that fit narrow screens.
+
+launch.py opens the window. pyproject.toml's import-linter contracts keep these layers."""

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QApplication
 
 def launch(argv: Sequence[str]) -> int:
     """Open the workbench on the default small drive; return Qt's exit status."""
-    from app.gui.workbench import Workbench
+    from app.gui.frame.workbench import Workbench
 
     qt_app = QApplication.instance() or QApplication(list(argv))
     qt_app.setApplicationName("SSD Lab")

@@ -1,6 +1,6 @@
 """A session's log replayed headless: the drive it rebuilds and the file-system steps' totals.
 
-The window replays a session on its worker thread (app/gui/worker.py) from the same pieces
+The window replays a session on its worker thread (app/gui/run/worker.py) from the same pieces
 used here: block workloads as Streams (app/session/streams.py) on one Drive, file-system
 steps as FsJobs (app/session/fsjobs.py) on a Machine built from the settings, mounted with
 the options the run began with. The command line (`ssdlab chart SESSION.json`) replays to

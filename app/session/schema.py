@@ -118,7 +118,7 @@ def check_record(record, fields: dict[str, Field], where: str,
 
 SEED = Field(int, "Seed", 0, 2**31 - 1)
 
-# Every setting of the workbench (app/gui/session.py Settings), as its control allows it.
+# Every setting of the workbench (app/gui/settings/session.py Settings), as its control allows it.
 SETTINGS: dict[str, Field] = {
     "profile": Field(str, "Device profile", choices=("", *list_profiles())),
     "capacity_mib": Field(float, "Capacity (MiB)", 0, 1e8, decimals=1, step=16),
@@ -151,6 +151,6 @@ SETTINGS: dict[str, Field] = {
     "trace_path": Field(str, "Trace file"),
     # no control: a scenario file sets it (0 = the profile's rated data)
     "data_compression": Field(float, "Data compression", 0, 1),
-    # how the block map colours its blocks (app/gui/heatmap.py)
+    # how the block map colours its blocks (app/gui/drive/heatmap.py)
     "heatmap": Field(str, "Colour blocks by", choices=HEAT_MODES),
 }

@@ -1,5 +1,5 @@
 """The workbench's settings (a frozen dataclass, units in the names) and their checks, with
-no Qt: the window's Session (app/gui/session.py) owns one, and session files
+no Qt: the window's Session (app/gui/settings/session.py) owns one, and session files
 (app/session/sessionfile.py) hold one, so the command line can read them too.
 """
 

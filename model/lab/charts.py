@@ -1,7 +1,7 @@
 """Every chart of the workbench described once, as data: title, axes with units, series with
 their colour tokens, and how each chart's table is read off a run's time series.
 
-The live QtCharts view (app/gui/charts.py), the file exporter (app/chartexport.py) and
+The live QtCharts view (app/gui/charts/charts.py), the file exporter (app/chartexport.py) and
 `ssdlab chart` all read these descriptions and `chart_table`, so a figure on screen, in a
 file and from the command line never disagree on content. Colour tokens are names; their
 values live in app/palette.py. No Qt here.

@@ -38,12 +38,10 @@ Nothing here imports Qt.
 
 from __future__ import annotations
 
-import gzip
 import json
 import math
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 
 from model.host import fsworkloads as w
 from model.host.filesystem import FsOptions
@@ -51,11 +49,19 @@ from model.host.filetree import clone_outputs, kernel_tree
 from model.host.machine import Machine
 from model.host.partition import Partition
 from model.host.profiles import load_host_profile, load_profile
-from model.host.traces import tracefs_requests
 
 from .entrypoint import run_to_reader
+from .ext4phases import markdown as phase_markdown
+from .ext4recordings import (
+    DRIVE_PROFILE,
+    RECORDINGS,
+    distinct_bytes,
+    mb_text,
+    real_discard_ranges,
+    record_trims,
+)
+from .ext4rounds import markdown as rounds_markdown
 
-RECORDINGS = Path(__file__).resolve().parents[2] / "tests" / "recordings"
 CONFIGS = (
     "journal_strictatime", "journal_relatime", "journal_noatime",
     "nojournal_strictatime", "nojournal_relatime", "nojournal_noatime",
@@ -64,7 +70,6 @@ CONFIGS = (
 STEPS = ("unpack", "sync", "rm -rf", "sync", "git clone", "make", "make clean", "dd",
          "rm dd file", "fstrim")
 ATIME_MODES = ("strictatime", "relatime", "noatime")
-DRIVE_PROFILE = "nvme_modern_1tb"  # any drive will do: only the file system's bytes count
 HOST_PROFILE = "host_phenom2_x4_965"
 # The seed the schedule and build outputs of fsworkloads.make / make_clean are drawn with.
 WORKLOAD_SEED = 2639
@@ -118,76 +123,6 @@ def load_recording(config: str) -> dict:
     if config not in CONFIGS:
         raise ValueError(f"no recording {config!r}; recorded: {', '.join(CONFIGS)}")
     return json.loads((RECORDINGS / f"ext4_{config}.json").read_text())
-
-
-def record_trims(m) -> list[tuple[int, int]]:
-    """From now on, every TRIM the machine's file system sends (byte ranges of the file
-    system) is also appended to the returned list, to count distinct bytes as for a real
-    trace."""
-    trims: list[tuple[int, int]] = []
-    send = m.dev.trim
-
-    def trim(offset: int, length: int) -> None:
-        trims.append((offset, offset + length))
-        send(offset, length)
-
-    m.dev.trim = trim
-    return trims
-
-
-def distinct_bytes(ranges) -> int:
-    """Bytes covered by (first byte, end byte) ranges, overlaps counted once."""
-    total, end = 0, -1
-    for first, last in sorted(ranges):
-        if last > end:
-            total += last - max(first, end)
-            end = last
-    return total
-
-
-@cache
-def _trace_requests(config: str, op: str) -> tuple[tuple[str, tuple[tuple[float, int, int],
-                                                                     ...]], ...]:
-    """Per recorded step in order: its name and the (time s, first byte, end byte) of each
-    request of operation op ("discard", "write"...) the kernel issued, from the step's
-    block_rq_issue lines (parsed by model/host/kerneltraces.py, which skips the other
-    events)."""
-    chunks: list[tuple[str, list[str]]] = []
-    with gzip.open(RECORDINGS / f"ext4_{config}.trace.gz", "rt") as f:
-        for line in f:
-            if line.startswith("# step: "):
-                chunks.append((line[len("# step: "):].strip(), []))
-            elif chunks:
-                chunks[-1][1].append(line)
-    return tuple((name, tuple((r.time_s, r.offset_bytes, r.offset_bytes + r.length_bytes)
-                              for r in tracefs_requests(lines) if r.op == op))
-                 for name, lines in chunks)
-
-
-def _trace_discards(config: str):
-    return _trace_requests(config, "discard")
-
-
-def real_discard_ranges(config: str) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Per recorded step, the byte ranges (first, end) the kernel discarded."""
-    return tuple(tuple((a, b) for _, a, b in found) for _, found in _trace_discards(config))
-
-
-def trace_writes(config: str, step: str) -> list[tuple[float, int]]:
-    """(time s, first byte) of the writes of the recorded step named `step`."""
-    for name, found in _trace_requests(config, "write"):
-        if name == step:
-            return [(t, a) for t, a, _ in found]
-    raise ValueError(f"{config}: no recorded step {step!r}")
-
-
-def trace_discards(config: str, step: str) -> list[tuple[float, int, int]]:
-    """(time s, first byte, end byte) of the discards of the recorded step named `step`
-    (the first of that name)."""
-    for name, found in _trace_discards(config):
-        if name == step:
-            return list(found)
-    raise ValueError(f"{config}: no recorded step {step!r}")
 
 
 def recorded_pack_ratio(recording: dict, tree) -> float:
@@ -316,11 +251,6 @@ def journal_overhead_table() -> list[OverheadRow]:
     return rows
 
 
-def mb_text(b: int | None) -> str:
-    """Bytes as MB with one decimal; "-" for none."""
-    return f"{b / 1e6:.1f}" if b else "-"
-
-
 def markdown() -> str:
     """Tables of every configuration and of the journal overhead, as markdown."""
     parts = ["# Real ext4 (Linux 6.18, loop device) versus the model", ""]
@@ -345,9 +275,6 @@ def markdown() -> str:
 
 
 def main() -> int:
-    from .ext4phases import markdown as phase_markdown  # noqa: PLC0415 (it imports this)
-    from .ext4rounds import markdown as rounds_markdown  # noqa: PLC0415 (it imports this)
-
     print(markdown())
     print(phase_markdown())
     print(rounds_markdown())

@@ -32,7 +32,7 @@ from model.host.machine import Machine
 from model.host.partition import Partition
 from model.host.profiles import load_host_profile, load_profile
 
-from .ext4compare import RECORDINGS, distinct_bytes
+from .ext4recordings import RECORDINGS, distinct_bytes, trace_discards, trace_writes
 
 PHASE_CONFIGS = ("untar_journal_relatime", "untar_journal_relatime_discard",
                  "untar_journal_relatime_big", "paced_journal_relatime")
@@ -215,7 +215,6 @@ def _paced_unpack(m: Machine, tree, seconds: float):
 def _kernel_distinct(config: str, step: dict) -> int:
     """Distinct bytes the kernel discarded in the phases the comparison counts (read from
     the trace: the union over phases is not the sum of each phase's distinct bytes)."""
-    from .ext4compare import trace_discards  # noqa: PLC0415 (one reader of trace files)
 
     first = 0 if step["name"] == "fstrim" else step["t0_monotonic_s"] + \
         step["phases"]["command"]["seconds"]
@@ -226,7 +225,6 @@ def _kernel_distinct(config: str, step: dict) -> int:
 def _kernel_data_from(config: str, step: dict, rec: dict) -> float:
     """Seconds from the step's start to its first write outside the journal during the
     command (0 when there was none)."""
-    from .ext4compare import trace_writes  # noqa: PLC0415
 
     t0 = step["t0_monotonic_s"]
     end = t0 + step["phases"]["command"]["seconds"]

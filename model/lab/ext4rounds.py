@@ -46,7 +46,7 @@ from model.host.partition import Partition
 from model.host.profiles import load_host_profile, load_profile
 
 from .entrypoint import run_to_reader
-from .ext4compare import (
+from .ext4recordings import (
     DRIVE_PROFILE,
     RECORDINGS,
     distinct_bytes,

@@ -2,7 +2,7 @@
 side or a run kept as reference: which lines of which run are drawn, in what order, and what
 each is called ("A: spare 7 %", "B: analytic").
 
-The window's charts (app/gui/charts.py) and the file exporter (app/chartexport.py) follow the
+The window's charts (app/gui/charts/charts.py) and the file exporter (app/chartexport.py) follow the
 same rules, so a figure in a file is the figure on screen. An Overlay of one run with no
 label is the plain chart: its lines keep their own names. No Qt here.
 """

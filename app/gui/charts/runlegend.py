@@ -1,0 +1,72 @@
+"""The charts' legend when runs are overlaid (two drives, a reference): one entry per run,
+its label ("A: discard", "B: fstrim every 10 min", "ref: spare 7 %") and a short stroke per
+line drawn with the line's own pen (colour, dash, width), named where the run has more than
+one ("host", "NAND", "analytic"). Entries flow and wrap, so long labels are never cut to
+"A: spar..." as QtCharts' own one-row legend cuts them."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QLineF, Qt
+from PySide6.QtGui import QPainter, QPen, QPixmap
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+
+from ..appearance.flowlayout import FlowLayout
+
+STROKE_PX = (40, 14)  # the stroke's box: long enough to show a dash pattern at 3 px
+
+
+def stroke(pen: QPen, width: int = STROKE_PX[0], height: int = STROKE_PX[1]) -> QPixmap:
+    pm = QPixmap(width, height)
+    pm.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pm)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    pen = QPen(pen)
+    pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+    painter.setPen(pen)
+    painter.drawLine(QLineF(0, height / 2, width, height / 2))
+    painter.end()
+    return pm
+
+
+class RunLegend(QWidget):
+    """Label and stroke per line; `set_entries` rebuilds only when they change."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setToolTip("The lines of the chart: A solid, B dashed, a kept reference faded "
+                        "and dash-dotted; a model's analytic level dotted.")
+        # runs clearly apart side by side; rows close, leaving the chart its height
+        self._flow = FlowLayout(self, spacing=24, row_spacing=2)
+        self._shown: list = []
+        self.labels: list[str] = []
+
+    def set_entries(self, groups: list[tuple[str, list[tuple[str, str, QPen]]]]) -> None:
+        """groups: (run label, [(series name, line name or "", pen)]) per run."""
+        key = [(run, [(name, line, pen.color().name(), int(pen.style().value), pen.widthF())
+                      for name, line, pen in lines]) for run, lines in groups]
+        if key == self._shown:
+            return
+        self._shown = key
+        while self._flow.count():
+            widget = self._flow.takeAt(0).widget()
+            if widget is not None:  # hidden, never reparented: a parentless one is a window
+                widget.hide()
+                widget.deleteLater()
+        for run, lines in groups:
+            entry = QWidget()  # a run's label and strokes stay on one row
+            row = QHBoxLayout(entry)
+            row.setContentsMargins(0, 0, 0, 0)
+            row.setSpacing(4)
+            # "━ A: spare 7 %  ╍ analytic", or "A: discard ━ host ━ NAND"
+            if lines and lines[0][1]:
+                row.addWidget(QLabel(run))
+            for i, (_, line, pen) in enumerate(lines):
+                swatch = QLabel()
+                swatch.setPixmap(stroke(pen))
+                row.addWidget(swatch)
+                row.addWidget(QLabel(line or run))
+                if i + 1 < len(lines):
+                    row.addSpacing(6)
+            self._flow.addWidget(entry)
+        self.labels = [name for _, lines in groups for name, _, _ in lines]
+        self.updateGeometry()

@@ -1,0 +1,156 @@
+"""One drive on screen: its worker (a thread of its own), its block map and legend, its
+settings and its newest snapshot. The workbench (app/gui/frame/workbench.py) is the frame around
+one or two of these: it owns the controls, buttons, keys, charts and status line, and
+sends each view the same workload.
+
+A view says when it holds a new snapshot (`snapshot_taken`) and when the model changed its
+mount options (`mount_followed`); it never decides anything about the run itself.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import replace
+
+from PySide6.QtCore import QEventLoop, QObject, Qt, Signal, Slot
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from model.host.profiles import load_profile
+from model.lab.lockstep import Lockstep
+
+from ..run.runstatus import RunStatus
+from ..run.snapshot import Snapshot
+from ..run.worker import Worker
+from ..settings.session import Session, Settings
+from .blockmap import BlockMap
+from .legend import Legend
+
+
+class DriveView(QObject):
+    """Drive `name` ("A" or "B"): see the module docstring."""
+
+    snapshot_taken = Signal(object)  # (this view) a new snapshot is in self.snapshot
+    mount_followed = Signal(object)  # (this view) a scenario's remount changed the settings
+    failed = Signal(str)  # what went wrong in the engine
+
+    def __init__(self, name: str, settings: Settings | None = None,
+                 lockstep: Lockstep | None = None, parent=None):
+        super().__init__(parent)
+        self.name = name
+        self.session = Session(settings)
+        self.worker = Worker()
+        self.worker.lockstep = lockstep
+        if lockstep is not None:
+            lockstep.join(self.worker)
+        self.snapshot: Snapshot | None = None
+        self.frame_times: deque[float] = deque(maxlen=240)
+        self.run_status = RunStatus()
+        self.shows_own_drive = True  # False while a lesson shows its drive on this map
+        self._last_mount: tuple[str, bool] | None = None  # mount options of the last snapshot
+        self._settling: list[tuple[int, QEventLoop]] = []  # (ticket, loop) of each settle()
+        self.blockmap = BlockMap()
+        self.legend = Legend()  # the frame places it: under the maps, A's alone by state
+        # "A: discard" above the map when two drives are shown; hidden with one
+        self.title = QLabel(name)
+        self.title.setToolTip("Which drive this map shows, and what is set differently on it.")
+        self.title.setWordWrap(True)
+        self.title.hide()
+        box = self.widget = QWidget()
+        v = QVBoxLayout(box)
+        v.setContentsMargins(0, 0, 0, 0)
+        v.setSpacing(2)
+        v.addWidget(self.title)
+        v.addWidget(self.blockmap, 1)
+        self.worker.snapshot_ready.connect(self._on_snapshot, Qt.ConnectionType.QueuedConnection)
+        self.worker.failed.connect(self.failed, Qt.ConnectionType.QueuedConnection)
+
+    @property
+    def settings(self) -> Settings:
+        return self.session.settings
+
+    # --- commands ---------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self.worker.start()
+
+    def send(self, name: str, *args) -> int:
+        return self.worker.send(name, *args)
+
+    def configure(self, s: Settings) -> None:
+        """A new, empty drive built from s."""
+        profile = load_profile(s.profile) if s.profile else None
+        self.worker.configure(s.geometry(), s.config(), profile, s)
+
+    def stop(self) -> None:
+        self.worker.stop()
+
+    # --- state ------------------------------------------------------------------------------
+
+    def has_data(self) -> bool:
+        s = self.snapshot
+        return s is not None and (s.counters["host_writes"] > 0 or s.counters["trims"] > 0)
+
+    def is_running(self) -> bool:
+        return self.snapshot is not None and self.snapshot.running
+
+    def fps(self) -> float:
+        now = time.perf_counter()
+        return float(sum(1 for t in self.frame_times if now - t <= 1.0))
+
+    def progress(self) -> str:
+        return self.run_status.progress(self.snapshot) if self.snapshot is not None else ""
+
+    # --- snapshots --------------------------------------------------------------------------
+
+    @Slot()
+    def _on_snapshot(self) -> None:
+        snap = self.worker.take_snapshot()
+        if snap is None:
+            self._end_settle()
+            return
+        self.snapshot = snap
+        self.frame_times.append(time.perf_counter())
+        self._follow_mount(snap)
+        if self.shows_own_drive:
+            self.blockmap.set_snapshot(snap)
+        self.snapshot_taken.emit(self)
+        self._end_settle()
+
+    def _follow_mount(self, snap: Snapshot) -> None:
+        """A scenario's remount step changed the mount options: the settings follow (the
+        file system already has them, so nothing is sent back)."""
+        s = self.session.settings
+        last, self._last_mount = self._last_mount, snap.mount
+        # only a change the model made: a snapshot taken before a remount the controls asked
+        # for still shows the old options, and must not undo the request
+        if snap.mount is not None and last is not None and snap.mount != last \
+                and snap.mount != (s.atime, s.discard):
+            self.session.settings = replace(s, atime=snap.mount[0], discard=snap.mount[1])
+            self.mount_followed.emit(self)
+
+    def settle(self) -> None:
+        """Pause, and wait (the window still answering) until the worker has published a
+        snapshot taken after the pause, or has stopped. No time limit: a step being
+        prepared pauses when its preparation ends, and a stopped worker ends the wait."""
+        ticket = self.worker.send("pause")
+        loop = QEventLoop()
+        # _on_snapshot ends the loop once settled (a save asked for meanwhile nests one more)
+        self._settling.append((ticket, loop))
+        self.worker.finished.connect(loop.quit)  # before the check: it may end meanwhile
+        try:
+            if not self._settled(ticket):
+                loop.exec()
+        finally:
+            self._settling.remove((ticket, loop))
+            self.worker.finished.disconnect(loop.quit)
+
+    def _settled(self, ticket: int) -> bool:
+        snap, w = self.snapshot, self.worker
+        return (not w.isRunning() or (snap is not None and snap.handled >= ticket)
+                or (w.drive is None and w.published >= ticket))
+
+    def _end_settle(self) -> None:
+        for ticket, loop in self._settling:
+            if self._settled(ticket):
+                loop.quit()

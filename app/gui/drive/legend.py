@@ -1,0 +1,152 @@
+"""The block map's legend, always shown beside it: a list to colour the blocks by state or as
+a heat map, and the colours that colouring uses; a heat map's colour bar is labelled with
+the lowest and highest value on the drive now."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QColor, QImage, QPainter, QPixmap
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+
+from ..appearance import theme
+from ..appearance.flowlayout import FlowLayout
+from . import heatmap
+
+SWATCH_FRAME = "#808080"  # mid grey: apart from both profiles' page, white and black alike
+
+
+def _swatch(colour: str, size: int = 12) -> QPixmap:
+    """A square of colour in a one-pixel frame: without it the white of "just erased" was
+    lost on the desk profile's near-white page."""
+    pm = QPixmap(size, size)
+    pm.fill(QColor(SWATCH_FRAME))
+    painter = QPainter(pm)
+    painter.fillRect(1, 1, size - 2, size - 2, QColor(colour))
+    painter.end()
+    return pm
+
+
+def _gradient(width: int = 72, height: int = 12) -> QPixmap:
+    lut = np.ascontiguousarray(np.broadcast_to(theme.viridis_lut()[
+        np.linspace(0, 255, width).astype(np.intp)], (height, width, 4)))
+    img = QImage(lut.data, width, height, width * 4, QImage.Format.Format_RGBA8888)
+    return QPixmap.fromImage(img.copy())
+
+
+def _number(v: float) -> str:
+    return "-" if not math.isfinite(v) else f"{v:,.0f}"
+
+
+class Legend(QWidget):
+    """Swatches for every colour the map uses in the chosen colouring."""
+
+    mode_chosen = Signal(str)  # the user picked a colouring in the list
+
+    STATE_ENTRIES = (("block_free", "free block"), ("block_open", "open block"),
+                     ("block_victim", "GC victim"), ("block_erased", "just erased"))
+    PAGE_ENTRIES = (("page_valid", "valid page"), ("page_invalid", "invalid page"),
+                    ("page_copied", "copied by GC"))
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setToolTip("Colours of the block map. By state, full blocks run from dark purple "
+                        "(few valid pages) to yellow (all valid); a heat map runs from the "
+                        "lowest value on the drive (purple) to the highest (yellow).")
+        self.combo = QComboBox()
+        for key, (text, _bar, _how) in heatmap.MODES.items():
+            self.combo.addItem(text, key)
+        self.combo.setToolTip("Colour blocks by state, or as a heat map of valid pages, erase "
+                              "count or age (NAND page writes since the block was closed).")
+        self.combo.currentIndexChanged.connect(
+            lambda _i: self.mode_chosen.emit(self.combo.currentData()))
+        self._outer = QVBoxLayout(self)
+        self._outer.setContentsMargins(2, 2, 2, 2)
+        self._inner: QWidget | None = None
+        self.mode = "state"
+        self.lo = self.hi = float("nan")
+        self.lo_label, self.hi_label = QLabel(), QLabel()
+        self.labels: list[str] = []
+        self.refresh()
+
+    def set_mode(self, mode: str) -> None:
+        """Show the legend of a colouring (the list follows without emitting mode_chosen)."""
+        self.combo.blockSignals(True)
+        self.combo.setCurrentIndex(self.combo.findData(mode))
+        self.combo.blockSignals(False)
+        if mode != self.mode:
+            self.mode = mode
+            self.refresh()
+
+    def show_heat(self, heat: heatmap.Heat | None) -> None:
+        """The colouring the map drew: its mode and the range its colour bar spans."""
+        if heat is None:
+            return
+        self.set_mode(heat.mode)
+        self.lo, self.hi = heat.lo, heat.hi
+        self.lo_label.setText(_number(heat.lo))
+        self.hi_label.setText(_number(heat.hi))
+
+    def range_text(self) -> str:
+        """The colour bar's range as shown: "lo .. hi" ("" for the state map)."""
+        if self.mode == "state":
+            return ""
+        return f"{self.lo_label.text()} .. {self.hi_label.text()}"
+
+    def refresh(self) -> None:
+        if self._inner is not None:
+            self.combo.setParent(self)  # it outlives the rows it sits in
+            self._outer.removeWidget(self._inner)
+            self._inner.hide()
+            self._inner.setParent(None)
+            self._inner.deleteLater()
+        t = theme.current()
+        self.lo_label, self.hi_label = QLabel(_number(self.lo)), QLabel(_number(self.hi))
+        bar_text = heatmap.MODES[self.mode][1]
+        if self.mode == "state":
+            items = [(_swatch(t.colour(token)), text) for token, text in self.STATE_ENTRIES]
+            items.insert(2, (_gradient(), bar_text))
+            items += [(_swatch(t.colour(token)), text) for token, text in self.PAGE_ENTRIES]
+            rows = [items[:2], items[2:5], items[5:]]
+        else:
+            # on rows of their own: narrow enough for 1024 px in projector type
+            items = [(None, bar_text), (self.lo_label, ""), (_gradient(), ""),
+                     (self.hi_label, "")]
+            if self.mode == "age":
+                items.append((_swatch(t.colour("block_free")), "free or open: no age"))
+            rows = [items[:1], items[1:]]
+        self.labels = [text for _, text in items if text]
+        self._inner = QWidget()
+        # entries flow and wrap: the map may be narrow (a lesson beside it, projector type)
+        flow = FlowLayout(self._inner, spacing=12)
+        chooser = QWidget()
+        pair = QHBoxLayout(chooser)
+        pair.setContentsMargins(0, 0, 0, 0)
+        pair.addWidget(QLabel("Colour by"))
+        pair.addWidget(self.combo)
+        flow.addWidget(chooser)
+        for row_items in rows:
+            entry = QWidget()  # a heat map's bar and its two ends stay together
+            row = QHBoxLayout(entry)
+            row.setContentsMargins(0, 0, 0, 0)
+            row.setSpacing(4)
+            for what, text in row_items:
+                if isinstance(what, QLabel):
+                    row.addWidget(what)
+                elif what is not None:
+                    sw = QLabel()
+                    sw.setPixmap(what)
+                    row.addWidget(sw)
+                if text:
+                    row.addWidget(QLabel(text))
+                    if self.mode == "state":  # one entry per swatch in the state map
+                        flow.addWidget(entry)
+                        entry = QWidget()
+                        row = QHBoxLayout(entry)
+                        row.setContentsMargins(0, 0, 0, 0)
+                        row.setSpacing(4)
+            if row.count():
+                flow.addWidget(entry)
+        self._outer.addWidget(self._inner)

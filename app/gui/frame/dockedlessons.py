@@ -1,0 +1,177 @@
+"""The lesson panel, docked beside the workbench, wired to it: while a lesson runs, it
+drives drive A's map and the lower half (its results), the workbench's own run waits and its
+buttons fold away; the glossary window and lesson files open from here. The panel itself is
+app/gui/lessons/lessonpanel.py; a lesson that runs two configurations can set the frame's drives
+with Workbench.compare(settings_a, settings_b)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QFileDialog
+
+from app.session.progress import load_progress
+from lessons.catalogue import bundled
+from lessons.glossary import load_glossary
+from lessons.lesson import LessonError
+from lessons.loader import load_lesson
+
+from ..appearance import theme
+from ..lessons.glossarywindow import GlossaryWindow
+from ..lessons.lessonpanel import LessonPanel
+from ..settings.session import Session
+from . import compare, statusline
+
+
+def install(w) -> None:
+    """The lesson panel, docked beside the workbench; it opens on the welcome page."""
+    lessons = bundled()
+    w.glossary = load_glossary()
+    w.lesson_titles = {x.id: f"{x.order}. {x.title}" for x in lessons}
+    w.glossary_window: GlossaryWindow | None = None
+    w.lesson_progress = load_progress()
+    panel = w.lesson_panel = LessonPanel(lessons, w.lesson_progress, w.lesson_results)
+    panel.focus.connect(lambda f: show_focus(w, f))
+    panel.drive_snapshot.connect(lambda snap: show_drive(w, snap))
+    panel.second_drive.connect(lambda snap: show_drive(w, snap, 1))
+    panel.two_drives = True  # a run of two configurations shows on maps A and B
+    panel.glossary_asked.connect(w.show_glossary)
+    panel.explore.connect(lambda: w.lesson_dock.hide())
+    panel.open_file_asked.connect(w.open_lesson_dialog)
+    panel.active_changed.connect(lambda on: set_active(w, on))
+    dock = w.lesson_dock = QDockWidget("Lessons")
+    dock.setObjectName("lessons")
+    dock.setWidget(panel)
+    dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
+                     | QDockWidget.DockWidgetFeature.DockWidgetMovable)
+    dock.setMinimumWidth(280)
+    w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+    w.resizeDocks([dock], [320], Qt.Orientation.Horizontal)
+    w.in_lesson = False
+    w._split_before: list[int] = []  # the map / charts split before a lesson
+
+
+def add_menu(w) -> None:
+    """The Lessons menu; its keys are listed in shortcuts.TABLE with the rest."""
+    lessons = w.menuBar().addMenu("&Lessons")
+    toggle = w.lesson_dock.toggleViewAction()
+    toggle.setText("&Lessons panel")
+    toggle.setShortcut(QKeySequence("Ctrl+L"))
+    lessons.addAction(toggle)
+    for text, keys, slot in (("Open lesson &file...", QKeySequence(),
+                              w.open_lesson_dialog),
+                             ("&Glossary", QKeySequence("Ctrl+G"),
+                              lambda: w.show_glossary(""))):
+        action = QAction(text, w)
+        action.setShortcut(keys)
+        action.triggered.connect(slot)
+        lessons.addAction(action)
+
+
+def set_active(w, on: bool) -> None:
+    """A lesson drives the map and the lower half; the workbench's own run waits."""
+    w.in_lesson = on
+    if on:
+        if compare.comparing(w):  # a lesson runs its own drives on A's map
+            w.set_compare(False)
+        w.send_all("pause")
+        w.views[0].shows_own_drive = False
+        w.blockmap.set_snapshot(None)
+        w.progress_label.setText("The drive of the lesson's run appears here when it "
+                                    "runs.")
+    elif theme.current().name == "projector":
+        # before the controls widen again: projector type leaves no room for the list of
+        # lessons beside them at 1024 px (the window would grow past the screen)
+        w.lesson_dock.hide()
+    # the lesson runs the drive: the workbench's own buttons fold away, and the controls
+    # (only the settings the lesson uses) need less width than the map and results
+    w.button_bar.setVisible(not on)
+    if on:
+        w.controls_scroll.setMaximumWidth(240)
+        w.controls_scroll.setMinimumWidth(min(180, w._controls_width))
+    else:
+        w._fit_panel()
+    w.controls_scroll.setHorizontalScrollBarPolicy(
+        Qt.ScrollBarPolicy.ScrollBarAlwaysOff if on else Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+    w.lower.setCurrentWidget(w.lesson_results if on else w.charts_box)
+    statusline.fit(w)  # the status figures describe the workbench's own drive
+    if on:  # after the controls narrowed, so the window need not grow to hold it
+        w.lesson_dock.show()
+        w._split_before = w.right_split.sizes()
+        total = sum(w._split_before)
+        w.right_split.setSizes([int(total * 0.42), total - int(total * 0.42)])
+        left, right = w.main_split.sizes()  # no gutter beside the narrowed controls
+        w.main_split.setSizes([240, left + right - 240])
+    if not on:
+        if w._split_before:
+            w.right_split.setSizes(w._split_before)
+        w.views[0].shows_own_drive = True
+        w.blockmap.set_snapshot(w.snapshot)
+        w._status()
+
+
+def show_focus(w, focus) -> None:
+    if focus is None:
+        compare.lesson_pair(w, None)
+        w.controls.set_lesson(None)
+        w.show_settings()
+        w.map_area.show()
+        return
+    settings, used, blockmap, pair = focus
+    compare.lesson_pair(w, pair)
+    # a run that does not draw the map (a file-system scenario) leaves its room to results
+    w.map_area.setVisible(blockmap)
+    shown = Session(settings)
+    w.controls.show_settings(settings, shown.op_text(), shown.alignment_note())
+    w.controls.set_lesson(used)
+
+
+def show_drive(w, snap, view: int = 0) -> None:
+    """The lesson's drive on map A (or B: the second of two run side by side)."""
+    if view >= len(w.views):
+        return
+    if snap is None:
+        w.blockmap.set_snapshot(w.snapshot)
+        return
+    w.views[view].blockmap.set_snapshot(snap)
+    if snap.segment and view == 0:
+        w.progress_label.setText(f"Lesson run: {snap.segment}")
+
+
+def show_glossary(w, term: str = "") -> None:
+    """The glossary window, at `term` when it has it."""
+    if w.glossary_window is None:
+        w.glossary_window = GlossaryWindow(w.glossary, w.lesson_titles, w)
+        w.glossary_window.open_lesson.connect(lambda i: open_lesson_id(w, i))
+    if not (term and w.glossary_window.show_term(term)):
+        w.glossary_window.show()
+        w.glossary_window.raise_()
+
+
+def open_lesson_id(w, lesson_id: str) -> None:
+    lesson = next((x for x in w.lesson_panel.lessons if x.id == lesson_id), None)
+    if lesson is not None:
+        w.lesson_dock.show()
+        w.lesson_panel.start(lesson)
+
+
+def open_lesson(w, path: str) -> bool:
+    """Play a lesson file from disk (a teacher's). A bad file is reported, with its
+    line and field, and whatever was on screen stays."""
+    try:
+        lesson = load_lesson(path, w.glossary)
+    except LessonError as e:
+        w.lesson_dock.show()
+        w.lesson_panel.home_note.setText(f"Open lesson: {e}")
+        w.statusBar().showMessage(f"Open lesson: {e}", 15000)
+        return False
+    w.lesson_dock.show()
+    w.lesson_panel.start(lesson)
+    return True
+
+
+def open_lesson_dialog(w) -> None:
+    path, _ = QFileDialog.getOpenFileName(w, "Open lesson", "",
+                                          "SSD Lab lessons (*.toml)")
+    if path:
+        w.open_lesson(path)

@@ -1,0 +1,111 @@
+"""What a lesson's run produced, drawn: its charts (runchartview.py: every configuration its
+own labelled line or bar, so a comparison never erases the first run) and, beside them, each
+prediction about the run with the outcome on the same axis (predictionview.py), or a quiz's
+two states. The data come from lessons/charts.py; nothing here computes a figure.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
+
+from lessons.charts import PredictionPicture, RunChart
+
+from ..appearance import theme
+from .predictionview import PredictionView
+from .runchartview import RunChartView
+
+
+def _bold_label(text: str) -> QLabel:
+    label = QLabel(text)
+    f = QFont(label.font())
+    f.setBold(True)
+    label.setFont(f)
+    return label
+
+
+class LessonResults(QScrollArea):
+    """The lesson's tab beside the workbench charts: the run's charts, then each
+    prediction beside its outcome, with a legend of the marks."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._inner = QWidget()
+        self._layout = QVBoxLayout(self._inner)
+        self._layout.setContentsMargins(4, 4, 4, 4)
+        self.setWidget(self._inner)
+        self.charts: list[RunChartView] = []
+        self.predictions: list[PredictionView] = []
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.note.setObjectName("note")
+
+    def clear(self) -> None:
+        while self._layout.count():
+            item = self._layout.takeAt(0)
+            w = item.widget()
+            if w is not None and w is not self.note:
+                w.hide()  # at once: deleteLater alone leaves it drawn until the next loop
+                w.deleteLater()
+        self.charts, self.predictions = [], []
+
+    def show_states(self, parts: list[tuple[str, str]]) -> None:
+        """Blocks of monospaced text with a heading each (a quiz's two drive states): here,
+        where there is width for them, rather than in the narrow lesson text."""
+        self.clear()
+        for heading, text in parts:
+            self._layout.addWidget(_bold_label(heading))
+            body = QLabel(text)
+            body.setTextFormat(Qt.TextFormat.PlainText)
+            font = QFont("DejaVu Sans Mono")
+            font.setStyleHint(QFont.StyleHint.Monospace)
+            font.setPointSizeF(theme.current().font_pt)
+            body.setFont(font)
+            body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            self._layout.addWidget(body)
+        self.note.setText("")
+        self._layout.addWidget(self.note)
+        self._layout.addStretch(1)
+
+    def show_results(self, charts: list[RunChart], pictures: list[PredictionPicture],
+                     note: str = "") -> None:
+        self.clear()
+        # the prediction first: the guess beside the outcome is the point of the lesson
+        if any(p.kind == "compare" for p in pictures):
+            key = QLabel("Each figure as the article (or the published model) gives it, and "
+                         "as the simulation gives it.")
+            key.setWordWrap(True)
+            key.setObjectName("note")
+            self._layout.addWidget(key)
+        elif pictures:
+            key = QLabel("Your prediction in orange (the band you chose, or a diamond for "
+                         "your estimate); the drive's result is the dot; the right answer "
+                         "is outlined in green.")
+            key.setWordWrap(True)
+            key.setObjectName("note")
+            self._layout.addWidget(key)
+        for picture in pictures:
+            view = PredictionView()
+            view.show_picture(picture)
+            self._layout.addWidget(view)
+            self.predictions.append(view)
+        for data in charts:
+            view = RunChartView()
+            view.show_chart(data)
+            view.setMinimumHeight(260)
+            self._layout.addWidget(view)
+            self.charts.append(view)
+            legend = QLabel(view.legend_html())
+            legend.setWordWrap(True)
+            self._layout.addWidget(legend)
+            if view.caption:
+                cap = QLabel("Steps: " + view.caption)
+                cap.setWordWrap(True)
+                cap.setObjectName("note")
+                self._layout.addWidget(cap)
+        self.note.setText(note)
+        self._layout.addWidget(self.note)
+        self._layout.addStretch(1)

@@ -1,0 +1,97 @@
+"""A lesson's long work in a thread of its own: a run step's configurations, or a compare
+step's replay of a documented experiment, through the same LessonPlay the headless player
+uses, so the window shows exactly the numbers `ssdlab lesson run` prints.
+
+The thread reports progress, each configuration as it finishes, and (a few times a second)
+a snapshot of the drive being run for the block map: per slot, the configuration's index
+in its step (two configurations run side by side fill slots 0 and 1 at once). cancel() is
+honoured between chunks of work; the play keeps every configuration that finished before it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from PySide6.QtCore import QThread, Signal
+
+from lessons.lesson import LessonError
+from lessons.player import Cancelled, LessonPlay
+from model.flash.drive import Drive
+
+from ..run.snapshot import Snapshot, drive_snapshot
+
+FRAME_S = 1 / 15  # block-map snapshots at most this often
+
+
+class LessonJob(QThread):
+    progress = Signal(str, float)  # what is running, fraction done
+    config_done = Signal(object)  # a lessons.player.ConfigResult
+    drive_ready = Signal(int)  # take_snapshot(slot) has a new snapshot
+    finished_ok = Signal(object)  # list of ConfigResult (run) or of Row (compare)
+    failed = Signal(str)
+    cancelled = Signal()
+
+    def __init__(self, play: LessonPlay, step, parent=None):
+        super().__init__(parent)
+        self.play = play
+        self.step = step
+        self._cancel = threading.Event()
+        self._lock = threading.Lock()
+        self._latest: dict[int, Snapshot] = {}
+        self._seq = 0
+        self._last: dict[int, float] = {}
+        self._label = ""
+        self._drives: dict[int, Drive] = {}  # slot -> the drive of a configuration under way
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def take_snapshot(self, slot: int = 0) -> Snapshot | None:
+        with self._lock:
+            return self._latest.pop(slot, None)
+
+    def _progress(self, what: str, fraction: float) -> None:
+        self._label = what
+        self.progress.emit(what, float(fraction))
+
+    def _observe(self, drive: Drive, slot: int, force: bool = False) -> None:
+        self._drives[slot] = drive
+        now = time.perf_counter()
+        if not force and now - self._last.get(slot, 0.0) < FRAME_S:
+            return
+        self._last[slot] = now
+        with self._lock:
+            self._seq += 1
+            self._latest[slot] = drive_snapshot(drive, self._seq, segment=self._label,
+                                                running=not force)
+        self.drive_ready.emit(slot)
+
+    def _config_done(self, result) -> None:
+        """A configuration finished: the map shows its drive as it ended."""
+        slot = next(i for i, c in enumerate(self.step.configs) if c is result.config)
+        drive = self._drives.pop(slot, None)
+        if drive is not None:
+            self._label = f"{result.config.label}: done"
+            self._observe(drive, slot, force=True)
+        self.config_done.emit(result)
+
+    def run(self) -> None:
+        play = self.play
+        play.progress, play.cancel = self._progress, self._cancel.is_set
+        play.observe = self._observe if getattr(self.step, "blockmap", False) else None
+        try:
+            if self.step.kind == "run":
+                out = play.run(self.step, on_config=self._config_done)
+            else:
+                out = play.compare(self.step)
+        except Cancelled:
+            self.cancelled.emit()
+        except (LessonError, ValueError, MemoryError) as e:
+            self.failed.emit(str(e) or type(e).__name__)
+        except Exception as e:  # noqa: BLE001 - a message in the panel, never a traceback
+            self.failed.emit(f"{type(e).__name__}: {e}")
+        else:
+            self.finished_ok.emit(out)
+        finally:
+            play.progress = play.cancel = play.observe = None

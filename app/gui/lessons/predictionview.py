@@ -1,0 +1,221 @@
+"""A prediction drawn beside the outcome of the run it is about (PredictionView): the
+choices as bands on one axis (linear or log, with readable ticks), or the estimate, or one
+bar per configuration for "which is larger", the student's answer and the drive's outcome
+marked in colours and shapes that survive grey-scale. The picture comes from
+lessons/charts.py; nothing here computes a figure.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from lessons.charts import PredictionPicture
+
+from ..appearance import theme
+from .runchartview import results_font
+
+
+class PredictionView(QWidget):
+    """A prediction on one axis: the choices as bands (chosen filled, right one outlined),
+    or a guess as a diamond, and the outcome as a dot; or one bar per configuration."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.picture: PredictionPicture | None = None
+        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+
+    def show_picture(self, picture: PredictionPicture) -> None:
+        self.picture = picture
+        self.updateGeometry()
+        self.update()
+
+    def _title_height(self, width: int) -> int:
+        """The question wraps (it is a sentence), as many lines as the width needs."""
+        fm = QFontMetrics(results_font())
+        flags = int(Qt.AlignmentFlag.AlignLeft) | int(Qt.TextFlag.TextWordWrap)
+        return fm.boundingRect(0, 0, max(50, width - 24), 10000, flags,
+                               self.picture.title).height()
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt name
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt name
+        if self.picture is None:
+            return 0
+        line = QFontMetrics(results_font()).height()  # the font paintEvent draws with
+        if self.picture.kind in ("bars", "facts", "compare"):
+            body = line * (0.4 + 2.6 * len(self.picture.bars)) + 12
+        else:
+            body = line * 2.7 + 24 + self._label_height(width)
+        return int(self._title_height(width) + body)
+
+    def _axis_text(self) -> str:
+        p = self.picture
+        if p.axis_label and p.unit:
+            return f"{p.axis_label} ({p.unit})"
+        return p.axis_label or p.unit
+
+    def _label_height(self, width: int) -> int:
+        """The axis's label under it wraps too (it names two figures of a ratio)."""
+        text = self._axis_text()
+        if not text:
+            return 0
+        fm = QFontMetrics(results_font())
+        flags = int(Qt.AlignmentFlag.AlignLeft) | int(Qt.TextFlag.TextWordWrap)
+        return fm.boundingRect(0, 0, max(50, width - 24), 10000, flags, text).height()
+
+    def sizeHint(self):  # noqa: N802 - Qt name
+        from PySide6.QtCore import QSize
+
+        return QSize(300, self.heightForWidth(300))
+
+    def _x(self, value: float, lo: float, hi: float, left: float, width: float) -> float:
+        p = self.picture
+        if p.log_scale and lo > 0:
+            value = max(value, lo)  # a band from 0 starts at the axis's left end
+            f = (math.log(value) - math.log(lo)) / (math.log(hi) - math.log(lo))
+        else:
+            f = (value - lo) / (hi - lo) if hi > lo else 0.5
+        return left + width * min(1.0, max(0.0, f))
+
+    def paintEvent(self, _event) -> None:  # noqa: N802 - Qt name
+        p = self.picture
+        if p is None:
+            return
+        t = theme.current()
+        qp = QPainter(self)
+        qp.setRenderHint(QPainter.RenderHint.Antialiasing)
+        qp.fillRect(self.rect(), QColor(t.colour("chart_background")))
+        fg, muted = QColor(t.colour("text")), QColor(t.colour("muted_text"))
+        chosen_c, right_c = QColor(t.series[1]), QColor(t.series[2])
+        qp.setFont(results_font())
+        fm = qp.fontMetrics()
+        line = fm.height()
+        left, right = 12.0, float(self.width() - 12)
+        qp.setPen(fg)
+        title_h = self._title_height(self.width())
+        qp.drawText(QRectF(left, 4, right - left, title_h),
+                    int(Qt.AlignmentFlag.AlignLeft) | int(Qt.TextFlag.TextWordWrap), p.title)
+        y = 8 + title_h + line * 0.2
+        if p.kind in ("bars", "facts", "compare"):
+            self._paint_bars(qp, y, left, right, fg, muted, chosen_c, right_c)
+        else:
+            self._paint_axis(qp, y, left, right, fg, muted, chosen_c, right_c)
+        qp.end()
+
+    def _paint_axis(self, qp, y, left, right, fg, muted, chosen_c, right_c) -> None:
+        p = self.picture
+        fm = qp.fontMetrics()
+        line = fm.height()
+        lo, hi = p.axis_range()
+        width = right - left
+        band_y = y + line * 0.2
+        for b in p.bands:
+            x0 = self._x(max(b.low, lo), lo, hi, left, width)
+            x1 = self._x(min(b.high, hi), lo, hi, left, width)
+            rect = QRectF(x0, band_y, max(2.0, x1 - x0), line)
+            fill = QColor(chosen_c if b.chosen else muted)
+            fill.setAlpha(200 if b.chosen else 50)
+            qp.fillRect(rect, fill)
+            if b.right:
+                pen = QPen(right_c)
+                pen.setWidthF(3)
+                qp.setPen(pen)
+                qp.drawRect(rect)
+        axis_y = band_y + line * 1.2
+        qp.setPen(QPen(fg, 1))
+        qp.drawLine(QPointF(left, axis_y), QPointF(right, axis_y))
+        for value in _ticks(lo, hi, p.log_scale):
+            x = self._x(value, lo, hi, left, width)
+            qp.drawLine(QPointF(x, axis_y), QPointF(x, axis_y + 4))
+            text = f"{value / 1000:g} k" if value >= 1000 else f"{value:g}"
+            qp.drawText(QPointF(x - fm.horizontalAdvance(text) / 2, axis_y + 4 + line * 0.9),
+                        text)
+        text = self._axis_text()
+        if text:
+            qp.setPen(muted)
+            qp.drawText(QRectF(left, axis_y + 6 + line, right - left,
+                               self._label_height(self.width()) + 2),
+                        int(Qt.AlignmentFlag.AlignLeft) | int(Qt.TextFlag.TextWordWrap), text)
+            qp.setPen(fg)
+        if math.isfinite(p.guess):
+            self._mark(qp, self._x(p.guess, lo, hi, left, width), band_y + line / 2, chosen_c,
+                       "diamond")
+        if math.isfinite(p.measured):
+            self._mark(qp, self._x(p.measured, lo, hi, left, width), band_y + line / 2, fg,
+                       "dot")
+
+    def _paint_bars(self, qp, y, left, right, fg, muted, chosen_c, right_c) -> None:
+        """One row per choice: its label on a line of its own (it may be long), then its
+        bar and value; the chosen one in the prediction colour, the right one outlined."""
+        p = self.picture
+        fm = qp.fontMetrics()
+        line = fm.height()
+        lo, hi = p.axis_range()
+        compare = p.kind == "compare"
+        for i, b in enumerate(p.bars):
+            row = y + i * line * 2.6
+            qp.setPen(chosen_c if b.chosen else fg)
+            if compare:  # documented in the text colour, simulated in the first series colour
+                chosen_c = QColor(theme.current().series[0]) if i else fg
+            mine = " (your choice)" if b.chosen else ""
+            text = fm.elidedText(b.label + mine, Qt.TextElideMode.ElideRight,
+                                 int(right - left - 8))
+            qp.drawText(QRectF(left + 4, row, right - left - 8, line),
+                        Qt.AlignmentFlag.AlignLeft, text)
+            bar_y = row + line * 1.1
+            if math.isfinite(b.value):
+                value = f"{b.value:.3g} {p.unit}".strip()
+                room = right - left - 16 - fm.horizontalAdvance(value)
+                w = self._x(b.value, lo, hi, 0.0, max(10.0, room))
+                fill = QColor(chosen_c if b.chosen or compare else muted)
+                fill.setAlpha(220 if b.chosen or compare else 120)
+                qp.fillRect(QRectF(left + 4, bar_y, max(2.0, w), line * 0.9), fill)
+                qp.setPen(fg)
+                qp.drawText(QPointF(left + 10 + w, bar_y + line * 0.75), value)
+            if b.right:
+                pen = QPen(right_c)
+                pen.setWidthF(3)
+                qp.setPen(pen)
+                qp.drawRect(QRectF(left + 1, row - 2, right - left - 2, line * 2.2))
+
+    @staticmethod
+    def _mark(qp, x: float, y: float, colour: QColor, shape: str) -> None:
+        qp.setPen(QPen(QColor(theme.current().colour("chart_background")), 1.5))
+        qp.setBrush(colour)
+        r = 7.0
+        if shape == "dot":
+            qp.drawEllipse(QPointF(x, y), r, r)
+        else:
+            qp.drawPolygon([QPointF(x, y - r - 2), QPointF(x + r + 2, y),
+                            QPointF(x, y + r + 2), QPointF(x - r - 2, y)])
+        qp.setBrush(Qt.BrushStyle.NoBrush)
+
+
+def _ticks(lo: float, hi: float, log: bool) -> list[float]:
+    """A few round values between lo and hi."""
+    if log and lo > 0:
+        out, v = [], 10 ** math.floor(math.log10(lo))
+        steps = (1, 2, 5) if hi / lo <= 1000 else (1,)  # many decades: one tick each
+        while v <= hi:
+            for m in steps:
+                if lo <= v * m <= hi:
+                    out.append(v * m)
+            v *= 10
+        return out
+    span = hi - lo
+    if span <= 0:
+        return [lo]
+    step = 10 ** math.floor(math.log10(span / 5))
+    for m in (1, 2, 5, 10):
+        if span / (step * m) <= 6:
+            step *= m
+            break
+    first = math.ceil(lo / step) * step
+    return [round(first + i * step, 10) for i in range(int((hi - first) / step) + 1)]
