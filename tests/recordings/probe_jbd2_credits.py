@@ -19,7 +19,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import loophost as h  # noqa: E402
 import record_ext4 as r  # noqa: E402
+from ext4trace import TRACEFS, run  # noqa: E402
 
 from model.host.filetree import kernel_tree  # noqa: E402
 
@@ -27,7 +29,7 @@ SCALE = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
 SYNC = sys.argv[2] if len(sys.argv) > 2 else "-f"
 IMG = int(sys.argv[3]) if len(sys.argv) > 3 else 2
 OUT = Path(sys.argv[4] if len(sys.argv) > 4 else '/tmp/probe_jbd2_credits.trace.gz')
-T = r.TRACEFS
+T = TRACEFS
 work = Path(tempfile.mkdtemp(prefix='ssdlab_probe_', dir='/tmp'))
 image, mnt = work / 'ext4.img', work / 'mnt'
 loop = ''
@@ -42,18 +44,18 @@ try:
     mnt.mkdir()
     with open(image, 'wb') as f:
         f.truncate(IMG << 30)
-    loop = r.run('losetup', '-f', '--show', str(image)).strip()
+    loop = run('losetup', '-f', '--show', str(image)).strip()
     disk = Path(loop).name
     major, minor = (int(x) for x in Path(f'/sys/block/{disk}/dev').read_text().split(':'))
-    r.run(*r.MKFS_BASE, loop)
-    r.run('mount', '-t', 'ext4', '-o', 'relatime', loop, str(mnt))
+    run(*r.MKFS_BASE, loop)
+    run('mount', '-t', 'ext4', '-o', 'relatime', loop, str(mnt))
     mounted = True
     tree = kernel_tree(SCALE, r.SEED)
     archive = work / 'linux.tar'
     r.write_archive(archive, tree, r.Payload())
-    r.read_file(archive)
+    h.read_file(archive)
     (mnt / 'linux').mkdir()
-    r.syncfs(mnt)
+    h.syncfs(mnt)
     time.sleep(6)
     inst = T / 'instances' / f'ssdlab_probe_{os.getpid()}'
     inst.mkdir()
@@ -67,14 +69,14 @@ try:
     (inst / 'events/ext4/ext4_sync_fs/trigger').write_text('stacktrace\n')
     (inst / 'tracing_on').write_text('1\n')
     t0 = time.monotonic()
-    r.run('tar', '-xf', str(archive), '-C', str(mnt / 'linux'))
+    run('tar', '-xf', str(archive), '-C', str(mnt / 'linux'))
     t1 = time.monotonic()
     if SYNC == '-f':
-        r.run('sync', '-f', str(mnt))
+        run('sync', '-f', str(mnt))
     else:
-        r.run('sync')
+        run('sync')
     t2 = time.monotonic()
-    r.wait_quiet(disk)
+    h.wait_quiet(disk)
     text = (inst / 'trace').read_text()
     with gzip.open(OUT, 'wt') as f:
         f.write(f'# t0 {t0} tar_end {t1} sync_end {t2}\n' + text)

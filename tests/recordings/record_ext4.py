@@ -57,6 +57,24 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
+from ext4trace import (  # noqa: E402  (beside this file, run as a script)
+    EVENTS,
+    Tracer,
+    kernel_events,
+    parse,
+    run,
+    summarise,
+)
+from loophost import (  # noqa: E402
+    QUIET_S,
+    drop_caches,
+    host_memory,
+    journal_range,
+    read_file,
+    syncfs,
+    wait_quiet,
+)
+
 from model.host.filetree import (  # noqa: E402
     FileSpec,
     build_outputs,
@@ -67,7 +85,6 @@ from model.host.filetree import (  # noqa: E402
     total_bytes,
 )
 
-TRACEFS = Path("/sys/kernel/tracing")
 GIB = 1 << 30
 DD_MIB = 64
 SEED = 2639
@@ -75,8 +92,6 @@ SEED = 2639
 # the compile units), so that it spans several 5-second journal commits even at small scale.
 MAKE_SECONDS_AT_SCALE_1 = 400.0
 PACED_SECONDS = 60.0  # the paced plan writes its tree over this long
-QUIET_S = 3.0  # a settling step ends when the device has done nothing for this long
-SETTLE_MAX_S = 180.0
 ARCHIVE_MTIME = 1309478400  # 2011-07-01, when the documented runs were made
 MKFS_BASE = ["mkfs.ext4", "-F", "-q", "-b", "4096",
              "-E", "lazy_itable_init=0,lazy_journal_init=0,nodiscard"]
@@ -120,166 +135,6 @@ CONFIGS += [
     Config("untar", True, "relatime", scale=2.5, image_bytes=4 * GIB, label="big"),
     Config("paced", True, "relatime", scale=0.2),
 ]
-
-# The events traced, each filtered to the loop device: requests, the flusher's writeback
-# passes (with their reason: periodic, background, sync...) and each jbd2 commit's stats.
-EVENTS = {
-    "block/block_rq_issue": "dev == {dev}",
-    "writeback/writeback_start": 'name == "{major}:{minor}"',
-    "jbd2/jbd2_run_stats": "dev == {dev}",
-}
-COMMIT_RE = re.compile(r"\s(\d+\.\d+):\s+jbd2_run_stats:.*?\sblocks_logged (\d+)")
-WRITEBACK_RE = re.compile(r"\s(\d+\.\d+):\s+writeback_start:.*?reason=(\w+)")
-LINE_RE = re.compile(
-    r"\s(\d+\.\d+):\s+block_rq_issue:\s+(\d+),(\d+)\s+(\S+)\s+(\d+)\s+\(.*?\)\s+(\d+)\s+\+\s+"
-    r"(\d+)")
-ENTRIES_RE = re.compile(r"entries-in-buffer/entries-written:\s+(\d+)/(\d+)")
-EXTENT_RE = re.compile(r"\(\d+-\d+\):(\d+)-(\d+)|\(\d+\):(\d+)")
-
-
-def run(*cmd: str) -> str:
-    """Run a command, fail loudly, return its standard output."""
-    done = subprocess.run(cmd, check=True, capture_output=True, text=True)
-    return done.stdout
-
-
-def classify(rwbs: str) -> str:
-    """The operation of a request from its rwbs flags: write, read, discard, flush or other.
-
-    A leading F before another operation letter is a pre-flush flag, not the operation.
-    """
-    op = rwbs[1] if len(rwbs) > 1 and rwbs[0] == "F" and rwbs[1] in "WRDFN" else rwbs[0]
-    return {"W": "write", "R": "read", "D": "discard", "F": "flush"}.get(op, "other")
-
-
-@dataclass(frozen=True)
-class Request:
-    time_s: float  # CLOCK_MONOTONIC seconds
-    op: str
-    sector: int  # 512-byte sectors from the start of the device
-    sectors: int
-
-
-def parse(lines: list[str]) -> list[Request]:
-    out = []
-    for line in lines:
-        m = LINE_RE.search(line)
-        if m:
-            out.append(Request(float(m.group(1)), classify(m.group(4)), int(m.group(6)),
-                               int(m.group(7))))
-    return out
-
-
-def kernel_events(lines: list[str], start: float, end: float) -> dict:
-    """jbd2 commits (and the blocks they logged) and writeback passes by reason, between
-    start and end (CLOCK_MONOTONIC seconds)."""
-    out: dict = {"commits": 0, "commit_blocks_logged": 0, "writeback": {}}
-    for line in lines:
-        m = COMMIT_RE.search(line)
-        if m and start <= float(m.group(1)) < end:
-            out["commits"] += 1
-            out["commit_blocks_logged"] += int(m.group(2))
-        m = WRITEBACK_RE.search(line)
-        if m and start <= float(m.group(1)) < end:
-            out["writeback"][m.group(2)] = out["writeback"].get(m.group(2), 0) + 1
-    return out
-
-
-def distinct_sectors(ranges: list[tuple[int, int]]) -> int:
-    """Sectors covered by (first, end) ranges, overlaps counted once."""
-    total, end = 0, -1
-    for first, last in sorted(ranges):
-        if last > end:
-            total += last - max(first, end)
-            end = last
-    return total
-
-
-def summarise(requests: list[Request], journal: tuple[int, int] | None,
-              t0: float) -> dict:
-    """Counts and bytes per operation, journal writes, discards and request times."""
-    out: dict = {k: 0 for k in ("write", "write_bytes", "read", "read_bytes", "discard",
-                                "discard_bytes", "flush", "other")}
-    out.update(journal_writes=0, journal_bytes=0, discard_distinct_bytes=0,
-               first_request_s=None, last_request_s=None,
-               first_write_s=None, last_write_s=None)
-    discards = []
-    for r in requests:
-        out[r.op] += 1
-        if r.op in ("write", "read", "discard"):
-            out[r.op + "_bytes"] += r.sectors * 512
-        if r.op == "write":
-            rel = round(r.time_s - t0, 4)
-            out["first_write_s"] = rel if out["first_write_s"] is None else out["first_write_s"]
-            out["last_write_s"] = rel
-            if journal and journal[0] <= r.sector < journal[1]:
-                out["journal_writes"] += 1
-                out["journal_bytes"] += r.sectors * 512
-        if r.op == "discard":
-            discards.append((r.sector, r.sector + r.sectors))
-    if requests:
-        out["first_request_s"] = round(requests[0].time_s - t0, 4)
-        out["last_request_s"] = round(requests[-1].time_s - t0, 4)
-    out["discard_distinct_bytes"] = distinct_sectors(discards) * 512
-    return out
-
-
-def count_requests(lines: list[str]) -> dict[str, int]:
-    """Request counts and bytes per operation in block_rq_issue lines (format 1 keys)."""
-    s = summarise(parse(lines), None, 0.0)
-    return {k: s[k] for k in ("write", "write_bytes", "read", "read_bytes", "discard",
-                              "discard_bytes", "flush", "other")}
-
-
-class Tracer:
-    """A private tracefs instance recording block_rq_issue for one device."""
-
-    def __init__(self, major: int, minor: int) -> None:
-        if not (TRACEFS / "events").is_dir():
-            run("mount", "-t", "tracefs", "nodev", str(TRACEFS))
-        self.dir = TRACEFS / "instances" / f"ssdlab_rec_{os.getpid()}"
-        self.dir.mkdir()
-        try:
-            (self.dir / "buffer_size_kb").write_text("65536\n")
-            # CLOCK_MONOTONIC, the clock of time.monotonic(): request times line up with
-            # the steps' start times.
-            (self.dir / "trace_clock").write_text("mono\n")
-            # The kernel's dev_t keeps the minor number in the low 20 bits.
-            dev = (major << 20) | minor
-            for event, condition in EVENTS.items():
-                path = self.dir / "events" / event
-                (path / "filter").write_text(condition.format(dev=dev, major=major,
-                                                              minor=minor) + "\n")
-                (path / "enable").write_text("1\n")
-            (self.dir / "tracing_on").write_text("1\n")
-        except BaseException:
-            self.close()
-            raise
-        self.clear()
-
-    def clear(self) -> None:
-        with open(self.dir / "trace", "w"):
-            pass
-
-    def take(self) -> tuple[list[str], int]:
-        """The event lines since the last take, and how many events were lost."""
-        text = (self.dir / "trace").read_text()
-        self.clear()
-        lost = 0
-        m = ENTRIES_RE.search(text)
-        if m:
-            lost = int(m.group(2)) - int(m.group(1))
-        return [ln for ln in text.splitlines() if ln and not ln.startswith("#")], lost
-
-    def close(self) -> None:
-        try:
-            (self.dir / "tracing_on").write_text("0\n")
-            for event in EVENTS:
-                (self.dir / "events" / event / "enable").write_text("0\n")
-                (self.dir / "events" / event / "filter").write_text("0\n")
-        finally:
-            self.dir.rmdir()
-
 
 class Payload:
     """Incompressible bytes to fill files with (the content does not matter to ext4)."""
@@ -330,66 +185,6 @@ def write_archive(path: Path, files: list[FileSpec], payload: Payload) -> None:
         # dirty thresholds while the steps run
         f.flush()
         os.fsync(f.fileno())
-
-
-def syncfs(mnt: Path) -> None:
-    """sync of this file system only (syncfs(2), as `sync -f`): what sync does for it,
-    without making other file systems on the machine write (recorders running side by
-    side would otherwise see each other's syncs; writeback_start reason=sync events in a
-    command phase show when that happened)."""
-    run("sync", "-f", str(mnt))
-
-
-def drop_caches(mnt: Path) -> None:
-    syncfs(mnt)
-    Path("/proc/sys/vm/drop_caches").write_text("3\n")
-
-
-def read_file(path: Path) -> None:
-    with open(path, "rb") as f:
-        while f.read(1 << 20):
-            pass
-
-
-def journal_range(loop: str) -> tuple[int, int] | None:
-    """The journal inode's blocks as a sector range [first, end), from debugfs."""
-    text = subprocess.run(["debugfs", "-R", "stat <8>", loop], capture_output=True,
-                          text=True).stdout
-    ranges = [(int(a or c), int(b or c)) for a, b, c in EXTENT_RE.findall(
-        text.split("EXTENTS:", 1)[-1])]
-    if not ranges:
-        return None
-    first, last = min(r[0] for r in ranges), max(r[1] for r in ranges)
-    if sum(b - a + 1 for a, b in ranges) != last - first + 1:
-        raise RuntimeError(f"journal of {loop} is not contiguous: {ranges}")
-    return first * 8, (last + 1) * 8
-
-
-def host_memory() -> dict:
-    """RAM and the dirty-page settings the writeback timing follows."""
-    info = {}
-    for line in Path("/proc/meminfo").read_text().splitlines():
-        key, value = line.split(":", 1)
-        if key in ("MemTotal", "MemAvailable", "MemFree", "Cached"):
-            info[key + "_kib"] = int(value.split()[0])
-    for key in ("dirty_background_ratio", "dirty_ratio", "dirty_background_bytes",
-                "dirty_bytes", "dirty_expire_centisecs", "dirty_writeback_centisecs"):
-        info[key] = int(Path(f"/proc/sys/vm/{key}").read_text())
-    return info
-
-
-def wait_quiet(disk: str) -> None:
-    """Wait until the device has issued nothing for QUIET_S seconds (or SETTLE_MAX_S)."""
-    stat = Path(f"/sys/block/{disk}/stat")
-    last, quiet_since = stat.read_text(), time.monotonic()
-    deadline = quiet_since + SETTLE_MAX_S
-    while time.monotonic() < deadline:
-        time.sleep(0.25)
-        now = stat.read_text()
-        if now != last:
-            last, quiet_since = now, time.monotonic()
-        elif time.monotonic() - quiet_since >= QUIET_S:
-            return
 
 
 @dataclass

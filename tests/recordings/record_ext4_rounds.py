@@ -42,7 +42,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 sys.path.insert(0, str(HERE))
 
-from record_ext4 import EVENTS, MKFS_BASE, Payload, Tracer, count_requests, run  # noqa: E402
+from ext4trace import EVENTS, Tracer, count_requests, run  # noqa: E402
+from record_ext4 import MKFS_BASE, Payload  # noqa: E402
 
 from model.host.fillfiles import FillPlan, FillSpec  # noqa: E402
 
