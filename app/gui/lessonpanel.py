@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 from app.session.progress import Progress
 from lessons.charts import (
     compare_pictures,
+    documented_words,
     prediction_picture,
     predictions_about,
     run_chart,
@@ -46,7 +47,7 @@ from lessons.charts import (
 from lessons.glossary import render_links
 from lessons.lesson import Lesson, LessonError
 from lessons.player import LessonPlay
-from lessons.quiz import QuizAnswerError, state_text
+from lessons.quiz import QuizAnswerError
 
 from .lessonfocus import used_settings
 from .lessonhome import LessonHome, bold
@@ -71,8 +72,7 @@ def compare_text(rows) -> str:
     """Documented beside simulated, one block per row, with the rule and the reason."""
     out = []
     for r in rows:
-        doc = "in words only" if math.isnan(r.documented) else \
-            f"{number(r.documented)} {r.unit}".strip()
+        doc = documented_words(r)
         verdict = "agrees" if r.agrees else "does not agree"
         source = "the model" if r.source == "analytic model" else "documented"
         out.append(f"**{r.experiment}: {r.quantity}**  \nFrom {source_words(r.source)}.  \n"
@@ -588,9 +588,12 @@ class LessonPanel(QWidget):
         return "\n".join(lines)
 
     def _show_quiz_states(self, step) -> None:
-        q = self.play.quiz(step)
-        self.results.show_states([("Before", state_text(q.before)),
-                                  ("After", state_text(q.after))])
+        try:
+            blocks = self.play.quiz_blocks(step)
+        except KeyError:  # a quiz on a run not played yet
+            blocks = [("From the run", "Run the lesson's runs first.")]
+        self.quiz_answer.setPlaceholderText(self.play.quiz_hint(step))
+        self.results.show_states(blocks)
 
     def check_quiz(self) -> None:
         step = self.step
@@ -599,13 +602,18 @@ class LessonPanel(QWidget):
         except (QuizAnswerError, ValueError) as e:
             self.feedback.setText(f"Answer: {e}")
             return
+        except KeyError:
+            self.feedback.setText("Run the lesson's runs first: this quiz is about them.")
+            return
         self.reveal_button.setEnabled(True)
-        self.feedback.setText("Right: that is what the engine's log says." if verdict.correct
+        self.feedback.setText("Right: that is what the drive did." if verdict.correct
                               else "Not quite: " + "; ".join(verdict.feedback))
 
     def reveal_quiz(self) -> None:
-        q = self.play.quiz(self.step)
-        self.feedback.setText(f"The engine's log: {q.truth.text()}")
+        try:
+            self.feedback.setText(f"The answer: {self.play.quiz_truth(self.step)}")
+        except KeyError:
+            self.feedback.setText("Run the lesson's runs first: this quiz is about them.")
 
     # --- results beside the workbench ----------------------------------------------------
 
