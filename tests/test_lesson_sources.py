@@ -16,6 +16,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
+from test_lessons import GOOD
 
 from lessons import LessonError, parse_lesson
 from lessons.articles import SEEDS, articles, source_words
@@ -263,50 +264,8 @@ def test_source_words_name_articles_in_words():
 
 # --- every number a run produced is labelled simulated ----------------------------------------
 
-TINY = '''format = 1
-id = "tiny-sim"
-title = "Tiny"
-order = 1
-minutes = 5
-summary = "One small run."
-
-[[steps]]
-kind = "predict"
-id = "guess"
-title = "Guess"
-question = "WA?"
-measure = "r.a.wa"
-answer = 0
-
-[[steps.choices]]
-text = "low"
-explain = "why low"
-range = [0.0, 3.0]
-
-[[steps.choices]]
-text = "high"
-explain = "why high"
-range = [3.0, 1000.0]
-
-[[steps]]
-kind = "run"
-id = "r"
-title = "Run"
-charts = ["wa_windows"]
-
-[[steps.configs]]
-id = "a"
-label = "small drive"
-drive = { user_pages = 2048, pages_per_block = 32, spare = 0.1 }
-warmup_drive_writes = 0.5
-measure_drive_writes = 0.5
-
-[[steps]]
-kind = "reflect"
-title = "What happened"
-predict = "guess"
-text = "Copies."
-
+# the worked lesson of test_lessons (predict, run, reflect) with a compare and a quiz on its run
+TINY = GOOD + '''
 [[steps]]
 kind = "compare"
 title = "Model"
@@ -354,11 +313,11 @@ def test_every_number_a_run_produced_is_labelled_simulated_on_screen():
                                                        *BLOCK_CHARTS.values()])
     lesson = parse_lesson(TINY)
     play = LessonPlay(lesson)
-    play.predict(lesson.steps[0], 1)
-    results = play.run(lesson.steps[1])
-    assert "simulated" in run_chart("wa_windows", lesson.steps[1], results).title
-    assert "simulated" in play.reflect(lesson.steps[2]).measured
-    heading, _ = play.quiz_blocks(lesson.steps[4])[0]
+    play.predict(lesson.steps[1], 1)
+    results = play.run(lesson.steps[2])
+    assert "simulated" in run_chart("wa_windows", lesson.steps[2], results).title
+    assert "simulated" in play.reflect(lesson.steps[3]).measured
+    heading, _ = play.quiz_blocks(lesson.steps[5])[0]
     assert "simulated" in heading
-    assert all(b.label == "simulated" for p in compare_pictures(play.compare(lesson.steps[3]))
+    assert all(b.label == "simulated" for p in compare_pictures(play.compare(lesson.steps[4]))
                for b in p.bars[1:])
