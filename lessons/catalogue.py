@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .articles import ARTICLES_FILE, parse_articles
 from .glossary import GLOSSARY
 from .lesson import Lesson, LessonError
 from .loader import load_lesson
@@ -12,7 +13,7 @@ HERE = Path(__file__).resolve().parent
 
 
 def bundled_paths() -> list[Path]:
-    return sorted(p for p in HERE.glob("*.toml") if p != GLOSSARY)
+    return sorted(p for p in HERE.glob("*.toml") if p not in (GLOSSARY, ARTICLES_FILE))
 
 
 def bundled() -> list[Lesson]:
@@ -33,7 +34,8 @@ def find(name: str) -> Lesson:
 
 
 def check_file(path: str | Path) -> str:
-    """Check a lesson file, or a glossary file (one whose top level holds [[terms]]);
+    """Check a lesson file, a glossary file (one whose top level holds [[terms]]) or the
+    articles file ([[articles]]);
     returns a one-line summary, raises LessonError naming file, line and field."""
     import tomllib
 
@@ -44,9 +46,12 @@ def check_file(path: str | Path) -> str:
     except (OSError, UnicodeDecodeError) as e:
         raise LessonError(f"{path}: cannot be read: {getattr(e, 'strerror', None) or e}") from e
     try:
-        is_glossary = "terms" in tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
-        is_glossary = False  # the lesson loader reports the syntax error
+        data = {}  # the lesson loader reports the syntax error
+    is_glossary = "terms" in data
+    if "articles" in data:
+        return f"articles, {len(parse_articles(text, str(path)))} articles"
     if is_glossary:
         glossary = parse_glossary(text, str(path))
         check_glossary(glossary, {x.id for x in bundled()})

@@ -21,47 +21,53 @@ import math
 import re
 from dataclasses import dataclass
 
+from .articles import source_words
 from .glossary import plain
 from .lesson import PredictStep, RunStep
 
 # chart -> (title, y label, y unit, StepResult figure); scenario runs
 STEP_CHARTS = {
-    "step_seconds": ("Time each step took", "time", "simulated s", "seconds"),
-    "step_mb_s": ("Write speed of each step", "speed", "MB/s", "mb_s"),
-    "step_wa": ("Write amplification of each step", "write amplification", "NAND/host",
-                "wa"),
-    "step_nand_mb": ("Flash written by each step", "flash written", "MB", "nand_written_mb"),
-    "step_fs_mb": ("File-system writes of each step", "file system wrote", "MB",
+    "step_seconds": ("Time each step took (simulated)", "time", "s", "seconds"),
+    "step_mb_s": ("Write speed of each step (simulated)", "speed", "MB/s", "mb_s"),
+    "step_wa": ("Write amplification of each step (simulated)", "write amplification",
+                "NAND/host", "wa"),
+    "step_nand_mb": ("Flash written by each step (simulated)", "flash written", "MB",
+                     "nand_written_mb"),
+    "step_fs_mb": ("File-system writes of each step (simulated)", "file system wrote", "MB",
                    "fs_written_mb"),
 }
 BLOCK_CHARTS = {
-    "wa_windows": ("Write amplification while measuring", "write amplification", ""),
+    "wa_windows": ("Write amplification while measuring (simulated)", "write amplification",
+                   ""),
 }
 
 
-# The source articles (../shared/seeds), named for a student instead of by number.
-ARTICLES = {
-    "000": "a blog post timing TRIM on an OCZ Vertex LE",
-    "001": "the same author's test of ext4's discard option",
-    "002": "a blog post measuring the ext4 journal and atime on an Intel X25-M",
-    "003": "a user's year with a Corsair X64, before and after TRIM",
-    "004": "a forum test of how full a trimmed OCZ Vertex may be",
-}
-
-
-def source_words(source: str) -> str:
-    """A compare row's source ("000/001") as a student reads it."""
-    if source == "analytic model":
-        return "the published analytic model"
-    names = [ARTICLES.get(s.strip(), f"article {s.strip()}") for s in source.split("/")]
-    return f"{' and '.join(dict.fromkeys(names))} (article {source})"
+def documented_words(row) -> str:
+    """A compare row's documented figure as the source writes it: the cited figures with
+    their units (and how the row's value follows from them), a quoted phrase, or the
+    analytic model's value."""
+    if row.source == "analytic model":
+        return f"{row.documented:.3g} {row.unit} (the model)"
+    cites = getattr(row, "cites", ())
+    figures = [f"{c.figure} {c.unit}".strip() for c in cites if c.figure]
+    quotes = [f"“{c.quote}”" for c in cites if c.quote]
+    if math.isnan(row.documented):
+        return "in words: " + "; ".join(quotes) if quotes else "in words only"
+    text = ", ".join(figures)
+    if getattr(row, "derive", ""):
+        text += f" ({row.derive})"
+    return text
 
 
 # a figure's name as the axis of a prediction says it (short: it sits under a picture)
 FIGURE_WORDS = {"wa": "WA", "theory_wa": "the model's WA", "seconds": "time",
                 "mb_s": "speed", "data_mb_s": "speed", "fs_written_mb": "file-system writes",
                 "nand_written_mb": "flash written", "device_written_mb": "writes sent",
-                "journal_mb": "journal writes", "trimmed_mb": "MB trimmed"}
+                "journal_mb": "journal writes", "trimmed_mb": "MB trimmed",
+                "host_writes": "host pages written", "nand_writes": "flash pages programmed",
+                "gc_copies": "pages GC copied", "trims": "TRIM commands",
+                "erases": "blocks erased", "extra_of_user": "spare as extra of user",
+                "spare": "spare of physical"}
 _STEP_OF = re.compile(r"steps\[(\d+)(?::(\d+))?\]")
 
 
@@ -258,7 +264,7 @@ def compare_pictures(rows) -> list[PredictionPicture]:
             if math.isfinite(v):
                 scale[r.unit] = max(scale.get(r.unit, 0.0), v)
     for r in rows:
-        source = "analytic model" if r.source == "analytic model" else f"article {r.source}"
+        source = source_words(r.source)
         verdict = "agrees" if r.agrees else "does not agree"
         bars = (Bar(f"documented ({source})" if math.isfinite(r.documented)
                     else f"documented ({source}) in words only", r.documented, False, False),

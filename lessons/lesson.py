@@ -144,16 +144,27 @@ class ReflectStep:
 
 @dataclass(frozen=True)
 class QuizStep:
-    """seed: the same seed gives the same question. operations: how many happen between the
-    two states. answer: the recorded answer for this seed ("write 3 5; gc 2; trim 10-12")."""
+    """Two forms. The tiny drive (measure None): seed (the same seed gives the same
+    question), operations (how many happen between the two states), frontier ("shared": GC
+    copies go into the host's open block, as lesson 1 teaches; "separate": a block of their
+    own, lesson 3). From a run (measure given): the student computes measure (a figure of
+    an earlier run step, or a ratio of two, times scale, in unit) from the figures given
+    (shown labelled simulated); right within tolerance (a fraction). answer: the recorded
+    answer ("write 3 5; gc 2; trim 10-12", or a number)."""
 
     title: str
     text: str
-    seed: int
-    operations: int
+    seed: int = 0
+    operations: int = 3
     answer: str = ""
     line: int = 0
     kind: str = "quiz"
+    frontier: str = "shared"
+    given: tuple[Measure, ...] = ()
+    measure: Measure | None = None
+    unit: str = ""
+    scale: float = 1.0
+    tolerance: float = 0.02
 
 
 Step = ReadStep | PredictStep | RunStep | CompareStep | ReflectStep | QuizStep
@@ -170,6 +181,7 @@ class Lesson:
     path: Path | None = None
     format: int = 1
     terms: tuple[str, ...] = field(default=())  # glossary terms the lesson links
+    sources: tuple = ()  # lessons.sources.Source: the documented figures and quotes shown
 
     def step_of(self, step_id: str) -> Step:
         for s in self.steps:

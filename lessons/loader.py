@@ -40,6 +40,8 @@ from .lesson import (
 )
 from .quiz import QuizAnswerError, parse_answer
 from .references import check_references, check_text
+from .runquiz import parse_number
+from .sources import check_uses, read_sources, render
 
 STEP_KEYS = {
     "read": ("kind", "title", "text"),
@@ -49,9 +51,11 @@ STEP_KEYS = {
             "max_seconds"),
     "compare": ("kind", "title", "text", "experiment", "rows", "run", "tolerance", "why"),
     "reflect": ("kind", "title", "predict", "text"),
-    "quiz": ("kind", "title", "text", "seed", "operations", "answer"),
+    "quiz": ("kind", "title", "text", "seed", "operations", "answer", "frontier", "given",
+             "measure", "unit", "scale", "tolerance"),
 }
-TOP_KEYS = ("format", "id", "title", "order", "minutes", "summary", "steps")
+TOP_KEYS = ("format", "id", "title", "order", "minutes", "summary", "steps", "sources")
+QUIZ_FRONTIERS = ("shared", "separate")
 CONFIG_KEYS = ("id", "label", "scenario", "set", *configs.BLOCK_TABLES, *configs.BLOCK_SCALARS)
 CHOICE_KEYS = ("text", "explain", "correct", "range", "config")
 
@@ -80,6 +84,9 @@ def parse_lesson(text: str, path: str = "<lesson>", lesson_dir: Path | None = No
         r.fail(("format",), f"format must be one of the supported versions "
                f"{', '.join(map(str, FORMATS))}; got {fmt!r}")
     r.table(data, (), TOP_KEYS)
+    sources = read_sources(r, data.get("sources"))
+    check_uses(r, data, sources)
+    data = render(data, sources)
     raw_steps = data.get("steps")
     if not isinstance(raw_steps, list) or not raw_steps:
         r.fail(("steps",), "a lesson needs at least one [[steps]] entry")
@@ -89,7 +96,7 @@ def parse_lesson(text: str, path: str = "<lesson>", lesson_dir: Path | None = No
         order=r.number(data, "order", (), 1, 999, integer=True),
         minutes=r.number(data, "minutes", (), 1, 60, integer=True),
         summary=r.text(data, "summary", ()), steps=steps,
-        path=Path(path) if lesson_dir is not None else None, format=fmt)
+        path=Path(path) if lesson_dir is not None else None, format=fmt, sources=sources)
     check_references(r, lesson)
     terms = check_text(r, raw_steps, lesson_dir, glossary or load_glossary())
     return Lesson(**{**lesson.__dict__, "terms": terms})
@@ -112,15 +119,55 @@ def _step(r: Reader, raw, at: tuple, lesson_dir: Path | None):
         return _compare(r, raw, at, title, line)
     if kind == "reflect":
         return ReflectStep(title, r.ident(raw, "predict", at), r.text(raw, "text", at), line)
+    return _quiz(r, raw, at, title, line)
+
+
+def _quiz(r: Reader, raw: dict, at: tuple, title: str, line: int) -> QuizStep:
+    """The tiny drive's quiz (seed), or a quiz on an earlier run's figures (measure)."""
     answer = r.text(raw, "answer", at, required=False)
-    try:
-        parse_answer(answer)
-    except QuizAnswerError as e:
-        r.fail(at + ("answer",), str(e))
-    return QuizStep(title, r.text(raw, "text", at),
-                    r.number(raw, "seed", at, 0, 2**31 - 1, integer=True),
-                    r.number(raw, "operations", at, 1, 6, default=3, integer=True),
-                    answer, line)
+    if "measure" not in raw:
+        for key in ("given", "unit", "scale", "tolerance"):
+            if key in raw:
+                r.fail(at + (key,), f"{key} belongs to a quiz on a run's figures (with "
+                       "measure); the tiny drive's quiz has seed, operations and frontier")
+        try:
+            parse_answer(answer)
+        except QuizAnswerError as e:
+            r.fail(at + ("answer",), str(e))
+        return QuizStep(title, r.text(raw, "text", at),
+                        r.number(raw, "seed", at, 0, 2**31 - 1, integer=True),
+                        r.number(raw, "operations", at, 1, 6, default=3, integer=True),
+                        answer, line,
+                        frontier=r.one_of(raw, "frontier", at, QUIZ_FRONTIERS, "shared"))
+    for key in ("seed", "operations", "frontier"):
+        if key in raw:
+            r.fail(at + (key,), f"{key} belongs to the tiny drive's quiz; a quiz with "
+                   "measure is about an earlier run's figures")
+    measures = []
+    for key, text in [("measure", r.text(raw, "measure", at))] + [
+            (("given", j), g) for j, g in enumerate(r.strings(raw, "given", at))]:
+        try:
+            m = parse_measure(text)
+        except ValueError as e:
+            r.fail(at + (key if isinstance(key, tuple) else (key,)), str(e))
+        if m.config == "*":
+            r.fail(at + (key if isinstance(key, tuple) else (key,)), "a quiz figure names "
+                   "one configuration (no *)")
+        measures.append(m)
+    if not measures[1:]:
+        r.fail(at + ("given",), "a quiz on a run lists the figures the student works from "
+               "(given = [\"RUN.CONFIG.FIGURE\", ...])")
+    if answer:
+        try:
+            parse_number(answer)
+        except QuizAnswerError as e:
+            r.fail(at + ("answer",), str(e))
+    return QuizStep(title, r.text(raw, "text", at), answer=answer, line=line,
+                    given=tuple(measures[1:]), measure=measures[0],
+                    unit=r.text(raw, "unit", at, required=False),
+                    scale=float(r.number(raw, "scale", at, 1e-9, 1e9, default=1.0)),
+                    tolerance=float(r.number(raw, "tolerance", at, 0.001, 0.5,
+                                             default=0.02)))
 
 
 def _predict(r: Reader, raw: dict, at: tuple, title: str, line: int) -> PredictStep:

@@ -37,7 +37,8 @@ from .lesson import (
     RunConfig,
     RunStep,
 )
-from .quiz import Quiz, Verdict, check_answer, make_quiz
+from .quiz import Quiz, Verdict, check_answer, make_quiz, state_text
+from .runquiz import RunQuiz, check_run_quiz, make_run_quiz
 
 Progress = Callable[[str, float], None]  # (what is running, fraction done)
 Cancelled = runner.Cancelled
@@ -225,12 +226,13 @@ class LessonPlay:
         answer = self.answers[p.id]
         if not p.choices:
             value = self.measured(p)
-            return Reflection(f"{answer:.3g} {p.unit}", f"{value:.3g} {p.unit}",
+            return Reflection(f"{answer:.3g} {p.unit}",
+                              f"{value:.3g} {p.unit}, simulated".replace(" ,", ","),
                               _near(answer, value), ())
         right, chosen = self.right_choice(p), int(answer)
         measured = p.choices[right].text
         if p.measure is not None and not p.rule:
-            measured += f" ({self.measured(p):.3g} {p.unit})".replace(" )", ")")
+            measured += f" ({self.measured(p):.3g} {p.unit}, simulated)".replace(" ,", ",")
         explain = (p.choices[chosen].explain,) if chosen == right else (
             p.choices[chosen].explain, p.choices[right].explain)
         return Reflection(p.choices[chosen].text, measured, chosen == right, explain)
@@ -264,11 +266,34 @@ class LessonPlay:
                            abs(sim - model) <= step.tolerance * model, step.why))
         return out
 
-    def quiz(self, step: QuizStep) -> Quiz:
-        return make_quiz(step.seed, step.operations)
+    def quiz(self, step: QuizStep) -> Quiz | RunQuiz:
+        """The tiny drive's two states, or the figures of an earlier run (KeyError when that
+        run has not been played yet)."""
+        if step.measure is not None:
+            return make_run_quiz(step, self.lesson, self.figures())
+        return make_quiz(step.seed, step.operations, step.frontier)
 
     def check_quiz(self, step: QuizStep, answer: str) -> Verdict:
-        return check_answer(self.quiz(step), answer)
+        q = self.quiz(step)
+        return check_run_quiz(q, answer) if isinstance(q, RunQuiz) else check_answer(q, answer)
+
+    def quiz_blocks(self, step: QuizStep) -> list[tuple[str, str]]:
+        """What the window shows beside a quiz: (heading, monospaced text) blocks."""
+        q = self.quiz(step)
+        if isinstance(q, RunQuiz):
+            return q.blocks()
+        return [("Before", state_text(q.before)), ("After", state_text(q.after))]
+
+    def quiz_truth(self, step: QuizStep) -> str:
+        q = self.quiz(step)
+        if isinstance(q, RunQuiz):
+            return q.truth_text()
+        return f"the engine's log: {q.truth.text()}"
+
+    @staticmethod
+    def quiz_hint(step: QuizStep) -> str:
+        return "a number, such as 4.2" if step.measure is not None else \
+            "write 3 5; trim 10-12; gc 4"
 
 
 def _near(guess: float, value: float) -> bool:
@@ -297,7 +322,7 @@ class StepRecord:
     rows: list[Row] = field(default_factory=list)
     right: int | None = None
     reflection: Reflection | None = None
-    quiz: Quiz | None = None
+    quiz: Quiz | RunQuiz | None = None
     verdict: Verdict | None = None
 
 
@@ -323,7 +348,7 @@ def play(lesson: Lesson, progress: Progress | None = None,
         elif step.kind == "quiz":
             rec.quiz = state.quiz(step)
             if step.answer:
-                rec.verdict = check_answer(rec.quiz, step.answer)
+                rec.verdict = state.check_quiz(step, step.answer)
         rec.wall_seconds = time.perf_counter() - t0
         records.append(rec)
         if on_step is not None:

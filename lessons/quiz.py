@@ -72,14 +72,16 @@ def _state(drive: Drive) -> tuple[tuple[int, ...], ...]:
                  for row in p2l)
 
 
-def make_quiz(seed: int, operations: int = 3) -> Quiz:
+def make_quiz(seed: int, operations: int = 3, frontier: str = "shared") -> Quiz:
     """A seeded quiz: fill the drive, overwrite some pages, snapshot, run `operations`
-    operations on pages no other operation touches, snapshot again."""
+    operations on pages no other operation touches, snapshot again. frontier: "shared"
+    (GC copies go into the host's open block, the one write frontier lesson 1 teaches) or
+    "separate" (a block of their own, lesson 3)."""
     if not (0 <= seed < 2**31 and 1 <= operations <= 6):
         raise ValueError(f"seed must be from 0 to {2**31 - 1} and operations from 1 to 6; "
                          f"got {seed} and {operations}")
     g = Geometry(USER_PAGES, PAGES_PER_BLOCK, spare=1 - USER_PAGES / (BLOCKS * PAGES_PER_BLOCK))
-    config = FtlConfig(gc="greedy", gc_low_blocks=1, seed=seed)
+    config = FtlConfig(gc="greedy", gc_low_blocks=1, gc_frontier=frontier, seed=seed)
     drive = Drive(g, config, event_capacity=8 * event_capacity_for(g, config, 4))
     rng = np.random.default_rng(seed)
     drive.write(0, USER_PAGES)

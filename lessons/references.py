@@ -51,6 +51,17 @@ def check_references(r: Reader, lesson: Lesson) -> None:
             p = lesson.steps[where[step.predict]]
             if p.measure is not None and where[p.measure.run] > i:
                 r.fail(at, f"a reflection comes after the run {p.measure.run!r} it explains")
+        elif step.kind == "quiz" and step.measure is not None:
+            for j, m in enumerate((step.measure, *step.given)):
+                key = ("measure",) if j == 0 else ("given", j - 1)
+                for part in (m, m.over):
+                    if part is None:
+                        continue
+                    run = _run_named(r, lesson, where, part.run, at + key)
+                    if where[part.run] > i:
+                        r.fail(at + key, f"a quiz comes after the run it asks about; "
+                               f"{part.run!r} is step {where[part.run]}")
+                    _check_measure(r, run, part, step, at)
         elif step.kind == "compare" and step.run is not None:
             run = _run_named(r, lesson, where, step.run, at + ("run",))
             if where[step.run] > i or run.configs[0].level != "block":
@@ -77,7 +88,7 @@ def _check_measure(r: Reader, run: RunStep, m, step, at: tuple) -> None:
             check_figure(m.figure, c.level, len(c.scenario.steps) if c.scenario else 0)
         except ValueError as e:
             r.fail(at + ("measure",), str(e))
-    for j, choice in enumerate(step.choices):
+    for j, choice in enumerate(getattr(step, "choices", ())):
         if choice.config is not None and choice.config not in ids:
             r.fail(at + ("choices", j, "config"), f"must be one of {', '.join(ids)}; got "
                    f"{choice.config!r}")

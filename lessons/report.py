@@ -11,11 +11,13 @@ import os
 import tempfile
 from pathlib import Path
 
-from .charts import STEP_CHARTS
+from .articles import source_words
+from .charts import STEP_CHARTS, documented_words
 from .glossary import plain
 from .lesson import Lesson
 from .player import ConfigResult, StepRecord
 from .quiz import state_text
+from .runquiz import RunQuiz, number
 
 # chart -> (column heading, StepResult figure), from the charts the window draws
 STEP_COLUMNS = {name: (f"{label} ({unit})", figure)
@@ -41,10 +43,11 @@ def _block_run(results: list[ConfigResult]) -> list[str]:
              f"{100 * r.figures['extra_of_user']:.1f} %", _num(r.figures["wa"]),
              _num(r.figures["theory_wa_usable"]), _num(r.figures["gc_copies"]),
              _num(r.figures["erases"]), f"{r.wall_seconds:.1f}"] for r in results]
-    out = _table(["configuration", "spare of physical", "extra of user", "WA",
-                  "analytic WA", "GC copies", "erases", "wall s"], rows)
+    out = _table(["configuration", "spare of physical", "extra of user", "WA (simulated)",
+                  "analytic WA", "GC copies (simulated)", "erases (simulated)", "wall s"],
+                 rows)
     windows = max(len(r.wa_windows) for r in results)
-    out += ["", "WA in each tenth of the measured writes (the chart's curves):", ""]
+    out += ["", "Simulated WA in each tenth of the measured writes (the chart's curves):", ""]
     out += _table(["configuration"] + [str(i + 1) for i in range(windows)],
                   [[r.config.label] + [_num(w) for w in r.wa_windows] for r in results])
     return out
@@ -61,7 +64,7 @@ def _scenario_run(results: list[ConfigResult], charts: tuple[str, ...]) -> list[
                 f"(wall time {r.wall_seconds:.1f} s)", ""]
         rows = [[f"{i}: {st.name}"] + [_num(st.as_dict()[key]) for _, key in cols]
                 for i, st in enumerate(r.steps)]
-        out += _table(["step"] + [h for h, _ in cols], rows) + [""]
+        out += _table(["step"] + [f"{h}, simulated" for h, _ in cols], rows) + [""]
     return out
 
 
@@ -69,9 +72,9 @@ def _compare(rows) -> list[str]:
     body = []
     for r in rows:
         # documented figures as the source printed them; simulated ones to 3 figures
-        doc = "(in words)" if math.isnan(r.documented) else f"{r.documented:g} {r.unit}"
-        body.append([r.source, f"{r.experiment}: {r.quantity}", doc,
-                     f"{_num(r.simulated)} {r.unit}", r.basis, r.check,
+        doc = documented_words(r)
+        body.append([source_words(r.source), f"{r.experiment}: {r.quantity}", doc,
+                     f"{_num(r.simulated)} {r.unit} (simulated)", r.basis, r.check,
                      "agrees" if r.agrees else "differs", r.why])
     return _table(["source", "what", "documented", "simulated", "basis", "rule", "agreement",
                    "why"], body)
@@ -112,6 +115,17 @@ def report_text(lesson: Lesson, records: list[StepRecord]) -> str:
             for e in r.explanation:
                 out += [plain(e), ""]
             out += [plain(s.text), ""]
+        elif s.kind == "quiz" and isinstance(rec.quiz, RunQuiz):
+            q = rec.quiz
+            out += [plain(s.text), ""]
+            out += _table(["figure of the run", "value (simulated)"],
+                          [[g.label, number(g.value)] for g in q.given])
+            out += ["", f"The run's answer: {q.truth_text()}."]
+            if rec.verdict is not None:
+                out += [f"Recorded answer: {s.answer} ("
+                        + ("right" if rec.verdict.correct else
+                           "wrong: " + "; ".join(rec.verdict.feedback)) + ")."]
+            out += [""]
         elif s.kind == "quiz":
             q = rec.quiz
             out += [plain(s.text), "", f"Seed {q.seed}. Before:", "", "```",

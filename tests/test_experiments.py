@@ -30,7 +30,8 @@ DOCUMENTED = {
     ("discard", WITH, "sync again time"): (40.41, "rel", 0.15),
     ("discard", "Vertex LE 100 GB, kernel tree", "final sync with / without discard"):
         (40.41 / 0.17, "min", 30.0),
-    ("discard", "Crucial M4", "final sync time"): (1.54, "rel", 0.25),
+    # a reader's Crucial M4: "real 0m1.541s" (whether discard was on is not said)
+    ("discard", "Crucial M4", "final sync time"): (1.541, "rel", 0.25),
     # seed 000: fstrim about 6 minutes on a 60 %-full 95 GB fs; Intel: seconds
     ("fstrim", "60 %-full", "fstrim time"): (360.0, "rel", 0.25),
     ("fstrim", "Intel-controller", "fstrim time"): (None, "max", 30.0),
@@ -62,7 +63,7 @@ DOCUMENTED = {
     ("x25m", "Intel X25-M", "write speed, used / fresh"): (None, "max", 0.5),
     # seed 003: Corsair X64, MB/s
     ("corsair", "fw 1.0 without TRIM", "write speed"): (47.0, "rel", 0.30),
-    ("corsair", "fw 2.0: two months", "write speed"): (55.0, "rel", 0.30),
+    ("corsair", "fw 2.0 from blank", "write speed"): (55.0, "rel", 0.30),
     ("corsair", "write a file over free space", "write speed"): (150.0, "rel", 0.20),
     # seed 004: OCZ Vertex 60 GB, dd MB/s (means of the four runs) and sysbench req/s
     ("vertex60", "dd 4.1 GB at 62.9 % full", "write speed"):

@@ -3,8 +3,9 @@
 2.6.39 (the documented experiments): ext4 sends one TRIM per freed extent, synchronously in
 the commit, so a `sync` after `rm -rf` waits for every one of them (seed 001's 40 s).
 
-modern (Linux 5.x and later, measured on 6.18 in tests/recordings): the commit hands the
-freed extents of the transaction to a discard worker, one entry per extent that was not
+modern (the discard worker exists since Linux 5.16; what it sends was measured on 6.18 in
+tests/recordings): the commit hands the freed extents of the transaction to a discard
+worker, one entry per extent that was not
 merged into a neighbour when it was freed. For each entry the worker discards every free
 run that starts inside it, *up to the end of that free run* (ext4_try_to_trim_range: the
 next used block or the end of the block group), so never-written free space after a freed

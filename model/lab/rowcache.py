@@ -50,7 +50,7 @@ def cached_rows(name: str, replay: Callable[[], list[Row]] | None = None) -> tup
     before, else replayed now (and kept for next time when the cache can be written)."""
     path = cache_dir() / f"{name}-{model_version()}.json"
     try:
-        return tuple(Row(**d) for d in json.loads(path.read_text(encoding="utf-8")))
+        return tuple(Row.from_dict(d) for d in json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, TypeError):
         pass  # none yet, or unreadable: replay
     rows = tuple((replay or EXPERIMENTS[name])())

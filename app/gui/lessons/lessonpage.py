@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lessons.quiz import QuizAnswerError, state_text
+from lessons.quiz import QuizAnswerError
 
 from .lessonhome import bold
 
@@ -207,9 +207,12 @@ class StepPage:
             self._estimated()
 
     def _show_quiz_states(self, step) -> None:
-        q = self.play.quiz(step)
-        self.results.show_states([("Before", state_text(q.before)),
-                                  ("After", state_text(q.after))])
+        try:
+            blocks = self.play.quiz_blocks(step)
+        except KeyError:  # a quiz on a run not played yet
+            blocks = [("From the run", "Run the lesson's runs first.")]
+        self.quiz_answer.setPlaceholderText(self.play.quiz_hint(step))
+        self.results.show_states(blocks)
 
     def check_quiz(self) -> None:
         step = self.step
@@ -218,10 +221,15 @@ class StepPage:
         except (QuizAnswerError, ValueError) as e:
             self.feedback.setText(f"Answer: {e}")
             return
+        except KeyError:
+            self.feedback.setText("Run the lesson's runs first: this quiz is about them.")
+            return
         self.reveal_button.setEnabled(True)
-        self.feedback.setText("Right: that is what the engine's log says." if verdict.correct
+        self.feedback.setText("Right: that is what the drive did." if verdict.correct
                               else "Not quite: " + "; ".join(verdict.feedback))
 
     def reveal_quiz(self) -> None:
-        q = self.play.quiz(self.step)
-        self.feedback.setText(f"The engine's log: {q.truth.text()}")
+        try:
+            self.feedback.setText(f"The answer: {self.play.quiz_truth(self.step)}")
+        except KeyError:
+            self.feedback.setText("Run the lesson's runs first: this quiz is about them.")

@@ -82,8 +82,8 @@ class LessonResults(QScrollArea):
             self._layout.addWidget(key)
         elif pictures:
             key = QLabel("Your prediction in orange (the band you chose, or a diamond for "
-                         "your estimate); the drive's result is the dot; the right answer "
-                         "is outlined in green.")
+                         "your estimate); the simulated drive's result is the dot; the right "
+                         "answer is outlined in green.")
             key.setWordWrap(True)
             key.setObjectName("note")
             self._layout.addWidget(key)

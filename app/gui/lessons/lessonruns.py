@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 
 from lessons.charts import (
     compare_pictures,
+    documented_words,
     prediction_picture,
     predictions_about,
     run_chart,
@@ -36,8 +37,7 @@ def compare_text(rows) -> str:
     """Documented beside simulated, one block per row, with the rule and the reason."""
     out = []
     for r in rows:
-        doc = "in words only" if math.isnan(r.documented) else \
-            f"{number(r.documented)} {r.unit}".strip()
+        doc = documented_words(r)
         verdict = "agrees" if r.agrees else "does not agree"
         source = "the model" if r.source == "analytic model" else "documented"
         out.append(f"**{r.experiment}: {r.quantity}**  \nFrom {source_words(r.source)}.  \n"
