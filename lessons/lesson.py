@@ -9,7 +9,9 @@ A lesson is a list of steps, each one of:
   compare  documented figures beside simulated ones (model.lab.experiments rows, or the
            analytic model beside a block-level run);
   reflect  "you predicted X; the drive did Y" and why, shown after the run;
-  quiz     two states of a tiny seeded drive; the student names the operations between them.
+  quiz     two states of a tiny seeded drive; the student names the operations between them
+           (ask = "operations"), or two readings of a drive's counters; the student works
+           out the write amplification between them (ask = "wa").
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ BLOCK_CHARTS = ("wa_windows",)
 STEP_CHARTS = ("step_seconds", "step_mb_s", "step_wa", "step_nand_mb", "step_fs_mb")
 CHARTS = BLOCK_CHARTS + STEP_CHARTS
 RULES = ("largest", "smallest")
+QUIZ_ASKS = ("operations", "wa")
 
 
 class LessonError(ValueError):
@@ -144,8 +147,10 @@ class ReflectStep:
 
 @dataclass(frozen=True)
 class QuizStep:
-    """seed: the same seed gives the same question. operations: how many happen between the
-    two states. answer: the recorded answer for this seed ("write 3 5; gc 2; trim 10-12")."""
+    """seed: the same seed gives the same question. ask: "operations" (name what happened
+    between two drive states; operations: how many) or "wa" (the write amplification between
+    two counter readings). answer: the recorded answer for this seed ("write 3 5; gc 2;
+    trim 10-12", or a number)."""
 
     title: str
     text: str
@@ -154,6 +159,7 @@ class QuizStep:
     answer: str = ""
     line: int = 0
     kind: str = "quiz"
+    ask: str = "operations"
 
 
 Step = ReadStep | PredictStep | RunStep | CompareStep | ReflectStep | QuizStep

@@ -17,6 +17,7 @@ from model.lab.experiments import EXPERIMENTS
 from model.lab.scenario import ScenarioError
 
 from . import configs
+from .counterquiz import parse_number
 from .fields import Reader
 from .figures import parse_measure
 from .glossary import Glossary, load_glossary
@@ -24,6 +25,7 @@ from .lesson import (
     BLOCK_CHARTS,
     CHARTS,
     FORMATS,
+    QUIZ_ASKS,
     RULES,
     STEP_CHARTS,
     STEP_KINDS,
@@ -49,7 +51,7 @@ STEP_KEYS = {
             "max_seconds"),
     "compare": ("kind", "title", "text", "experiment", "rows", "run", "tolerance", "why"),
     "reflect": ("kind", "title", "predict", "text"),
-    "quiz": ("kind", "title", "text", "seed", "operations", "answer"),
+    "quiz": ("kind", "title", "text", "seed", "operations", "answer", "ask"),
 }
 TOP_KEYS = ("format", "id", "title", "order", "minutes", "summary", "steps")
 CONFIG_KEYS = ("id", "label", "scenario", "set", *configs.BLOCK_TABLES, *configs.BLOCK_SCALARS)
@@ -112,15 +114,22 @@ def _step(r: Reader, raw, at: tuple, lesson_dir: Path | None):
         return _compare(r, raw, at, title, line)
     if kind == "reflect":
         return ReflectStep(title, r.ident(raw, "predict", at), r.text(raw, "text", at), line)
+    ask = r.one_of(raw, "ask", at, QUIZ_ASKS, default="operations")
     answer = r.text(raw, "answer", at, required=False)
+    if ask == "wa" and "operations" in raw:
+        r.fail(at + ("operations",), "operations is for ask = \"operations\"; a counter "
+               "quiz (ask = \"wa\") has seed, text and answer")
     try:
-        parse_answer(answer)
+        if ask == "wa" and answer:
+            parse_number(answer)
+        elif ask == "operations":
+            parse_answer(answer)
     except QuizAnswerError as e:
         r.fail(at + ("answer",), str(e))
     return QuizStep(title, r.text(raw, "text", at),
                     r.number(raw, "seed", at, 0, 2**31 - 1, integer=True),
                     r.number(raw, "operations", at, 1, 6, default=3, integer=True),
-                    answer, line)
+                    answer, line, ask=ask)
 
 
 def _predict(r: Reader, raw: dict, at: tuple, title: str, line: int) -> PredictStep:

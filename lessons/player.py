@@ -25,6 +25,7 @@ from model.lab.experiments import Row
 from model.lab.rowcache import cached_rows
 from model.lab.scenario import build_machine, run_scenario
 
+from .counterquiz import CounterQuiz, check_counter_answer, make_counter_quiz
 from .figures import block_figures, evaluate, step_figures
 from .lesson import (
     CompareStep,
@@ -264,10 +265,15 @@ class LessonPlay:
                            abs(sim - model) <= step.tolerance * model, step.why))
         return out
 
-    def quiz(self, step: QuizStep) -> Quiz:
+    def quiz(self, step: QuizStep) -> Quiz | CounterQuiz:
+        """The seeded question: two drive states, or two counter readings (step.ask)."""
+        if step.ask == "wa":
+            return make_counter_quiz(step.seed)
         return make_quiz(step.seed, step.operations)
 
     def check_quiz(self, step: QuizStep, answer: str) -> Verdict:
+        if step.ask == "wa":
+            return check_counter_answer(self.quiz(step), answer)
         return check_answer(self.quiz(step), answer)
 
 
@@ -297,7 +303,7 @@ class StepRecord:
     rows: list[Row] = field(default_factory=list)
     right: int | None = None
     reflection: Reflection | None = None
-    quiz: Quiz | None = None
+    quiz: Quiz | CounterQuiz | None = None
     verdict: Verdict | None = None
 
 
@@ -323,7 +329,7 @@ def play(lesson: Lesson, progress: Progress | None = None,
         elif step.kind == "quiz":
             rec.quiz = state.quiz(step)
             if step.answer:
-                rec.verdict = check_answer(rec.quiz, step.answer)
+                rec.verdict = state.check_quiz(step, step.answer)
         rec.wall_seconds = time.perf_counter() - t0
         records.append(rec)
         if on_step is not None:

@@ -46,7 +46,7 @@ from lessons.charts import (
 from lessons.glossary import render_links
 from lessons.lesson import Lesson, LessonError
 from lessons.player import LessonPlay
-from lessons.quiz import QuizAnswerError, state_text
+from lessons.quiz import QuizAnswerError
 
 from .lessonfocus import used_settings
 from .lessonhome import LessonHome, bold
@@ -296,9 +296,11 @@ class LessonPanel(QWidget):
         elif step.kind == "compare":
             text += self._show_compare(step)
         elif step.kind == "quiz":
-            text += "\n\nThe two states are shown beside this panel."
+            text += ("\n\nThe two readings are shown beside this panel." if step.ask == "wa"
+                     else "\n\nThe two states are shown beside this panel.")
             self.quiz_box.show()
             self.quiz_answer.clear()
+            self.quiz_answer.setPlaceholderText(self.play.quiz(step).placeholder)
             self.reveal_button.setEnabled(False)
         self.body.setMarkdown(render_links(text))
         self.filler.setVisible(step.kind == "predict")
@@ -588,9 +590,7 @@ class LessonPanel(QWidget):
         return "\n".join(lines)
 
     def _show_quiz_states(self, step) -> None:
-        q = self.play.quiz(step)
-        self.results.show_states([("Before", state_text(q.before)),
-                                  ("After", state_text(q.after))])
+        self.results.show_states(self.play.quiz(step).panels())
 
     def check_quiz(self) -> None:
         step = self.step
@@ -600,12 +600,12 @@ class LessonPanel(QWidget):
             self.feedback.setText(f"Answer: {e}")
             return
         self.reveal_button.setEnabled(True)
-        self.feedback.setText("Right: that is what the engine's log says." if verdict.correct
+        self.feedback.setText("Right: that is what the engine counted." if verdict.correct
                               else "Not quite: " + "; ".join(verdict.feedback))
 
     def reveal_quiz(self) -> None:
         q = self.play.quiz(self.step)
-        self.feedback.setText(f"The engine's log: {q.truth.text()}")
+        self.feedback.setText(f"The engine: {q.truth.text()}")
 
     # --- results beside the workbench ----------------------------------------------------
 
