@@ -84,8 +84,8 @@ def _line(text: str, needle: str) -> int:
 
 def test_every_bundled_lesson_loads_in_order_with_its_glossary_terms():
     lessons = bundled()
-    assert [x.order for x in lessons] == list(range(1, 11))
-    assert len({x.id for x in lessons}) == 10
+    assert [x.order for x in lessons] == list(range(1, 14))
+    assert len({x.id for x in lessons}) == 13
     for lesson in lessons:
         assert 5 <= lesson.minutes <= 15
         kinds = [s.kind for s in lesson.steps]
@@ -272,7 +272,7 @@ def test_check_file_and_find():
     assert find("trim").order == 4
     with pytest.raises(LessonError, match="lesson must be one of write-amplification"):
         find("nope")
-    assert len(bundled_paths()) == 10
+    assert len(bundled_paths()) == 13
 
 
 # --- the quiz -------------------------------------------------------------------------------
@@ -327,7 +327,7 @@ def test_lesson_list_json_and_validate():
     r = _ssdlab("lesson", "list", "--json")
     assert r.returncode == 0, r.stderr
     listed = json.loads(r.stdout)
-    assert [x["order"] for x in listed] == list(range(1, 11))
+    assert [x["order"] for x in listed] == list(range(1, 14))
     r = _ssdlab("lesson", "validate", *map(str, bundled_paths()), "lessons/glossary.toml")
     assert r.returncode == 0, r.stderr
 
