@@ -1,7 +1,7 @@
 """The counter quiz (a quiz step with ask = "wa"): write amplification from two readings of
 a simulated drive's host and flash counters, checked against the engine's exact counts; the
-run figures the new lessons use (lifetime WA, least-erased block); and the claims lessons
-11 to 13 make about their own runs."""
+run figures the new lessons use (lifetime WA, least-erased block, idle-time GC counted in
+the idle step); and the claims lessons 11 to 14 make about their own runs."""
 
 import pytest
 
@@ -144,3 +144,20 @@ def test_what_lessons_11_to_13_say_about_their_own_runs():
     assert skewed["wa"] < 1.25 * even["wa"]  # "only a little higher"
     firmware = _figures("trim-both-sides")["firmware"]
     assert firmware["ignores"]["wa"] > 3 * firmware["honours"]["wa"]
+
+
+def test_idle_time_garbage_collection_counts_in_the_idle_step():
+    """Lesson 14: the pause's copies show in the idle step; after it the burst copies
+    nothing ("every page it wrote was programmed once"); without it the burst copies."""
+    idle = _figures("idle-time")["idle"]
+    pause, busy = idle["pause"], idle["busy"]
+
+    def burst(config: dict, field: str) -> float:
+        return config[f"steps[6].{field}"] + config[f"steps[7].{field}"]
+
+    assert pause["steps[5].gc_copies"] > 0 and pause["steps[5].nand_written_mb"] > 0
+    assert pause["steps[5].device_written_mb"] == 0  # the host wrote nothing meanwhile
+    assert burst(pause, "gc_copies") == 0
+    assert burst(pause, "nand_written_mb") == pytest.approx(burst(pause, "device_written_mb"),
+                                                            rel=0.01)
+    assert busy["steps[5].gc_copies"] == 0 and burst(busy, "gc_copies") > 0
