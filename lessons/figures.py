@@ -24,6 +24,9 @@ BLOCK_FIGURES = {
     "nand_writes": "NAND page writes in the measured phase",
     "erase_count_max": "most erases of any block",
     "erase_count_mean": "mean erases per block",
+    "erase_count_min": "fewest erases of any block",
+    "lifetime_wa": "flash page writes / host page writes since the drive was new (the fill "
+                   "included), what dividing a drive's two lifetime counters gives",
     "spare": "spare as a fraction of physical capacity",
     "extra_of_user": "spare as a fraction of user capacity",
 }

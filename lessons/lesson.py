@@ -9,7 +9,9 @@ A lesson is a list of steps, each one of:
   compare  documented figures beside simulated ones (model.lab.experiments rows, or the
            analytic model beside a block-level run);
   reflect  "you predicted X; the drive did Y" and why, shown after the run;
-  quiz     two states of a tiny seeded drive; the student names the operations between them.
+  quiz     two states of a tiny seeded drive; the student names the operations between them
+           (ask = "operations"), or two readings of a drive's counters; the student works
+           out the write amplification between them (ask = "wa").
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ BLOCK_CHARTS = ("wa_windows",)
 STEP_CHARTS = ("step_seconds", "step_mb_s", "step_wa", "step_nand_mb", "step_fs_mb")
 CHARTS = BLOCK_CHARTS + STEP_CHARTS
 RULES = ("largest", "smallest")
+QUIZ_ASKS = ("operations", "wa")
 
 
 class LessonError(ValueError):
@@ -144,13 +147,15 @@ class ReflectStep:
 
 @dataclass(frozen=True)
 class QuizStep:
-    """Two forms. The tiny drive (measure None): seed (the same seed gives the same
-    question), operations (how many happen between the two states), frontier ("shared": GC
-    copies go into the host's open block, as lesson 1 teaches; "separate": a block of their
-    own, lesson 3). From a run (measure given): the student computes measure (a figure of
-    an earlier run step, or a ratio of two, times scale, in unit) from the figures given
-    (shown labelled simulated); right within tolerance (a fraction). answer: the recorded
-    answer ("write 3 5; gc 2; trim 10-12", or a number)."""
+    """Three forms. The tiny drive (no measure; ask "operations", the default): seed (the
+    same seed gives the same question), operations (how many happen between the two
+    states), frontier ("shared": GC copies go into the host's open block, as lesson 1
+    teaches; "separate": a block of their own, lesson 3). Counter readings (no measure; ask
+    "wa"): the write amplification between two readings of a seeded drive's host and flash
+    counters. From a run (measure given): the student computes measure (a figure of an
+    earlier run step, or a ratio of two, times scale, in unit) from the figures given (shown
+    labelled simulated); right within tolerance (a fraction). answer: the recorded answer
+    ("write 3 5; gc 2; trim 10-12", or a number)."""
 
     title: str
     text: str
@@ -165,6 +170,7 @@ class QuizStep:
     unit: str = ""
     scale: float = 1.0
     tolerance: float = 0.02
+    ask: str = "operations"
 
 
 Step = ReadStep | PredictStep | RunStep | CompareStep | ReflectStep | QuizStep

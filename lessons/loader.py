@@ -17,6 +17,7 @@ from model.lab.experiments import EXPERIMENTS
 from model.lab.scenario import ScenarioError
 
 from . import configs
+from .counterquiz import parse_number
 from .fields import Reader
 from .figures import parse_measure
 from .glossary import Glossary, load_glossary
@@ -24,6 +25,7 @@ from .lesson import (
     BLOCK_CHARTS,
     CHARTS,
     FORMATS,
+    QUIZ_ASKS,
     RULES,
     STEP_CHARTS,
     STEP_KINDS,
@@ -40,7 +42,7 @@ from .lesson import (
 )
 from .quiz import QuizAnswerError, parse_answer
 from .references import check_references, check_text
-from .runquiz import parse_number
+from .runquiz import parse_number as parse_run_number
 from .sources import check_uses, read_sources, render
 
 STEP_KEYS = {
@@ -51,8 +53,8 @@ STEP_KEYS = {
             "max_seconds"),
     "compare": ("kind", "title", "text", "experiment", "rows", "run", "tolerance", "why"),
     "reflect": ("kind", "title", "predict", "text"),
-    "quiz": ("kind", "title", "text", "seed", "operations", "answer", "frontier", "given",
-             "measure", "unit", "scale", "tolerance"),
+    "quiz": ("kind", "title", "text", "seed", "operations", "answer", "frontier", "ask",
+             "given", "measure", "unit", "scale", "tolerance"),
 }
 TOP_KEYS = ("format", "id", "title", "order", "minutes", "summary", "steps", "sources")
 QUIZ_FRONTIERS = ("shared", "separate")
@@ -130,16 +132,26 @@ def _quiz(r: Reader, raw: dict, at: tuple, title: str, line: int) -> QuizStep:
             if key in raw:
                 r.fail(at + (key,), f"{key} belongs to a quiz on a run's figures (with "
                        "measure); the tiny drive's quiz has seed, operations and frontier")
+        ask = r.one_of(raw, "ask", at, QUIZ_ASKS, default="operations")
+        if ask == "wa":
+            for key in ("operations", "frontier"):
+                if key in raw:
+                    r.fail(at + (key,), f"{key} is for ask = \"operations\"; a counter "
+                           "quiz (ask = \"wa\") has seed, text and answer")
         try:
-            parse_answer(answer)
+            if ask == "wa" and answer:
+                parse_number(answer)
+            elif ask == "operations":
+                parse_answer(answer)
         except QuizAnswerError as e:
             r.fail(at + ("answer",), str(e))
         return QuizStep(title, r.text(raw, "text", at),
                         r.number(raw, "seed", at, 0, 2**31 - 1, integer=True),
                         r.number(raw, "operations", at, 1, 6, default=3, integer=True),
                         answer, line,
-                        frontier=r.one_of(raw, "frontier", at, QUIZ_FRONTIERS, "shared"))
-    for key in ("seed", "operations", "frontier"):
+                        frontier=r.one_of(raw, "frontier", at, QUIZ_FRONTIERS, "shared"),
+                        ask=ask)
+    for key in ("seed", "operations", "frontier", "ask"):
         if key in raw:
             r.fail(at + (key,), f"{key} belongs to the tiny drive's quiz; a quiz with "
                    "measure is about an earlier run's figures")
@@ -159,7 +171,7 @@ def _quiz(r: Reader, raw: dict, at: tuple, title: str, line: int) -> QuizStep:
                "(given = [\"RUN.CONFIG.FIGURE\", ...])")
     if answer:
         try:
-            parse_number(answer)
+            parse_run_number(answer)
         except QuizAnswerError as e:
             r.fail(at + ("answer",), str(e))
     return QuizStep(title, r.text(raw, "text", at), answer=answer, line=line,

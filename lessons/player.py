@@ -26,6 +26,7 @@ from model.lab.lockstep import Lockstep, side_by_side
 from model.lab.rowcache import cached_rows
 from model.lab.scenario import build_machine, run_scenario
 
+from .counterquiz import CounterQuiz, check_counter_answer, make_counter_quiz
 from .figures import block_figures, evaluate, step_figures
 from .lesson import (
     CompareStep,
@@ -37,7 +38,7 @@ from .lesson import (
     RunConfig,
     RunStep,
 )
-from .quiz import Quiz, Verdict, check_answer, make_quiz, state_text
+from .quiz import Quiz, Verdict, check_answer, make_quiz
 from .runquiz import RunQuiz, check_run_quiz, make_run_quiz
 
 Progress = Callable[[str, float], None]  # (what is running, fraction done)
@@ -266,34 +267,39 @@ class LessonPlay:
                            abs(sim - model) <= step.tolerance * model, step.why))
         return out
 
-    def quiz(self, step: QuizStep) -> Quiz | RunQuiz:
-        """The tiny drive's two states, or the figures of an earlier run (KeyError when that
-        run has not been played yet)."""
+    def quiz(self, step: QuizStep) -> Quiz | CounterQuiz | RunQuiz:
+        """The tiny drive's two states, two counter readings (ask "wa"), or the figures of
+        an earlier run (KeyError when that run has not been played yet)."""
         if step.measure is not None:
             return make_run_quiz(step, self.lesson, self.figures())
+        if step.ask == "wa":
+            return make_counter_quiz(step.seed)
         return make_quiz(step.seed, step.operations, step.frontier)
 
     def check_quiz(self, step: QuizStep, answer: str) -> Verdict:
         q = self.quiz(step)
-        return check_run_quiz(q, answer) if isinstance(q, RunQuiz) else check_answer(q, answer)
+        if isinstance(q, RunQuiz):
+            return check_run_quiz(q, answer)
+        if isinstance(q, CounterQuiz):
+            return check_counter_answer(q, answer)
+        return check_answer(q, answer)
 
     def quiz_blocks(self, step: QuizStep) -> list[tuple[str, str]]:
         """What the window shows beside a quiz: (heading, monospaced text) blocks."""
         q = self.quiz(step)
-        if isinstance(q, RunQuiz):
-            return q.blocks()
-        return [("Before", state_text(q.before)), ("After", state_text(q.after))]
+        return q.blocks() if isinstance(q, RunQuiz) else q.panels()
 
     def quiz_truth(self, step: QuizStep) -> str:
         q = self.quiz(step)
         if isinstance(q, RunQuiz):
             return q.truth_text()
-        return f"the engine's log: {q.truth.text()}"
+        return f"the simulated drive: {q.truth.text()}"
 
     @staticmethod
     def quiz_hint(step: QuizStep) -> str:
-        return "a number, such as 4.2" if step.measure is not None else \
-            "write 3 5; trim 10-12; gc 4"
+        if step.measure is not None:
+            return "a number, such as 4.2"
+        return CounterQuiz.placeholder if step.ask == "wa" else Quiz.placeholder
 
 
 def _near(guess: float, value: float) -> bool:
@@ -322,7 +328,7 @@ class StepRecord:
     rows: list[Row] = field(default_factory=list)
     right: int | None = None
     reflection: Reflection | None = None
-    quiz: Quiz | RunQuiz | None = None
+    quiz: Quiz | CounterQuiz | RunQuiz | None = None
     verdict: Verdict | None = None
 
 

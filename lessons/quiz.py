@@ -59,6 +59,12 @@ class Quiz:
     truth: Operations
     events: int  # rows of the engine's event log between the two states
 
+    placeholder = "write 3 5; trim 10-12; gc 4"
+
+    def panels(self) -> list[tuple[str, str]]:
+        """Blocks of monospaced text with a heading each: the two drive states."""
+        return [("Before", state_text(self.before)), ("After", state_text(self.after))]
+
 
 @dataclass(frozen=True)
 class Verdict:

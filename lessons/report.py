@@ -16,7 +16,6 @@ from .charts import STEP_CHARTS, documented_words
 from .glossary import plain
 from .lesson import Lesson
 from .player import ConfigResult, StepRecord
-from .quiz import state_text
 from .runquiz import RunQuiz, number
 
 # chart -> (column heading, StepResult figure), from the charts the window draws
@@ -128,10 +127,10 @@ def report_text(lesson: Lesson, records: list[StepRecord]) -> str:
             out += [""]
         elif s.kind == "quiz":
             q = rec.quiz
-            out += [plain(s.text), "", f"Seed {q.seed}. Before:", "", "```",
-                    state_text(q.before), "```", "", "After:", "", "```",
-                    state_text(q.after), "```", "",
-                    f"The engine's event log: {q.truth.text()}."]
+            out += [plain(s.text), "", f"Seed {q.seed}."]
+            for heading, block in q.panels():
+                out += ["", f"{heading}:", "", "```", block, "```"]
+            out += ["", f"The engine: {q.truth.text()}."]
             if rec.verdict is not None:
                 out += [f"Recorded answer: {s.answer} ("
                         + ("right" if rec.verdict.correct else

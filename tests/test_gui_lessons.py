@@ -110,7 +110,7 @@ def test_first_screen_leads_into_lesson_one(bench):
     assert panel.pages.currentIndex() == 0
     assert panel.home.start_button.text() == "Start with lesson 1"
     items = [panel.home.lesson_list.item(i).text() for i in range(panel.home.lesson_list.count())]
-    assert len(items) == 10 and all("min)" in t for t in items)
+    assert len(items) == 14 and all("min)" in t for t in items)
     assert items[0].startswith("1. What write amplification is")
     panel.home.start_button.click()
     assert panel.lesson.order == 1 and panel.index == 0
@@ -360,3 +360,29 @@ def test_control_tooltips_carry_the_glossary(bench):
     assert all(glossary.find(term) is not None for term in TERMS.values())
     tip = bench.controls.widgets["spare_pct"].toolTip()
     assert "Glossary, over-provisioning:" in tip and "Ctrl+G" in tip
+
+
+def test_a_counter_quiz_shows_two_readings_and_checks_a_number(bench):
+    panel, lesson = bench.lesson_panel, find("measuring-wa")
+    panel.start(lesson, 0)
+    index = next(i for i, s in enumerate(lesson.steps) if s.kind == "quiz")
+    panel.show_step(index)
+    quiz = lesson.steps[index]
+    assert panel.quiz_answer.placeholderText() == "a number, such as 2.5"
+    assert "two readings are shown" in panel.body.toPlainText()
+    panel.quiz_answer.setText("a lot")
+    panel.check_quiz()
+    assert panel.feedback.text().startswith("Answer:")  # a message, not a traceback
+    q = panel.play.quiz(quiz)
+    panel.quiz_answer.setText(f"{q.lifetime_ratio:.2f}")
+    panel.check_quiz()
+    assert panel.feedback.text().startswith("Not quite") and "totals" in panel.feedback.text()
+    panel.quiz_answer.setText(quiz.answer)
+    panel.check_quiz()
+    assert panel.feedback.text().startswith("Right")
+    panel.reveal_quiz()
+    assert f"WA = {q.truth.nand_pages} / {q.truth.host_pages}" in panel.feedback.text()
+    # back to an operations quiz: its own placeholder again
+    panel.start(find("1"), 0)
+    panel.show_step(next(i for i, s in enumerate(find("1").steps) if s.kind == "quiz"))
+    assert panel.quiz_answer.placeholderText() == "write 3 5; trim 10-12; gc 4"

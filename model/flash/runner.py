@@ -82,6 +82,8 @@ class RunResult:
     wa_windows: list[float]
     erase_count_max: int
     erase_count_mean: float
+    erase_count_min: int  # the least-erased block: max - min is how uneven the wear is
+    lifetime_wa: float  # flash pages / host pages since the drive was built (fill included)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -91,6 +93,9 @@ def theory_for(spec: RunSpec, spare: float) -> float | None:
     """The analytic WA for this experiment, where a model exists (uniform or hot/cold)."""
     w = spec.workload
     if spec.config.mapping != "page" or w.kind == "sequential":
+        return None
+    if not spec.config.honour_trim and w.active_fraction < 1.0:
+        # The untouched pages stay valid cold data: traffic no published model describes.
         return None
     kwargs = {}
     if w.kind == "hotcold":
@@ -166,7 +171,8 @@ def run(spec: RunSpec, progress: Progress | None = None,
         marks.append(after)
 
     spare = g.spare_of_physical
-    effective = 1.0 - active / g.physical_pages
+    # Trimmed pages are spare only to firmware that honours TRIM; old firmware keeps them.
+    effective = 1.0 - active / g.physical_pages if spec.config.honour_trim else spare
     # The models assume every spare page can hold data. The FTL keeps gc_low_blocks free
     # blocks in hand and two open blocks (host and GC) that are half unwritten on average;
     # on a drive of a few hundred blocks that is several per cent of its spare.
@@ -202,4 +208,6 @@ def run(spec: RunSpec, progress: Progress | None = None,
         wa_windows=[window_wa(a, b) for a, b in zip(marks[:-1], marks[1:], strict=True)],
         erase_count_max=int(erases.max()),
         erase_count_mean=float(erases.mean()),
+        erase_count_min=int(erases.min()),
+        lifetime_wa=window_wa(dict.fromkeys(after, 0), after),
     )

@@ -167,7 +167,14 @@ class Machine:
         self.cpu(seconds)
         quiet = self.clock - max(start, self.busy_until)
         if quiet > 0:
+            before = self.drive.counters()
             timing.idle(self.profile, self.drive, quiet)
+            after = self.drive.counters()
+            # The drive's own work counts in the step it happened in: copies made in idle
+            # time are flash writes the next burst no longer makes, not writes that vanish.
+            self._io_stats = self._io_stats + BatchStats(**{
+                name: after[name] - before[name]
+                for name in ("nand_writes", "nand_reads", "gc_copies", "erases")})
 
     def sync_steps(self):
         """sync, yielding between groups of files so a caller can pause; the clock reaches

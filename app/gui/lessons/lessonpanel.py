@@ -154,7 +154,9 @@ class LessonPanel(QWidget, StepPage, RunSteps):
         elif step.kind == "compare":
             text += self._show_compare(step)
         elif step.kind == "quiz":
-            text += "\n\nThe two states are shown beside this panel."
+            shown = ("the run's figures" if step.measure is not None
+                     else "the two readings" if step.ask == "wa" else "the two states")
+            text += f"\n\n{shown[0].upper()}{shown[1:]} are shown beside this panel."
             self.quiz_box.show()
             self.quiz_answer.clear()
             self.reveal_button.setEnabled(False)
