@@ -114,23 +114,18 @@ def report_text(lesson: Lesson, records: list[StepRecord]) -> str:
             for e in r.explanation:
                 out += [plain(e), ""]
             out += [plain(s.text), ""]
-        elif s.kind == "quiz" and isinstance(rec.quiz, RunQuiz):
-            q = rec.quiz
-            out += [plain(s.text), ""]
-            out += _table(["figure of the run", "value (simulated)"],
-                          [[g.label, number(g.value)] for g in q.given])
-            out += ["", f"The run's answer: {q.truth_text()}."]
-            if rec.verdict is not None:
-                out += [f"Recorded answer: {s.answer} ("
-                        + ("right" if rec.verdict.correct else
-                           "wrong: " + "; ".join(rec.verdict.feedback)) + ")."]
-            out += [""]
         elif s.kind == "quiz":
             q = rec.quiz
-            out += [plain(s.text), "", f"Seed {q.seed}."]
-            for heading, block in q.panels():
-                out += ["", f"{heading}:", "", "```", block, "```"]
-            out += ["", f"The engine: {q.truth.text()}."]
+            out += [plain(s.text), ""]
+            if isinstance(q, RunQuiz):
+                out += _table(["figure of the run", "value (simulated)"],
+                              [[g.label, number(g.value)] for g in q.given])
+                out += ["", f"The run's answer: {q.truth_text()}."]
+            else:
+                out += [f"Seed {q.seed}."]
+                for heading, block in q.panels():
+                    out += ["", f"{heading}:", "", "```", block, "```"]
+                out += ["", f"The engine: {q.truth.text()}."]
             if rec.verdict is not None:
                 out += [f"Recorded answer: {s.answer} ("
                         + ("right" if rec.verdict.correct else

@@ -14,6 +14,10 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+# Ranges covered with overlaps counted once: the model's count, in sectors here (the
+# recorder puts the repository on sys.path before it imports this module).
+from model.lab.ext4recordings import distinct_bytes as distinct_sectors
+
 TRACEFS = Path("/sys/kernel/tracing")
 
 # The events traced, each filtered to the loop device: requests, the flusher's writeback
@@ -78,16 +82,6 @@ def kernel_events(lines: list[str], start: float, end: float) -> dict:
         if m and start <= float(m.group(1)) < end:
             out["writeback"][m.group(2)] = out["writeback"].get(m.group(2), 0) + 1
     return out
-
-
-def distinct_sectors(ranges: list[tuple[int, int]]) -> int:
-    """Sectors covered by (first, end) ranges, overlaps counted once."""
-    total, end = 0, -1
-    for first, last in sorted(ranges):
-        if last > end:
-            total += last - max(first, end)
-            end = last
-    return total
 
 
 def summarise(requests: list[Request], journal: tuple[int, int] | None,
