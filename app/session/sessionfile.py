@@ -19,6 +19,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from app.atomicfile import write_atomic
+from model.inputfile import InputFileError, read_input
 from model.lab.scenario import STEP_FIELDS
 
 from .fsjobs import FS_KINDS, FsStep
@@ -52,6 +53,8 @@ FS_ENTRY = {"fs": Field(bool, choices=(True,)), "do": Field(str, choices=tuple(S
             "path": SETTINGS["trace_path"]}
 MOUNT = {"atime": SETTINGS["atime"], "discard": SETTINGS["discard"]}
 SERIES_VALUE = Field(float)
+MAX_SEGMENT_DRIVE_WRITES = SETTINGS["amount"].hi + SETTINGS["fill_pct"].hi / 100
+SERIES_X = ("drive_writes", "sim_s")  # every chart's x axis: a series without them is none
 
 
 class SessionFileError(ValueError):
@@ -89,16 +92,9 @@ def _depth(value, limit: int) -> int:
 def _document(path: Path) -> dict:
     """The file's JSON object, or SessionFileError saying why there is none."""
     try:
-        if not path.is_file():
-            raise SessionFileError(f"{path}: not a session file (no such file, or not a "
-                                   f"regular file)")
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise SessionFileError(f"{path}: {size:,} bytes; a session file is at most "
-                                   f"{MAX_FILE_BYTES:,}")
-        data = path.read_bytes()
-    except OSError as e:
-        raise SessionFileError(f"{path}: cannot be read: {e.strerror or e}") from None
+        data = read_input(path, MAX_FILE_BYTES)
+    except InputFileError as e:
+        raise SessionFileError(f"{e}; is it a session file?") from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -133,7 +129,7 @@ def _settings(raw) -> Settings:
 def _log_entry(d, i: int, settings: Settings) -> dict:
     where = f"log[{i}]"
     if type(d) is dict and d.get("fs"):
-        check_record(d, FS_ENTRY, where)
+        check_record(d, FS_ENTRY, where, required=("total",))
         if ("do" in d) == ("kind" in d):
             raise ValueError(f"{where} must name its step with do (or kind, in old files)")
         if not settings.profile:
@@ -154,6 +150,14 @@ def _log_entry(d, i: int, settings: Settings) -> dict:
                 raise ValueError(f"{where}.args.{key}: no such file {file!r}")
         return d
     check_record(d, SEGMENT, where, required=("kind", "total"))
+    # what the controls can ask of one segment: a fill and the largest amount, so a file can
+    # never make a replay (ssdlab chart, the window) write 2^62 pages
+    limit = int(MAX_SEGMENT_DRIVE_WRITES * settings.user_pages)
+    for key, most, what in (("total", limit, f"{MAX_SEGMENT_DRIVE_WRITES:g} drive writes of "),
+                            ("start_page", settings.user_pages, "")):
+        if d.get(key, 0) > most:
+            raise ValueError(f"{where}.{key} must be from 0 to {most:,} ({what}this drive's "
+                             f"{settings.user_pages:,} user pages); got {d[key]:,}")
     return d
 
 
@@ -176,6 +180,10 @@ def _series(raw) -> dict:
             except ValueError as e:
                 raise ValueError(f"series.{name}[{j}] {e} (or null)") from None
         out[name] = values
+    missing = [x for x in SERIES_X if x not in out]
+    if out and missing:
+        raise ValueError(f"series has no {missing[0]} column; a series holds its x axes "
+                         f"{' and '.join(SERIES_X)} beside the other columns")
     return out
 
 

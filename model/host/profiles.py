@@ -29,6 +29,7 @@ from model.flash.geometry import (
     Geometry,
     check_buildable,
 )
+from model.inputfile import InputFileError, read_text_input
 
 PROFILE_VERSION = 1
 PROFILES_DIR = Path(__file__).resolve().parents[2] / "assets" / "profiles"
@@ -150,13 +151,16 @@ def _check_value(where: str, key: str, spec: tuple, value: object) -> object:
 def _read(path: Path) -> dict:
     where = _where(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ProfileError(f"{where}: cannot read profile: {e.strerror or e}") from e
+        text = read_text_input(path, what="a profile (TOML)")
+    except InputFileError as e:
+        raise ProfileError(f"{where}: cannot read profile: {str(e).split(': ', 1)[-1]}") \
+            from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ProfileError(f"{where}: not valid TOML: {e}") from e
+    except RecursionError:
+        raise ProfileError(f"{where}: arrays or tables nested too deeply") from None
 
 
 def _parse(path: Path, spec: dict[str, tuple]) -> dict:
