@@ -10,7 +10,8 @@ to a Dask cluster through distributed.Client: the same tasks, the same results. 
 driven the same way: submit every task, and let each finished one call back into a queue
 that this process alone reads and writes to the file. Progress (runs done, failed, time
 left) goes to stderr. Exit status: 0 every point ran; 1 some points failed (each recorded
-with its message); 2 bad input; 130 after Ctrl-C.
+with its message), or a worker process died (killed: the sweep stops, what finished is
+kept); 2 bad input; 130 after Ctrl-C.
 """
 
 from __future__ import annotations
@@ -46,7 +47,9 @@ def add_parser(sub) -> None:
                    help="local worker processes, 1 to 256 (default 0: one per core)")
     p.add_argument("--dask", metavar="ADDRESS", default=None,
                    help="run on the Dask cluster whose scheduler is at ADDRESS "
-                   "(tcp://host:8786); needs the dask extra, and ssdlab on every worker")
+                   "(tcp://host:8786); needs the dask extra, and ssdlab on every worker. "
+                   "Dask sends tasks and results as pickles: the scheduler and its workers "
+                   "can run code in this process, so name only a cluster you trust")
 
 
 def _error(message: str) -> int:

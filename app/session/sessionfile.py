@@ -91,6 +91,9 @@ def _depth(value, limit: int) -> int:
 
 def _document(path: Path) -> dict:
     """The file's JSON object, or SessionFileError saying why there is none."""
+    if not path.is_file():  # stat only: a FIFO is refused unopened
+        raise SessionFileError(f"{path}: not a session file (no such file, or not a "
+                               f"regular file)")
     try:
         data = read_input(path, MAX_FILE_BYTES)
     except InputFileError as e:
@@ -129,7 +132,7 @@ def _settings(raw) -> Settings:
 def _log_entry(d, i: int, settings: Settings) -> dict:
     where = f"log[{i}]"
     if type(d) is dict and d.get("fs"):
-        check_record(d, FS_ENTRY, where, required=("total",))
+        check_record(d, FS_ENTRY, where)
         if ("do" in d) == ("kind" in d):
             raise ValueError(f"{where} must name its step with do (or kind, in old files)")
         if not settings.profile:
@@ -148,6 +151,8 @@ def _log_entry(d, i: int, settings: Settings) -> dict:
             file = step.args.get(key)
             if (file or step.do == "replay" and key == "trace") and not Path(file).is_file():
                 raise ValueError(f"{where}.args.{key}: no such file {file!r}")
+        if "total" not in d:  # a replay needs it to know what ran (the window writes it)
+            raise ValueError(f"{where}.total is missing")
         return d
     check_record(d, SEGMENT, where, required=("kind", "total"))
     # what the controls can ask of one segment: a fill and the largest amount, so a file can
