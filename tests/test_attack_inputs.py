@@ -271,3 +271,23 @@ def test_a_lesson_reads_a_bom_or_crlf_scenario_as_run_does(tmp_path, form):
     lesson = tmp_path / "l.toml"
     lesson.write_text(SCENARIO_RUN.replace("SCENARIO", "s.toml"))
     assert load_lesson(lesson).steps[2].configs[0].scenario.name  # ... and so does a lesson
+
+
+def test_a_session_past_the_size_a_saved_run_has_is_refused_at_once(tmp_path):
+    from app.session.sessionfile import MAX_FILE_BYTES
+
+    path = tmp_path / "big.json"
+    path.write_bytes(b" " * (MAX_FILE_BYTES + 1))
+    with pytest.raises(SessionFileError, match=f"at most {MAX_FILE_BYTES:,} bytes"):
+        read_session(path)
+
+
+def test_a_series_longer_than_the_window_saves_is_refused_and_the_longest_loads(tmp_path):
+    from app.session.sessionfile import MAX_ROWS
+
+    def doc(rows: int) -> dict:
+        return _session(series={"drive_writes": [0.0] * rows, "sim_s": [0.0] * rows})
+
+    assert len(read_session(_write_session(tmp_path, doc(MAX_ROWS)))[2]["sim_s"]) == MAX_ROWS
+    with pytest.raises(SessionFileError, match=f"at most {MAX_ROWS:,}"):
+        read_session(_write_session(tmp_path, doc(MAX_ROWS + 1)))

@@ -23,14 +23,18 @@ from model.inputfile import InputFileError, read_input
 from model.lab.scenario import STEP_FIELDS
 
 from .fsjobs import FS_KINDS, FsStep
-from .recorder import SERIES_COLUMNS
+from .recorder import MAX_SERIES_ROWS, SERIES_COLUMNS
 from .schema import SEED, SETTINGS, Field, check_record
 from .settings import Settings, check_settings
 from .streams import KINDS
 
 FORMAT = "ssdlab-session"
 VERSION = 1
-MAX_FILE_BYTES = 256 * 2**20  # far above any saved run (series are thinned to 8,000 rows)
+# A saved run is a few MB (series thinned to at most 2 x MAX_SERIES_ROWS rows, a log entry
+# per run or step): refusing more at once keeps the window from checking, drawing and
+# replaying a 20 MB file for most of a minute on its own thread.
+MAX_FILE_BYTES = 8 * 2**20
+MAX_ROWS = 2 * MAX_SERIES_ROWS
 MAX_DEPTH = 8  # a session nests 5 deep (document, log, entry, args / from, value)
 
 COUNT = Field(int, lo=0, hi=2**62)
@@ -174,6 +178,9 @@ def _series(raw) -> dict:
                              f"{', '.join(SERIES_COLUMNS)}")
         if type(column) is not list:
             raise ValueError(f"series.{name} must be a list of numbers")
+        if len(column) > MAX_ROWS:
+            raise ValueError(f"series.{name} has {len(column):,} rows; a saved series has at "
+                             f"most {MAX_ROWS:,}")
         if length is not None and len(column) != length:
             raise ValueError(f"series.{name} has {len(column)} rows; the others "
                              f"have {length}")
