@@ -291,3 +291,27 @@ def test_a_series_longer_than_the_window_saves_is_refused_and_the_longest_loads(
     assert len(read_session(_write_session(tmp_path, doc(MAX_ROWS)))[2]["sim_s"]) == MAX_ROWS
     with pytest.raises(SessionFileError, match=f"at most {MAX_ROWS:,}"):
         read_session(_write_session(tmp_path, doc(MAX_ROWS + 1)))
+
+
+@pytest.mark.parametrize("kind", ["profile", "sweep", "scenario", "glossary"])
+@pytest.mark.parametrize("bad", ["1.0", "true"])
+def test_a_files_version_is_a_whole_number_not_true_or_one_point_zero(tmp_path, kind, bad):
+    from lessons.glossary import load_glossary
+    from model.host.profiles import ProfileError, profile_from_file
+    from model.lab.scenario import ScenarioError, load_scenario
+
+    source, key, load, error = {
+        "profile": (ROOT / "assets" / "profiles" / "intel_x25m_g1_80.toml", "version",
+                    profile_from_file, ProfileError),
+        "sweep": (ROOT / "assets" / "sweeps" / "wa_vs_spare.toml", "format", load_sweep,
+                  SweepError),
+        "scenario": (SCENARIOS / "alignment_firstgen.toml", "version", load_scenario,
+                     ScenarioError),
+        "glossary": (ROOT / "lessons" / "glossary.toml", "format", load_glossary,
+                     LessonError)}[kind]
+    text = source.read_text()
+    assert f"\n{key} = 1\n" in "\n" + text
+    path = tmp_path / source.name
+    path.write_text(("\n" + text).replace(f"\n{key} = 1\n", f"\n{key} = {bad}\n", 1))
+    with pytest.raises(error):
+        load(path)

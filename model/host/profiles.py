@@ -169,7 +169,7 @@ def _parse(path: Path, spec: dict[str, tuple]) -> dict:
     if "version" not in data:
         raise ProfileError(f"{where}: field 'version' is missing; this program reads "
                            f"version = {PROFILE_VERSION}")
-    if data["version"] != PROFILE_VERSION or isinstance(data["version"], bool):
+    if type(data["version"]) is not int or data["version"] != PROFILE_VERSION:
         raise ProfileError(f"{where}: field 'version' must be {PROFILE_VERSION} (the only "
                            f"profile version this program reads); got {data['version']!r}")
     unknown = sorted(set(data) - set(spec) - set(_META_FIELDS))
