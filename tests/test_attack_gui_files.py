@@ -66,3 +66,25 @@ def test_a_fifo_or_a_device_as_a_session_or_scenario_is_refused_at_once(bench, t
         assert not opened
         assert "not a regular file" in bench.controls.error.text()
         assert bench.session.settings == settings
+
+
+@pytest.mark.timeout(300)
+def test_an_export_never_replaces_the_session_it_shows(bench, until, tmp_path):
+    from app.gui.frame.exportdialog import export_chart
+
+    bench.request(workload="fill", fill_pct=50.0, speed="fast")
+    bench.run_workload()
+    until(lambda: bench.snapshot.counters["host_writes"] > 0 and not bench.snapshot.running
+          and not bench.snapshot.segment)
+    session = tmp_path / "run.json"
+    assert bench.save(str(session))
+    before = session.read_bytes()
+    bench.confirm = lambda text: True
+    assert bench.open(str(session))
+    replay = bench.views[0].worker._sent
+    until(lambda: bench.snapshot.handled >= replay and not bench.snapshot.running)
+    # run.csv's JSON sidecar is run.json: the session itself
+    assert not export_chart(bench, "wa", str(tmp_path / "run.csv"), "csv")
+    assert "is the session being read" in bench.controls.error.text()
+    assert session.read_bytes() == before and not (tmp_path / "run.csv").exists()
+    assert export_chart(bench, "wa", str(tmp_path / "other.csv"), "csv")  # elsewhere: fine
