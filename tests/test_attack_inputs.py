@@ -315,3 +315,13 @@ def test_a_files_version_is_a_whole_number_not_true_or_one_point_zero(tmp_path, 
     path.write_text(("\n" + text).replace(f"\n{key} = 1\n", f"\n{key} = {bad}\n", 1))
     with pytest.raises(error):
         load(path)
+
+
+def test_a_log_longer_than_a_session_holds_is_refused_and_the_longest_loads(tmp_path):
+    from app.session.sessionfile import MAX_LOG_ENTRIES
+
+    entry = {"kind": "random", "total": 10}
+    assert len(read_session(_write_session(
+        tmp_path, _session(log=[entry] * MAX_LOG_ENTRIES)))[1]) == MAX_LOG_ENTRIES
+    with pytest.raises(SessionFileError, match=f"at most {MAX_LOG_ENTRIES:,}"):
+        read_session(_write_session(tmp_path, _session(log=[entry] * (MAX_LOG_ENTRIES + 1))))

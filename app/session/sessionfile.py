@@ -35,6 +35,7 @@ VERSION = 1
 # replaying a 20 MB file for most of a minute on its own thread.
 MAX_FILE_BYTES = 8 * 2**20
 MAX_ROWS = 2 * MAX_SERIES_ROWS
+MAX_LOG_ENTRIES = 10_000  # a run or step each; 48,000 took 3 s to check on a loaded machine
 MAX_DEPTH = 8  # a session nests 5 deep (document, log, entry, args / from, value)
 
 COUNT = Field(int, lo=0, hi=2**62)
@@ -210,6 +211,9 @@ def read_session(path: str | Path) -> tuple[Settings, list[dict], dict]:
             check_record({"version": doc["version"]}, DOCUMENT, "session")
         check_record(doc, DOCUMENT, "session", required=("version", "settings"))
         settings = _settings(doc["settings"])
+        if len(doc.get("log", [])) > MAX_LOG_ENTRIES:
+            raise ValueError(f"log has {len(doc['log']):,} entries; a session holds at most "
+                             f"{MAX_LOG_ENTRIES:,}")
         log = [_log_entry(d, i, settings) for i, d in enumerate(doc.get("log", []))]
         series = _series(doc.get("series", {}))
     except ValueError as e:
