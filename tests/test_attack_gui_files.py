@@ -9,14 +9,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-LESSON = (ROOT / "tests" / "test_lessons.py").read_text().split("GOOD = '''", 1)[1] \
-    .split("'''", 1)[0]
-SCENARIO_RUN = LESSON.replace(
-    'drive = { user_pages = 4096, pages_per_block = 32, spare = 0.07 }\n'
-    'warmup_drive_writes = 1.0\nmeasure_drive_writes = 0.5\nseed = 1\nwindows = 10',
-    'scenario = "SCENARIO"').replace('charts = ["wa_windows"]', 'charts = ["step_seconds"]') \
-    .replace('measure = "r.a.wa"', 'measure = "r.a.steps[0].wa"')
+from tests.test_attack_inputs import SCENARIO_RUN
 
 
 @pytest.fixture
