@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from model.inputfile import InputFileError, read_text_input
+
 from .articles import ARTICLES_FILE, parse_articles
 from .glossary import GLOSSARY
 from .lesson import Lesson, LessonError
@@ -42,12 +44,12 @@ def check_file(path: str | Path) -> str:
     from .glossary import check_glossary, parse_glossary
 
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise LessonError(f"{path}: cannot be read: {getattr(e, 'strerror', None) or e}") from e
+        text = read_text_input(path, what="a lesson file (TOML)")
+    except InputFileError as e:
+        raise LessonError(str(e)) from None
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         data = {}  # the lesson loader reports the syntax error
     is_glossary = "terms" in data
     if "articles" in data:

@@ -15,8 +15,12 @@ from pathlib import Path
 from model.flash.geometry import FtlConfig, Geometry, check_buildable
 from model.flash.runner import RunSpec
 from model.flash.workloads import Workload
+from model.inputfile import InputFileError, inside
 from model.lab.experiments import SCENARIOS
-from model.lab.scenario import Scenario, parse_scenario
+from model.lab.scenario import Scenario, parse_scenario, read_scenario_text
+from model.lab.tomlwrite import toml_text
+
+ASSETS = SCENARIOS.parent  # the project's assets: scenarios, profiles, images
 
 # lesson key -> allowed sub-keys, for block-level configurations
 BLOCK_TABLES = {
@@ -41,60 +45,59 @@ def block_spec(tables: dict) -> RunSpec:
     return RunSpec(geometry, config, workload, seed=seed, **lengths)
 
 
+def lesson_folders(lesson_dir: Path | None) -> tuple[Path, ...]:
+    """Where a lesson may read files: its own folder and the project's assets, no further
+    (a lesson is shared as a file; it must not read /etc/shadow or ../secret)."""
+    return (ASSETS,) if lesson_dir is None else (lesson_dir, ASSETS)
+
+
 def scenario_path(name: str, lesson_dir: Path | None) -> Path:
-    """A shipped scenario by name, or a scenario file relative to the lesson's folder."""
-    shipped = SCENARIOS / f"{name}.toml"
-    if shipped.is_file():
-        return shipped
-    if lesson_dir is not None and (lesson_dir / name).is_file():
-        return lesson_dir / name
+    """A shipped scenario by name, or a scenario file in the lesson's folder; either way
+    resolved (links and .. followed) inside lesson_folders."""
     names = ", ".join(sorted(p.stem for p in SCENARIOS.glob("*.toml")))
-    raise ValueError(f"must name a shipped scenario ({names}) or a file beside the lesson; "
-                     f"got {name!r}")
+    allowed = (f"must name a shipped scenario ({names}) or a file in the lesson's own "
+               f"folder; got {name!r}")
+    if not name or "\0" in name:
+        raise ValueError(allowed)
+    for candidate in (SCENARIOS / f"{name}.toml",
+                      *(() if lesson_dir is None else (lesson_dir / name,))):
+        if candidate.is_file():
+            if not inside(candidate, lesson_folders(lesson_dir)):
+                raise ValueError(f"{name!r} lies outside the lesson's folder and the "
+                                 "project's assets (a lesson reads only beside itself)")
+            return candidate
+    raise ValueError(allowed)
 
 
 def scenario_config(name: str, changes: dict, lesson_dir: Path | None) -> Scenario:
     """The scenario file with changes merged in: tables replace fields of the file's tables;
-    steps maps a 0-based step index (as a string) to the fields that step gets."""
+    steps maps a 0-based step index (as a string) to the fields that step gets. The file is
+    read as `ssdlab run` reads it (a byte-order mark and CRLF allowed)."""
     path = scenario_path(name, lesson_dir)
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    try:
+        data = tomllib.loads(read_scenario_text(path))
+    except tomllib.TOMLDecodeError as e:
+        raise ValueError(f"{name}: not valid TOML: {e}") from None
+    except RecursionError:
+        raise ValueError(f"{name}: arrays or tables nested too deeply") from None
+    except InputFileError as e:
+        raise ValueError(str(e)) from None
     for key, value in changes.items():
         if key not in SCENARIO_TABLES or not isinstance(value, dict):
             raise ValueError(f"set.{key} is not a table a scenario has; allowed: "
                              f"{', '.join(SCENARIO_TABLES)}")
+        if not isinstance(data.get(key, [] if key == "steps" else {}),
+                          list if key == "steps" else dict):
+            raise ValueError(f"{name}: {key} is not a table in the scenario file; got "
+                             f"{data[key]!r:.40}")
         if key == "steps":
             steps = data.get("steps", [])
             for index, fields in value.items():
                 if not (index.isdigit() and int(index) < len(steps)) or not isinstance(
-                        fields, dict):
+                        fields, dict) or not isinstance(steps[int(index)], dict):
                     raise ValueError(f"set.steps keys must be step indices 0 to "
                                      f"{len(steps) - 1} with a table of fields; got {index!r}")
                 steps[int(index)].update(fields)
         else:
             data.setdefault(key, {}).update(value)
     return parse_scenario(toml_text(data), str(path))
-
-
-def _value(v) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, str):
-        return '"' + v.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
-    if isinstance(v, (int, float)):
-        return repr(v)
-    raise ValueError(f"a scenario field must be a number, a string or true/false; got {v!r}")
-
-
-def toml_text(data: dict) -> str:
-    """A scenario-shaped document (scalars, tables of scalars, one array of tables) as TOML."""
-    lines = [f"{k} = {_value(v)}" for k, v in data.items()
-             if not isinstance(v, (dict, list))]
-    for key, value in data.items():
-        if isinstance(value, dict):
-            lines.append(f"[{key}]")
-            lines += [f"{k} = {_value(v)}" for k, v in value.items()]
-        elif isinstance(value, list):
-            for item in value:
-                lines.append(f"[[{key}]]")
-                lines += [f"{k} = {_value(v)}" for k, v in item.items()]
-    return "\n".join(lines) + "\n"

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from model.inputfile import InputFileError, read_text_input
+
 from .lesson import LessonError
 from .lines import LineIndex, path_text
 
@@ -76,7 +78,9 @@ def parse_glossary(text: str, path: str = "<glossary>") -> Glossary:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise LessonError(f"{path}: not valid TOML: {e}") from e
-    if data.get("format") != 1:
+    except RecursionError:
+        raise LessonError(f"{path}: arrays or tables nested too deeply") from None
+    if type(data.get("format")) is not int or data.get("format") != 1:
         fail(("format",), f"format must be 1 (supported: 1); got {data.get('format')!r}")
     for key in data:
         if key not in ("format", "terms"):
@@ -117,9 +121,9 @@ def parse_glossary(text: str, path: str = "<glossary>") -> Glossary:
 @lru_cache(maxsize=1)
 def load_glossary(path: Path = GLOSSARY) -> Glossary:
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise LessonError(f"{path}: cannot be read: {e.strerror}") from e
+        text = read_text_input(path, what="a glossary file (TOML)")
+    except InputFileError as e:
+        raise LessonError(str(e)) from None
     return parse_glossary(text, str(path))
 
 

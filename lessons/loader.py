@@ -13,6 +13,7 @@ import re
 import tomllib
 from pathlib import Path
 
+from model.inputfile import InputFileError, read_text_input
 from model.lab.experiments import EXPERIMENTS
 from model.lab.scenario import ScenarioError
 
@@ -66,11 +67,9 @@ def load_lesson(path: str | Path, glossary: Glossary | None = None) -> Lesson:
     """Read and check a lesson file; LessonError names file, line, field, allowed values."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise LessonError(f"{path}: cannot be read: {e.strerror}") from e
-    except UnicodeDecodeError as e:
-        raise LessonError(f"{path}: is not UTF-8 text ({e.reason} at byte {e.start})") from e
+        text = read_text_input(path, what="a lesson file (TOML)")
+    except InputFileError as e:
+        raise LessonError(str(e)) from None
     return parse_lesson(text, str(path), path.parent, glossary)
 
 
@@ -80,9 +79,11 @@ def parse_lesson(text: str, path: str = "<lesson>", lesson_dir: Path | None = No
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise LessonError(f"{path}: not valid TOML: {e}") from e
+    except RecursionError:
+        raise LessonError(f"{path}: not a lesson: arrays or tables nested too deeply") from None
     r = Reader(text, path)
     fmt = data.get("format")
-    if fmt not in FORMATS or isinstance(fmt, bool):
+    if type(fmt) is not int or fmt not in FORMATS:
         r.fail(("format",), f"format must be one of the supported versions "
                f"{', '.join(map(str, FORMATS))}; got {fmt!r}")
     r.table(data, (), TOP_KEYS)

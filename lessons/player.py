@@ -49,6 +49,16 @@ class LessonClaimError(LessonError):
     """A question whose right answer the run cannot decide (no choice, or two, fit)."""
 
 
+# max_seconds is what a run step needs on a classroom machine. A loaded machine may take
+# longer, so a run is stopped only once it has taken this many times as long: never without
+# end, and never for being a little slow.
+TIME_LIMIT_FACTOR = 3.0
+
+
+class RunTimeLimit(LessonError):
+    """A run step stopped because it took far longer than its max_seconds."""
+
+
 @dataclass(frozen=True)
 class ConfigResult:
     """One configuration's run: its figures, its chart data and its wall time (seconds)."""
@@ -81,6 +91,8 @@ class LessonPlay:
     side_by_side: bool = False
     answers: dict[str, float] = field(default_factory=dict)  # predict id -> answer
     runs: dict[str, list[ConfigResult]] = field(default_factory=dict)
+    clock: Callable[[], float] = time.monotonic  # wall seconds, for max_seconds
+    _deadline: float = field(default=math.inf, repr=False)
 
     # --- predict -----------------------------------------------------------------------------
 
@@ -106,6 +118,31 @@ class LessonPlay:
         missing = self.waiting_for(step)
         if missing:
             raise ValueError(f"{step.id}: predict first ({', '.join(s.id for s in missing)})")
+        self._deadline = self.clock() + TIME_LIMIT_FACTOR * step.max_seconds
+        try:
+            results = self._run_step(step, on_config)
+        except Cancelled:
+            if self.clock() > self._deadline:
+                raise RunTimeLimit(
+                    f"{self.lesson.id}: run step {step.id} stopped after "
+                    f"{TIME_LIMIT_FACTOR:g} x its max_seconds ({step.max_seconds:g} s): this "
+                    "machine is far slower than the lesson allows, or the run does not "
+                    "end") from None
+            raise
+        except LessonError:
+            raise
+        except (ValueError, OSError) as e:  # the model refused or failed mid-run
+            raise LessonError(f"{self.lesson.id}: run step {step.id} failed: {e}") from None
+        finally:
+            self._deadline = math.inf
+        self.runs[step.id] = results
+        return results
+
+    def _stop(self) -> bool:
+        """Whether the run must stop: the player cancelled it, or it is out of time."""
+        return (self.cancel is not None and self.cancel()) or self.clock() > self._deadline
+
+    def _run_step(self, step: RunStep, on_config) -> list[ConfigResult]:
         labels = [f"{step.id} {i + 1}/{len(step.configs)} {c.label}"
                   for i, c in enumerate(step.configs)]
         if self.paired(step):
@@ -119,7 +156,6 @@ class LessonPlay:
                 results.append(self._run_config(config, labels[i], i))
                 if on_config is not None:
                     on_config(results[-1])
-        self.runs[step.id] = results
         return results
 
     def paired(self, step) -> bool:
@@ -137,10 +173,10 @@ class LessonPlay:
                 where[slot] = (what, fraction)
                 if report is not None:
                     report(*min(where, key=lambda w: w[1]))
-                configs_step.at(slot, fraction, self.cancel)
+                configs_step.at(slot, fraction, self._stop)
 
             def cancelled() -> bool:
-                return configs_step.stopped or (self.cancel is not None and self.cancel())
+                return configs_step.stopped or self._stop()
 
             return self._run_config(configs[slot], labels[slot], slot, at, cancelled)
 
@@ -153,7 +189,7 @@ class LessonPlay:
         (default: the play's progress); cancel defaults to the play's."""
         t0 = time.perf_counter()
         at = at or self.progress
-        cancel = cancel or self.cancel
+        cancel = cancel or self._stop
         look = None if self.observe is None else (lambda d: self.observe(d, slot))
         if config.spec is not None:
             spec = config.spec

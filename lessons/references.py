@@ -8,6 +8,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from model.inputfile import inside
+
+from .configs import lesson_folders
 from .fields import Reader
 from .figures import check_figure
 from .glossary import Glossary, links
@@ -116,7 +119,13 @@ def check_text(r: Reader, raw_steps: list, lesson_dir: Path | None,
             for src in _IMAGE.findall(text):
                 if re.match(r"^[a-z][a-z0-9+.-]*:", src, re.I):
                     r.fail(at, f"images are local files (nothing from the network); got {src}")
-                if not any((base / src).is_file() for base in (lesson_dir or ROOT, ROOT)):
+                folders = lesson_folders(lesson_dir)
+                found = [base / src for base in (lesson_dir or ROOT, ROOT)
+                         if (base / src).is_file()]
+                if not found:
                     r.fail(at, f"image {src} is not a file beside the lesson or in the "
                            "project")
+                if not any(inside(f, folders) for f in found):
+                    r.fail(at, f"image {src} lies outside the lesson's folder and the "
+                           "project's assets (a lesson reads only beside itself)")
     return tuple(terms)

@@ -7,9 +7,6 @@ destroys an earlier report.
 from __future__ import annotations
 
 import math
-import os
-import tempfile
-from pathlib import Path
 
 from .articles import source_words
 from .charts import STEP_CHARTS, documented_words
@@ -132,16 +129,3 @@ def report_text(lesson: Lesson, records: list[StepRecord]) -> str:
                            "wrong: " + "; ".join(rec.verdict.feedback)) + ")."]
             out += [""]
     return "\n".join(out).rstrip() + "\n"
-
-
-def write_report(path: Path, text: str) -> None:
-    """Write text to path through a temporary file in the same folder, then rename."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

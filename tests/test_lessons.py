@@ -410,7 +410,7 @@ def test_ctrl_c_stops_a_lesson_run_cleanly():
 
 
 def test_a_failed_report_write_keeps_the_earlier_report(tmp_path):
-    from lessons.report import write_report
+    from app.atomicfile import write_atomic as write_report
 
     path = tmp_path / "lesson.md"
     write_report(path, "first\n")

@@ -51,8 +51,7 @@ def add_parser(sub) -> None:
 def _provenance(path: str, scenario) -> dict:
     """What reproduces the figure: the scenario file (path and content hash) and the seeds
     its steps draw with."""
-    with open(path, "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()
+    digest = _sha256(path)
     seeds = {f"steps[{i}]": step.args["seed"] for i, step in enumerate(scenario.steps)
              if "seed" in step.args}
     return {"scenario": {"file": os.path.abspath(path), "sha256": digest,
@@ -60,10 +59,33 @@ def _provenance(path: str, scenario) -> dict:
             "seed": seeds or None}
 
 
+def check_files(args: argparse.Namespace, fmt: str, inputs: dict[str, str]) -> None:
+    """Before any work: every file the export writes (the CSV's JSON sidecar too) can be
+    written and is none of the files read. OutputFileError, naming the option."""
+    from app.chartexport import check_export, sidecar_path
+    from app.cli.outputs import check_outputs
+
+    check_outputs(inputs, {"-o": args.output,
+                           "-o's JSON sidecar": sidecar_path(args.output) if fmt == "csv"
+                           else None})
+    check_export(args.output, fmt, args.width)
+
+
+def _sha256(path: str) -> str:
+    """The file's hash, read through the one safe reader (it was read once already)."""
+    from model.inputfile import open_input
+
+    h = hashlib.sha256()
+    with open_input(path) as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
 def main(args: argparse.Namespace) -> int:
     from app.atomicfile import OutputFileError
-    from app.chartexport import Export, check_export, format_of, write
-    from app.cli.outputs import check_outputs, files_read
+    from app.chartexport import Export, format_of, write
+    from app.cli.outputs import files_read
     from model.lab.charts import chart_table, run_series
     from model.lab.scenario import ScenarioError, build_machine, load_scenario, run_scenario
     from model.lab.series import Series
@@ -86,8 +108,7 @@ def main(args: argparse.Namespace) -> int:
     except ScenarioError as e:
         return fail(str(e))
     try:
-        check_outputs(files_read(args.scenario, scenario.steps), {"-o": args.output})
-        check_export(args.output, fmt, args.width)
+        check_files(args, fmt, files_read(args.scenario, scenario.steps))
     except OutputFileError as e:
         return fail(str(e) if str(e).startswith("-o") else f"-o {e}")
     show = sys.stderr.isatty()
@@ -125,14 +146,12 @@ def main(args: argparse.Namespace) -> int:
 def _sweep(args: argparse.Namespace, fmt: str, fail) -> int:
     """A sweep chart from a sweep's results file, with the analytic curves it recorded."""
     from app.atomicfile import OutputFileError
-    from app.chartexport import Export, check_export, write
-    from app.cli.outputs import check_outputs
+    from app.chartexport import Export, write
     from model.lab.charts import sweep_table
     from model.lab.sweeprun import ResultsError, read_results
 
     try:
-        check_outputs({"sweep results": args.scenario}, {"-o": args.output})
-        check_export(args.output, fmt, args.width)
+        check_files(args, fmt, {"sweep results": args.scenario})
     except OutputFileError as e:
         return fail(str(e) if str(e).startswith("-o") else f"-o {e}")
     try:
@@ -143,8 +162,7 @@ def _sweep(args: argparse.Namespace, fmt: str, fail) -> int:
     if not table.x.size:
         return fail(f"{args.scenario}: holds no finished sweep point with a spare; run "
                     "`ssdlab sweep` first")
-    with open(args.scenario, "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()
+    digest = _sha256(args.scenario)
     seeds = sorted({r["point"].get("seed") for r in records if "seed" in r.get("point", {})})
     provenance = {"sweep_results": {"file": os.path.abspath(args.scenario), "sha256": digest,
                                     "points": len(records)}, "seed": seeds or None}
@@ -162,8 +180,7 @@ SERIES_CHARTS = ("wa", "throughput", "gc", "free")  # drawn from a session's sav
 def _session(args: argparse.Namespace, fmt: str, fail) -> int:
     """A run chart from a session file: its saved series, or its log replayed headless."""
     from app.atomicfile import OutputFileError
-    from app.chartexport import Export, check_export, sidecar_path, write
-    from app.cli.outputs import check_outputs
+    from app.chartexport import Export, write
     from app.session.replay import replay
     from app.session.sessionfile import SessionFileError, read_session
     from app.session.settings import theory_wa
@@ -174,11 +191,13 @@ def _session(args: argparse.Namespace, fmt: str, fail) -> int:
         settings, log, series = read_session(args.scenario)
     except SessionFileError as e:
         return fail(str(e))
+    inputs = {"session": args.scenario}
+    for i, entry in enumerate(log):  # the trace and tar files its replay reads
+        for key in ("trace", "tar"):
+            if isinstance((entry.get("args") or {}).get(key), str):
+                inputs[f"log[{i}].args.{key} file"] = entry["args"][key]
     try:
-        check_export(args.output, fmt, args.width)
-        check_outputs({"session": args.scenario},
-                      {"-o": args.output,
-                       "-o's sidecar": sidecar_path(args.output) if fmt == "csv" else None})
+        check_files(args, fmt, inputs)
     except OutputFileError as e:
         return fail(str(e) if str(e).startswith("-o") else f"-o {e}")
     rows = len(next(iter(series.values()), []))
@@ -209,8 +228,7 @@ def _session(args: argparse.Namespace, fmt: str, fail) -> int:
     table = chart_table(args.chart, {k: np.asarray(v, dtype=float) for k, v in series.items()},
                         timed=bool(settings.profile), erases=erases,
                         theory=theory_wa(settings), steps=steps, victims=victims)
-    with open(args.scenario, "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()
+    digest = _sha256(args.scenario)
     provenance = {"session": {"file": os.path.abspath(args.scenario), "sha256": digest,
                               "settings": asdict(settings), "log_entries": len(log),
                               "replayed": args.chart not in SERIES_CHARTS},

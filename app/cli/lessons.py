@@ -83,12 +83,16 @@ def _validate(args) -> int:
 
 
 def _run(args) -> int:
+    from app.atomicfile import OutputFileError, write_atomic
+    from app.cli.outputs import check_outputs
     from lessons import LessonError, bundled, find
     from lessons.player import Cancelled, play
-    from lessons.report import report_text, write_report
+    from lessons.report import report_text
 
     if args.all == bool(args.name):
         return _error("give one lesson NAME or --all")
+    if args.report == "":
+        return _error("--report '' names no folder; give the folder for the reports")
     if args.report:
         out = Path(args.report)
         # A report folder that does not exist yet is made, as `--report DIR` reads.
@@ -138,8 +142,10 @@ def _run(args) -> int:
         if args.report:
             path = Path(args.report) / f"{lesson.id}.md"
             try:
-                write_report(path, report_text(lesson, records))
-            except OSError as e:
-                return _error(f"--report {path} cannot be written: {e.strerror}")
+                check_outputs({"lesson": str(lesson.path)} if lesson.path else {},
+                              {"--report": str(path)})
+                write_atomic(path, report_text(lesson, records))
+            except OutputFileError as e:
+                return _error(str(e) if str(e).startswith("--report") else f"--report {e}")
             print(path)
     return 0

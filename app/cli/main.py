@@ -111,7 +111,8 @@ def _add_bench(sub) -> None:
     _add_drive_writes(p)
     p.add_argument("--reference", type=existing_file, default=None,
                    help="path to ref_ftl.c (default: ../shared/reference/ref_ftl.c "
-                   "beside the checkout)")
+                   "beside the checkout); the file is compiled with gcc and run with your "
+                   "rights, so name only a C file you trust")
     p.add_argument("--jobs", type=whole(0, 256), default=0,
                    help="--physics: parallel processes, 1 to 256 (default 0: one per core)")
     p.add_argument("--json", action="store_true")

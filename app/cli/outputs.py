@@ -41,7 +41,11 @@ def files_read(scenario_path: str, steps) -> dict[str, str]:
 
 def check_outputs(inputs: Mapping[str, str], outputs: Mapping[str, str | None]) -> None:
     """inputs and outputs map a flag (or "scenario") to a path; outputs not given are None.
-    Raises OutputFileError naming the flag and the path."""
+    Raises OutputFileError naming the flag and the path. An empty name is refused: an
+    output asked for and never written would look like success."""
+    for flag, path in outputs.items():
+        if path is not None and not str(path).strip():
+            raise OutputFileError(f"{flag} {str(path)!r}: names no file; give a file name")
     given = [(flag, path) for flag, path in outputs.items() if path]
     for n, (flag, path) in enumerate(given):
         for name, source in inputs.items():

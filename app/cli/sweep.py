@@ -10,12 +10,14 @@ to a Dask cluster through distributed.Client: the same tasks, the same results. 
 driven the same way: submit every task, and let each finished one call back into a queue
 that this process alone reads and writes to the file. Progress (runs done, failed, time
 left) goes to stderr. Exit status: 0 every point ran; 1 some points failed (each recorded
-with its message); 2 bad input; 130 after Ctrl-C.
+with its message), or a worker process died (killed: the sweep stops, what finished is
+kept); 2 bad input; 130 after Ctrl-C.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import os
 import queue
@@ -23,6 +25,8 @@ import signal
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from app.cli.args import existing_file, whole
 
@@ -43,7 +47,9 @@ def add_parser(sub) -> None:
                    help="local worker processes, 1 to 256 (default 0: one per core)")
     p.add_argument("--dask", metavar="ADDRESS", default=None,
                    help="run on the Dask cluster whose scheduler is at ADDRESS "
-                   "(tcp://host:8786); needs the dask extra, and ssdlab on every worker")
+                   "(tcp://host:8786); needs the dask extra, and ssdlab on every worker. "
+                   "Dask sends tasks and results as pickles: the scheduler and its workers "
+                   "can run code in this process, so name only a cluster you trust")
 
 
 def _error(message: str) -> int:
@@ -56,19 +62,45 @@ def _ignore_ctrl_c() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+class WorkerDied(Exception):
+    """A worker process ended without finishing its task (killed by the out-of-memory
+    killer, a signal, a crash): the sweep stops rather than wait for it for ever."""
+
+
 class LocalPool:
-    """Runs tasks in a multiprocessing pool; terminated at once on close."""
+    """Runs tasks in a pool of worker processes; terminated at once on close.
+
+    concurrent.futures rather than multiprocessing.Pool: when a worker is killed (SIGKILL
+    from the out-of-memory killer), multiprocessing.Pool starts another and the lost task's
+    result never comes, so the sweep would wait for ever; ProcessPoolExecutor fails every
+    pending task with BrokenProcessPool instead, which the sweep reports."""
 
     def __init__(self, jobs: int):
-        self.pool = multiprocessing.Pool(jobs, initializer=_ignore_ctrl_c)
+        self.pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"),
+                                        initializer=_ignore_ctrl_c)
 
     def submit(self, fn: Callable, task, done: Callable[[object, object], None]) -> None:
-        self.pool.apply_async(fn, (task,), callback=lambda rec: done(task, rec),
-                              error_callback=lambda e: done(task, e))
+        def finished(future) -> None:
+            if future.cancelled():
+                return
+            error = future.exception()
+            if isinstance(error, BrokenProcessPool):
+                error = WorkerDied(str(error))
+            done(task, future.result() if error is None else error)
+
+        self.pool.submit(fn, task).add_done_callback(finished)
 
     def close(self) -> None:
-        self.pool.terminate()
-        self.pool.join()
+        # The executor has no terminate: stop the workers (one may run a point for hours)
+        # ourselves, then let it clean up without waiting.
+        processes = list((getattr(self.pool, "_processes", None) or {}).values())
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for p in processes:
+            with contextlib.suppress(OSError, ValueError):
+                p.terminate()
+        for p in processes:
+            with contextlib.suppress(OSError, ValueError, AssertionError):
+                p.join(5)
 
 
 class DaskCluster:
@@ -102,11 +134,30 @@ def _backend(args: argparse.Namespace):
     except ImportError:
         raise ValueError("--dask needs Dask: pip install 'ssdlab[dask]' (dask and "
                          "distributed)") from None
+    check_dask_address(args.dask)
     try:
         return DaskCluster(args.dask)
     except (OSError, TimeoutError, ValueError) as e:
         raise ValueError(f"--dask cannot reach a scheduler at {args.dask}: "
                          f"{' '.join(str(e).split()) or type(e).__name__}") from None
+
+
+def check_dask_address(address: str) -> None:
+    """Refuse an address the Client would fail on only after it is half built (its __del__
+    then prints a traceback at exit): tcp:// or tls://HOST:PORT, PORT 1 to 65535 (or an
+    in-process cluster's inproc:// address)."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    allowed = "must be tcp://HOST:PORT or tls://HOST:PORT with PORT 1 to 65535"
+    try:
+        scheme, location = parse_address(address)
+        if scheme == "inproc":
+            return
+        host, port = parse_host_port(location)
+    except (ValueError, TypeError):
+        raise ValueError(f"--dask {address!r}: {allowed}") from None
+    if scheme not in ("tcp", "tls") or not host or not 1 <= int(port) <= 65535:
+        raise ValueError(f"--dask {address!r}: {allowed}")
 
 
 class Progress:
@@ -134,6 +185,7 @@ class Progress:
     def end(self) -> None:
         if self.tty and self.done:
             print(file=sys.stderr)
+        self.tty = False  # the line is ended once
 
 
 def _duration(seconds: float) -> str:
@@ -228,6 +280,8 @@ def run_sweep(args: argparse.Namespace, fn: Callable | None = None) -> int:
                 backend.submit(fn, task, lambda t, rec: finished.put((t, rec)))
             for _ in todo:
                 task, rec = finished.get()
+                if isinstance(rec, WorkerDied):
+                    return _worker_died(args.output, progress)
                 if not isinstance(rec, dict):  # the worker itself failed, not the point
                     rec = failed(task, rec)
                 out.write(line(rec))
@@ -243,6 +297,14 @@ def run_sweep(args: argparse.Namespace, fn: Callable | None = None) -> int:
           f"{progress.skipped} already in {args.output}; "
           f"{time.monotonic() - progress.t0:.1f} s", file=sys.stderr)
     return 1 if progress.failed else 0
+
+
+def _worker_died(path: str, progress: Progress) -> int:
+    progress.end()
+    print(f"{PROG}: error: a worker process died before finishing its run (killed, perhaps "
+          f"by the out-of-memory killer: try fewer --jobs); the {progress.done} runs done are "
+          f"kept in {path}; continue with --resume", file=sys.stderr)
+    return 1
 
 
 def main(args: argparse.Namespace) -> int:

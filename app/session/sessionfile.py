@@ -19,17 +19,23 @@ from dataclasses import asdict
 from pathlib import Path
 
 from app.atomicfile import write_atomic
+from model.inputfile import InputFileError, read_input
 from model.lab.scenario import STEP_FIELDS
 
 from .fsjobs import FS_KINDS, FsStep
-from .recorder import SERIES_COLUMNS
+from .recorder import MAX_SERIES_ROWS, SERIES_COLUMNS
 from .schema import SEED, SETTINGS, Field, check_record
 from .settings import Settings, check_settings
 from .streams import KINDS
 
 FORMAT = "ssdlab-session"
 VERSION = 1
-MAX_FILE_BYTES = 256 * 2**20  # far above any saved run (series are thinned to 8,000 rows)
+# A saved run is a few MB (series thinned to at most 2 x MAX_SERIES_ROWS rows, a log entry
+# per run or step): refusing more at once keeps the window from checking, drawing and
+# replaying a 20 MB file for most of a minute on its own thread.
+MAX_FILE_BYTES = 8 * 2**20
+MAX_ROWS = 2 * MAX_SERIES_ROWS
+MAX_LOG_ENTRIES = 10_000  # a run or step each; 48,000 took 3 s to check on a loaded machine
 MAX_DEPTH = 8  # a session nests 5 deep (document, log, entry, args / from, value)
 
 COUNT = Field(int, lo=0, hi=2**62)
@@ -52,6 +58,8 @@ FS_ENTRY = {"fs": Field(bool, choices=(True,)), "do": Field(str, choices=tuple(S
             "path": SETTINGS["trace_path"]}
 MOUNT = {"atime": SETTINGS["atime"], "discard": SETTINGS["discard"]}
 SERIES_VALUE = Field(float)
+MAX_SEGMENT_DRIVE_WRITES = SETTINGS["amount"].hi + SETTINGS["fill_pct"].hi / 100
+SERIES_X = ("drive_writes", "sim_s")  # every chart's x axis: a series without them is none
 
 
 class SessionFileError(ValueError):
@@ -88,17 +96,13 @@ def _depth(value, limit: int) -> int:
 
 def _document(path: Path) -> dict:
     """The file's JSON object, or SessionFileError saying why there is none."""
+    if not path.is_file():  # stat only: a FIFO is refused unopened
+        raise SessionFileError(f"{path}: not a session file (no such file, or not a "
+                               f"regular file)")
     try:
-        if not path.is_file():
-            raise SessionFileError(f"{path}: not a session file (no such file, or not a "
-                                   f"regular file)")
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise SessionFileError(f"{path}: {size:,} bytes; a session file is at most "
-                                   f"{MAX_FILE_BYTES:,}")
-        data = path.read_bytes()
-    except OSError as e:
-        raise SessionFileError(f"{path}: cannot be read: {e.strerror or e}") from None
+        data = read_input(path, MAX_FILE_BYTES)
+    except InputFileError as e:
+        raise SessionFileError(f"{e}; is it a session file?") from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -152,8 +156,18 @@ def _log_entry(d, i: int, settings: Settings) -> dict:
             file = step.args.get(key)
             if (file or step.do == "replay" and key == "trace") and not Path(file).is_file():
                 raise ValueError(f"{where}.args.{key}: no such file {file!r}")
+        if "total" not in d:  # a replay needs it to know what ran (the window writes it)
+            raise ValueError(f"{where}.total is missing")
         return d
     check_record(d, SEGMENT, where, required=("kind", "total"))
+    # what the controls can ask of one segment: a fill and the largest amount, so a file can
+    # never make a replay (ssdlab chart, the window) write 2^62 pages
+    limit = int(MAX_SEGMENT_DRIVE_WRITES * settings.user_pages)
+    for key, most, what in (("total", limit, f"{MAX_SEGMENT_DRIVE_WRITES:g} drive writes of "),
+                            ("start_page", settings.user_pages, "")):
+        if d.get(key, 0) > most:
+            raise ValueError(f"{where}.{key} must be from 0 to {most:,} ({what}this drive's "
+                             f"{settings.user_pages:,} user pages); got {d[key]:,}")
     return d
 
 
@@ -165,6 +179,9 @@ def _series(raw) -> dict:
                              f"{', '.join(SERIES_COLUMNS)}")
         if type(column) is not list:
             raise ValueError(f"series.{name} must be a list of numbers")
+        if len(column) > MAX_ROWS:
+            raise ValueError(f"series.{name} has {len(column):,} rows; a saved series has at "
+                             f"most {MAX_ROWS:,}")
         if length is not None and len(column) != length:
             raise ValueError(f"series.{name} has {len(column)} rows; the others "
                              f"have {length}")
@@ -176,6 +193,10 @@ def _series(raw) -> dict:
             except ValueError as e:
                 raise ValueError(f"series.{name}[{j}] {e} (or null)") from None
         out[name] = values
+    missing = [x for x in SERIES_X if x not in out]
+    if out and missing:
+        raise ValueError(f"series has no {missing[0]} column; a series holds its x axes "
+                         f"{' and '.join(SERIES_X)} beside the other columns")
     return out
 
 
@@ -190,6 +211,9 @@ def read_session(path: str | Path) -> tuple[Settings, list[dict], dict]:
             check_record({"version": doc["version"]}, DOCUMENT, "session")
         check_record(doc, DOCUMENT, "session", required=("version", "settings"))
         settings = _settings(doc["settings"])
+        if len(doc.get("log", [])) > MAX_LOG_ENTRIES:
+            raise ValueError(f"log has {len(doc['log']):,} entries; a session holds at most "
+                             f"{MAX_LOG_ENTRIES:,}")
         log = [_log_entry(d, i, settings) for i, d in enumerate(doc.get("log", []))]
         series = _series(doc.get("series", {}))
     except ValueError as e:

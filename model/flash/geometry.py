@@ -28,6 +28,16 @@ _BYTES_PER_BLOCK = 64
 _BYTES_PER_PHYSICAL_PAGE_STAMPED = 8
 
 
+def is_whole(value) -> bool:
+    """A whole number, and not true/false (Python's bool is an int)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_real(value) -> bool:
+    """A number (whole or not), and not true/false."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def _require(ok: bool, message: str) -> None:
     if not ok:
         raise ValueError(message)
@@ -55,27 +65,27 @@ class Geometry:
 
     def __post_init__(self) -> None:
         _require(
-            isinstance(self.user_pages, int) and 16 <= self.user_pages <= 2**31 - 1,
+            is_whole(self.user_pages) and 16 <= self.user_pages <= 2**31 - 1,
             f"user_pages must be a whole number from 16 to {2**31 - 1}; got {self.user_pages}",
         )
         _require(
-            isinstance(self.pages_per_block, int) and 2 <= self.pages_per_block <= 4096,
+            is_whole(self.pages_per_block) and 2 <= self.pages_per_block <= 4096,
             f"pages_per_block must be a whole number from 2 to 4096; got {self.pages_per_block}",
         )
         _require(
-            isinstance(self.spare, (int, float)) and 0.0 <= self.spare <= 0.9,
+            is_real(self.spare) and 0.0 <= self.spare <= 0.9,
             f"spare must be between 0 and 0.9 (fraction of physical capacity); got {self.spare}",
         )
         _require(
-            self.page_bytes in (512, 1024, 2048, 4096, 8192, 16384),
+            is_whole(self.page_bytes) and self.page_bytes in (512, 1024, 2048, 4096, 8192, 16384),
             f"page_bytes must be one of 512, 1024, 2048, 4096, 8192, 16384; got {self.page_bytes}",
         )
         _require(
-            isinstance(self.channels, int) and 1 <= self.channels <= 64,
+            is_whole(self.channels) and 1 <= self.channels <= 64,
             f"channels must be a whole number from 1 to 64; got {self.channels}",
         )
         _require(
-            isinstance(self.dies_per_channel, int) and 1 <= self.dies_per_channel <= 64,
+            is_whole(self.dies_per_channel) and 1 <= self.dies_per_channel <= 64,
             f"dies_per_channel must be a whole number from 1 to 64; got {self.dies_per_channel}",
         )
         _require(
@@ -171,11 +181,11 @@ class FtlConfig:
                  f"got {self.gc!r}")
         _require(self.gc_frontier in GC_FRONTIERS, "gc_frontier must be one of "
                  f"{', '.join(GC_FRONTIERS)}; got {self.gc_frontier!r}")
-        _require(isinstance(self.d, int) and 1 <= self.d <= 1024,
+        _require(is_whole(self.d) and 1 <= self.d <= 1024,
                  f"d must be a whole number from 1 to 1024; got {self.d}")
-        _require(isinstance(self.gc_low_blocks, int) and 1 <= self.gc_low_blocks <= 64,
+        _require(is_whole(self.gc_low_blocks) and 1 <= self.gc_low_blocks <= 64,
                  f"gc_low_blocks must be a whole number from 1 to 64; got {self.gc_low_blocks}")
-        _require(isinstance(self.seed, int) and 0 <= self.seed < 2**63,
+        _require(is_whole(self.seed) and 0 <= self.seed < 2**63,
                  f"seed must be a whole number from 0 to 2^63-1; got {self.seed}")
 
 

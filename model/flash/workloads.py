@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .commands import Commands
+from .geometry import is_real
 from .state import OP_TRIM, OP_WRITE
 
 WORKLOAD_KINDS = ("random", "sequential", "hotcold")
@@ -44,12 +45,12 @@ class Workload:
     def __post_init__(self) -> None:
         _require(self.kind in WORKLOAD_KINDS,
                  f"workload must be one of {', '.join(WORKLOAD_KINDS)}; got {self.kind!r}")
-        _require(0.0 < self.hot_lba_fraction < 1.0,
+        _require(is_real(self.hot_lba_fraction) and 0.0 < self.hot_lba_fraction < 1.0,
                  f"hot_lbas must be between 0 and 1 (exclusive); got {self.hot_lba_fraction}")
-        _require(0.0 < self.hot_write_fraction < 1.0,
+        _require(is_real(self.hot_write_fraction) and 0.0 < self.hot_write_fraction < 1.0,
                  f"hot_writes must be between 0 and 1 (exclusive); got "
                  f"{self.hot_write_fraction}")
-        _require(0.0 < self.active_fraction <= 1.0,
+        _require(is_real(self.active_fraction) and 0.0 < self.active_fraction <= 1.0,
                  f"active_fraction must be in (0, 1]; got {self.active_fraction}")
 
     def active_pages(self, user_pages: int) -> int:

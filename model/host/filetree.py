@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from model.flash.runner import Cancelled  # one class for all cancelled work
+from model.inputfile import open_input
 
 # The kernel tree of seeds 000/001 (linux 2.6.39): file count and total size in bytes.
 KERNEL_FILES = 36_706
@@ -251,7 +252,7 @@ def tar_members(path: str, cancel: Callable[[], bool] | None = None) -> list[Fil
     cancel: asked once per member; True raises Cancelled.
     """
     members: list[FileSpec] = []
-    with tarfile.open(path, mode="r|*") as archive:
+    with open_input(path) as raw, tarfile.open(fileobj=raw, mode="r|*") as archive:
         for member in archive:
             _check_cancel(cancel, f"reading {path}")
             if member.isreg():

@@ -29,6 +29,7 @@ from model.flash.geometry import (
     Geometry,
     check_buildable,
 )
+from model.inputfile import InputFileError, read_text_input
 
 PROFILE_VERSION = 1
 PROFILES_DIR = Path(__file__).resolve().parents[2] / "assets" / "profiles"
@@ -150,13 +151,16 @@ def _check_value(where: str, key: str, spec: tuple, value: object) -> object:
 def _read(path: Path) -> dict:
     where = _where(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ProfileError(f"{where}: cannot read profile: {e.strerror or e}") from e
+        text = read_text_input(path, what="a profile (TOML)")
+    except InputFileError as e:
+        raise ProfileError(f"{where}: cannot read profile: {str(e).split(': ', 1)[-1]}") \
+            from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ProfileError(f"{where}: not valid TOML: {e}") from e
+    except RecursionError:
+        raise ProfileError(f"{where}: arrays or tables nested too deeply") from None
 
 
 def _parse(path: Path, spec: dict[str, tuple]) -> dict:
@@ -165,7 +169,7 @@ def _parse(path: Path, spec: dict[str, tuple]) -> dict:
     if "version" not in data:
         raise ProfileError(f"{where}: field 'version' is missing; this program reads "
                            f"version = {PROFILE_VERSION}")
-    if data["version"] != PROFILE_VERSION or isinstance(data["version"], bool):
+    if type(data["version"]) is not int or data["version"] != PROFILE_VERSION:
         raise ProfileError(f"{where}: field 'version' must be {PROFILE_VERSION} (the only "
                            f"profile version this program reads); got {data['version']!r}")
     unknown = sorted(set(data) - set(spec) - set(_META_FIELDS))

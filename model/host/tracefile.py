@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from model.flash.runner import Cancelled
+from model.inputfile import InputFileError, open_input
 
 SECTOR_BYTES = 512
 OPS = ("write", "read", "discard", "flush")
@@ -162,18 +163,24 @@ class TraceLines:
         self.log.problem(line, text, f"line longer than {MAX_LINE_CHARS:,} characters; no "
                          "trace format has lines this long", "line too long")
 
-    def _open(self) -> io.TextIOBase:
-        with open(self.source, "rb") as raw:
-            magic = raw.read(2)
-        binary = gzip.open(self.source, "rb") if magic == b"\x1f\x8b" else open(self.source, "rb")
-        return io.TextIOWrapper(binary, encoding="utf-8", errors="replace", newline="\n")
+    def _open(self) -> tuple[io.TextIOBase, io.BufferedReader]:
+        """The trace as text, and the file under it (a gzip reader leaves it open)."""
+        # never blocks on a FIFO, never reads a device: a trace is a regular file
+        raw = open_input(self.source)
+        magic = raw.read(2)
+        raw.seek(0)
+        binary = gzip.GzipFile(fileobj=raw, mode="rb") if magic == b"\x1f\x8b" else raw
+        return io.TextIOWrapper(binary, encoding="utf-8", errors="replace", newline="\n"), raw
 
     def _file_pieces(self) -> Iterator[str]:
         try:
-            f = self._open()
+            f, raw = self._open()
+        except InputFileError as e:
+            raise ValueError(f"{self.name}: cannot read the trace: "
+                             f"{str(e).split(': ', 1)[-1]}") from None
         except OSError as e:
             raise ValueError(f"{self.name}: cannot read the trace: {e.strerror or e}") from e
-        with f:
+        with raw, f:
             while True:
                 try:
                     text = self._read_line(f)

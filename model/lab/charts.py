@@ -178,7 +178,11 @@ def chart_table(name: str, series: dict[str, np.ndarray], *, timed: bool,
         raise ValueError(f"chart must be one of {', '.join(RUN_CHARTS)} for a run; got "
                          f"{name!r}")
     chart = CHARTS[name]
-    f = lambda k: np.asarray(series.get(k, np.empty(0)), dtype=float)  # noqa: E731
+    rows = len(next(iter(series.values()), ()))
+
+    def f(k: str) -> np.ndarray:  # a column the series lacks is drawn as missing (NaN)
+        return np.asarray(series[k], dtype=float) if k in series else np.full(rows, np.nan)
+
     x = f("drive_writes")
     if name == "wa":
         const = np.full(x.size, np.nan if theory is None else float(theory))
@@ -242,6 +246,17 @@ def run_series(rows: list[dict], capacity_mb: float) -> dict[str, np.ndarray]:
             "gc_rate": gc_rate, "free": col("free_blocks")}
 
 
+def _number(value) -> float | None:
+    """A result's field as a finite float, or None (missing, text, true/false, huge)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        value = float(value)
+    except OverflowError:
+        return None
+    return value if np.isfinite(value) else None
+
+
 def sweep_table(name: str, records: list[dict]) -> Table:
     """Chart `name` (a sweep chart) from a sweep's result records (model/lab/sweeprun.py):
     for each spare and policy, the mean over the finished runs (seed repeats) of the
@@ -250,17 +265,19 @@ def sweep_table(name: str, records: list[dict]) -> Table:
         sweeps = [n for n, c in CHARTS.items() if c.source == "sweep"]
         raise ValueError(f"chart must be one of {', '.join(sweeps)} for a sweep's results; "
                          f"got {name!r}")
-    ok = [r for r in records if r.get("status") == "ok" and isinstance(r.get("result"), dict)]
+    ok = [r for r in records if r.get("status") == "ok" and isinstance(r.get("result"), dict)
+          and isinstance(r.get("point"), dict)]
     points = [(r["point"].get("gc"), r["result"].get("spare", r["point"].get("spare")),
-               r["result"].get("wa"), r["result"].get("theory_wa")) for r in ok]
-    points = [p for p in points if isinstance(p[1], int | float)]
+               _number(r["result"].get("wa")), _number(r["result"].get("theory_wa")))
+              for r in ok]
+    points = [(p[0], s, *p[2:]) for p in points if (s := _number(p[1])) is not None]
     spares = np.array(sorted({float(p[1]) for p in points}), dtype=float)
 
     def mean(policy: str, column: int) -> np.ndarray:
         out = np.full(spares.size, np.nan)
         for i, spare in enumerate(spares):
-            got = [p[column] for p in points if p[0] == policy and float(p[1]) == spare
-                   and isinstance(p[column], int | float)]
+            got = [p[column] for p in points if p[0] == policy and p[1] == spare
+                   and p[column] is not None]
             if got:
                 out[i] = float(np.mean(got))
         return out

@@ -22,6 +22,7 @@ from model.host.ext4layout import default_journal_blocks
 from model.host.filetree import KERNEL_DISK_BYTES
 from model.host.partition import Partition
 from model.host.profiles import load_profile
+from model.inputfile import open_input
 
 from .schema import Problem, show
 
@@ -54,7 +55,7 @@ def resolve(path_text: str, scenario: str) -> Path | None:
 def check_tar(path: Path) -> str | None:
     """None if path opens as a tar archive (any compression tarfile reads), else why not."""
     try:
-        with tarfile.open(path, mode="r|*") as archive:
+        with open_input(path) as raw, tarfile.open(fileobj=raw, mode="r|*") as archive:
             archive.next()
     except TAR_ERRORS as e:
         return f"{path} is not a readable tar archive ({e or type(e).__name__})"

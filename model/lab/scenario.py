@@ -31,6 +31,7 @@ from model.host.fstypes import FsOptions
 from model.host.machine import Machine, StepResult
 from model.host.partition import Partition
 from model.host.profiles import load_host_profile, load_profile
+from model.inputfile import InputFileError, read_text_input
 
 from .preflight import drive_problems, fs_bytes, step_problems
 from .schema import (
@@ -127,17 +128,17 @@ def load_scenario(path: str | Path) -> Scenario:
     """Read and check a scenario file; raises ScenarioError with file, line and field."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
-    except OSError as e:
-        raise ScenarioError(f"{path}: cannot be read: {e.strerror or e}") from e
-    except MemoryError as e:
-        raise ScenarioError(f"{path}: too large to read") from e
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise ScenarioError(f"{path}: is not UTF-8 text (byte {e.start} is "
-                            f"0x{raw[e.start]:02x}); a scenario file is TOML in UTF-8") from e
+        text = read_scenario_text(path)
+    except InputFileError as e:
+        raise ScenarioError(str(e)) from None
     return parse_scenario(text, str(path))
+
+
+def read_scenario_text(path: str | Path) -> str:
+    """A scenario file's text, as `run`, lessons and sweeps all read it (a byte-order mark
+    and CRLF line ends allowed); raises InputFileError (a FIFO, a device, too large, not
+    UTF-8)."""
+    return read_text_input(path, what="a scenario file (TOML)")
 
 
 def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:

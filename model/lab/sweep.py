@@ -36,9 +36,11 @@ from model.flash.geometry import GC_POLICIES, MAPPINGS, FtlConfig, Geometry, che
 from model.flash.runner import RunResult, RunSpec
 from model.flash.workloads import WORKLOAD_KINDS, Workload
 from model.host.machine import StepResult
+from model.inputfile import InputFileError, read_text_input
 
-from .scenario import ScenarioError, load_scenario, parse_scenario
+from .scenario import ScenarioError, load_scenario, parse_scenario, read_scenario_text
 from .schema import STEP_FIELDS, TABLES, TOP_FIELDS, Field, check_table, one_line, show
+from .tomlwrite import toml_text
 
 FORMATS = (1,)
 REPEATS_MAX = 1000
@@ -115,13 +117,9 @@ def load_sweep(path: str | Path) -> Sweep:
     """Read and check a sweep file; raises SweepError naming the file and the field."""
     path = Path(path)
     try:
-        text = path.read_bytes().decode("utf-8").removeprefix("\ufeff")
-        data = tomllib.loads(text)
-    except OSError as e:
-        raise SweepError(f"{path}: cannot be read: {e.strerror or e}") from e
-    except UnicodeDecodeError as e:
-        raise SweepError(f"{path}: is not UTF-8 text (byte {e.start}); a sweep file is TOML "
-                         "in UTF-8") from e
+        data = tomllib.loads(read_text_input(path, what="a sweep file (TOML)"))
+    except InputFileError as e:
+        raise SweepError(str(e)) from None
     except tomllib.TOMLDecodeError as e:
         raise SweepError(f"{path}: not valid TOML: {e}") from e
     except RecursionError as e:
@@ -285,8 +283,8 @@ def _scenario_tasks(raw: dict, measure: tuple[str, ...], path: Path) -> list[Tas
         else Path(table["file"])
     try:
         load_scenario(file)  # the unvaried scenario must be sound on its own
-        text = file.read_text(encoding="utf-8").removeprefix("\ufeff")
-    except ScenarioError as e:
+        text = read_scenario_text(file)
+    except (ScenarioError, InputFileError) as e:
         raise _fail(path, "scenario.file", f"is not a runnable scenario: {e}") from None
     data = tomllib.loads(text)
     holder, key, f = _scenario_field(table["field"], data, path)
@@ -304,25 +302,3 @@ def _scenario_tasks(raw: dict, measure: tuple[str, ...], path: Path) -> list[Tas
                  "field": table["field"], "value": value}
         tasks.append(Task(point_key(point), point, measure, varied, str(file)))
     return tasks
-
-
-def _toml_scalar(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return json.dumps(value)  # JSON's escapes are TOML basic-string escapes
-    return repr(value)
-
-
-def toml_text(data: dict) -> str:
-    """A scenario's TOML data (scalars, tables of scalars, [[steps]]) written back as TOML."""
-    lines = [f"{json.dumps(k)} = {_toml_scalar(v)}" for k, v in data.items()
-             if not isinstance(v, dict | list)]
-    for name, value in data.items():
-        tables = [value] if isinstance(value, dict) else value if isinstance(value, list) \
-            else []
-        for table in tables:
-            lines.append(f"[{json.dumps(name)}]" if isinstance(value, dict)
-                         else f"[[{json.dumps(name)}]]")
-            lines += [f"{json.dumps(k)} = {_toml_scalar(v)}" for k, v in table.items()]
-    return "\n".join(lines) + "\n"

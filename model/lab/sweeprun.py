@@ -22,6 +22,8 @@ import math
 import time
 from dataclasses import dataclass
 
+from model.inputfile import InputFileError, read_input
+
 from .sweep import DRIVE_ALWAYS, Task, drive_spec
 
 
@@ -100,12 +102,43 @@ class Results:
         return {k for k, r in self.records.items() if r.get("status") == "ok"}
 
 
+# line() writes keys sorted, so every record starts with this; a torn last line is only
+# taken for one (and cut) when it starts so, or is a start of it, or whole lines before it
+# are records: a file that is not a sweep's is never cut short.
+RECORD_START = b'{"error": '
+MAX_RESULTS_BYTES = 1 << 30
+
+
+def _record(raw: bytes) -> dict:
+    """One whole line as a sweep record; ValueError saying why it is not one."""
+    try:
+        rec = json.loads(raw.decode("utf-8"))
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    if not isinstance(rec, dict) or not isinstance(rec.get("key"), str):
+        raise ValueError("not a sweep record (no key)")
+    if rec.get("status") not in ("ok", "failed"):
+        raise ValueError("not a sweep record (status must be ok or failed)")
+    return rec
+
+
+def _torn_record(raw: bytes, records: dict) -> bool:
+    """Whether an unfinished last line is a sweep record cut short by a kill."""
+    head = raw.lstrip()
+    if records:
+        return head.startswith(b"{")
+    return head.startswith(RECORD_START) or (bool(head) and RECORD_START.startswith(head))
+
+
 def read_results(path: str) -> Results:
     """Read a results file. Only its last line may be torn (a run killed while writing it:
-    the start of a JSON object, no newline); any other unreadable line raises ResultsError
-    naming the file and the line, so a file that is not a sweep's is never cut short."""
-    with open(path, "rb") as f:
-        data = f.read()
+    the start of a record, no newline); any other unreadable line raises ResultsError
+    naming the file and the line, so a file that is not a sweep's is never cut short.
+    Never blocks on a FIFO nor reads a device (model/inputfile.py)."""
+    try:
+        data = read_input(path, MAX_RESULTS_BYTES)
+    except InputFileError as e:
+        raise ResultsError(str(e)) from None
     records: dict[str, dict] = {}
     good = 0
     lines = data.split(b"\n")
@@ -115,17 +148,15 @@ def read_results(path: str) -> Results:
             good += len(raw) + (0 if last else 1)
             continue
         try:
-            rec = json.loads(raw.decode("utf-8"))
-            if not isinstance(rec, dict) or not isinstance(rec.get("key"), str):
-                raise ValueError("not a sweep record (no key)")
+            rec = _record(raw)
         except ValueError as e:
             # Each line is written whole with its newline in one call, so a run killed
-            # mid-write leaves a start of a JSON object with no newline, and nothing else.
-            if last and raw.lstrip().startswith(b"{"):
+            # mid-write leaves a start of a record with no newline, and nothing else.
+            if last and _torn_record(raw, records):
                 return Results(records, good, True)
             raise ResultsError(f"{path}:{number}: is not a sweep result line ({e}); only the "
                                "last line may be unfinished") from None
-        if last:  # whole JSON but no newline: cut short before it; cut and run it again
+        if last:  # a whole record but no newline: cut short before it; cut and run it again
             return Results(records, good, True)
         records.pop(rec["key"], None)  # a later record of a key replaces the earlier
         records[rec["key"]] = rec

@@ -107,7 +107,8 @@ def export_chart(bench, name: str, path: str, fmt: str, width: str = "single") -
     be written."""
     from app import blockmapexport
     from app.atomicfile import OutputFileError
-    from app.chartexport import Export, write
+    from app.chartexport import Export, sidecar_path, write
+    from app.cli.outputs import check_outputs
 
     data = chart_data(bench, name) if name != BLOCK_MAP else shown_maps(bench)
     if not data:
@@ -117,6 +118,8 @@ def export_chart(bench, name: str, path: str, fmt: str, width: str = "single") -
     one = isinstance(data, Table) or (isinstance(data, list) and len(data) == 1)
     spec = Export(fmt, width, _provenance(bench.views[0].settings) if one else None)
     try:
+        check_outputs(files_read(bench), {"to": path, "its JSON sidecar":
+                                          sidecar_path(path) if fmt == "csv" else None})
         if name == BLOCK_MAP:
             written = blockmapexport.write_maps(path, data, spec)
         else:
@@ -127,6 +130,16 @@ def export_chart(bench, name: str, path: str, fmt: str, width: str = "single") -
     bench.controls.show_error("")
     bench.statusBar().showMessage(f"Exported {', '.join(written)}", 10_000)
     return True
+
+
+def files_read(bench) -> dict[str, str]:
+    """The files the window's run came from (an export must not replace one): the session
+    or scenario file opened, and the trace each drive replays."""
+    found = dict(getattr(bench, "opened_files", {}))
+    for v in bench.views:
+        if v.settings.trace_path:
+            found[f"trace file of drive {v.title.text() or 'A'}"] = v.settings.trace_path
+    return found
 
 
 class ExportDialog(QDialog):

@@ -14,6 +14,7 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog
 
 from app.atomicfile import OutputFileError, write_atomic
+from app.cli.outputs import files_read
 from app.session.sessionfile import SessionFileError, read_session, write_session
 from model.lab.scenario import load_scenario, scenario_text
 
@@ -56,6 +57,7 @@ def open_session(w, path: str) -> bool:
     a.session.settings = settings
     w.settings_changed(a, settings, True)
     w.segments = max((d.get("index", 0) for d in log), default=0)
+    w.opened_files = {"session": path}  # an export must not replace it
     w.asked([a.send("replay", log, series)], "replaying the session")
     w.controls.show_error("")
     w.statusBar().showMessage(f"Session: {path} ({len(log)} steps)", 10000)
@@ -83,6 +85,7 @@ def open_scenario(w, path: str) -> bool:
         w.settings_changed(v, s, True)
     steps = steps_for(sc)
     w.segments = len(steps)
+    w.opened_files = files_read(path, sc.steps)  # the scenario and its traces and tars
     w.asked(w.send_all("fs", steps), f"scenario {sc.name}")
     w.controls.show_error("")
     w.controls.set_fs_shown(True)  # the mount options and partition it set

@@ -110,7 +110,11 @@ class Worker(QThread, FileSystemSteps, BlockBatches):
         self.send("configure", geometry, config, profile, settings)
 
     def take_snapshot(self) -> Snapshot | None:
-        snap, self._latest = self._latest, None
+        # Under the lock: unlocked, the worker could publish between this read and the
+        # clear, and its snapshot (the last of a run, when it then waits idle) was lost;
+        # the window kept showing a running drive for ever.
+        with self._lock:
+            snap, self._latest = self._latest, None
         return snap
 
     def stop(self) -> None:
@@ -386,7 +390,8 @@ class Worker(QThread, FileSystemSteps, BlockBatches):
         self._seq += 1
         self.published = self._working_on  # (no snapshot says so while there is no drive)
         if self.drive is None:
-            self._latest = None
+            with self._lock:
+                self._latest = None
             self.snapshot_ready.emit()
             return
         self._recorder.record(self.drive, self._sim_s)
@@ -422,5 +427,6 @@ class Worker(QThread, FileSystemSteps, BlockBatches):
             self._marks[:] = 0
         if secs > 0.5:
             self._rate = (0, 0.0)
-        self._latest = snap
+        with self._lock:
+            self._latest = snap
         self.snapshot_ready.emit()
