@@ -339,6 +339,7 @@ def _stored_fraction(scenario) -> float:
 def _experiments(args: argparse.Namespace) -> int:
     import math
 
+    from lessons.articles import source_words
     from model.lab.experiments import run_all
 
     progress = (lambda name: print(f"running {name} ...", file=sys.stderr, flush=True)) \
@@ -352,8 +353,10 @@ def _experiments(args: argparse.Namespace) -> int:
     for r in rows:
         doc = "(in words)" if math.isnan(r.documented) else f"{r.documented:g} {r.unit}"
         mark = "agrees" if r.agrees else "DIFFERS"
-        print(f"[{r.source}] {r.experiment}\n    {r.quantity}: documented {doc}, simulated "
-              f"{r.simulated:.3g} {r.unit} ({r.basis}; {r.check}: {mark})\n    why: {r.why}")
+        # Articles are named in words on screen (issue 21); the JSON keeps the ids.
+        print(f"[{source_words(r.source)}] {r.experiment}\n    {r.quantity}: documented "
+              f"{doc}, simulated {r.simulated:.3g} {r.unit} ({r.basis}; {r.check}: {mark})\n"
+              f"    why: {r.why}")
     agree = sum(r.agrees for r in rows)
     print(f"\n{agree} of {len(rows)} rows agree with the documented figures")
     return 0

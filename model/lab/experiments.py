@@ -296,7 +296,9 @@ def corsair_x64() -> list[Row]:
     measured. The firmware upgrade returns the drive blank; the system is restored onto it
     from an image and used for two months with TRIM-capable firmware but no discard; then
     two weeks mounted with discard; then a file is written over all free space and deleted.
-    Each measurement is a dd of a quarter of the drive (like iozone's 14 GB file on 64 GB).
+    Each measurement is a dd of a quarter of the drive (the article does not say how much its
+    iozone speed tests wrote; its 14 GB iozone file is the one written over the free space
+    and deleted).
     How much a year of use writes is not documented: 3 drive writes (about 0.5 GB a day on
     64 GB) is light use, and the later periods are scaled from it by their dates."""
     year = run_scenario(scenario("corsair_x64_year_fw10"))
