@@ -67,7 +67,12 @@ FIGURE_WORDS = {"wa": "WA", "theory_wa": "the model's WA", "seconds": "time",
                 "host_writes": "host pages written", "nand_writes": "flash pages programmed",
                 "gc_copies": "pages GC copied", "trims": "TRIM commands",
                 "erases": "blocks erased", "extra_of_user": "spare as extra of user",
-                "spare": "spare of physical"}
+                "spare": "spare of physical", "lifetime_wa": "lifetime WA",
+                "theory_wa_usable": "the model's WA at usable spare",
+                "erase_count_max": "most erases of a block",
+                "erase_count_mean": "mean erases per block",
+                "erase_count_min": "fewest erases of a block", "flushes": "cache flushes",
+                "data_mb": "file data"}
 _STEP_OF = re.compile(r"steps\[(\d+)(?::(\d+))?\]")
 
 

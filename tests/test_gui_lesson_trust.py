@@ -153,3 +153,30 @@ def test_done_in_is_the_wall_time_from_run_to_finished(bench, qtbot):
     panel.next()
     panel.back()  # shown again later: the same time
     assert panel.run_note.text().startswith("Done in 42.5 s.")
+
+
+def test_every_figure_a_lesson_can_ask_about_has_words_on_screen():
+    """An axis says "lifetime WA", never the code name lifetime_wa."""
+    from lessons.charts import FIGURE_WORDS
+    from lessons.figures import BLOCK_FIGURES, STEP_FIGURES
+
+    missing = (set(BLOCK_FIGURES) | set(STEP_FIGURES)) - set(FIGURE_WORDS)
+    assert not missing
+    assert not [w for w in FIGURE_WORDS.values() if "_" in w]
+
+
+def test_a_quiz_reading_wraps_in_a_narrow_view(qtbot):
+    """A reading's long first line wraps inside the view instead of running off its edge."""
+    from PySide6.QtWidgets import QLabel
+
+    from app.gui.lessons.lessonresults import LessonResults
+
+    view = LessonResults()
+    qtbot.addWidget(view)
+    view.resize(300, 400)
+    view.show_states([("First reading", "A simulated 64 MiB drive, 20 % spare, 4 KiB "
+                       "rewrites, 80 % of them to 20 % of the pages\ncounter  raw value")])
+    view.show()
+    qtbot.waitUntil(lambda: view.widget().width() > 0)
+    labels = [w for w in view.widget().findChildren(QLabel) if w.isVisible()]
+    assert labels and all(w.geometry().right() <= view.viewport().width() for w in labels)

@@ -60,6 +60,7 @@ class LessonResults(QScrollArea):
             self._layout.addWidget(_bold_label(heading))
             body = QLabel(text)
             body.setTextFormat(Qt.TextFormat.PlainText)
+            body.setWordWrap(True)  # a reading's long first line must not run off the view
             font = QFont("DejaVu Sans Mono")
             font.setStyleHint(QFont.StyleHint.Monospace)
             font.setPointSizeF(theme.current().font_pt)
