@@ -180,3 +180,12 @@ def test_a_quiz_reading_wraps_in_a_narrow_view(qtbot):
     qtbot.waitUntil(lambda: view.widget().width() > 0)
     labels = [w for w in view.widget().findChildren(QLabel) if w.isVisible()]
     assert labels and all(w.geometry().right() <= view.viewport().width() for w in labels)
+
+
+def test_a_prediction_names_its_configurations_before_the_run(bench):
+    """Before the run the axis already says whose WA over whose, not "WA ÷ WA"."""
+    panel, lesson = bench.lesson_panel, find("12")
+    panel.start(lesson, _index(lesson, "predict", "how-much"))
+    labels = [v.picture.axis_label for v in bench.lesson_results.predictions]
+    ratio = next(x for x in labels if "÷" in x)
+    assert "firmware ignores TRIM" in ratio and "firmware acts on TRIM" in ratio, labels

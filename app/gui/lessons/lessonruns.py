@@ -271,7 +271,8 @@ class RunSteps:
         pictures = []
         for p in predictions_about(self.lesson, run.id):
             try:
-                pictures.append(prediction_picture(p, self.play.answers.get(p.id), done))
+                pictures.append(prediction_picture(p, self.play.answers.get(p.id), done,
+                                                    lesson=self.lesson))
             except LessonError as e:  # a claim the run cannot decide: said, not hidden
                 self.feedback.setText(str(e))
         if step.kind == "compare" and results:  # the model's figure beside the run's
