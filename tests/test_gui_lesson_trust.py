@@ -189,3 +189,15 @@ def test_a_prediction_names_its_configurations_before_the_run(bench):
     labels = [v.picture.axis_label for v in bench.lesson_results.predictions]
     ratio = next(x for x in labels if "÷" in x)
     assert "firmware ignores TRIM" in ratio and "firmware acts on TRIM" in ratio, labels
+
+
+def test_two_drives_side_by_side_the_controls_show_the_one_asked_about(bench):
+    """Lesson 13 runs an even and a skewed drive on maps A and B; its question is about the
+    skewed one, so the controls show 10 % of the pages taking 90 % of the rewrites."""
+    panel, lesson = bench.lesson_panel, find("13")
+    panel.start(lesson, _index(lesson, "predict"))
+    step = panel.step
+    assert panel.play.paired(lesson.step_of(step.measure.run))
+    widgets = bench.controls.widgets
+    assert widgets["workload"].currentData() == "hotcold"
+    assert (widgets["hot_lba_pct"].value(), widgets["hot_write_pct"].value()) == (10, 90)

@@ -66,7 +66,7 @@ class RunSteps:
         i = self._config_shown(run)
         pair = (tuple(zip((c.label for c in run.configs), shown, strict=True))
                 if self.play.paired(run) and run.blockmap else None)
-        self.focus.emit((shown[0] if pair else shown[i], used, run.blockmap, pair))
+        self.focus.emit((shown[i], used, run.blockmap, pair))
         if self.job is None and run.blockmap:
             self._show_maps(run, i, pair is not None)
 
@@ -75,8 +75,9 @@ class RunSteps:
         the step's question is about (named in its measure, else the answer chosen, else
         the first answer naming one); else the last one run."""
         configs = [c.id for c in run.configs]
-        if self.job is not None:
-            return min(len(self.partial.get(run.id, [])), len(configs) - 1)
+        if self.job is not None:  # side by side: A's, as the workbench shows A and B
+            return 0 if self.play.paired(run) else min(len(self.partial.get(run.id, [])),
+                                                       len(configs) - 1)
         step = self.step
         if step.kind == "reflect":
             step = self.lesson.step_of(step.predict)
@@ -87,6 +88,8 @@ class RunSteps:
                 named.append(step.choices[int(answer)].config)
             named += [c.config for c in step.choices]
             return next((configs.index(n) for n in named if n in configs), 0)
+        if self.play.paired(run):  # both on their maps: the controls show A's
+            return 0
         return len(self.play.runs[run.id]) - 1 if run.id in self.play.runs else 0
 
     def _show_maps(self, run, i: int, pair: bool) -> None:
