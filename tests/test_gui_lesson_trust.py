@@ -201,3 +201,16 @@ def test_two_drives_side_by_side_the_controls_show_the_one_asked_about(bench):
     widgets = bench.controls.widgets
     assert widgets["workload"].currentData() == "hotcold"
     assert (widgets["hot_lba_pct"].value(), widgets["hot_write_pct"].value()) == (10, 90)
+
+
+def test_a_step_chart_names_steps_in_words():
+    from types import SimpleNamespace as NS
+
+    from lessons.charts import run_chart
+
+    step = NS(name="random_writes data", as_dict=lambda: {"nand_written_mb": 3.0})
+    lesson = find("14")
+    run = next(s for s in lesson.steps if s.kind == "run")
+    result = NS(config=run.configs[0], steps=[step])
+    chart = run_chart("step_nand_mb", run, [result])
+    assert chart.categories == ("1. random writes data",)
