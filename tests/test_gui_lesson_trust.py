@@ -165,8 +165,9 @@ def test_every_figure_a_lesson_can_ask_about_has_words_on_screen():
     assert not [w for w in FIGURE_WORDS.values() if "_" in w]
 
 
-def test_a_quiz_reading_wraps_in_a_narrow_view(qtbot):
-    """A reading's long first line wraps inside the view instead of running off its edge."""
+def test_a_quiz_reading_wraps_its_sentence_and_keeps_its_table(qtbot):
+    """A reading's long first line wraps inside the view instead of running off its edge;
+    the table under it keeps each row on one line."""
     from PySide6.QtWidgets import QLabel
 
     from app.gui.lessons.lessonresults import LessonResults
@@ -174,12 +175,16 @@ def test_a_quiz_reading_wraps_in_a_narrow_view(qtbot):
     view = LessonResults()
     qtbot.addWidget(view)
     view.resize(300, 400)
+    table = "counter            raw value\nHost writes (MiB)        249"
     view.show_states([("First reading", "A simulated 64 MiB drive, 20 % spare, 4 KiB "
-                       "rewrites, 80 % of them to 20 % of the pages\ncounter  raw value")])
+                       "rewrites, 80 % of them to 20 % of the pages\n" + table)])
     view.show()
     qtbot.waitUntil(lambda: view.widget().width() > 0)
     labels = [w for w in view.widget().findChildren(QLabel) if w.isVisible()]
-    assert labels and all(w.geometry().right() <= view.viewport().width() for w in labels)
+    sentence = next(w for w in labels if w.text().startswith("A simulated"))
+    assert sentence.geometry().right() <= view.viewport().width()
+    rows = next(w for w in labels if w.text() == table)
+    assert not rows.wordWrap()
 
 
 def test_a_prediction_names_its_configurations_before_the_run(bench):

@@ -58,9 +58,17 @@ class LessonResults(QScrollArea):
         self.clear()
         for heading, text in parts:
             self._layout.addWidget(_bold_label(heading))
-            body = QLabel(text)
+            # a reading opens with a sentence (which drive): it wraps; the table under it
+            # keeps its columns, so it never wraps
+            lines = text.split("\n")
+            prose = next((i for i, line in enumerate(lines) if "  " in line), len(lines))
+            if prose:
+                said = QLabel("\n".join(lines[:prose]))
+                said.setTextFormat(Qt.TextFormat.PlainText)
+                said.setWordWrap(True)
+                self._layout.addWidget(said)
+            body = QLabel("\n".join(lines[prose:]))
             body.setTextFormat(Qt.TextFormat.PlainText)
-            body.setWordWrap(True)  # a reading's long first line must not run off the view
             font = QFont("DejaVu Sans Mono")
             font.setStyleHint(QFont.StyleHint.Monospace)
             font.setPointSizeF(theme.current().font_pt)
