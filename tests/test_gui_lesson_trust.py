@@ -167,7 +167,8 @@ def test_every_figure_a_lesson_can_ask_about_has_words_on_screen():
 
 def test_a_quiz_reading_wraps_its_sentence_and_keeps_its_table(qtbot):
     """A reading's long first line wraps inside the view instead of running off its edge;
-    the table under it keeps each row on one line."""
+    the table under it keeps each row on one line, its values in view."""
+    from PySide6.QtGui import QFontMetrics
     from PySide6.QtWidgets import QLabel
 
     from app.gui.lessons.lessonresults import LessonResults
@@ -175,16 +176,20 @@ def test_a_quiz_reading_wraps_its_sentence_and_keeps_its_table(qtbot):
     view = LessonResults()
     qtbot.addWidget(view)
     view.resize(300, 400)
-    table = "counter            raw value\nHost writes (MiB)        249"
+    table = ("counter                            raw value\n"
+             "Host writes (MiB)                        249")
     view.show_states([("First reading", "A simulated 64 MiB drive, 20 % spare, 4 KiB "
                        "rewrites, 80 % of them to 20 % of the pages\n" + table)])
     view.show()
-    qtbot.waitUntil(lambda: view.widget().width() > 0)
-    labels = [w for w in view.widget().findChildren(QLabel) if w.isVisible()]
+    qtbot.waitUntil(lambda: view.viewport().width() < 300)  # laid out at its own width
+    labels = view.widget().findChildren(QLabel)
     sentence = next(w for w in labels if w.text().startswith("A simulated"))
-    assert sentence.geometry().right() <= view.viewport().width()
+    room = view.viewport().width()
+    assert sentence.wordWrap() and sentence.minimumSizeHint().width() < room
     rows = next(w for w in labels if w.text() == table)
-    assert not rows.wordWrap()
+    assert not rows.wordWrap()  # its columns stay together: smaller type, not broken rows
+    widest = max(QFontMetrics(rows.font()).horizontalAdvance(x) for x in table.split("\n"))
+    assert widest <= room - 8 and rows.minimumSizeHint().width() <= room
 
 
 def test_a_prediction_names_its_configurations_before_the_run(bench):
