@@ -60,7 +60,10 @@ class LessonResults(QScrollArea):
         """Monospaced tables in the theme's size, smaller (down to MIN_TABLE_SCALE) where
         the view is narrower than their widest row: a column of values is never cut off.
         Narrower still, the view scrolls sideways."""
-        room = self.viewport().width() - 2 * self._layout.contentsMargins().left() - 8
+        # room as if the vertical scroll bar were shown: it appears once the text is set, and
+        # a table fitted without it would push the view into scrolling sideways
+        room = (self.width() - 2 * self.frameWidth() - self.verticalScrollBar().sizeHint().width()
+                - 2 * self._layout.contentsMargins().left() - 8)
         base = theme.current().font_pt
         for body in self.tables:
             font = QFont("DejaVu Sans Mono")
@@ -96,6 +99,8 @@ class LessonResults(QScrollArea):
                 said = QLabel("\n".join(lines[:prose]))
                 said.setTextFormat(Qt.TextFormat.PlainText)
                 said.setWordWrap(True)
+                # a wrapping label asks for a wide minimum of its own; the view's width rules
+                said.setMinimumWidth(40)
                 self._layout.addWidget(said)
             body = QLabel("\n".join(lines[prose:]))
             body.setTextFormat(Qt.TextFormat.PlainText)
