@@ -224,3 +224,20 @@ def test_a_step_chart_names_steps_in_words():
     result = NS(config=run.configs[0], steps=[step])
     chart = run_chart("step_nand_mb", run, [result])
     assert chart.categories == ("1. random writes data",)
+
+
+def test_saved_predictions_are_checked_when_read(tmp_path):
+    import json
+
+    from app.session.progress import FILE_NAME, load_progress
+
+    path = tmp_path / FILE_NAME
+    p = load_progress(path)
+    p.remember("trim", "slower", 1)
+    assert load_progress(path).answers == {"trim": {"slower": 1.0}}
+    for bad in ({"trim": {"slower": "one"}}, {"trim": [1]}, {"trim": {"slower": True}}):
+        path.write_text(json.dumps({"format": 1, "finished": [], "at": {}, "answers": bad}))
+        p = load_progress(path)
+        assert "answers must map" in p.problem and p.answers == {}
+    path.write_text(json.dumps({"format": 1, "finished": [], "at": {"trim": 2}}))
+    assert load_progress(path).at == {"trim": 2}  # a file from before answers were kept
