@@ -67,7 +67,12 @@ FIGURE_WORDS = {"wa": "WA", "theory_wa": "the model's WA", "seconds": "time",
                 "host_writes": "host pages written", "nand_writes": "flash pages programmed",
                 "gc_copies": "pages GC copied", "trims": "TRIM commands",
                 "erases": "blocks erased", "extra_of_user": "spare as extra of user",
-                "spare": "spare of physical"}
+                "spare": "spare of physical", "lifetime_wa": "lifetime WA",
+                "theory_wa_usable": "the model's WA at usable spare",
+                "erase_count_max": "most erases of a block",
+                "erase_count_mean": "mean erases per block",
+                "erase_count_min": "fewest erases of a block", "flushes": "cache flushes",
+                "data_mb": "file data"}
 _STEP_OF = re.compile(r"steps\[(\d+)(?::(\d+))?\]")
 
 
@@ -115,7 +120,7 @@ def run_chart(name: str, step: RunStep, results) -> RunChart:
                          f"got {name!r}")
     title, label, unit, figure = STEP_CHARTS[name]
     longest = max(results, key=lambda r: len(r.steps), default=None)
-    categories = tuple(f"{i + 1}. {s.name}" for i, s in enumerate(longest.steps)) \
+    categories = tuple(f"{i + 1}. {step_words(s.name)}" for i, s in enumerate(longest.steps)) \
         if longest is not None else ()
     series = tuple(Series(r.config.label, r.config.id,
                           tuple(float(s.as_dict()[figure]) for s in r.steps))
@@ -184,6 +189,13 @@ class PredictionPicture:
         pad = (hi - lo) * 0.08 or abs(hi) * 0.1 or 1.0
         bars = self.kind in ("bars", "compare")
         return (0.0 if lo >= 0 and bars else lo - pad), hi + pad
+
+
+def step_words(name: str) -> str:
+    """A scenario step's name as a student reads it: "random writes data", not the file's
+    key random_writes (the file's own name after it stays as written)."""
+    do, _, rest = name.partition(" ")
+    return do.replace("_", " ") + (f" {rest}" if rest else "")
 
 
 def _ran(measure, play) -> bool:

@@ -19,6 +19,9 @@ from pathlib import Path
 
 from model.lab.entrypoint import run_to_reader
 
+# event-loop passes before a picture: one pass left the results column laid out at its old
+# width (a cut axis label, a sideways scroll bar) that the window itself never shows
+SETTLE_PASSES = 10
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m app.devtools.lessontour",
@@ -89,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
                 elif step.kind == "quiz" and step.answer:
                     panel.quiz_answer.setText(step.answer)
                     panel.check_quiz()
-                app.processEvents()
+                for _ in range(SETTLE_PASSES):  # a new step's widgets lay out in passes
+                    app.processEvents()
                 window.grab().save(str(name))
                 panel.next()
                 app.processEvents()

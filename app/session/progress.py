@@ -1,13 +1,14 @@
-"""A student's way through the lessons, kept between sessions: which lessons are finished
-and the step each lesson was left at. A small JSON file in the user's configuration folder
-($SSDLAB_CONFIG_DIR, else $XDG_CONFIG_HOME/ssdlab, else ~/.config/ssdlab), written to a
-temporary name and renamed. A file that cannot be read is set aside, never trusted: the
-student starts afresh and is told why. No Qt here.
+"""A student's way through the lessons, kept between sessions: which lessons are finished,
+the step each lesson was left at and the predictions made in it. A small JSON file in the
+user's configuration folder ($SSDLAB_CONFIG_DIR, else $XDG_CONFIG_HOME/ssdlab, else
+~/.config/ssdlab), written to a temporary name and renamed. A file that cannot be read is
+set aside, never trusted: the student starts afresh and is told why. No Qt here.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,10 +28,12 @@ def config_dir() -> Path:
 
 @dataclass
 class Progress:
-    """finished: lesson ids done; at: lesson id -> step index (0-based) last shown."""
+    """finished: lesson ids done; at: lesson id -> step index (0-based) last shown;
+    answers: lesson id -> {predict step id -> answer (a choice index or an estimate)}."""
 
     finished: set[str] = field(default_factory=set)
     at: dict[str, int] = field(default_factory=dict)
+    answers: dict[str, dict[str, float]] = field(default_factory=dict)
     path: Path | None = None
     problem: str = ""  # why a saved file was not used ("" when it was, or there was none)
 
@@ -38,14 +41,25 @@ class Progress:
         self.at[lesson_id] = int(step)
         self.save()
 
+    def remember(self, lesson_id: str, step_id: str, answer: float) -> None:
+        """A prediction made: a lesson reopened later shows it chosen."""
+        self.answers.setdefault(lesson_id, {})[step_id] = float(answer)
+        self.save()
+
+    def forget_answers(self, lesson_id: str) -> None:
+        if self.answers.pop(lesson_id, None) is not None:
+            self.save()
+
     def finish(self, lesson_id: str) -> None:
         self.finished.add(lesson_id)
         self.at.pop(lesson_id, None)
+        self.answers.pop(lesson_id, None)
         self.save()
 
     def forget(self) -> None:
         self.finished.clear()
         self.at.clear()
+        self.answers.clear()
         self.save()
 
     def save(self) -> str:
@@ -53,7 +67,8 @@ class Progress:
         if self.path is None:
             return ""
         data = {"format": FORMAT, "finished": sorted(self.finished),
-                "at": {k: v for k, v in sorted(self.at.items())}}
+                "at": {k: v for k, v in sorted(self.at.items())},
+                "answers": {k: dict(sorted(v.items())) for k, v in sorted(self.answers.items())}}
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(str(self.path), json.dumps(data, indent=1) + "\n")
@@ -78,6 +93,14 @@ def load_progress(path: Path | None = None) -> Progress:
         if not (isinstance(at, dict) and all(isinstance(k, str) and isinstance(v, int)
                                              and v >= 0 for k, v in at.items())):
             raise ValueError("at must map lesson ids to step numbers from 0")
+        answers = data.get("answers", {})  # absent in files written before it was kept
+        if not (isinstance(answers, dict) and all(
+                isinstance(k, str) and isinstance(v, dict) and all(
+                    isinstance(s, str) and isinstance(a, (int, float))
+                    and not isinstance(a, bool) and math.isfinite(a) for s, a in v.items())
+                for k, v in answers.items())):
+            raise ValueError("answers must map lesson ids to {step id: number}")
     except (OSError, UnicodeDecodeError, ValueError) as e:
         return Progress(path=path, problem=f"{path}: not used ({e}); starting afresh")
-    return Progress(set(finished), dict(at), path)
+    return Progress(set(finished), dict(at),
+                    {k: {s: float(a) for s, a in v.items()} for k, v in answers.items()}, path)

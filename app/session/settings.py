@@ -73,7 +73,7 @@ class Settings:
         if self.profile:
             p = load_profile(self.profile)
             g = replace(g, channels=p.channels, dies_per_channel=p.dies_per_channel)
-            if self.spare_pct == round(100 * p.spare, 2):
+            if self.spare_pct in profile_spare_pcts(p.spare, g):
                 # the control shows two decimals: keep the profile's own spare, so the drive
                 # is bit for bit the one a scenario of this profile builds
                 g = replace(g, spare=p.spare)
@@ -166,3 +166,16 @@ def theory_wa(s: Settings) -> float | None:
                       frontier=s.gc_frontier, **kwargs)
     except ValueError:
         return None
+
+
+def drive_spare_pct(spare: float, g: Geometry) -> float:
+    """The spare (% of physical, two decimals) a drive of geometry g built with the nominal
+    `spare` really has: whole erase blocks round it up, most on a small drive of big blocks
+    (a 1 GiB drive of 16 MiB blocks with a profile's 9.05 % has 9.86 %)."""
+    return round(100 * replace(g, spare=spare).spare_of_physical, 2)
+
+
+def profile_spare_pcts(spare: float, g: Geometry) -> tuple[float, float]:
+    """The Spare values that mean "the profile's own spare" on geometry g: the profile's
+    figure as written, and what the drive built with it really has."""
+    return round(100 * spare, 2), drive_spare_pct(spare, g)

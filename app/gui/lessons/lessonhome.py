@@ -61,7 +61,12 @@ class LessonHome(QWidget):
         v.addWidget(self.start_button)
         v.addWidget(bold(QLabel("Lessons")))
         self.lesson_list = QListWidget()
-        self.lesson_list.setWordWrap(True)
+        # every row two lines (title; minutes and status), elided rather than wrapped and all
+        # the same height, so a row never grows, and the rows below it never move, when a
+        # status appears or lengthens; the tooltip holds the whole text
+        self.lesson_list.setWordWrap(False)
+        self.lesson_list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.lesson_list.setUniformItemSizes(True)
         self.lesson_list.itemActivated.connect(self._open_item)
         self.lesson_list.itemDoubleClicked.connect(self._open_item)
         v.addWidget(self.lesson_list, 1)
@@ -97,10 +102,11 @@ class LessonHome(QWidget):
         for lesson in self.lessons:
             done = lesson.id in self.progress.finished
             at = self.progress.at.get(lesson.id)
-            state = " · done" if done else (f" · left at step {at + 1}" if at else "")
-            item = QListWidgetItem(f"{lesson.order}. {lesson.title} ({lesson.minutes} min)"
-                                   f"{state}")
-            item.setToolTip(lesson.summary)
+            state = "done" if done else (f"left at step {at + 1}" if at else "not started")
+            item = QListWidgetItem(f"{lesson.order}. {lesson.title}\n"
+                                   f"    {lesson.minutes} min · {state}")
+            item.setToolTip(f"{lesson.order}. {lesson.title} ({lesson.minutes} min, {state})"
+                            f"\n{lesson.summary}")
             item.setData(Qt.ItemDataRole.UserRole, lesson.id)
             self.lesson_list.addItem(item)
         nxt = self.next_lesson()

@@ -182,6 +182,7 @@ class StepPage:
 
     def _chose(self, i: int) -> None:
         self.play.predict(self.step, i)
+        self.progress.remember(self.lesson.id, self.step.id, i)
         self.feedback.setText("Prediction saved. Next: the run.")
         self._update_next()
         self._show_results()
@@ -192,6 +193,7 @@ class StepPage:
             self.feedback.setText("Estimate: enter a number above 0.")
             return
         self.play.predict(self.step, value)
+        self.progress.remember(self.lesson.id, self.step.id, value)
         self.feedback.setText("Estimate saved. Next: the run.")
         self._update_next()
         self._show_results()

@@ -14,6 +14,8 @@ through signals, which settings a run uses (focus) and what the drive being run 
 
 from __future__ import annotations
 
+import time
+
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -65,6 +67,11 @@ class LessonPanel(QWidget, StepPage, RunSteps):
         self.job: LessonJob | None = None
         self.partial: dict[str, list] = {}  # run id -> ConfigResults of a run under way
         self.compared: dict[int, list] = {}  # compare step index -> rows
+        # (run id, configuration index) -> the block map of that configuration as it ended
+        self.maps: dict[tuple[str, int], object] = {}
+        self.run_seconds: dict[str, float] = {}  # run id -> wall seconds, Run to finished
+        self.clock = time.monotonic  # the wall clock runs are timed by (tests set their own)
+        self._started = 0.0
         self._job_message = ""  # why the last job stopped early ("" when it finished)
         self._stopped: set[int] = set()  # compare steps whose replay was cancelled
         # the frame can show two drives: a run of two configurations runs them side by side
@@ -102,20 +109,33 @@ class LessonPanel(QWidget, StepPage, RunSteps):
             self.lessons = self.home.lessons = [*self.lessons, lesson]
         self.lesson = lesson
         self.play = LessonPlay(lesson, side_by_side=self.two_drives)
-        self.partial, self.compared = {}, {}
+        self.partial, self.compared, self.maps, self.run_seconds = {}, {}, {}, {}
+        self._restore_answers()
         start = self.progress.at.get(lesson.id, 0) if at is None else at
-        # a step after a run needs that run: a lesson left mid-way starts at its first run
-        first_run = next((i for i, s in enumerate(lesson.steps) if s.kind == "run"), None)
-        if first_run is not None and start > first_run:
-            start = next((i for i, s in enumerate(lesson.steps) if s.kind == "predict"),
-                         first_run)
         self.pages.setCurrentIndex(1)
         self.active_changed.emit(True)
         self.show_step(min(start, len(lesson.steps) - 1))
+        # runs are not kept (seconds to minutes of simulation, replayed exactly): say so
+        lost = [i for i, s in enumerate(lesson.steps[:self.index]) if s.kind == "run"]
+        if lost and at is None:
+            self.feedback.setText(
+                f"Welcome back: your predictions are kept, the runs are not. Step "
+                f"{lost[0] + 1} runs the simulation again.")
+
+    def _restore_answers(self) -> None:
+        """The predictions the student made before the lesson was closed, where they still
+        fit the lesson (a lesson file edited since may have fewer choices)."""
+        steps = {s.id: s for s in self.lesson.steps if s.kind == "predict"}
+        for sid, answer in self.progress.answers.get(self.lesson.id, {}).items():
+            step = steps.get(sid)
+            if step is not None and (0 <= answer < len(step.choices) and answer == int(answer)
+                                     if step.choices else answer > 0):
+                self.play.predict(step, answer)
 
     def restart(self) -> None:
         """Reset All during a lesson: the lesson from its first step, nothing predicted."""
         if self.lesson is not None:
+            self.progress.forget_answers(self.lesson.id)
             self.start(self.lesson, 0)
 
     def leave(self) -> None:

@@ -7,7 +7,7 @@ two states. The data come from lessons/charts.py; nothing here computes a figure
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from lessons.charts import PredictionPicture, RunChart
@@ -15,6 +15,8 @@ from lessons.charts import PredictionPicture, RunChart
 from ..appearance import theme
 from .predictionview import PredictionView
 from .runchartview import RunChartView
+
+MIN_TABLE_SCALE = 0.6  # a table's type is never smaller than this share of the theme's
 
 
 def _bold_label(text: str) -> QLabel:
@@ -39,6 +41,7 @@ class LessonResults(QScrollArea):
         self.setWidget(self._inner)
         self.charts: list[RunChartView] = []
         self.predictions: list[PredictionView] = []
+        self.tables: list[QLabel] = []  # a quiz's monospaced states, fitted to the width
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.note.setObjectName("note")
@@ -50,7 +53,37 @@ class LessonResults(QScrollArea):
             if w is not None and w is not self.note:
                 w.hide()  # at once: deleteLater alone leaves it drawn until the next loop
                 w.deleteLater()
-        self.charts, self.predictions = [], []
+        self.charts, self.predictions, self.tables = [], [], []
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def _fit_tables(self) -> None:
+        """Monospaced tables in the theme's size, smaller (down to MIN_TABLE_SCALE) where
+        the view is narrower than their widest row: a column of values is never cut off.
+        Narrower still, the view scrolls sideways."""
+        # room as if the vertical scroll bar were shown: it appears once the text is set, and
+        # a table fitted without it would push the view into scrolling sideways
+        room = (self.width() - 2 * self.frameWidth() - self.verticalScrollBar().sizeHint().width()
+                - 2 * self._layout.contentsMargins().left() - 8)
+        base = theme.current().font_pt
+        for body in self.tables:
+            font = QFont("DejaVu Sans Mono")
+            font.setStyleHint(QFont.StyleHint.Monospace)
+            scale = 1.0
+            while True:  # type does not scale linearly (hinting): measure each size tried
+                font.setPointSizeF(base * scale)
+                widest = max((QFontMetrics(font).horizontalAdvance(line)
+                              for line in body.text().split("\n")), default=0)
+                if widest <= room or scale <= MIN_TABLE_SCALE or room <= 0:
+                    break
+                scale = max(MIN_TABLE_SCALE, min(scale * 0.95, scale * room / widest))
+            body.setFont(font)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded if self.tables
+                                          else Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt name
+        super().resizeEvent(event)
+        if self.tables:
+            self._fit_tables()
 
     def show_states(self, parts: list[tuple[str, str]]) -> None:
         """Blocks of monospaced text with a heading each (a quiz's two drive states): here,
@@ -58,14 +91,23 @@ class LessonResults(QScrollArea):
         self.clear()
         for heading, text in parts:
             self._layout.addWidget(_bold_label(heading))
-            body = QLabel(text)
+            # a reading opens with a sentence (which drive): it wraps; the table under it
+            # keeps its columns, so it never wraps
+            lines = text.split("\n")
+            prose = next((i for i, line in enumerate(lines) if "  " in line), len(lines))
+            if prose:
+                said = QLabel("\n".join(lines[:prose]))
+                said.setTextFormat(Qt.TextFormat.PlainText)
+                said.setWordWrap(True)
+                # a wrapping label asks for a wide minimum of its own; the view's width rules
+                said.setMinimumWidth(40)
+                self._layout.addWidget(said)
+            body = QLabel("\n".join(lines[prose:]))
             body.setTextFormat(Qt.TextFormat.PlainText)
-            font = QFont("DejaVu Sans Mono")
-            font.setStyleHint(QFont.StyleHint.Monospace)
-            font.setPointSizeF(theme.current().font_pt)
-            body.setFont(font)
             body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             self._layout.addWidget(body)
+            self.tables.append(body)
+        self._fit_tables()
         self.note.setText("")
         self._layout.addWidget(self.note)
         self._layout.addStretch(1)

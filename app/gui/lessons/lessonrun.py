@@ -43,6 +43,7 @@ class LessonJob(QThread):
         self._last: dict[int, float] = {}
         self._label = ""
         self._drives: dict[int, Drive] = {}  # slot -> the drive of a configuration under way
+        self._finals: dict[int, Snapshot] = {}  # configuration index -> its drive at the end
 
     def cancel(self) -> None:
         self._cancel.set()
@@ -55,25 +56,36 @@ class LessonJob(QThread):
         self._label = what
         self.progress.emit(what, float(fraction))
 
-    def _observe(self, drive: Drive, slot: int, force: bool = False) -> None:
+    def final_snapshot(self, index: int) -> Snapshot | None:
+        """The drive of the step's configuration `index` as it ended (None: not yet)."""
+        with self._lock:
+            return self._finals.get(index)
+
+    def _observe(self, drive: Drive, slot: int, force: bool = False) -> Snapshot | None:
         self._drives[slot] = drive
         now = time.perf_counter()
         if not force and now - self._last.get(slot, 0.0) < FRAME_S:
-            return
+            return None
         self._last[slot] = now
         with self._lock:
             self._seq += 1
-            self._latest[slot] = drive_snapshot(drive, self._seq, segment=self._label,
-                                                running=not force)
+            snap = self._latest[slot] = drive_snapshot(drive, self._seq, segment=self._label,
+                                                       running=not force)
         self.drive_ready.emit(slot)
+        return snap
 
     def _config_done(self, result) -> None:
-        """A configuration finished: the map shows its drive as it ended."""
-        slot = next(i for i, c in enumerate(self.step.configs) if c is result.config)
+        """A configuration finished: the map shows its drive as it ended, and keeps it for
+        the steps that ask about this configuration."""
+        index = next(i for i, c in enumerate(self.step.configs) if c is result.config)
+        # one after another, every configuration runs in slot 0; side by side, in its own
+        slot = index if self.play.paired(self.step) else 0
         drive = self._drives.pop(slot, None)
         if drive is not None:
             self._label = f"{result.config.label}: done"
-            self._observe(drive, slot, force=True)
+            snap = self._observe(drive, slot, force=True)
+            with self._lock:
+                self._finals[index] = snap
         self.config_done.emit(result)
 
     def run(self) -> None:

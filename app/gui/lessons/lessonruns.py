@@ -63,15 +63,44 @@ class RunSteps:
             self.focus.emit(None)
             return
         shown, used = used_settings(run)
-        # the configuration the map shows: the one running, else the last one run
-        if self.job is not None:
-            i = len(self.partial.get(run.id, []))
-        else:
-            i = len(self.play.runs[run.id]) - 1 if run.id in self.play.runs else 0
+        i = self._config_shown(run)
         pair = (tuple(zip((c.label for c in run.configs), shown, strict=True))
                 if self.play.paired(run) and run.blockmap else None)
-        self.focus.emit((shown[0] if pair else shown[min(i, len(shown) - 1)], used,
-                         run.blockmap, pair))
+        self.focus.emit((shown[i], used, run.blockmap, pair))
+        if self.job is None and run.blockmap:
+            self._show_maps(run, i, pair is not None)
+
+    def _config_shown(self, run) -> int:
+        """The configuration the controls and the map show: the one running; else the one
+        the step's question is about (named in its measure, else the answer chosen, else
+        the first answer naming one); else the last one run."""
+        configs = [c.id for c in run.configs]
+        if self.job is not None:  # side by side: A's, as the workbench shows A and B
+            return 0 if self.play.paired(run) else min(len(self.partial.get(run.id, [])),
+                                                       len(configs) - 1)
+        step = self.step
+        if step.kind == "reflect":
+            step = self.lesson.step_of(step.predict)
+        if step.kind == "predict" and step.measure is not None and step.measure.run == run.id:
+            named = [step.measure.config]
+            answer = self.play.answers.get(step.id)
+            if step.choices and answer is not None:
+                named.append(step.choices[int(answer)].config)
+            named += [c.config for c in step.choices]
+            return next((configs.index(n) for n in named if n in configs), 0)
+        if self.play.paired(run):  # both on their maps: the controls show A's
+            return 0
+        return len(self.play.runs[run.id]) - 1 if run.id in self.play.runs else 0
+
+    def _show_maps(self, run, i: int, pair: bool) -> None:
+        """The map beside a step is of the configuration it is about, as that run ended;
+        before the run, the workbench's own (a run of another step is never shown)."""
+        if pair:
+            self.drive_snapshot.emit(self.maps.get((run.id, 0)))
+            if (run.id, 1) in self.maps:  # map B shows none of the workbench's own
+                self.second_drive.emit(self.maps[(run.id, 1)])
+        else:
+            self.drive_snapshot.emit(self.maps.get((run.id, i)))
 
     def _show_run(self, step) -> None:
         self.run_box.show()
@@ -86,9 +115,9 @@ class RunSteps:
             self.run_note.setText(f"Run is waiting for your prediction: go back to step "
                                   f"{where} and choose an answer first.")
         elif done:
-            secs = sum(r.wall_seconds for r in self.play.runs[step.id])
-            self.run_note.setText(f"Done in {secs:.1f} s. Run again to watch it once more, "
-                                  "or go on.")
+            secs = self.run_seconds.get(step.id)
+            took = f"Done in {secs:.1f} s. " if secs is not None else "Done. "
+            self.run_note.setText(f"{took}Run again to watch it once more, or go on.")
             self.bar.setValue(1000)
         else:
             self.run_note.setText(f"What varies: {step.varies}. Allowed about "
@@ -110,6 +139,7 @@ class RunSteps:
         job.cancelled.connect(self._job_cancelled)
         job.finished.connect(self._job_ended)
         self.job = job
+        self._started = self.clock()  # "Done in X s": wall time from Run to finished
         self.bar.setValue(0)
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
@@ -144,7 +174,10 @@ class RunSteps:
             self._show_drive(slot, snap)
 
     def _config_done(self, result) -> None:
-        self.partial.setdefault(self.job.step.id, []).append(result)
+        step = self.job.step
+        index = next(i for i, c in enumerate(step.configs) if c is result.config)
+        self.maps[(step.id, index)] = self.job.final_snapshot(index)
+        self.partial.setdefault(step.id, []).append(result)
         self._show_results()
         self._focus()  # the next configuration's drive
 
@@ -152,6 +185,8 @@ class RunSteps:
         step = self.job.step
         if step.kind == "compare":
             self.compared[self.lesson.steps.index(step)] = out
+        else:  # configurations side by side overlap: a sum of their times would overcount
+            self.run_seconds[step.id] = self.clock() - self._started
         self.bar.setValue(1000)
 
     def _job_failed(self, message: str) -> None:
@@ -239,7 +274,8 @@ class RunSteps:
         pictures = []
         for p in predictions_about(self.lesson, run.id):
             try:
-                pictures.append(prediction_picture(p, self.play.answers.get(p.id), done))
+                pictures.append(prediction_picture(p, self.play.answers.get(p.id), done,
+                                                    lesson=self.lesson))
             except LessonError as e:  # a claim the run cannot decide: said, not hidden
                 self.feedback.setText(str(e))
         if step.kind == "compare" and results:  # the model's figure beside the run's

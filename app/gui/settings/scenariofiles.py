@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from app.session.fsjobs import HOST_PROFILE, FsStep
+from app.session.settings import drive_spare_pct, profile_spare_pcts
 from model.flash.geometry import FtlConfig
 from model.host.filesystem import FsOptions
 from model.host.profiles import load_profile
@@ -46,7 +47,11 @@ def settings_for(sc: Scenario, current: Settings) -> Settings:
                              f"({getattr(default, key)}); play this scenario with ssdlab run")
     p = load_profile(sc.profile)
     user_pages = sc.user_pages if sc.user_pages is not None else p.user_pages
-    return replace(current, profile=sc.profile, **profile_settings(sc.profile),
+    # Spare shows what the scenario's drive really has: a scenario cannot set spare, and
+    # whole erase blocks round the profile's figure up (the "% of physical" beside it)
+    spare = drive_spare_pct(p.spare, p.geometry(user_pages))
+    return replace(current, profile=sc.profile, **profile_settings(sc.profile) | {
+                       "spare_pct": spare},
                    **ENGINE_DEFAULTS, gc_frontier=sc.gc_frontier or p.gc_frontier,
                    capacity_mib=user_pages * p.page_bytes / 2**20,
                    partition_start=sc.partition.start_sector,
@@ -65,7 +70,10 @@ def scenario_for(s: Settings, log: list[dict], name: str) -> Scenario:
     if not s.profile:
         raise ValueError("a scenario names a device profile; choose one under Drive > Profile")
     expected = profile_settings(s.profile) | ENGINE_DEFAULTS
+    p = load_profile(s.profile)
     for key, value in expected.items():
+        if key == "spare_pct" and s.spare_pct in profile_spare_pcts(p.spare, s.geometry()):
+            continue  # the profile's figure, or what it comes to on this drive
         if getattr(s, key) != value:
             raise ValueError(f"{LABELS[key]} is {getattr(s, key)}, not the profile's "
                              f"{value}: a scenario takes the drive as its profile describes it")
