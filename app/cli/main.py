@@ -163,6 +163,9 @@ def build_parser() -> argparse.ArgumentParser:
     from app.cli import chart
 
     chart.add_parser(sub)
+    from app.cli import prepare
+
+    prepare.add_parser(sub)
     parser.subcommands = list(sub.choices)  # named in the no-display message
     return parser
 
@@ -367,6 +370,15 @@ def _display_missing() -> bool:
 
 
 def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from app.cli import prepare
+
+    if args.command == "prepare":
+        return prepare.main(args)
+    if prepare.needs_engine(args):
+        try:
+            prepare.ensure_compiled(args.command)
+        except RuntimeError as e:  # the command compiles on first use instead, and says why
+            print(f"ssdlab {args.command}: warning: {e}", file=sys.stderr)
     if args.command == "simulate":
         return _simulate(args)
     if args.command == "run":
