@@ -105,8 +105,8 @@ def _add_bench(sub) -> None:
                    help="--physics: run only the cases whose name contains TEXT, such as "
                    "'greedy hot/cold' or '90/5 shared'")
     p.add_argument("--victim-order", choices=("newest", "oldest"), default="newest",
-                   help="--physics: which block greedy GC takes among equally empty ones "
-                   "(default newest)")
+                   help="which block greedy GC takes among equally empty ones, in the "
+                   "physics and speed cases (default newest)")
     p.add_argument("--repeat", type=whole(1, 100), default=3,
                    help="runs per case, 1 to 100; medians are quoted")
     p.add_argument("--sizes", type=whole_list(15, 30), default="20,24",
