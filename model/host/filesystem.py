@@ -11,6 +11,10 @@ discard.py) and `fstrim`.
 Time is simulated: the caller moves the clock with `advance(now_s)`, and the commit timer
 and the flusher run at their due times. Requests go to a BlockDevice queue; the caller
 submits them and charges their time (see machine.py).
+
+This module holds the format, metadata dirtying, directories and the namespace operations;
+the rest is mixed in by job: inode and block allocation (fsalloc.py), writeback, sync and
+the clock (fswriteback.py), journal commits, discard and fstrim (fscommit.py).
 """
 
 from __future__ import annotations
