@@ -8,7 +8,8 @@
 #
 # Steps: install missing Qt system libraries (Debian, as root; otherwise print the
 # apt-get command and stop), create .venv, install the project into it in editable mode
-# with its test extra (skipped when pyproject.toml is unchanged since the last install).
+# with its test extra (skipped when pyproject.toml is unchanged since the last install),
+# then compile the simulator's engine into numba's cache (skipped when it is there).
 set -euo pipefail
 
 usage() {
@@ -97,6 +98,10 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
         -e '.[test]' </dev/null
     echo "$want" >"$stamp"
 fi
+
+# Compile the simulator now, once, so the first run does not wait for it (nothing to do
+# when numba's cache already holds this version of the engine).
+.venv/bin/ssdlab prepare </dev/null
 
 case "$mode" in
     launch)

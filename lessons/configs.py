@@ -25,7 +25,8 @@ ASSETS = SCENARIOS.parent  # the project's assets: scenarios, profiles, images
 # lesson key -> allowed sub-keys, for block-level configurations
 BLOCK_TABLES = {
     "drive": ("user_pages", "pages_per_block", "spare"),
-    "ftl": ("mapping", "gc", "d", "gc_low_blocks", "honour_trim", "gc_frontier"),
+    "ftl": ("mapping", "gc", "d", "gc_low_blocks", "honour_trim", "gc_frontier",
+            "victim_order"),
     "workload": ("kind", "hot_lba_fraction", "hot_write_fraction", "active_fraction"),
 }
 BLOCK_SCALARS = ("warmup_drive_writes", "measure_drive_writes", "seed", "windows")

@@ -27,6 +27,7 @@ from model.flash.geometry import (
     GC_FRONTIERS,
     GC_POLICIES,
     MAPPINGS,
+    VICTIM_ORDERS,
     FtlConfig,
     Geometry,
     check_buildable,
@@ -63,7 +64,8 @@ def drive_setups(draw, gc: str, mapping: str):
     geometry = small_geometry(draw, -1 if mapping == "fast" else gc_low)
     config = FtlConfig(mapping=mapping, gc=gc, d=draw(st.integers(1, 4)), gc_low_blocks=gc_low,
                        honour_trim=draw(st.booleans()), seed=draw(st.integers(0, 2**63 - 1)),
-                       track_versions=True, gc_frontier=draw(st.sampled_from(GC_FRONTIERS)))
+                       track_versions=True, gc_frontier=draw(st.sampled_from(GC_FRONTIERS)),
+                       victim_order=draw(st.sampled_from(VICTIM_ORDERS)))
     check_buildable(geometry, config)
     return geometry, config
 
@@ -166,6 +168,7 @@ def test_engine_matches_reference_after_every_batch(gc, mapping, data):
             assert_same_state(drive, ref, f"after {step} following batch {i}")
     counters = drive.counters()
     event(f"GC frontier {config.gc_frontier}")
+    event(f"victim order {config.victim_order}")
     event("collected victims" if counters["gc_victims"] else "no GC victim")
     event("merged blocks" if counters["merges"] else "no merge")
     event("some data lost to TRIM" if counters["trimmed_pages"] else "nothing trimmed")
@@ -264,7 +267,8 @@ def test_events_replay_to_the_engine_state(gc, mapping, data):
     geometry = Geometry(user_pages=user, pages_per_block=ppb, spare=spare)
     config = FtlConfig(gc=gc, mapping=mapping, gc_low_blocks=gc_low,
                        honour_trim=data.draw(st.booleans()),
-                       gc_frontier=data.draw(st.sampled_from(GC_FRONTIERS)))
+                       gc_frontier=data.draw(st.sampled_from(GC_FRONTIERS)),
+                       victim_order=data.draw(st.sampled_from(VICTIM_ORDERS)))
     check_buildable(geometry, config)
     rng = random.Random(data.draw(st.integers(0, 2**32 - 1)))
     # Commands of at most 3 pages: the engine's own bound on one such command's events is

@@ -421,3 +421,26 @@ def test_random_d_with_one_draw_at_minimum_spare_keeps_running():
     assert done == 4  # every command ran; no livelock, no refusal
     assert d.counters()["host_writes"] == 141 + 14
     d.check_invariants()
+
+
+# --- victim order among equally empty blocks -------------------------------------------------
+
+def test_greedy_victim_order_picks_the_newest_or_the_oldest_of_equally_empty_blocks():
+    """Two blocks reach the same fewest valid pages at different times: "newest" collects
+    the one that got there last, "oldest" the one that got there first."""
+    picked = {}
+    for order in ("newest", "oldest"):
+        d = drive(user_pages=512, ppb=8, spare=0.25, victim_order=order)
+        d.write(0, 8)  # block 0 (lpns 0-7), closed
+        d.write(8, 8)  # block 1 (lpns 8-15), closed
+        d.trim(0, 3)  # block 0 reaches 5 valid first
+        d.trim(8, 3)  # then block 1
+        assert d.collect_one() == 5
+        picked[order] = [b for b in (0, 1) if d.arrays.bstate[b] == BLOCK_FREE]
+        d.check_invariants()
+    assert picked == {"newest": [1], "oldest": [0]}
+
+
+def test_an_unknown_victim_order_is_refused_by_name():
+    with pytest.raises(ValueError, match="victim_order must be one of newest, oldest; got 'x'"):
+        FtlConfig(victim_order="x")

@@ -334,11 +334,12 @@ def test_each_setup_line_hands_its_arguments_on(cmd, sandbox):
     done = sandbox(mode, *args)
     assert done.returncode == 0, f"{cmd}: {done.stderr}"
     if mode == "launch":
-        assert done.stdout == "ssdlab " + " ".join(args) + "\n"
+        # Setup compiles the simulator first (ssdlab prepare), in both modes.
+        assert done.stdout == "ssdlab prepare\nssdlab " + " ".join(args) + "\n"
         # Only a bare launch opens the window, so only it may warn about the display.
         assert ("DISPLAY" in done.stderr) == (not args), f"{cmd}: {done.stderr}"
     else:
-        assert done.stdout.splitlines() == ["ruff check .",
+        assert done.stdout.splitlines() == ["ssdlab prepare", "ruff check .",
                                             " ".join(["python -m pytest -q -n auto", *args])]
 
 
@@ -360,14 +361,14 @@ def test_setup_runs_the_tests_in_a_scrubbed_environment(sandbox, tmp_path):
 def test_setup_passes_subcommands_through_without_a_display_warning(sandbox):
     done = sandbox("launch", "simulate", "--help")
     assert done.returncode == 0, done.stderr
-    assert done.stdout == "ssdlab simulate --help\n"
+    assert done.stdout == "ssdlab prepare\nssdlab simulate --help\n"
     assert "DISPLAY" not in done.stderr
 
 
 def test_setup_warns_about_a_missing_display_only_when_the_window_would_open(sandbox):
     done = sandbox("launch")
     assert done.returncode == 0, done.stderr
-    assert done.stdout == "ssdlab \n"
+    assert done.stdout == "ssdlab prepare\nssdlab \n"
     assert "no DISPLAY" in done.stderr
     assert "DISPLAY" not in sandbox("launch", DISPLAY=":0").stderr
     assert "DISPLAY" not in sandbox("launch", QT_QPA_PLATFORM="offscreen").stderr

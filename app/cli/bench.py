@@ -94,7 +94,8 @@ def _write_random(drive, rng, pages: int, hot_cold: tuple | None,
     return engine_s
 
 
-def run_speed_case(name: str, log2_pages: int, spare: float | None, progress=None) -> dict:
+def run_speed_case(name: str, log2_pages: int, spare: float | None, progress=None,
+                   victim_order: str = "newest") -> dict:
     """One speed case in this process: host writes per second of the timed part (one drive
     write after a sequential fill and a one-drive-write warm-up). progress(phase, fraction),
     if given, hears how far each phase is."""
@@ -110,13 +111,14 @@ def run_speed_case(name: str, log2_pages: int, spare: float | None, progress=Non
         lambda phase: lambda fraction: progress(phase, fraction))
     # Load the compiled engine from numba's cache on a tiny drive first: the fill's time
     # is the engine's, not the loading's.
-    tiny = Drive(Geometry(user_pages=1024, pages_per_block=16, spare=0.25), FtlConfig(gc=gc))
+    config = FtlConfig(gc=gc, victim_order=victim_order)
+    tiny = Drive(Geometry(user_pages=1024, pages_per_block=16, spare=0.25), config)
     tiny.run(sequential_fill(1024))
     tiny.write_pages(np.arange(64))
     del tiny
     rss_before = _peak_rss_bytes()
     drive = Drive(Geometry(user_pages=user, spare=0.07 if spare is None else spare),
-                  FtlConfig(gc=gc))
+                  config)
     t0 = time.perf_counter()
     fill = sequential_fill(user)
     for i in range(len(fill)):
@@ -166,9 +168,11 @@ def run_host_stack_case() -> dict:
             "peak_rss_bytes": _peak_rss_bytes()}
 
 
-def _subprocess_case(name: str, log2_pages: int, spare: float | None) -> dict:
+def _subprocess_case(name: str, log2_pages: int, spare: float | None,
+                     victim_order: str = "newest") -> dict:
     call = ("run_host_stack_case()" if name == "host stack"
-            else f"run_speed_case({name!r}, {log2_pages}, {spare!r})")
+            else f"run_speed_case({name!r}, {log2_pages}, {spare!r}, "
+                 f"victim_order={victim_order!r})")
     code = f"import json, sys; from app.cli.bench import *; print(json.dumps({call}))"
     done = _child([sys.executable, "-c", code], f"bench case {name!r}", cwd=REPO)
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -262,7 +266,7 @@ def speed(args) -> list[dict]:
                 refs_pf = []
                 has_c = spare is not None and hot_cold is None
                 for _ in range(args.repeat):
-                    runs.append(_subprocess_case(name, log2, spare))
+                    runs.append(_subprocess_case(name, log2, spare, args.victim_order))
                     if exe is not None and has_c:
                         refs.append(_reference_run(exe, log2, spare, gc))
                     if exe_pf is not None and has_c:

@@ -67,6 +67,10 @@ def _add_simulate(sub) -> None:
                    help="where GC writes the pages it copies: an open block of its own "
                    "(separate, the default) or the host's open block (shared, one write "
                    "frontier, as Desnoyers' hot/cold model assumes)")
+    p.add_argument("--victim-order", choices=("newest", "oldest"), default="newest",
+                   help="which block greedy GC takes among those with the same fewest valid "
+                   "pages: the one that got there last (newest, the default) or first "
+                   "(oldest, as Desnoyers' simulator does)")
     p.add_argument("--mapping", choices=("page", "block", "fast"), default="page",
                    help="page-mapped, block-mapped (first generation) or hybrid log-block "
                    "(FAST)")
@@ -100,6 +104,9 @@ def _add_bench(sub) -> None:
     p.add_argument("--only", metavar="TEXT", default=None,
                    help="--physics: run only the cases whose name contains TEXT, such as "
                    "'greedy hot/cold' or '90/5 shared'")
+    p.add_argument("--victim-order", choices=("newest", "oldest"), default="newest",
+                   help="which block greedy GC takes among equally empty ones, in the "
+                   "physics and speed cases (default newest)")
     p.add_argument("--repeat", type=whole(1, 100), default=3,
                    help="runs per case, 1 to 100; medians are quoted")
     p.add_argument("--sizes", type=whole_list(15, 30), default="20,24",
@@ -164,6 +171,9 @@ def build_parser() -> argparse.ArgumentParser:
     from app.cli import chart
 
     chart.add_parser(sub)
+    from app.cli import prepare
+
+    prepare.add_parser(sub)
     parser.subcommands = list(sub.choices)  # named in the no-display message
     return parser
 
@@ -195,7 +205,7 @@ def _simulate(args: argparse.Namespace) -> int:
                             spare=args.spare)
         config = FtlConfig(mapping=args.mapping, gc=args.gc, d=args.d,
                            gc_low_blocks=args.gc_low_blocks, seed=args.seed,
-                           gc_frontier=args.gc_frontier)
+                           gc_frontier=args.gc_frontier, victim_order=args.victim_order)
         workload = Workload(kind=args.workload, hot_lba_fraction=args.hot_lbas,
                             hot_write_fraction=args.hot_writes,
                             active_fraction=args.active_fraction)
@@ -228,7 +238,8 @@ def _simulate_table(r) -> str:
         ("over-provisioning", f"{100 * r.spare:.2f} % of physical = "
                               f"{100 * r.extra_of_user:.2f} % of user capacity"),
         ("policy", f"{r.gc}" + (f" (d={r.d})" if r.gc == "random-d" else "")
-         + f", {r.mapping}-mapped, {r.workload} writes, {r.gc_frontier} GC frontier"),
+         + f", {r.mapping}-mapped, {r.workload} writes, {r.gc_frontier} GC frontier"
+         + (f", {r.victim_order} victim among equals" if r.gc == "greedy" else "")),
         ("write amplification", f"{r.wa:.4f}  (flash bytes / host bytes; analytic: {theory})"),
         ("per window", " ".join(f"{w:.3f}" for w in r.wa_windows)),
         ("host / NAND writes", f"{r.host_writes} / {r.nand_writes} pages"),
@@ -371,6 +382,15 @@ def _display_missing() -> bool:
 
 
 def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from app.cli import prepare
+
+    if args.command == "prepare":
+        return prepare.main(args)
+    if prepare.needs_engine(args):
+        try:
+            prepare.ensure_compiled(args.command)
+        except RuntimeError as e:  # the command compiles on first use instead, and says why
+            print(f"ssdlab {args.command}: warning: {e}", file=sys.stderr)
     if args.command == "simulate":
         return _simulate(args)
     if args.command == "run":

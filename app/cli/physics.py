@@ -61,7 +61,8 @@ def physics_specs(args) -> list[tuple[str, object]]:
             w = Workload(kind=kind, hot_lba_fraction=float(fractions[0]),
                          hot_write_fraction=float(fractions[1]), active_fraction=active)
         return RunSpec(Geometry(user_pages=args.user_pages, pages_per_block=256, spare=spare),
-                       FtlConfig(gc=gc, d=d, gc_frontier=frontier), w,
+                       FtlConfig(gc=gc, d=d, gc_frontier=frontier,
+                                 victim_order=getattr(args, "victim_order", "newest")), w,
                        args.warmup_drive_writes * longer[0],
                        args.measure_drive_writes * longer[1])
 
@@ -105,6 +106,7 @@ def _physics_case(case: tuple) -> dict:
     return {"policy": label, "spare": spec.geometry.spare,
             "active_fraction": spec.workload.active_fraction,
             "gc_frontier": spec.config.gc_frontier,
+            "victim_order": spec.config.victim_order,
             "effective_spare": r.effective_spare, "wa": r.wa, "theory_wa": model,
             "error": error, "tolerance": tolerance,
             "window_min": min(r.wa_windows), "window_max": max(r.wa_windows)}

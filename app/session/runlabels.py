@@ -49,6 +49,7 @@ WORDS: dict[str, Callable[[object], str]] = {
     "d": lambda v: f"d = {v}",
     "gc_low_blocks": lambda v: f"GC at {v} free blocks",
     "gc_frontier": lambda v: f"{v} GC frontier",
+    "victim_order": lambda v: f"{v} victim among equals",
     "seed": lambda v: f"seed {v}",
     "partition_start": lambda v: f"start sector {v}",
     "lvm_kib": _lvm,

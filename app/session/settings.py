@@ -17,7 +17,8 @@ from .schema import SETTINGS, check_record
 
 # Fields that change the drive itself: changing one mid-run discards the run.
 DRIVE_FIELDS = ("profile", "capacity_mib", "spare_pct", "page_kib", "pages_per_block",
-                "mapping", "gc", "d", "gc_low_blocks", "gc_frontier", "seed", "partition_start",
+                "mapping", "gc", "d", "gc_low_blocks", "gc_frontier", "victim_order", "seed",
+                "partition_start",
                 "lvm_kib", "journal", "kernel", "data_compression")
 # Mount options: applied to a mounted file system at once (remount), no new drive.
 MOUNT_FIELDS = ("atime", "discard")
@@ -40,6 +41,7 @@ class Settings:
     d: int = 2
     gc_low_blocks: int = 2
     gc_frontier: str = "separate"  # GC copies in their own open block, or the host's
+    victim_order: str = "newest"  # greedy, among equally empty blocks: emptied last/first
     seed: int = 1
     partition_start: int = 2048  # sectors of 512 bytes
     lvm_kib: int = 0  # LVM pe_start, KiB from the partition start (0 = no LVM)
@@ -83,7 +85,7 @@ class Settings:
         honour = load_profile(self.profile).trim_honoured if self.profile else True
         return FtlConfig(mapping=self.mapping, gc=self.gc, d=self.d,
                          gc_low_blocks=self.gc_low_blocks, seed=self.seed, honour_trim=honour,
-                         gc_frontier=self.gc_frontier)
+                         gc_frontier=self.gc_frontier, victim_order=self.victim_order)
 
     def partition(self) -> Partition:
         return Partition(start_sector=self.partition_start,

@@ -74,7 +74,11 @@ class Drive:
         event buffer filled first: take the events and call again from there)."""
         if start == 0:
             commands.check(self.geometry.user_pages)
-        reached = ftl.run_commands(self.arrays, commands.ops, commands.lpns, commands.counts,
+        # Contiguous int8/int64 arrays always (no copy when they are already): one compiled
+        # specialisation, the one `python -m model.flash.warm` prepares.
+        reached = ftl.run_commands(self.arrays, np.ascontiguousarray(commands.ops, np.int8),
+                                   np.ascontiguousarray(commands.lpns, np.int64),
+                                   np.ascontiguousarray(commands.counts, np.int64),
                                    start, len(commands))
         self._raise_if_broken()
         return int(reached)
@@ -92,8 +96,11 @@ class Drive:
         lpns = np.ascontiguousarray(lpns, dtype=np.int64)
         if lpns.size and (lpns.min() < 0 or lpns.max() >= self.geometry.user_pages):
             raise ValueError(f"lpn must be from 0 to {self.geometry.user_pages - 1}")
-        ftl.run_single_page_writes(self.arrays, lpns)
-        self._raise_if_broken()
+        if self.config.mapping == "page":
+            ftl.run_single_page_writes(self.arrays, lpns)
+            self._raise_if_broken()
+        else:
+            self.run(Commands.single_page(OP_WRITE, lpns))
 
     def _one(self, op: int, lpn: int, count: int) -> None:
         cmd = Commands(np.array([op], dtype=np.int8), np.array([lpn], dtype=np.int64),

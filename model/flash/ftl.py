@@ -116,8 +116,8 @@ def _data_block(a, lb):
     return pb
 
 
-@inline
-def _block_write(a, lpn, count):
+@jit
+def block_write(a, lpn, count):
     """Write count pages inside one logical block. Free target pages are programmed in
     place; otherwise the block is merged: a fresh block receives the new pages and copies of
     the old block's other valid pages, and the old block is erased."""
@@ -160,8 +160,8 @@ def _block_write(a, lpn, count):
     erase(a, pb)
 
 
-@inline
-def _block_trim(a, lpn, count):
+@jit
+def block_trim(a, lpn, count):
     ppb = a.regs[R_PAGES_PER_BLOCK]
     lb = lpn // ppb
     for page in range(lpn, lpn + count):
@@ -331,7 +331,7 @@ def write_range(a, lpn, count):
         end = lpn + count
         while lpn < end and a.regs[R_ERROR] == 0:
             n = min(end, (lpn // ppb + 1) * ppb) - lpn
-            _block_write(a, lpn, n)
+            block_write(a, lpn, n)
             lpn += n
     else:
         for page in range(lpn, lpn + count):
@@ -351,7 +351,7 @@ def trim_range(a, lpn, count):
         end = lpn + count
         while lpn < end:
             n = min(end, (lpn // ppb + 1) * ppb) - lpn
-            _block_trim(a, lpn, n)
+            block_trim(a, lpn, n)
             lpn += n
     else:
         for page in range(lpn, lpn + count):
@@ -423,18 +423,11 @@ PREFETCH_OLD = 32
 
 @jit
 def run_single_page_writes(a, lpns):
-    """The hot path of whole-drive runs: one host write per entry, no events.
-
-    Page mapping prefetches ahead (results identical: a prefetch changes no value); the
-    block and fast mappings take the plain loop.
-    """
+    """The hot path of whole-drive runs under page mapping: one host write per entry, no
+    events, prefetching ahead (results identical: a prefetch changes no value). Block and
+    fast mappings run single-page writes through run_commands (Drive.write_pages), so this
+    loop compiles only the page-mapped write."""
     n = lpns.shape[0]
-    if a.regs[R_MAPPING] != MAP_PAGE:
-        for i in range(n):
-            write_range(a, lpns[i], 1)
-            if a.regs[R_ERROR] != 0:
-                return i
-        return n
     for i in range(n):
         if i + PREFETCH_L2P < n:
             prefetch_write(a.l2p, lpns[i + PREFETCH_L2P])

@@ -1,7 +1,8 @@
 """Compiled garbage collection: victim policies, collecting a victim, foreground and idle GC.
 
 Victim policies (exact tie-breaks, which the reference FTL in `reference.py` repeats):
-- greedy: fewest valid pages; among equals, the block that reached that count most recently.
+- greedy: fewest valid pages; among equals, the block that reached that count most recently
+  (victim order "newest") or first ("oldest", as Desnoyers' simulator does).
 - fifo: the block closed longest ago.
 - cost-benefit: largest age * (1 - u) / (2u), u = valid fraction, age = NAND page writes since
   the block closed (Kawaguchi, Nishioka and Motoda, "A flash-memory based file system",
@@ -28,6 +29,7 @@ from .state import (
     GC_FIFO,
     GC_GREEDY,
     INVALID_PAGE,
+    ORDER_OLDEST,
     R_BLOCKS,
     R_CLOSED_COUNT,
     R_COPY_BLOCK,
@@ -48,6 +50,7 @@ from .state import (
     R_NAND_WRITES,
     R_PAGES_PER_BLOCK,
     R_POLICY,
+    R_VICTIM_ORDER,
 )
 
 # Pages ahead whose l2p entries a GC copy loop keeps loading.
@@ -77,6 +80,8 @@ def _greedy_victim(a):
     a.regs[R_MIN_VALID] = v
     if v > ppb:
         return -1
+    if a.regs[R_VICTIM_ORDER] == ORDER_OLDEST:
+        return a.bucket_tail[v]
     return a.bucket_head[v]
 
 

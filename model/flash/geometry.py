@@ -14,6 +14,7 @@ from .memory import MemoryBudget, memory_budget
 MAPPINGS = ("page", "block", "fast")
 GC_POLICIES = ("greedy", "fifo", "cost-benefit", "random-d")
 GC_FRONTIERS = ("separate", "shared")
+VICTIM_ORDERS = ("newest", "oldest")
 
 # GC keeps this many free blocks in hand beyond the watermark so that the copy stream always
 # has somewhere to go; below about four spare blocks a GC loop can find no victim with an
@@ -163,6 +164,9 @@ class FtlConfig:
         under skewed traffic blocks stay sorted by temperature); "shared": the host's open
         block, one write frontier for both, as Desnoyers' analytic models assume. Block and
         fast mappings have no GC stream and ignore it.
+    victim_order: which block greedy GC takes among closed blocks with the same fewest valid
+        pages: "newest", the one that reached that count last, or "oldest", the one that
+        reached it first (as Desnoyers' simulator does). Other policies ignore it.
     """
 
     mapping: str = "page"
@@ -173,6 +177,7 @@ class FtlConfig:
     seed: int = 1
     track_versions: bool = False
     gc_frontier: str = "separate"
+    victim_order: str = "newest"
 
     def __post_init__(self) -> None:
         _require(self.mapping in MAPPINGS, f"mapping must be one of {', '.join(MAPPINGS)}; "
@@ -181,6 +186,8 @@ class FtlConfig:
                  f"got {self.gc!r}")
         _require(self.gc_frontier in GC_FRONTIERS, "gc_frontier must be one of "
                  f"{', '.join(GC_FRONTIERS)}; got {self.gc_frontier!r}")
+        _require(self.victim_order in VICTIM_ORDERS, "victim_order must be one of "
+                 f"{', '.join(VICTIM_ORDERS)}; got {self.victim_order!r}")
         _require(is_whole(self.d) and 1 <= self.d <= 1024,
                  f"d must be a whole number from 1 to 1024; got {self.d}")
         _require(is_whole(self.gc_low_blocks) and 1 <= self.gc_low_blocks <= 64,

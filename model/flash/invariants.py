@@ -131,6 +131,15 @@ def _page_mapping_problems(a, ppb: int, free_pages: np.ndarray) -> list[str]:
                 b = int(a.bucket_next[b])
         if sorted(listed) != full.tolist():
             out.append("greedy buckets do not hold exactly the full blocks")
+        for v in range(ppb + 1):
+            b, last = int(a.bucket_head[v]), -1
+            for _ in range(a.valid.shape[0] + 1):
+                if b < 0:
+                    break
+                b, last = int(a.bucket_next[b]), b
+            if int(a.bucket_tail[v]) != last:
+                out.append(f"greedy bucket {v}'s tail is {a.bucket_tail[v]}, not its last "
+                           f"block {last}")
         if full.size and regs[R_MIN_VALID] > a.valid[full].min():
             out.append("greedy minimum-bucket cursor is above the real minimum")
     elif policy == GC_FIFO:

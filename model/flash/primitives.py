@@ -72,7 +72,8 @@ def fail(a, code):
         a.regs[R_ERROR] = code
 
 
-# --- greedy buckets: closed blocks linked by valid count, newest arrival at the head ---------
+# --- greedy buckets: closed blocks linked by valid count, newest arrival at the head, oldest
+# at the tail (a block arrives when it closes and each time a page of it goes stale) -------
 
 @inline
 def bucket_add(a, b):
@@ -82,6 +83,8 @@ def bucket_add(a, b):
     a.bucket_next[b] = head
     if head >= 0:
         a.bucket_prev[head] = b
+    else:
+        a.bucket_tail[v] = b
     a.bucket_head[v] = b
     if v < a.regs[R_MIN_VALID]:
         a.regs[R_MIN_VALID] = v
@@ -98,6 +101,8 @@ def bucket_remove(a, b):
         a.bucket_head[v] = n
     if n >= 0:
         a.bucket_prev[n] = p
+    else:
+        a.bucket_tail[v] = p
     a.bucket_prev[b] = -1
     a.bucket_next[b] = -1
 

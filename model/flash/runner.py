@@ -73,6 +73,7 @@ class RunResult:
     gc: str
     d: int
     gc_frontier: str  # "separate" or "shared": where GC copies are written
+    victim_order: str  # greedy among equally empty blocks: "newest" or "oldest"
     mapping: str
     workload: str
     theory_wa: float | None  # the published model, for a drive with no blocks held back
@@ -199,6 +200,7 @@ def run(spec: RunSpec, progress: Progress | None = None,
         gc=spec.config.gc,
         d=spec.config.d,
         gc_frontier=spec.config.gc_frontier,
+        victim_order=spec.config.victim_order,
         mapping=spec.config.mapping,
         workload=spec.workload.kind,
         theory_wa=theory_for(spec, effective),

@@ -34,6 +34,8 @@ GC_GREEDY, GC_FIFO, GC_COST_BENEFIT, GC_RANDOM_D = 0, 1, 2, 3
 MAPPING_CODES = {"page": 0, "block": 1, "fast": 2}
 MAP_PAGE, MAP_BLOCK, MAP_FAST = 0, 1, 2
 FRONTIER_CODES = {"separate": 0, "shared": 1}
+VICTIM_ORDER_CODES = {"newest": 0, "oldest": 1}
+ORDER_NEWEST, ORDER_OLDEST = 0, 1
 
 # Command opcodes.
 OP_WRITE, OP_TRIM, OP_READ = 0, 1, 2
@@ -89,6 +91,7 @@ R_WATCH_LPN = 35  # logical page whose host writes are counted, -1 for none (bre
 R_WATCH_WRITES = 36  # host writes of R_WATCH_LPN
 R_COPY_BLOCK = 37  # the registers GC copies program through: R_GC_BLOCK and R_GC_OFFSET
 R_COPY_OFFSET = 38  # ("separate" frontier) or R_HOST_BLOCK and R_HOST_OFFSET ("shared")
+R_VICTIM_ORDER = 39  # greedy, among equally empty blocks: ORDER_NEWEST or ORDER_OLDEST
 N_REGS = 40
 
 COUNTER_NAMES = {
@@ -133,7 +136,8 @@ FlashArrays = namedtuple(
         "fifo_ring",  # int32[blocks]; mapping "fast": its log blocks, oldest first
         "bucket_prev",  # int32[blocks]: greedy buckets, doubly linked by valid count
         "bucket_next",  # int32[blocks]
-        "bucket_head",  # int32[pages per block + 1]
+        "bucket_head",  # int32[pages per block + 1]: each bucket's newest arrival
+        "bucket_tail",  # int32[pages per block + 1]: each bucket's oldest arrival
         "closed_list",  # int32[blocks]: closed blocks, any order (random-d, cost-benefit)
         "closed_pos",  # int32[blocks]: index of a block in closed_list, -1 if absent
         "lb2pb",  # int32[logical blocks]: block mapping's logical -> physical block
@@ -160,6 +164,7 @@ def allocate(geometry: Geometry, config: FtlConfig, event_capacity: int = 0) -> 
     regs[R_HONOUR_TRIM] = int(config.honour_trim)
     regs[R_TRACK_VERSIONS] = int(config.track_versions)
     regs[R_MAPPING] = MAPPING_CODES[config.mapping]
+    regs[R_VICTIM_ORDER] = VICTIM_ORDER_CODES[config.victim_order]
     shared = FRONTIER_CODES[config.gc_frontier] == 1
     regs[R_COPY_BLOCK] = R_HOST_BLOCK if shared else R_GC_BLOCK
     regs[R_COPY_OFFSET] = R_HOST_OFFSET if shared else R_GC_OFFSET
@@ -203,6 +208,7 @@ def _allocate_arrays(geometry: Geometry, config: FtlConfig, regs: np.ndarray,
         bucket_prev=np.full(nb, -1, dtype=np.int32),
         bucket_next=np.full(nb, -1, dtype=np.int32),
         bucket_head=np.full(ppb + 1, -1, dtype=np.int32),
+        bucket_tail=np.full(ppb + 1, -1, dtype=np.int32),
         closed_list=np.zeros(nb, dtype=np.int32),
         closed_pos=np.full(nb, -1, dtype=np.int32),
         lb2pb=np.full(logical_blocks, -1, dtype=np.int32),

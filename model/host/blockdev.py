@@ -66,6 +66,9 @@ _DRIVE_COUNTERS = {"host_pages_written": "host_writes", "nand_writes": "nand_wri
                    "trimmed_pages": "trimmed_pages", "merges": "merges"}
 
 
+_NOTHING = BatchStats()  # an empty batch (BatchStats is frozen: one serves every test)
+
+
 class BlockDevice:
     """A partition on a Drive, addressed in bytes from the partition's start.
 
@@ -237,7 +240,7 @@ class BlockDevice:
     @property
     def pending(self) -> bool:
         """Whether requests are queued (or were run) since the last submit."""
-        return bool(self._ops) or any(self._host.values()) or self._done != BatchStats()
+        return bool(self._ops) or any(self._host.values()) or self._done != _NOTHING
 
     def submit(self) -> BatchStats:
         """Run everything queued since the last submit; return what it cost."""

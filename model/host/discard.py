@@ -244,9 +244,17 @@ def still_free(extents: Iterable[tuple[int, int]],
     """The parts of extents that are free now (blocks freed in a transaction may have been
     allocated again before it committed; trimming them would lose a live file's data)."""
     out = []
+    used = alloc.used
     for s, ln in extents:
-        starts, lengths = alloc.free_runs(s, s + ln)
-        out += zip(starts.tolist(), lengths.tolist(), strict=True)
+        if ln <= 0:
+            continue
+        seg = used[s:s + ln]
+        # Most extents are still wholly free: no run-finding needed.
+        if not seg.any():
+            out.append((int(s), int(ln)))
+        else:
+            starts, lengths = alloc.free_runs(s, s + ln)
+            out += zip(starts.tolist(), lengths.tolist(), strict=True)
     return out
 
 

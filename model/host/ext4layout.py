@@ -13,6 +13,7 @@ contiguous blocks, at most 32,768 long as in ext4.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -55,21 +56,28 @@ class Layout:
         if self.total_blocks < 64:
             raise ValueError(f"file system must have at least 64 blocks; got "
                              f"{self.total_blocks}")
+        # Every metadata block of every group, worked out once: the file system asks for
+        # them hundreds of thousands of times a run (an inode's table block at each change).
+        flex = [self._flex(g) for g in range(self.groups)]
+        object.__setattr__(self, "_block_bitmaps", [base + i for base, _, i in flex])
+        object.__setattr__(self, "_inode_bitmaps", [base + n + i for base, n, i in flex])
+        object.__setattr__(self, "_itable_starts",
+                           [base + 2 * n + i * self.itable_blocks for base, n, i in flex])
 
-    @property
+    @cached_property
     def groups(self) -> int:
         return -(-self.total_blocks // self.blocks_per_group)
 
-    @property
+    @cached_property
     def gdt_blocks(self) -> int:
         return -(-self.groups // DESCRIPTORS_PER_BLOCK)
 
-    @property
+    @cached_property
     def itable_blocks(self) -> int:
         """Inode-table blocks per group."""
         return -(-self.inodes_per_group * self.inode_bytes // self.block_bytes)
 
-    @property
+    @cached_property
     def inodes_per_block(self) -> int:
         return self.block_bytes // self.inode_bytes
 
@@ -83,16 +91,13 @@ class Layout:
         return base, min(FLEX_GROUPS, self.groups - first), g % FLEX_GROUPS
 
     def block_bitmap(self, g: int) -> int:
-        base, _, i = self._flex(g)
-        return base + i
+        return self._block_bitmaps[g]
 
     def inode_bitmap(self, g: int) -> int:
-        base, n, i = self._flex(g)
-        return base + n + i
+        return self._inode_bitmaps[g]
 
     def itable_start(self, g: int) -> int:
-        base, n, i = self._flex(g)
-        return base + 2 * n + i * self.itable_blocks
+        return self._itable_starts[g]
 
     def metadata_end(self, g: int) -> int:
         """First block after the fixed metadata stored in group g (the superblock, the
@@ -113,8 +118,8 @@ class Layout:
         return (ino - 1) // self.inodes_per_group
 
     def inode_block(self, ino: int) -> int:
-        idx = (ino - 1) % self.inodes_per_group
-        return self.itable_start(self.group_of_inode(ino)) + idx // self.inodes_per_block
+        g, idx = divmod(ino - 1, self.inodes_per_group)
+        return self._itable_starts[g] + idx // self.inodes_per_block
 
 
 class BlockAllocator:

@@ -78,6 +78,10 @@ class Journal:
         self.credits = credits
         self.head = 1  # block 0 of the area is the journal superblock
         self.used_since_checkpoint = 0
+        # Asked before every file operation (must_commit_before): worked out once.
+        self._max_transaction_blocks = max(1, int(blocks * max_transaction_share))
+        self._descriptor_credits = 1 + -(-self._max_transaction_blocks
+                                         // _RESERVED_TAGS_PER_BLOCK)
 
     def _append(self, n: int) -> list[tuple[int, int]]:
         """Reserve n consecutive journal blocks (wrapping), as runs of absolute blocks."""
@@ -108,23 +112,23 @@ class Journal:
         kernels (jbd2_journal_get_max_txn_bufs; 5,461 of 16,384 blocks, so an untar's
         transactions commit at 5,392 blocks: 5,461 - 23 descriptor credits - 47 for the
         next create, as measured on 6.18)."""
-        return max(1, int(self.blocks * self.max_transaction_share))
+        return self._max_transaction_blocks
 
     @property
     def descriptor_credits(self) -> int:
         """Credits jbd2 reserves in each new transaction for its descriptor and commit
         blocks (jbd2_descriptor_blocks_per_trans)."""
-        return 1 + -(-self.max_transaction_blocks // _RESERVED_TAGS_PER_BLOCK)
+        return self._descriptor_credits
 
     def must_commit_before(self, metadata_blocks: int, handle_credits: int,
                            reserved_credits: int = 0) -> bool:
         """Whether a handle asking handle_credits commits the running transaction (holding
         metadata_blocks) before it starts, with reserved_credits held for I/O in flight."""
-        limit = self.max_transaction_blocks
+        limit = self._max_transaction_blocks
         if not self.credits:
             return metadata_blocks >= limit
         reserved = min(reserved_credits, limit // 2)
-        return self.descriptor_credits + metadata_blocks + reserved + handle_credits > limit
+        return self._descriptor_credits + metadata_blocks + reserved + handle_credits > limit
 
     @property
     def needs_checkpoint(self) -> bool:

@@ -84,6 +84,7 @@ class Machine:
         # the discard worker waits for each TRIM: the drive's time for one request
         self.fs.discard_request_s = lambda n: timing.trim_seconds(profile, 1, n)
         self._in_flight: deque[tuple[float, int]] = deque()  # (done at s, bytes written)
+        self._in_flight_bytes = 0  # their sum, kept as they come and go
         self.dev.submit()  # mkfs happens before anything is measured
         self.clock = 0.0
         self.busy_until = 0.0
@@ -109,6 +110,7 @@ class Machine:
         self.busy_until = start + seconds
         if stats.write_bytes:
             self._in_flight.append((self.busy_until, stats.write_bytes))
+            self._in_flight_bytes += stats.write_bytes
         self._io_stats = self._io_stats + stats
         if self.timeline is not None:
             self.timeline.append((start, self.busy_until, stats, self.drive.free_blocks))
@@ -144,8 +146,8 @@ class Machine:
     def _writeback_bytes(self) -> int:
         """Bytes sent to the drive that it has not finished writing by now."""
         while self._in_flight and self._in_flight[0][0] <= self.clock:
-            self._in_flight.popleft()
-        return sum(n for _, n in self._in_flight)
+            self._in_flight_bytes -= self._in_flight.popleft()[1]
+        return self._in_flight_bytes
 
     def cpu(self, seconds: float) -> None:
         """The host computes for `seconds`; timers fire, background I/O goes out. A writer

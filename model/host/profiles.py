@@ -25,6 +25,7 @@ from model.flash.geometry import (
     GC_FRONTIERS,
     GC_POLICIES,
     MAPPINGS,
+    VICTIM_ORDERS,
     FtlConfig,
     Geometry,
     check_buildable,
@@ -71,6 +72,8 @@ _DEVICE_FIELDS: dict[str, tuple] = {
     "gc_policy": (GC_POLICIES, None, None, "GC victim policy"),
     "gc_frontier": (GC_FRONTIERS, None, None, "where GC copies go: their own open block "
                     "(separate) or the host's (shared)"),
+    "victim_order": (VICTIM_ORDERS, None, None, "which block greedy GC takes among equally "
+                     "empty ones: the one emptied last (newest) or first (oldest)"),
     "channels": ("int", 1, 64, "flash channels"),
     "dies_per_channel": ("int", 1, 64, "dies per channel that program in parallel"),
     "channel_mb_s": ("float", 1.0, 10_000.0, "data rate of one channel bus, MB/s"),
@@ -238,6 +241,7 @@ class DeviceProfile:
     mapping: str
     gc_policy: str
     gc_frontier: str
+    victim_order: str
     channels: int
     dies_per_channel: int
     channel_mb_s: float
@@ -285,7 +289,8 @@ class DeviceProfile:
     def ftl_config(self, **overrides) -> FtlConfig:
         """An FtlConfig with this drive's mapping, GC policy and TRIM behaviour."""
         kwargs = {"mapping": self.mapping, "gc": self.gc_policy,
-                  "gc_frontier": self.gc_frontier, "honour_trim": self.trim_honoured}
+                  "gc_frontier": self.gc_frontier, "victim_order": self.victim_order,
+                  "honour_trim": self.trim_honoured}
         kwargs.update(overrides)
         return FtlConfig(**kwargs)
 

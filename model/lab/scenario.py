@@ -81,6 +81,7 @@ class Scenario:
     steps: tuple[Step, ...]
     source: str = ""
     gc_frontier: str | None = None  # where GC copies go; None: the profile's setting
+    victim_order: str | None = None  # greedy among equals; None: the profile's setting
 
 
 _HEADER = re.compile(r"^\s*\[\[?\s*\"?([A-Za-z0-9_-]+)\"?\s*\]\]?\s*(#.*)?$")
@@ -202,7 +203,8 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
                     data_compression=host["data_compression"], partition=partition,
                     fs=fs_options, steps=tuple(Step(do, args, line) for (do, args), line
                                                in zip(steps, lines, strict=True)),
-                    source=path, gc_frontier=drive["gc_frontier"])
+                    source=path, gc_frontier=drive["gc_frontier"],
+                    victim_order=drive["victim_order"])
 
 
 def make_step(do: str, **fields) -> Step:
@@ -234,8 +236,9 @@ def scenario_text(s: Scenario, comment: str = "") -> str:
     if s.user_pages is not None:
         page = load_profile(s.profile).page_bytes
         lines.append(f"user_gib = {_toml_value(s.user_pages * page / 2**30)}")
-    if s.gc_frontier is not None:
-        lines.append(f"gc_frontier = {_toml_value(s.gc_frontier)}")
+    for key in ("gc_frontier", "victim_order"):
+        if getattr(s, key) is not None:
+            lines.append(f"{key} = {_toml_value(getattr(s, key))}")
     lines += ["", "[host]", f"profile = {_toml_value(s.host)}"]
     if s.data_compression is not None:
         lines.append(f"data_compression = {_toml_value(float(s.data_compression))}")
@@ -262,7 +265,8 @@ def scenario_text(s: Scenario, comment: str = "") -> str:
 
 def build_machine(s: Scenario) -> Machine:
     """The scenario's machine; ScenarioError when this computer cannot hold the drive."""
-    overrides = {} if s.gc_frontier is None else {"gc_frontier": s.gc_frontier}
+    overrides = {key: getattr(s, key) for key in ("gc_frontier", "victim_order")
+                 if getattr(s, key) is not None}
     try:
         return Machine(load_profile(s.profile), load_host_profile(s.host), s.fs, s.partition,
                        user_pages=s.user_pages, data_compression=s.data_compression,

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from model.flash.geometry import GC_FRONTIERS
+from model.flash.geometry import GC_FRONTIERS, VICTIM_ORDERS
 from model.host.filetree import PACK_RATIO
 from model.host.fstypes import ATIME_MODES, KERNEL_ERAS
 from model.host.profiles import list_host_profiles, list_profiles
@@ -156,7 +156,9 @@ TABLES: dict[str, dict[str, Field]] = {
     "drive": {"profile": Field("choice", choices=list_profiles, required=True),
               "user_gib": Field("float", 0.01, 16384.0, unit="GiB"),
               # where GC copies go; absent: the profile's own setting
-              "gc_frontier": Field("choice", choices=GC_FRONTIERS)},
+              "gc_frontier": Field("choice", choices=GC_FRONTIERS),
+              # greedy GC among equally empty blocks; absent: the profile's own setting
+              "victim_order": Field("choice", choices=VICTIM_ORDERS)},
     "host": {"profile": Field("choice", choices=list_host_profiles,
                               default="host_phenom2_x4_965"),
              "data_compression": Field("float", 0.05, 1.0)},

@@ -25,6 +25,7 @@ from model.host.profiles import load_profile
 from ..appearance import theme
 from ..drive import mapwiring
 from ..drive.driveview import DriveView
+from ..run import preparing
 from ..settings.scenariofiles import profile_settings
 from ..settings.session import DRIVE_FIELDS, Settings
 from . import compare, dockedlessons, exportdialog, runfiles, shortcuts, statusline
@@ -58,10 +59,49 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         self._charts_at = 0.0
         self._build(DriveView("A", settings, parent=self))
         self.add_view(self.views[0])
-        self.views[0].start()
+        self.preparer = None  # compiling the engine, when its cache was cold
+        if preparing.engine_is_warm():
+            self.views[0].start()
+        else:
+            self._prepare_engine()
         self._apply_theme()
         self.settings_changed(self.views[0], self.views[0].settings, True)
         self._fit_to_screen(1280, 860)
+
+    def _prepare_engine(self) -> None:
+        """Compile the engine before the first drive runs, Run and its neighbours waiting
+        (disabled) and the status saying why; the drive's commands queue meanwhile."""
+        for b in self._waiting_buttons():
+            b.setEnabled(False)
+        self.notice = preparing.MESSAGE
+        statusline.say(self, preparing.MESSAGE)
+        self.progress_label.setText(preparing.MESSAGE)
+        self.preparer = preparing.EnginePreparer(self)
+        self.preparer.progressed.connect(self._engine_progress)
+        self.preparer.finished.connect(self._engine_ready)
+        self.preparer.start()
+
+    def _waiting_buttons(self) -> list:
+        return [self.run_button, self.play_button, self.step_button, self.gc_button]
+
+    @Slot(int, int, str)
+    def _engine_progress(self, done: int, total: int, name: str) -> None:
+        self.notice = f"{preparing.MESSAGE} ({done} of {total} ready)"
+        self.progress_label.setText(self.notice)
+        statusline.say(self, self.notice)
+
+    @Slot(str)
+    def _engine_ready(self, error: str) -> None:
+        self.preparer = None
+        self.notice = ""
+        self.statusBar().clearMessage()
+        self.progress_label.setText("")
+        for b in self._waiting_buttons():
+            b.setEnabled(True)
+        self.views[0].start()
+        if error:  # the first run compiles instead, and the message says why it waits
+            statusline.say(self, f"Preparing the simulator failed ({error}); the first run "
+                           "compiles it, about a minute")
 
     # drive A's parts, by the names the window had before it held two drives
     session = property(lambda self: self.views[self.edited].session)

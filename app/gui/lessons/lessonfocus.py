@@ -30,6 +30,7 @@ def config_settings(config: RunConfig, base: Settings | None = None) -> Settings
                        spare_pct=round(100 * g.spare, 2), page_kib=g.page_bytes // 1024,
                        pages_per_block=g.pages_per_block, mapping=c.mapping, gc=c.gc, d=c.d,
                        gc_low_blocks=c.gc_low_blocks, gc_frontier=c.gc_frontier,
+                       victim_order=c.victim_order,
                        seed=spec.seed,
                        workload=w.kind, hot_lba_pct=100 * w.hot_lba_fraction,
                        hot_write_pct=100 * w.hot_write_fraction)

@@ -123,8 +123,9 @@ class Controls(QWidget):
         self.expert_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.expert_toggle.setArrowType(Qt.ArrowType.RightArrow)
         self.expert_toggle.setToolTip("Show or hide the expert controls: GC details and "
-                                      "alignment: random-d's d, the GC watermark and write "
-                                      "frontier, the seed, partition start and LVM offset.")
+                                      "alignment: random-d's d, the GC watermark, write "
+                                      "frontier and victim order, the seed, partition "
+                                      "start and LVM offset.")
         self.expert_toggle.toggled.connect(self.set_expert)
         layout.addWidget(self.expert_toggle)
         self.expert = QGroupBox("Expert")
@@ -132,6 +133,7 @@ class Controls(QWidget):
         self._add(form, "d", "d (random-d)", _spin("d"))
         self._add(form, "gc_low_blocks", "GC watermark", _spin("gc_low_blocks"))
         self._add(form, "gc_frontier", "GC frontier", self._combo("gc_frontier"))
+        self._add(form, "victim_order", "Victim order", self._combo("victim_order"))
         self._add(form, "seed", "Seed", _spin("seed"))
         starts = QComboBox()
         for sectors, text in PARTITION_STARTS:

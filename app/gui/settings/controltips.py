@@ -28,6 +28,9 @@ TIPS = {
     "gc_frontier": "Where GC writes the pages it copies: separate (an open block of their own, "
                    "so copied, colder data stays apart from fresh writes) or shared (the "
                    "host's open block: one write frontier).",
+    "victim_order": "Greedy GC, among blocks with the same fewest valid pages: newest (the "
+                    "one that got there last) or oldest (the one that got there first, as "
+                    "Desnoyers' simulator does).",
     "seed": "Seeds the workload generators and the engine; same seed, same run.",
     "partition_start": "Where the partition starts, in 512-byte sectors. 63 was the old DOS "
                        "default; 2048 (1 MiB) is aligned.",

@@ -53,6 +53,7 @@ def settings_for(sc: Scenario, current: Settings) -> Settings:
     return replace(current, profile=sc.profile, **profile_settings(sc.profile) | {
                        "spare_pct": spare},
                    **ENGINE_DEFAULTS, gc_frontier=sc.gc_frontier or p.gc_frontier,
+                   victim_order=sc.victim_order or p.victim_order,
                    capacity_mib=user_pages * p.page_bytes / 2**20,
                    partition_start=sc.partition.start_sector,
                    lvm_kib=sc.partition.lvm_pe_start_bytes // 1024, journal=sc.fs.journal,
@@ -97,4 +98,7 @@ def scenario_for(s: Settings, log: list[dict], name: str) -> Scenario:
                                  discard=mount["discard"], kernel=s.kernel),
                     steps=tuple(steps),
                     gc_frontier=None if s.gc_frontier == load_profile(s.profile).gc_frontier
-                    else s.gc_frontier)
+                    else s.gc_frontier,
+                    victim_order=None
+                    if s.victim_order == load_profile(s.profile).victim_order
+                    else s.victim_order)

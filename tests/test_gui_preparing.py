@@ -1,0 +1,47 @@
+"""A window opened on a cold engine cache (no setup.sh, or an edited engine) says so at once,
+shows each function as it becomes ready, and keeps Run waiting, visibly, until the engine is
+compiled; then the drive starts as usual. The compiling is stood in for by a generator the
+test steps (the real one, model/flash/warm.prepare, is tested in test_warm.py)."""
+
+import threading
+
+from app.gui.frame.workbench import Workbench
+from app.gui.run import preparing
+from model.flash import warm
+
+
+def test_a_cold_engine_keeps_run_waiting_with_its_progress_shown(qtbot, until, monkeypatch):
+    go = [threading.Event() for _ in range(3)]
+
+    def prepare():
+        for i, event in enumerate(go):
+            event.wait(timeout=300)
+            yield warm.Step(i + 1, 3, f"function {i + 1}", float(i))
+
+    monkeypatch.setattr(preparing, "engine_is_warm", lambda: False)
+    monkeypatch.setattr(preparing.warm, "prepare", prepare)
+    w = Workbench()
+    qtbot.addWidget(w)
+    w.show()
+    waiting = [w.run_button, w.play_button, w.step_button, w.gc_button]
+    assert not any(b.isEnabled() for b in waiting)
+    assert preparing.MESSAGE in w.progress_label.text()
+    assert w.snapshot is None  # the drive waits for the engine, its commands queued
+    go[0].set()
+    until(lambda: "(1 of 3 ready)" in w.progress_label.text())
+    assert not w.run_button.isEnabled()
+    go[1].set()
+    go[2].set()
+    until(lambda: w.run_button.isEnabled())
+    assert all(b.isEnabled() for b in waiting)
+    assert preparing.MESSAGE not in w.progress_label.text()
+    until(lambda: w.snapshot is not None)  # the drive started once the engine was ready
+    w.close()
+
+
+def test_a_warm_engine_starts_the_drive_at_once(qtbot, until):
+    w = Workbench()
+    qtbot.addWidget(w)
+    assert w.preparer is None and w.run_button.isEnabled()
+    until(lambda: w.snapshot is not None)
+    w.close()
