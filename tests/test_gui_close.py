@@ -1,9 +1,15 @@
-"""A step being prepared (here: reading a tar archive that never ends, fed through a pipe,
-so only cancelling can end it) gives way at once to a command that discards the run, and
-closing the window then ends the worker thread instead of aborting Python with "QThread:
-Destroyed while thread is still running". Waits are on conditions; the only limits are hang
-guards."""
+"""A step being prepared (here: reading a tar archive that never ends, so only cancelling can
+end it) gives way at once to a command that discards the run, and closing the window then
+ends the worker thread instead of aborting Python with "QThread: Destroyed while thread is
+still running". Waits are on conditions; the only limits are hang guards.
 
+The archive is a regular file (a FIFO is refused as an input at once, model/inputfile.py),
+and tarfile's stream reader is replaced by one whose members never end, so the preparation
+lasts until it is cancelled however fast the machine is."""
+
+from __future__ import annotations
+
+import itertools
 import os
 import subprocess
 import sys
@@ -18,25 +24,38 @@ ROOT = Path(__file__).resolve().parents[1]
 HANG_GUARD_S = 300
 
 
-def endless_tar(fifo: Path) -> threading.Thread:
-    """A thread writing a tar archive of empty files into fifo until its reader goes."""
+class EndlessArchive:
+    """Stands for tarfile.open in stream mode: regular members without end, until the reader
+    lets go of it (let_go is set when its `with` block ends)."""
 
-    def write() -> None:
-        try:
-            with open(fifo, "wb") as f, tarfile.open(fileobj=f, mode="w|") as tar:
-                for i in range(10**12):
-                    tar.addfile(tarfile.TarInfo(f"linux/file{i}.c"))
-        except (OSError, ValueError):  # the reader closed the pipe
-            pass
+    def __init__(self) -> None:
+        self.let_go = threading.Event()
 
-    os.mkfifo(fifo)
-    thread = threading.Thread(target=write, daemon=True)
-    thread.start()
-    return thread
+    def __call__(self, *args, **kwargs) -> EndlessArchive:
+        return self
+
+    def __enter__(self) -> EndlessArchive:
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        self.let_go.set()
+        return False
+
+    def __iter__(self):
+        for i in itertools.count():
+            yield tarfile.TarInfo(f"linux/file{i}.c")
 
 
-def unpack_from(fifo: Path) -> FsStep:
-    return FsStep("unpack", {"scale": 1.0, "tar": str(fifo)}, index=1, sync_after=True)
+def endless_tar(path: Path) -> EndlessArchive:
+    """A regular (empty) file at path, and tarfile.open made endless: restore it after."""
+    path.write_bytes(b"")
+    archive = EndlessArchive()
+    tarfile.open = archive
+    return archive
+
+
+def unpack_from(tar: Path) -> FsStep:
+    return FsStep("unpack", {"scale": 1.0, "tar": str(tar)}, index=1, sync_after=True)
 
 
 def fs_drive(until, w) -> None:
@@ -45,16 +64,17 @@ def fs_drive(until, w) -> None:
     until(lambda: w.snapshot.user_pages == w.session.settings.user_pages)
 
 
-def test_reset_cancels_a_preparation_and_the_window_goes_on(until, bench, tmp_path):
+def test_reset_cancels_a_preparation_and_the_window_goes_on(until, bench, tmp_path,
+                                                           monkeypatch):
     fs_drive(until, bench)
-    writer = endless_tar(tmp_path / "tree.tar")
+    monkeypatch.setattr(tarfile, "open", tarfile.open)  # restored after the test
+    archive = endless_tar(tmp_path / "tree.tar")
     bench.worker.send("fs", unpack_from(tmp_path / "tree.tar"))
     until(lambda: bench.snapshot.segment.startswith("preparing unpack"))
     assert bench.snapshot.running and bench.is_running()
     bench.reset_drive()
     until(lambda: not bench.snapshot.segment and not bench.snapshot.running)
-    writer.join(HANG_GUARD_S)
-    assert not writer.is_alive()  # the tar reader let go of the pipe: it was cancelled
+    assert archive.let_go.wait(HANG_GUARD_S)  # the tar reader let go: it was cancelled
     assert not bench.controls.error.isVisible()  # a cancel is no failure
     assert bench.snapshot.steps == [] and bench.snapshot.log == []
     # The reset drive is formatted again, and its format may already count as data: yes.
@@ -72,7 +92,7 @@ SCRIPT = textwrap.dedent("""
     from tests.test_gui_close import endless_tar, unpack_from
     from pathlib import Path
 
-    fifo = Path(sys.argv[1])
+    tar = Path(sys.argv[1])
     app = QApplication([])
     w = Workbench()
 
@@ -87,16 +107,15 @@ SCRIPT = textwrap.dedent("""
     w.request(profile="ocz_vertex_le_100")
     w.request(capacity_mib=256.0)
     until(lambda: w.snapshot is not None and w.snapshot.user_pages == 65536, "drive")
-    writer = endless_tar(fifo)
-    w.worker.send("fs", unpack_from(fifo))
+    archive = endless_tar(tar)
+    w.worker.send("fs", unpack_from(tar))
     until(lambda: w.snapshot.segment.startswith("preparing unpack"), "preparation")
     w.close()
     finished = w.worker.isFinished()
     print("worker finished:", finished, flush=True)
     if not finished:
         sys.exit("the worker thread outlived the window")
-    writer.join(240)
-    print("tar reader let go:", not writer.is_alive())
+    print("tar reader let go:", archive.let_go.wait(240))
     del w
     app.quit()
 """)
