@@ -104,7 +104,7 @@ def test_bench_json_and_text_carry_the_c_reference_note(tmp_path):
     missing = tmp_path / "ref_ftl.c"
     code = ("import argparse, json; from app.cli import bench; "
             f"print(json.dumps(bench.speed(argparse.Namespace(sizes=[15], repeat=1, "
-            f"reference={str(missing)!r}, json={{}}))))")
+            f"reference={str(missing)!r}, victim_order='newest', json={{}}))))")
     done = subprocess.run([sys.executable, "-c", code.format(True)], capture_output=True,
                           text=True, timeout=600)
     assert done.returncode == 0, done.stderr
