@@ -22,7 +22,8 @@ from app.session.sessionfile import SessionFileError, read_session
 from lessons import LessonError, parse_lesson
 from lessons.loader import load_lesson
 from model.flash.geometry import FtlConfig, Geometry
-from model.lab.charts import chart_table, sweep_table
+from model.lab.charts import chart_table
+from model.lab.plottable import sweep_table
 from model.lab.sweep import SweepError, load_sweep
 from model.lab.sweeprun import ResultsError, read_results
 from model.lab.tomlwrite import toml_text

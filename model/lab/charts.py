@@ -18,23 +18,28 @@ GC copies take the rest; that share is the throughput a drive of any speed would
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 
 @dataclass(frozen=True)
 class Axis:
-    """An axis: what it shows, its unit (empty: a count with no unit), its CSV column."""
+    """An axis: what it shows, its unit (empty: a count with no unit), its CSV column;
+    whole: it counts things (blocks, erases), so its ticks are whole numbers."""
 
     label: str
     unit: str
     column: str
+    whole: bool = False
 
     @property
     def title(self) -> str:
-        """The axis label with its unit in parentheses, as print style asks."""
-        return f"{self.label} ({self.unit})" if self.unit else self.label
+        """The axis label with its unit in parentheses, as print style asks; a unit the
+        label already ends with ("free blocks", blocks) is not said twice."""
+        if not self.unit or self.label.split()[-1:] == [self.unit]:
+            return self.label
+        return f"{self.label} ({self.unit})"
 
 
 @dataclass(frozen=True)
@@ -113,19 +118,19 @@ CHARTS: dict[str, Chart] = {c.name: c for c in (
           short_tab="Copies"),
     Chart("free", "Free blocks", "Free blocks",
           "Erased blocks ready to be written. GC runs when this falls to the watermark.",
-          _DRIVE_WRITES, Axis("free blocks", "blocks", "free_blocks"),
+          _DRIVE_WRITES, Axis("free blocks", "blocks", "free_blocks", whole=True),
           (Line("free", "free blocks", "free", "free_blocks"),), short_tab="Free"),
     Chart("wear", "Wear", "Erase counts",
           "How many blocks have been erased how often: a narrow peak means even wear.",
-          Axis("erase count", "erases per block", "erase_count"),
-          Axis("blocks", "blocks", "blocks"),
+          Axis("erase count", "erases per block", "erase_count", whole=True),
+          Axis("blocks", "blocks", "blocks", whole=True),
           (Line("hist", "blocks", "erase", "blocks"),), histogram=True),
     Chart("victims", "Victims", "Valid pages in GC victims",
           "How full the blocks garbage collection picked were: victims counted by the valid "
           "pages they held, each of which GC copied. Greedy picks the emptiest block; a peak "
           "to the right means expensive GC.",
-          Axis("valid pages in the victim", "pages", "victim_valid_pages"),
-          Axis("victims", "blocks", "victims"),
+          Axis("valid pages in the victim", "pages", "victim_valid_pages", whole=True),
+          Axis("victims", "blocks", "victims", whole=True),
           (Line("hist", "victims", "gc", "victims"),), histogram=True),
     Chart("steps", "Steps", "File-system steps",
           "File-system steps: MB the drive was asked to write (host) and MB programmed to "
@@ -148,20 +153,30 @@ RUN_CHARTS = tuple(name for name, c in CHARTS.items() if c.source == "run")
 @dataclass(frozen=True)
 class Table:
     """A chart's data: one x column and one y column per series key, all the same length;
-    labels: a name per x value (the steps chart's step names), else empty."""
+    labels: a name per x value (the steps chart's step names, a category), else empty.
+    stats: for a series that is a mean over repeated runs, its n, sd, min and max per x
+    (model/lab/plottable.py); spread: what its error bars show, for the legend."""
 
     chart: Chart
     timed: bool
     x: np.ndarray
     ys: dict[str, np.ndarray]
     labels: tuple[str, ...] = ()
+    stats: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
+    spread: str = ""
 
     def columns(self) -> dict[str, np.ndarray]:
-        """CSV columns, units in their names: x first, then one per series."""
+        """CSV columns, units in their names: x first, then one per series (and its n, sd,
+        min, max when it is a mean); a series with no value at all has no column."""
         x_axis, _ = self.chart.axes(self.timed)
         out = {x_axis.column: self.x}
         for line in self.chart.lines:
-            out[line.csv_column(self.timed)] = self.ys[line.key]
+            y = self.ys[line.key]
+            if y.size and not np.isfinite(y).any():
+                continue
+            out[line.csv_column(self.timed)] = y
+            for stat, values in self.stats.get(line.key, {}).items():
+                out[f"{line.csv_column(self.timed)}_{stat}"] = values
         return out
 
 
@@ -244,45 +259,3 @@ def run_series(rows: list[dict], capacity_mb: float) -> dict[str, np.ndarray]:
     return {"drive_writes": host / capacity_mb, "sim_s": t, "wa": col("wa"),
             "wa_window": window, "host_rate": col("write_mb_s"), "nand_rate": col("nand_mb_s"),
             "gc_rate": gc_rate, "free": col("free_blocks")}
-
-
-def _number(value) -> float | None:
-    """A result's field as a finite float, or None (missing, text, true/false, huge)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    try:
-        value = float(value)
-    except OverflowError:
-        return None
-    return value if np.isfinite(value) else None
-
-
-def sweep_table(name: str, records: list[dict]) -> Table:
-    """Chart `name` (a sweep chart) from a sweep's result records (model/lab/sweeprun.py):
-    for each spare and policy, the mean over the finished runs (seed repeats) of the
-    measured and the analytic WA; a point no run finished is NaN."""
-    if CHARTS.get(name) is None or CHARTS[name].source != "sweep":
-        sweeps = [n for n, c in CHARTS.items() if c.source == "sweep"]
-        raise ValueError(f"chart must be one of {', '.join(sweeps)} for a sweep's results; "
-                         f"got {name!r}")
-    ok = [r for r in records if r.get("status") == "ok" and isinstance(r.get("result"), dict)
-          and isinstance(r.get("point"), dict)]
-    points = [(r["point"].get("gc"), r["result"].get("spare", r["point"].get("spare")),
-               _number(r["result"].get("wa")), _number(r["result"].get("theory_wa")))
-              for r in ok]
-    points = [(p[0], s, *p[2:]) for p in points if (s := _number(p[1])) is not None]
-    spares = np.array(sorted({float(p[1]) for p in points}), dtype=float)
-
-    def mean(policy: str, column: int) -> np.ndarray:
-        out = np.full(spares.size, np.nan)
-        for i, spare in enumerate(spares):
-            got = [p[column] for p in points if p[0] == policy and p[1] == spare
-                   and p[column] is not None]
-            if got:
-                out[i] = float(np.mean(got))
-        return out
-
-    ys = {}
-    for policy in SWEEP_POLICIES:
-        ys[policy], ys[f"{policy}_theory"] = mean(policy, 2), mean(policy, 3)
-    return Table(CHARTS[name], False, 100 * spares, ys)

@@ -133,8 +133,10 @@ class Overlay:
         out = {RUN_COLUMN: np.concatenate([np.full(len(next(iter(p.values()))), r.label,
                                                    dtype=object)
                                            for r, p in zip(self.runs, parts, strict=True)])}
-        for name in parts[0]:
-            out[name] = np.concatenate([np.asarray(p[name], dtype=object) for p in parts])
+        for name in dict.fromkeys(n for p in parts for n in p):  # a run may lack one
+            out[name] = np.concatenate([np.asarray(p[name], dtype=object) if name in p else
+                                        np.full(len(next(iter(p.values()))), np.nan)
+                                        for p in parts])
         return out
 
 
