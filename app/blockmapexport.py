@@ -40,6 +40,7 @@ from app.chartexport import (
     sidecar_path,
     version,
 )
+from app.chartprovenance import provenance, save
 from app.palette import OKABE_ITO
 from model.flash.state import BLOCK_FREE, BLOCK_FULL, BLOCK_OPEN, BLOCK_STATE_NAMES, BLOCK_VICTIM
 
@@ -184,13 +185,8 @@ def render(state, valid, erases, pages_per_block: int, fmt: str, width: str = "s
 
 
 def render_maps(maps: Sequence[DriveMap], fmt: str, width: str = "single") -> bytes:
-    fig = maps_figure(maps, width)
-    buf = io.BytesIO()
-    creator = f"SSD Lab {version()}"
-    with matplotlib.rc_context(PRINT_STYLE):
-        fig.savefig(buf, format=fmt, dpi=PNG_DPI,
-                    metadata={"Software": creator} if fmt == "png" else {"Creator": creator})
-    return buf.getvalue()
+    # provenance inside and no creation date: the same map gives the same bytes
+    return save(maps_figure(maps, width), fmt, PNG_DPI, PRINT_STYLE, provenance(NAME, None))
 
 
 def csv_text(maps: Sequence[DriveMap]) -> str:

@@ -3,7 +3,11 @@
 A result is one JSON object per line (JSON Lines):
 
     {"key": ..., "point": {...}, "status": "ok" | "failed", "result": {...} | null,
-     "error": null | "one-line message", "wall_s": 12.3}
+     "error": null | "one-line message", "wall_s": 12.3, "ssdlab_version": "0.1.0",
+     "source_revision": "v0.1-12-gabc1234"}
+
+`ssdlab_version` and, when the run came from a git checkout, `source_revision` say which
+SSD Lab measured the point (model/provenance.py).
 
 `key` is the point's canonical JSON (sweep.point_key), so a point already in the file is
 never run again. `result` holds the figures the sweep measures; a drive point always carries
@@ -23,6 +27,7 @@ import time
 from dataclasses import dataclass
 
 from model.inputfile import InputFileError, read_input
+from model.provenance import stamp
 
 from .sweep import DRIVE_ALWAYS, Task, drive_spec
 
@@ -41,7 +46,8 @@ def _finite(value):
 def record(task: Task, result: dict | None, error: str | None, wall_s: float) -> dict:
     """The result line of a task, as a dict (see the module docstring)."""
     return {"key": task.key, "point": task.point, "status": "ok" if error is None else "failed",
-            "result": _finite(result), "error": error, "wall_s": round(wall_s, 3)}
+            "result": _finite(result), "error": error, "wall_s": round(wall_s, 3),
+            **stamp()}
 
 
 def failed(task: Task, error: BaseException | str, wall_s: float = 0.0) -> dict:
