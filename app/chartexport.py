@@ -20,7 +20,6 @@ import json
 import math
 import os
 from dataclasses import dataclass
-from importlib import metadata
 
 import matplotlib
 import numpy as np
@@ -30,16 +29,22 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from app.atomicfile import OutputFileError, atomic_open, check_writable
-from app.palette import PRINT_PAGE, dash, run_colour
-from model.lab.charts import Line, Table, histogram_outline
-from model.lab.overlay import RUN_COLUMN, ChartRun, Overlay
+from app.chartprovenance import provenance as full_provenance
+from app.chartprovenance import save
+from app.chartstyle import colour, headroom, line_style, whole_ticks
+from app.palette import PRINT_PAGE
+from model.lab.charts import Table, histogram_outline
+from model.lab.overlay import RUN_COLUMN, Overlay
+from model.lab.plottable import Facets
+from model.provenance import version  # noqa: F401 (app/blockmapexport.py reads it here)
+
+FACET_COLUMN = "facet"  # a faceted plot's CSV: the column naming each row's panel
 
 FORMATS = ("png", "svg", "pdf", "csv")
 PNG_DPI = 300
 WIDTHS_IN = {"single": 3.5, "double": 7.0}  # journal column widths, inches
 HEIGHT_RATIO = {"single": 0.75, "double": 0.42}
 FONT_PT = 9.0
-LINE_WIDTH_PT = 1.2
 
 PRINT_STYLE = {
     "font.family": "DejaVu Sans",  # installed everywhere SSD Lab is (setup.sh)
@@ -73,11 +78,15 @@ PRINT_STYLE = {
 class Export:
     """What to write: the format (png, svg, pdf, csv) and, for figures, the column width
     (single: 3.5 in, double: 7 in). provenance: what reproduces the figure (the scenario or
-    settings, the seed), copied into the CSV's JSON sidecar."""
+    settings, the seed), written into every file (app/chartprovenance.py) and the CSV's
+    JSON sidecar. title: False leaves the title to a caption. timestamp: the moment of
+    writing goes into PDF and SVG (else they are the same bytes every time)."""
 
     format: str
     width: str = "single"
     provenance: dict | None = None
+    title: bool = True
+    timestamp: bool = False
 
 
 def format_of(path: str) -> str:
@@ -114,94 +123,174 @@ def sidecar_path(csv_path: str) -> str:
     return os.path.splitext(csv_path)[0] + ".json"
 
 
-def version() -> str:
-    try:
-        return metadata.version("ssdlab")
-    except metadata.PackageNotFoundError:
-        return "unknown"
-
-
-# How each run's lines are told apart on paper, where colour alone may not survive a grey-scale
-# print: A solid, B dashed, analytic levels dotted (the window's patterns, app/palette.py);
-# references dash-dotted, each its own pattern, thinner and faded.
-DASH = (0, dash("main", True))
-SECOND_DASH = {False: (0, dash("second", False)), True: (0, dash("second", True))}
-REFERENCE_DASHES = ((0, (6, 1.5, 1.5, 1.5)), (0, (3, 1, 1, 1, 1, 1)), (0, (8, 2, 2, 2, 2, 2)))
-REFERENCE_WIDTH = 0.75  # of LINE_WIDTH_PT
-LEGEND_COLUMNS = {"single": 1, "double": 2}  # runs' legend under the plot
+LEGEND_COLUMNS = {"single": 2, "double": 3}  # a legend under the plot
 LEGEND_ROW_IN = 0.17  # a legend row's height at the legend's 8 pt, inches
+LEGEND_INSIDE_MAX = 3  # more entries than this go under the plot, off the data
+BAR_ROW_IN = 0.2  # the steps chart: height per step, inches
 
 
 def _overlay(data: Table | Overlay) -> Overlay:
     return data if isinstance(data, Overlay) else Overlay.of(data)
 
 
-def _style(run: ChartRun, line: Line, refs: list[str]) -> dict:
-    """matplotlib line properties of a run's line in print."""
-    colour = run_colour("normal", line.token, run.role)  # the desk profile's page is white
-    style = DASH if line.dashed else "-"
-    width = LINE_WIDTH_PT
-    if run.role == "second":
-        style = SECOND_DASH[line.dashed]
-    elif run.role == "ref":
-        style = REFERENCE_DASHES[refs.index(run.key) % len(REFERENCE_DASHES)]
-        width *= REFERENCE_WIDTH
-    return {"color": colour, "linewidth": width, "linestyle": style}
+def _panels(data) -> list[Overlay]:
+    """The panels a figure draws: one chart or overlay, or one per facet of a plot."""
+    if isinstance(data, Facets):
+        return [_overlay(d) for d in data.tables]
+    return [_overlay(data)]
 
 
-def figure(data: Table | Overlay, width: str = "single"):
-    """A matplotlib Figure of a chart's table, or of several runs overlaid as the window
-    draws them (model/lab/overlay.py), in the print profile (not attached to pyplot)."""
-    overlay = _overlay(data)
+def _lines(overlay: Overlay) -> list[tuple]:
+    """(run, line, legend text, x, y, (low, high) or None) of each line with points."""
     chart = overlay.chart
-    refs = [r.key for r in overlay.runs if r.role == "ref"]
-    w = WIDTHS_IN[width]
-    h = w * HEIGHT_RATIO[width]
-    columns = LEGEND_COLUMNS[width]
-    lines = []  # (run, line, legend text, x, y) of each line with points to draw
+    out = []
     for run, line, label in overlay.drawn():
         x, y = run.table.x, run.table.ys[line.key]
+        stats = run.table.stats.get(line.key)
+        bars = (stats["min"], stats["max"]) if stats and np.nanmax(stats["n"], initial=0) > 1 \
+            else None
         if chart.histogram:
             x, y = histogram_outline(y)
         ok = np.isfinite(x) & np.isfinite(y)
         if ok.any():  # else nothing to show (no analytic model here): no line, no legend entry
-            lines.append((run, line, label, x[ok], y[ok]))
-    if overlay.overlaid:  # the legend under the plot gets height of its own
-        h += -(-len(lines) // columns) * LEGEND_ROW_IN
+            out.append((run, line, label, x[ok], y[ok],
+                        (bars[0][ok], bars[1][ok]) if bars else None))
+    return out
+
+
+def _legend_entries(panels: list[Overlay]) -> int:
+    return max(len(_lines(p)) for p in panels)
+
+
+def figure(data, width: str = "single", title: bool = True):
+    """A matplotlib Figure of a chart's table, of several runs overlaid as the window
+    draws them (model/lab/overlay.py), or of a plot's facets side by side (a list of
+    tables), in the print profile (not attached to pyplot). title: False leaves the title
+    to the caption."""
+    panels = _panels(data)
+    first = panels[0]
+    w = WIDTHS_IN[width]
+    h = w * HEIGHT_RATIO[width]
+    if first.chart.levels and not first.overlaid:
+        h = max(h, 0.9 + BAR_ROW_IN * 2 * first.runs[0].table.x.size)
+    entries = _legend_entries(panels)
+    below = first.overlaid or entries > LEGEND_INSIDE_MAX or len(panels) > 1
+    columns = 1 if first.overlaid and width == "single" else LEGEND_COLUMNS[width]
+    if below:  # the legend under the plot gets height of its own
+        h += -(-entries // columns) * LEGEND_ROW_IN + (0.15 if first.runs[0].table.spread
+                                                       else 0)
     with matplotlib.rc_context(PRINT_STYLE):
         fig = Figure(figsize=(w, h), layout="constrained")
-        ax = fig.add_subplot()
-        x_axis, y_axis = chart.axes(overlay.timed)
-        ax.set_title(chart.title)
-        ax.set_xlabel(x_axis.title)
-        ax.set_ylabel(y_axis.title)
-        ax.grid(True, linewidth=0.5)
-        for spine in ("top", "right"):
-            ax.spines[spine].set_visible(False)
-        place = {id(r): i for i, r in enumerate(overlay.runs)}
-        shown = []  # (the run's place in overlay.runs, its line) of each line drawn
-        for run, line, label, x, y in lines:
-            (artist,) = ax.plot(x, y, label=label, **_style(run, line, refs),
-                                marker="o" if line.marker else None, markersize=3,
-                                drawstyle="steps-mid" if chart.levels else "default")
-            # one <path> per series in the SVG, named by its run when runs are overlaid
-            artist.set_gid(f"series-{run.key}-{line.key}" if run.key else f"series-{line.key}")
-            shown.append((place[id(run)], artist))
-        labels = overlay.step_labels()
-        if labels:
-            ax.set_xticks(np.arange(1, len(labels) + 1, dtype=float), labels, rotation=30,
-                          ha="right")
-        ax.set_ylim(bottom=min(0.0, _finite_min(overlay)))  # amounts read from zero
-        if overlay.overlaid and ax.get_lines():
-            # long run labels: under the plot, never over the data; runs in order (A, B,
-            # references), as the window's legend lists them, whatever order they drew in
-            handles = [a for _, a in sorted(shown, key=lambda p: p[0])]
-            fig.legend(handles=handles, loc="outside lower center", frameon=False,
-                       ncols=columns)
-        elif len(chart.lines) > 1 and ax.get_lines():
-            ax.legend(frameon=False)
+        axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
+        handles = []
+        for i, (ax, overlay) in enumerate(zip(axes, panels, strict=True)):
+            got = _draw(ax, overlay, title, first_panel=i == 0)
+            handles = handles or got
+        spread = first.runs[0].table.spread
+        if first.chart.levels and not first.overlaid and handles:
+            fig.legend(handles=[h for _, h in handles], loc="outside lower center",
+                       frameon=False, ncols=len(handles))
+        elif handles and (below or len(handles) > 1):
+            ordered = [h for _, h in sorted(handles, key=lambda p: p[0])]
+            if below:
+                fig.legend(handles=ordered, loc="outside lower center", frameon=False,
+                           ncols=columns, title=spread or None,
+                           title_fontsize=FONT_PT - 1)
+            else:
+                axes[0].legend(handles=ordered, frameon=False, title=spread or None,
+                               title_fontsize=FONT_PT - 1)
         fig.canvas.draw()  # fonts and layout resolved inside the style's context
     return fig
+
+
+def _draw(ax, overlay: Overlay, title: bool, first_panel: bool = True) -> list:
+    """Draw one panel; returns (order, artist) of its legend entries."""
+    chart = overlay.chart
+    x_axis, y_axis = chart.axes(overlay.timed)
+    if title:
+        ax.set_title(chart.title)
+    if chart.levels and not overlay.overlaid:
+        return _bars(ax, overlay)
+    ax.set_xlabel(x_axis.title)
+    if first_panel:
+        ax.set_ylabel(y_axis.title)
+    ax.grid(True, linewidth=0.5)
+    for spine in ("top", "right"):
+        ax.spines[spine].set_visible(False)
+    refs = [r.key for r in overlay.runs if r.role == "ref"]
+    place = {id(r): i for i, r in enumerate(overlay.runs)}
+    shown, highs = [], []
+    lines = _lines(overlay)
+    paired = _paired(overlay, lines)
+    for n, (run, line, label, x, y, bars) in enumerate(lines):
+        style = line_style(chart, line, run.role,
+                           refs.index(run.key) if run.key in refs else 0, x.size,
+                           overlay.overlaid)
+        if line.key in paired:  # measured points on their model's dashed curve: points
+            style["linestyle"] = "none"
+        (artist,) = ax.plot(x, y, label=label, **style,
+                            drawstyle="steps-mid" if chart.levels else "default")
+        # one <path> per series in the SVG, named by its run when runs are overlaid
+        gid = f"series-{run.key}-{line.key}" if run.key else f"series-{line.key}"
+        artist.set_gid("".join(c if c.isalnum() or c in "-_." else "_" for c in gid))
+        highs.append(y)
+        if bars is not None:
+            ax.errorbar(x, y, yerr=(y - bars[0], bars[1] - y), fmt="none",
+                        ecolor=style["color"], elinewidth=0.7, capsize=2, zorder=1.5)
+            highs.append(bars[1])
+        # legend: measured entries first, then the models (in two columns, side by side)
+        shown.append(((place[id(run)], line.dashed and bool(paired), n), artist))
+    labels = overlay.step_labels()
+    if labels:
+        ax.set_xticks(np.arange(1, len(labels) + 1, dtype=float), labels, rotation=30,
+                      ha="right")
+    whole_ticks(ax, x_axis.whole and not labels, y_axis.whole)
+    headroom(ax, highs, min(0.0, _finite_min(overlay)))  # amounts read from zero
+    return shown
+
+
+def _paired(overlay: Overlay, lines: list[tuple]) -> set[str]:
+    """The measured lines drawn beside their analytic model (key + "_theory", the
+    WA-against-spare chart): drawn as points, so the model's dashed curve stays visible
+    where the two agree."""
+    if overlay.overlaid:
+        return set()
+    drawn = {ln.key for _, ln, *_ in lines}
+    return {ln.key for _, ln, *_ in lines if not ln.dashed and f"{ln.key}_theory" in drawn}
+
+
+def _bars(ax, overlay: Overlay) -> list:
+    """The steps chart for one run: a pair of horizontal bars per step (host, NAND), the
+    step's name beside its pair, the value at each bar's end; first step on top."""
+    table = overlay.runs[0].table
+    chart = table.chart
+    _, y_axis = chart.axes(overlay.timed)
+    n = table.x.size
+    ax.set_xlabel(y_axis.title)
+    ax.grid(True, axis="x", linewidth=0.5)
+    ax.set_axisbelow(True)
+    for spine in ("top", "right"):
+        ax.spines[spine].set_visible(False)
+    height = 0.8 / max(1, len(chart.lines))
+    shown, top = [], 0.0
+    hatches = ("", "////", "xx", "..")
+    for i, line in enumerate(chart.lines):
+        y = np.nan_to_num(table.ys[line.key], nan=0.0)
+        pos = np.arange(n) + (i - (len(chart.lines) - 1) / 2) * height
+        bars = ax.barh(pos, y, height=height * 0.92, label=line.label,
+                       color=colour(line.token, i, "main"), edgecolor=PRINT_PAGE["text"],
+                       linewidth=0.5, hatch=hatches[i % len(hatches)])
+        for j, bar in enumerate(bars):
+            bar.set_gid(f"series-{line.key}-{j + 1}")
+        ax.bar_label(bars, labels=[f"{v:,.0f}" if v >= 10 or v == 0 else f"{v:,.1f}"
+                                   for v in y],
+                     padding=2, fontsize=FONT_PT - 2)
+        top = max(top, float(y.max(initial=0.0)))
+        shown.append((i, bars))
+    ax.set_yticks(np.arange(n, dtype=float), table.labels or [str(i + 1) for i in range(n)])
+    ax.invert_yaxis()
+    ax.set_xlim(0, top * 1.22 or 1.0)  # room for the value labels
+    return shown
 
 
 def _finite_min(overlay: Overlay) -> float:
@@ -210,21 +299,34 @@ def _finite_min(overlay: Overlay) -> float:
     return float(min(v.min() for v in values)) if values else 0.0
 
 
-def render(data: Table | Overlay, fmt: str, width: str = "single") -> bytes:
-    """The figure's file content in png, svg or pdf."""
-    fig = figure(data, width)
-    buf = io.BytesIO()
-    meta = {"Creator": f"SSD Lab {version()}"}
-    with matplotlib.rc_context(PRINT_STYLE):
-        fig.savefig(buf, format=fmt, dpi=PNG_DPI,
-                    metadata=meta if fmt != "png" else {"Software": meta["Creator"]})
-    return buf.getvalue()
+def render(data, fmt: str, width: str = "single", provenance: dict | None = None,
+           title: bool = True, timestamp: bool = False) -> bytes:
+    """The figure's file content in png, svg or pdf, its provenance inside
+    (app/chartprovenance.py); repeatable byte for byte unless timestamp."""
+    fig = figure(data, width, title)
+    chart = _panels(data)[0].chart.name
+    return save(fig, fmt, PNG_DPI, PRINT_STYLE, full_provenance(chart, provenance), timestamp)
 
 
-def csv_text(data: Table | Overlay) -> str:
-    """One column per series, units in the names; runs overlaid: long format, a first
-    column naming each row's run."""
-    columns = _overlay(data).columns()
+def _columns(data) -> dict[str, np.ndarray]:
+    """The CSV's columns; a faceted plot: long format, a first column naming the panel."""
+    if not isinstance(data, Facets):
+        return _overlay(data).columns()
+    parts = [t.columns() for t in data.tables]
+    out = {FACET_COLUMN: np.concatenate([np.full(t.x.size, f"{data.name} = {v}", dtype=object)
+                                         for v, t in zip(data.values, data.tables,
+                                                         strict=True)])}
+    for name in dict.fromkeys(n for p in parts for n in p):
+        out[name] = np.concatenate([np.asarray(p[name], dtype=object) if name in p else
+                                    np.full(t.x.size, np.nan)
+                                    for p, t in zip(parts, data.tables, strict=True)])
+    return out
+
+
+def csv_text(data) -> str:
+    """One column per series, units in the names; runs overlaid (or a plot's facets): long
+    format, a first column naming each row's run (or panel)."""
+    columns = _columns(data)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
@@ -235,18 +337,28 @@ def csv_text(data: Table | Overlay) -> str:
     return out.getvalue()
 
 
-def sidecar(data: Table | Overlay, provenance: dict | None) -> dict:
-    """What reproduces the data: the chart, the scenario or settings and seed, the version;
-    runs overlaid: each run's label, role, rows and what reproduces it."""
-    overlay = _overlay(data)
+def sidecar(data, provenance: dict | None) -> dict:
+    """What reproduces the data: the chart, the scenario or settings and seed, the version
+    and source revision; runs overlaid: each run's label, role, rows and what reproduces
+    it; a mean over seeds: what its error bars and n, sd, min, max columns are."""
+    panels = _panels(data)
+    overlay = panels[0]
+    table = overlay.runs[0].table
     x_axis, y_axis = overlay.chart.axes(overlay.timed)
     out = {"chart": overlay.chart.name, "title": overlay.chart.title,
-           "ssdlab_version": version(), "timed": overlay.timed,
+           **full_provenance(overlay.chart.name, None), "timed": overlay.timed,
            "x": {"column": x_axis.column, "label": x_axis.title},
            "y": {"label": y_axis.title},
            # one run: the table's columns, as before (the CSV adds the steps' names)
-           "columns": list(overlay.columns() if overlay.overlaid
-                           else overlay.runs[0].table.columns())}
+           "columns": list(_columns(data) if overlay.overlaid or len(panels) > 1
+                           else table.columns())}
+    if table.stats:
+        out["statistics"] = {"mean": "the series' column: the mean over the runs that "
+                             "differ only in seed", "n": "runs", "sd": "standard deviation "
+                             "(n - 1)", "min": "smallest", "max": "largest",
+                             "error_bars": table.spread or "none: one run per point"}
+    if isinstance(data, Facets):
+        out["facet"] = {"column": FACET_COLUMN, "field": data.name, "values": data.values}
     if overlay.overlaid:
         out["run_column"] = RUN_COLUMN
         out["runs"] = [{"label": r.label, "role": r.role, "rows": int(r.table.x.size),
@@ -254,10 +366,10 @@ def sidecar(data: Table | Overlay, provenance: dict | None) -> dict:
     return {**out, **(provenance or {})}
 
 
-def write(path: str, data: Table | Overlay, spec: Export) -> list[str]:
-    """Write the export of a chart's table, or of runs overlaid, to `path` (and the sidecar
-    for CSV); returns the paths written. OutputFileError (one line naming the path) leaves
-    every existing file as it was."""
+def write(path: str, data, spec: Export) -> list[str]:
+    """Write the export of a chart's table, of runs overlaid, or of a plot's facets to
+    `path` (and the sidecar for CSV); returns the paths written. OutputFileError (one line
+    naming the path) leaves every existing file as it was."""
     check_export(path, spec.format, spec.width)
     if spec.format == "csv":
         text = csv_text(data)
@@ -268,7 +380,7 @@ def write(path: str, data: Table | Overlay, spec: Export) -> list[str]:
         with atomic_open(sidecar_path(path)) as f:
             f.write(side)
         return [path, sidecar_path(path)]
-    data = render(data, spec.format, spec.width)
+    data = render(data, spec.format, spec.width, spec.provenance, spec.title, spec.timestamp)
     with atomic_open(path, "wb") as f:
         f.write(data)
     return [path]

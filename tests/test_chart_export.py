@@ -17,7 +17,8 @@ import pytest
 from app.atomicfile import OutputFileError
 from app.chartexport import Export, format_of, write
 from app.cli.main import main
-from model.lab.charts import CHARTS, chart_table, run_series, sweep_table
+from model.lab.charts import CHARTS, chart_table, run_series
+from model.lab.plottable import sweep_table
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -101,6 +102,12 @@ def test_svg_has_text_and_one_path_per_series(tmp_path, name):
     assert "DejaVu Sans" in out.read_text()
     table = _table(name, timed=name in ("throughput", "gc"))
     for line in CHARTS[name].lines:
+        if CHARTS[name].levels:  # the steps chart: a bar per step, each its own path
+            bars = [g for g in root.iter(f"{SVG}g")
+                    if (g.get("id") or "").startswith(f"series-{line.key}-")]
+            assert len(bars) == table.x.size
+            assert all(len(list(g.iter(f"{SVG}path"))) == 1 for g in bars)
+            continue
         groups = [g for g in root.iter(f"{SVG}g") if g.get("id") == f"series-{line.key}"]
         if not np.isfinite(table.ys[line.key]).any():
             assert groups == []  # a series with no data draws nothing
@@ -109,6 +116,10 @@ def test_svg_has_text_and_one_path_per_series(tmp_path, name):
         # a marker's shape is defined once (<defs>) and placed with <use>: not a path
         shapes = {id(p) for d in group.iter(f"{SVG}defs") for p in d.iter(f"{SVG}path")}
         paths = [p for p in group.iter(f"{SVG}path") if id(p) not in shapes]
+        if CHARTS[name].source == "sweep" and not line.dashed:
+            # measured points beside their model's dashed curve: markers, no line
+            assert paths == [] and list(group.iter(f"{SVG}use")), line.key
+            continue
         assert len(paths) == 1, (line.key, len(paths))
 
 
@@ -284,7 +295,12 @@ def test_sweep_table_averages_seeds_and_skips_failed_runs():
     np.testing.assert_allclose(t.ys["greedy"], 1 / np.sqrt([0.07, 0.2, 0.4]) + 0.015)
     np.testing.assert_allclose(t.ys["fifo_theory"], 1.5 / np.sqrt([0.07, 0.2, 0.4]))
     assert np.all(np.isnan(t.ys["random-d"]))
-    assert list(t.columns())[:3] == ["spare_pct", "wa_greedy", "wa_analytic_greedy"]
+    assert list(t.columns())[:7] == ["spare_pct", "wa_greedy", "wa_greedy_n", "wa_greedy_sd",
+                                     "wa_greedy_min", "wa_greedy_max", "wa_analytic_greedy"]
+    np.testing.assert_allclose(t.stats["greedy"]["n"], 2)
+    np.testing.assert_allclose(t.stats["greedy"]["max"] - t.stats["greedy"]["min"], 0.01)
+    assert "wa_random-d" not in t.columns()  # no run, no column (never an empty one)
+    assert "min to max" in t.spread
 
 
 def test_ssdlab_chart_draws_a_sweeps_results(tmp_path, capsys):
