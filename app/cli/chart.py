@@ -1,6 +1,8 @@
 """`ssdlab chart SOURCE --chart NAME -o FILE`: write one of the workbench's charts as the
 window exports it (app/chartexport.py), from a scenario file (played headless), a session
-file the window saved (SESSION.json), or a sweep's results (RESULTS.jsonl).
+file the window saved (SESSION.json), or a sweep's results (RESULTS.jsonl). `--chart all`
+and a list of formats (`--format pdf,svg,csv`) write every chart and format into a folder
+from one play of the scenario (app/cli/figureoutputs.py).
 
 A session's wa, throughput, gc and free charts are drawn from the series it saved, as the
 window drew them; wear, victims and steps need what a session does not store (erase
@@ -23,29 +25,35 @@ from dataclasses import asdict
 import numpy as np
 
 from app.cli.args import existing_file, positive_real
-from model.lab.charts import CHARTS
+from app.cli.figureoutputs import add_options, plan, write_all
+from model.lab.charts import CHARTS, RUN_CHARTS
+
+SWEEP_CHARTS = tuple(n for n, c in CHARTS.items() if c.source == "sweep")
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("chart", help="play a scenario and write one chart as a file",
+    p = sub.add_parser("chart", help="play a scenario and write its charts as files",
                        description="Play a scenario file headless and write one of the "
-                       "window's charts as PNG (300 dpi), SVG, PDF, or CSV with a JSON "
-                       "sidecar, in the print profile.")
+                       "window's charts (or all) as PNG (300 dpi), SVG, PDF, or CSV with a "
+                       "JSON sidecar, in the print profile, provenance inside every file.")
     p.add_argument("scenario", type=existing_file, metavar="SOURCE",
                    help="a scenario file (.toml), a session file the window saved (.json), or a "
-                   "sweep's results (.jsonl) for "
-                   + ", ".join(n for n, c in CHARTS.items() if c.source == "sweep"))
-    p.add_argument("--chart", required=True, choices=tuple(CHARTS),
-                   help="which chart: " + ", ".join(CHARTS))
-    p.add_argument("--format", choices=("png", "svg", "pdf", "csv"),
-                   help="file format; the output's extension must name it (default: from "
-                   "the extension)")
-    p.add_argument("--width", choices=("single", "double"), default="single",
-                   help="column width: single (3.5 in, default) or double (7 in)")
-    p.add_argument("-o", "--output", required=True, metavar="FILE",
-                   help="the file to write (CSV also writes FILE's name with .json)")
+                   "sweep's results (.jsonl) for " + ", ".join(SWEEP_CHARTS))
+    p.add_argument("--chart", required=True, choices=(*CHARTS, "all"),
+                   help="which chart: " + ", ".join(CHARTS) + "; all: every chart the "
+                   "source has, from one run")
+    add_options(p, "--chart all")
     p.add_argument("--series-every", metavar="S", type=positive_real, default=1.0,
                    help="simulated seconds between time-series rows, above 0 (default 1)")
+
+
+def _charts(args: argparse.Namespace) -> tuple[str, list[str]]:
+    """The source's kind (sweep, session, scenario) and the charts to draw from it."""
+    if args.chart in SWEEP_CHARTS or (args.chart == "all"
+                                      and args.scenario.lower().endswith(".jsonl")):
+        return "sweep", list(SWEEP_CHARTS) if args.chart == "all" else [args.chart]
+    kind = "session" if args.scenario.lower().endswith(".json") else "scenario"
+    return kind, list(RUN_CHARTS) if args.chart == "all" else [args.chart]
 
 
 def _provenance(path: str, scenario) -> dict:
@@ -59,18 +67,6 @@ def _provenance(path: str, scenario) -> dict:
             "seed": seeds or None}
 
 
-def check_files(args: argparse.Namespace, fmt: str, inputs: dict[str, str]) -> None:
-    """Before any work: every file the export writes (the CSV's JSON sidecar too) can be
-    written and is none of the files read. OutputFileError, naming the option."""
-    from app.chartexport import check_export, sidecar_path
-    from app.cli.outputs import check_outputs
-
-    check_outputs(inputs, {"-o": args.output,
-                           "-o's JSON sidecar": sidecar_path(args.output) if fmt == "csv"
-                           else None})
-    check_export(args.output, fmt, args.width)
-
-
 def _sha256(path: str) -> str:
     """The file's hash, read through the one safe reader (it was read once already)."""
     from model.inputfile import open_input
@@ -82,36 +78,36 @@ def _sha256(path: str) -> str:
     return h.hexdigest()
 
 
-def main(args: argparse.Namespace) -> int:
+def _fail(message: str) -> int:
+    print(f"ssdlab chart: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _planned(args, charts, inputs):
+    """The planned files, or the exit status of a refusal."""
     from app.atomicfile import OutputFileError
-    from app.chartexport import Export, format_of, write
-    from app.cli.outputs import files_read
-    from model.lab.charts import chart_table, run_series
-    from model.lab.scenario import ScenarioError, build_machine, load_scenario, run_scenario
+
+    try:
+        return plan(args, charts, inputs)
+    except OutputFileError as e:
+        return _fail(str(e) if str(e).startswith("-o") else f"-o {e}")
+
+
+def _finish(args, files, tables, provenance) -> int:
+    from app.atomicfile import OutputFileError
+
+    try:
+        written = write_all(files, tables, args, provenance)
+    except OutputFileError as e:
+        return _fail(str(e) if str(e).startswith("-o") else f"-o {e}")
+    print(f"wrote {', '.join(written)}")
+    return 0
+
+
+def play(scenario, series_every: float, show: bool):
+    """Play a scenario headless once: (machine, series, step results)."""
+    from model.lab.scenario import build_machine, run_scenario
     from model.lab.series import Series
-    from model.lab.steps import StepError
-
-    def fail(message: str) -> int:
-        print(f"ssdlab chart: error: {message}", file=sys.stderr)
-        return 2
-
-    try:
-        fmt = args.format or format_of(args.output)
-    except OutputFileError as e:
-        return fail(f"-o {e}")
-    if CHARTS[args.chart].source == "sweep":
-        return _sweep(args, fmt, fail)
-    if args.scenario.lower().endswith(".json"):
-        return _session(args, fmt, fail)
-    try:
-        scenario = load_scenario(args.scenario)
-    except ScenarioError as e:
-        return fail(str(e))
-    try:
-        check_files(args, fmt, files_read(args.scenario, scenario.steps))
-    except OutputFileError as e:
-        return fail(str(e) if str(e).startswith("-o") else f"-o {e}")
-    show = sys.stderr.isatty()
 
     def progress(i: int, label: str, done: int, total: int, unit: str) -> None:
         print(f"\rstep {i + 1}/{len(scenario.steps)} {label}: {done:,} of {total:,} {unit} "
@@ -120,67 +116,89 @@ def main(args: argparse.Namespace) -> int:
 
     try:
         machine = build_machine(scenario)
-        series = Series(machine, args.series_every)
+        series = Series(machine, series_every)
         results = run_scenario(scenario, progress=progress if show else None, series=series)
-    except (ScenarioError, StepError, OSError, ValueError) as e:
-        return fail(str(e))
     finally:
         if show:
             print("\r\033[K", end="", file=sys.stderr, flush=True)
+    return machine, series, results
+
+
+def main(args: argparse.Namespace) -> int:
+    from app.cli.outputs import files_read
+    from model.lab.charts import chart_table, run_series
+    from model.lab.scenario import ScenarioError, load_scenario
+    from model.lab.steps import StepError
+
+    kind, charts = _charts(args)
+    if kind == "sweep":
+        return _sweep(args, charts)
+    if kind == "session":
+        return _session(args, charts)
+    try:
+        scenario = load_scenario(args.scenario)
+    except ScenarioError as e:
+        return _fail(str(e))
+    files = _planned(args, charts, files_read(args.scenario, scenario.steps))
+    if isinstance(files, int):
+        return files
+    try:  # one play for every chart and format
+        machine, series, results = play(scenario, args.series_every, sys.stderr.isatty())
+    except (ScenarioError, StepError, OSError, ValueError) as e:
+        return _fail(str(e))
     g = machine.drive.geometry
     capacity_mb = g.user_pages * g.page_bytes / 1e6
     steps = [{"step": r.name, "host_mb": r.device_written_mb, "nand_mb": r.nand_written_mb}
              for r in results]
-    table = chart_table(args.chart, run_series(series.as_dicts(), capacity_mb), timed=True,
-                        erases=machine.drive.block_views()["erases"], steps=steps,
-                        victims=machine.drive.victim_valid())
-    try:
-        written = write(args.output, table, Export(fmt, args.width,
-                                                   _provenance(args.scenario, scenario)))
-    except OutputFileError as e:
-        return fail(f"-o {e}")
-    print(f"wrote {', '.join(written)}")
-    return 0
+    run = run_series(series.as_dicts(), capacity_mb)
+    erases, victims = machine.drive.block_views()["erases"], machine.drive.victim_valid()
+    tables = {c: chart_table(c, run, timed=True, erases=erases, steps=steps, victims=victims)
+              for c in charts}
+    return _finish(args, files, tables, {**_provenance(args.scenario, scenario),
+                                         "series_every_s": args.series_every})
 
 
-def _sweep(args: argparse.Namespace, fmt: str, fail) -> int:
+def _sweep(args: argparse.Namespace, charts: list[str]) -> int:
     """A sweep chart from a sweep's results file, with the analytic curves it recorded."""
-    from app.atomicfile import OutputFileError
-    from app.chartexport import Export, write
-    from model.lab.charts import sweep_table
+    from model.lab.plottable import PlotError, sweep_table
     from model.lab.sweeprun import ResultsError, read_results
 
-    try:
-        check_files(args, fmt, {"sweep results": args.scenario})
-    except OutputFileError as e:
-        return fail(str(e) if str(e).startswith("-o") else f"-o {e}")
+    files = _planned(args, charts, {"sweep results": args.scenario})
+    if isinstance(files, int):
+        return files
     try:
         records = list(read_results(args.scenario).records.values())
     except (ResultsError, OSError, UnicodeDecodeError) as e:
-        return fail(f"{args.scenario}: {e}" if isinstance(e, OSError) else str(e))
-    table = sweep_table(args.chart, records)
-    if not table.x.size:
-        return fail(f"{args.scenario}: holds no finished sweep point with a spare; run "
-                    "`ssdlab sweep` first")
-    digest = _sha256(args.scenario)
-    seeds = sorted({r["point"].get("seed") for r in records if "seed" in r.get("point", {})})
-    provenance = {"sweep_results": {"file": os.path.abspath(args.scenario), "sha256": digest,
-                                    "points": len(records)}, "seed": seeds or None}
+        return _fail(f"{args.scenario}: {e}" if isinstance(e, OSError) else str(e))
     try:
-        written = write(args.output, table, Export(fmt, args.width, provenance))
-    except OutputFileError as e:
-        return fail(f"-o {e}")
-    print(f"wrote {', '.join(written)}")
-    return 0
+        tables = {c: sweep_table(c, records) for c in charts}
+    except PlotError as e:
+        return _fail(f"{args.scenario}: {e}")
+    if not all(t.x.size for t in tables.values()):
+        return _fail(f"{args.scenario}: holds no finished sweep point with a spare; run "
+                     "`ssdlab sweep` first")
+    return _finish(args, files, tables, results_provenance(args.scenario, records))
+
+
+def results_provenance(path: str, records: list[dict]) -> dict:
+    """What reproduces a figure of a sweep's results: the file, its hash, its points, the
+    seeds and the version(s) of SSD Lab that wrote them."""
+    seeds = sorted({r["point"].get("seed") for r in records
+                    if isinstance(r.get("point"), dict) and "seed" in r["point"]},
+                   key=str)
+    versions = sorted({str(r["ssdlab_version"]) for r in records if "ssdlab_version" in r})
+    return {"sweep_results": {"file": os.path.abspath(path), "sha256": _sha256(path),
+                              "points": len(records),
+                              **({"written_by": versions} if versions else {})},
+            "seed": seeds or None}
 
 
 SERIES_CHARTS = ("wa", "throughput", "gc", "free")  # drawn from a session's saved series
 
 
-def _session(args: argparse.Namespace, fmt: str, fail) -> int:
-    """A run chart from a session file: its saved series, or its log replayed headless."""
-    from app.atomicfile import OutputFileError
-    from app.chartexport import Export, write
+def _session(args: argparse.Namespace, charts: list[str]) -> int:
+    """Run charts from a session file: its saved series, or its log replayed headless (once,
+    for every chart that needs it)."""
     from app.session.replay import replay
     from app.session.sessionfile import SessionFileError, read_session
     from app.session.settings import theory_wa
@@ -190,25 +208,28 @@ def _session(args: argparse.Namespace, fmt: str, fail) -> int:
     try:
         settings, log, series = read_session(args.scenario)
     except SessionFileError as e:
-        return fail(str(e))
+        return _fail(str(e))
     inputs = {"session": args.scenario}
     for i, entry in enumerate(log):  # the trace and tar files its replay reads
         for key in ("trace", "tar"):
             if isinstance((entry.get("args") or {}).get(key), str):
                 inputs[f"log[{i}].args.{key} file"] = entry["args"][key]
-    try:
-        check_files(args, fmt, inputs)
-    except OutputFileError as e:
-        return fail(str(e) if str(e).startswith("-o") else f"-o {e}")
     rows = len(next(iter(series.values()), []))
-    if args.chart in SERIES_CHARTS and rows == 0:
-        return fail(f"{args.scenario}: series holds no rows, so there is no {args.chart} "
-                    "chart to draw; save the session after a run")
-    if args.chart == "steps" and not any(d.get("fs") for d in log):
-        return fail(f"{args.scenario}: log holds no file-system step, so there is no steps "
-                    "chart; the steps chart is for file-system runs")
+    if args.chart == "all":  # what this session can draw
+        charts = [c for c in charts if (c not in SERIES_CHARTS or rows)
+                  and (c != "steps" or any(d.get("fs") for d in log))]
+    files = _planned(args, charts, inputs)
+    if isinstance(files, int):
+        return files
+    if any(c in SERIES_CHARTS for c in charts) and rows == 0:
+        return _fail(f"{args.scenario}: series holds no rows, so there is no {charts[0]} "
+                     "chart to draw; save the session after a run")
+    if "steps" in charts and not any(d.get("fs") for d in log):
+        return _fail(f"{args.scenario}: log holds no file-system step, so there is no steps "
+                     "chart; the steps chart is for file-system runs")
     erases, steps, victims = None, None, None
-    if args.chart not in SERIES_CHARTS:
+    replayed = any(c not in SERIES_CHARTS for c in charts)
+    if replayed:
         show = sys.stderr.isatty()
 
         def progress(i: int, label: str, done: int, total: int) -> None:
@@ -219,23 +240,19 @@ def _session(args: argparse.Namespace, fmt: str, fail) -> int:
         try:
             done = replay(settings, log, progress if show else None)
         except (StepError, OSError, ValueError) as e:
-            return fail(f"{args.scenario}: replaying the log: {e}")
+            return _fail(f"{args.scenario}: replaying the log: {e}")
         finally:
             if show:
                 print("\r\033[K", end="", file=sys.stderr, flush=True)
         erases, steps = done.drive.block_views()["erases"], done.steps
         victims = done.drive.victim_valid()
-    table = chart_table(args.chart, {k: np.asarray(v, dtype=float) for k, v in series.items()},
-                        timed=bool(settings.profile), erases=erases,
-                        theory=theory_wa(settings), steps=steps, victims=victims)
-    digest = _sha256(args.scenario)
-    provenance = {"session": {"file": os.path.abspath(args.scenario), "sha256": digest,
+    arrays = {k: np.asarray(v, dtype=float) for k, v in series.items()}
+    tables = {c: chart_table(c, arrays, timed=bool(settings.profile), erases=erases,
+                             theory=theory_wa(settings), steps=steps, victims=victims)
+              for c in charts}
+    provenance = {"session": {"file": os.path.abspath(args.scenario),
+                              "sha256": _sha256(args.scenario),
                               "settings": asdict(settings), "log_entries": len(log),
-                              "replayed": args.chart not in SERIES_CHARTS},
+                              "replayed": replayed},
                   "seed": settings.seed}
-    try:
-        written = write(args.output, table, Export(fmt, args.width, provenance))
-    except OutputFileError as e:
-        return fail(f"-o {e}")
-    print(f"wrote {', '.join(written)}")
-    return 0
+    return _finish(args, files, tables, provenance)

@@ -3,7 +3,8 @@
     ssdlab                 open the window (needs a display, or QT_QPA_PLATFORM=offscreen)
     ssdlab simulate ...    one whole-drive experiment, printed as a table or JSON
     ssdlab run FILE ...    play a scenario file; --csv/--series also write CSV files
-    ssdlab chart FILE ...  play a scenario file and write one chart as PNG/SVG/PDF/CSV
+    ssdlab chart FILE ...  play a scenario file and write its charts as PNG/SVG/PDF/CSV
+    ssdlab plot R.jsonl .. any field of a sweep's results against another (app/cli/plot.py)
     ssdlab experiments     replay the documented experiments beside their figures
     ssdlab bench [...]     engine speed against the C reference, or (--physics) WA against
                            the analytic models
@@ -168,9 +169,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     lessons.add_parser(sub)
     sweep.add_parser(sub)
-    from app.cli import chart
+    from app.cli import chart, plot
 
     chart.add_parser(sub)
+    plot.add_parser(sub)
     from app.cli import prepare
 
     prepare.add_parser(sub)
@@ -409,6 +411,10 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         from app.cli import chart
 
         return chart.main(args)
+    if args.command == "plot":
+        from app.cli import plot
+
+        return plot.main(args)
     if args.command == "bench":
         from app.cli import bench
 
