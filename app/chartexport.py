@@ -31,7 +31,7 @@ from matplotlib.figure import Figure
 from app.atomicfile import OutputFileError, atomic_open, check_writable
 from app.chartprovenance import provenance as full_provenance
 from app.chartprovenance import save
-from app.chartstyle import colour, headroom, line_style, whole_ticks
+from app.chartstyle import colour, headroom, line_style, thousands, whole_ticks
 from app.palette import PRINT_PAGE
 from model.lab.charts import Table, histogram_outline
 from model.lab.overlay import RUN_COLUMN, Overlay
@@ -125,6 +125,8 @@ def sidecar_path(csv_path: str) -> str:
 
 LEGEND_COLUMNS = {"single": 2, "double": 3}  # a legend under the plot
 LEGEND_ROW_IN = 0.17  # a legend row's height at the legend's 8 pt, inches
+LEGEND_CHAR_IN = 0.062
+LEGEND_SAMPLE_IN = 0.55  # the line sample and the gaps around an entry, inches
 LEGEND_INSIDE_MAX = 3  # more entries than this go under the plot, off the data
 BAR_ROW_IN = 0.2  # the steps chart: height per step, inches
 
@@ -175,17 +177,30 @@ def figure(data, width: str = "single", title: bool = True):
         h = max(h, 0.9 + BAR_ROW_IN * 2 * first.runs[0].table.x.size)
     entries = _legend_entries(panels)
     below = first.overlaid or entries > LEGEND_INSIDE_MAX or len(panels) > 1
-    columns = 1 if first.overlaid and width == "single" else LEGEND_COLUMNS[width]
+    # as many columns as the longest label leaves room for (8 pt DejaVu: ~0.062 in a
+    # character, plus the line sample), so no entry runs off the page
+    longest = max((len(label) for p in panels for _, _, label, *_ in _lines(p)), default=0)
+    fit = int(w // (longest * LEGEND_CHAR_IN + LEGEND_SAMPLE_IN)) if longest else 1
+    columns = max(1, min(LEGEND_COLUMNS[width], fit))
     if below:  # the legend under the plot gets height of its own
         h += -(-entries // columns) * LEGEND_ROW_IN + (0.15 if first.runs[0].table.spread
                                                        else 0)
     with matplotlib.rc_context(PRINT_STYLE):
         fig = Figure(figsize=(w, h), layout="constrained")
         axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
-        handles = []
+        handles, highs = [], []
+        facets = data if isinstance(data, Facets) else None
         for i, (ax, overlay) in enumerate(zip(axes, panels, strict=True)):
-            got = _draw(ax, overlay, title, first_panel=i == 0)
+            # facets: the plot's title over all panels, each panel titled by its value
+            name = (f"{facets.name} = {facets.values[i]}" if facets else
+                    overlay.chart.title if title else "")
+            got = _draw(ax, overlay, name, highs, first_panel=i == 0)
             handles = handles or got
+        if not (first.chart.levels and not first.overlaid):  # the y axis they share
+            whole_ticks(axes[0], False, first.chart.axes(first.timed)[1].whole)
+            headroom(axes[0], highs, min(0.0, *(_finite_min(p) for p in panels)))
+        if facets and title:
+            fig.suptitle(first.chart.title, fontsize=FONT_PT + 1)
         spread = first.runs[0].table.spread
         if first.chart.levels and not first.overlaid and handles:
             fig.legend(handles=[h for _, h in handles], loc="outside lower center",
@@ -203,12 +218,13 @@ def figure(data, width: str = "single", title: bool = True):
     return fig
 
 
-def _draw(ax, overlay: Overlay, title: bool, first_panel: bool = True) -> list:
-    """Draw one panel; returns (order, artist) of its legend entries."""
+def _draw(ax, overlay: Overlay, title: str, highs: list, first_panel: bool = True) -> list:
+    """Draw one panel titled `title` (empty: none); returns (order, artist) of its legend
+    entries, and adds to `highs` the values its y axis must show."""
     chart = overlay.chart
     x_axis, y_axis = chart.axes(overlay.timed)
     if title:
-        ax.set_title(chart.title)
+        ax.set_title(title)
     if chart.levels and not overlay.overlaid:
         return _bars(ax, overlay)
     ax.set_xlabel(x_axis.title)
@@ -219,12 +235,12 @@ def _draw(ax, overlay: Overlay, title: bool, first_panel: bool = True) -> list:
         ax.spines[spine].set_visible(False)
     refs = [r.key for r in overlay.runs if r.role == "ref"]
     place = {id(r): i for i, r in enumerate(overlay.runs)}
-    shown, highs = [], []
+    shown = []
     lines = _lines(overlay)
     paired = _paired(overlay, lines)
     for n, (run, line, label, x, y, bars) in enumerate(lines):
         style = line_style(chart, line, run.role,
-                           refs.index(run.key) if run.key in refs else 0, x.size,
+                           refs.index(run.key) if run.key in refs else 0, x,
                            overlay.overlaid)
         if line.key in paired:  # measured points on their model's dashed curve: points
             style["linestyle"] = "none"
@@ -235,7 +251,8 @@ def _draw(ax, overlay: Overlay, title: bool, first_panel: bool = True) -> list:
         artist.set_gid("".join(c if c.isalnum() or c in "-_." else "_" for c in gid))
         highs.append(y)
         if bars is not None:
-            ax.errorbar(x, y, yerr=(y - bars[0], bars[1] - y), fmt="none",
+            # mean minus min may round to -1e-16: never a negative bar
+            ax.errorbar(x, y, yerr=np.maximum(0.0, (y - bars[0], bars[1] - y)), fmt="none",
                         ecolor=style["color"], elinewidth=0.7, capsize=2, zorder=1.5)
             highs.append(bars[1])
         # legend: measured entries first, then the models (in two columns, side by side)
@@ -244,8 +261,7 @@ def _draw(ax, overlay: Overlay, title: bool, first_panel: bool = True) -> list:
     if labels:
         ax.set_xticks(np.arange(1, len(labels) + 1, dtype=float), labels, rotation=30,
                       ha="right")
-    whole_ticks(ax, x_axis.whole and not labels, y_axis.whole)
-    headroom(ax, highs, min(0.0, _finite_min(overlay)))  # amounts read from zero
+    whole_ticks(ax, x_axis.whole and not labels, False)  # y: once all panels are drawn
     return shown
 
 
@@ -290,6 +306,7 @@ def _bars(ax, overlay: Overlay) -> list:
     ax.set_yticks(np.arange(n, dtype=float), table.labels or [str(i + 1) for i in range(n)])
     ax.invert_yaxis()
     ax.set_xlim(0, top * 1.22 or 1.0)  # room for the value labels
+    thousands(ax)
     return shown
 
 

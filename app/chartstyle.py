@@ -54,10 +54,10 @@ def colour(token: str, index: int, role: str) -> str:
     return CYCLE[index % len(CYCLE)]
 
 
-def line_style(chart: Chart, line: Line, role: str, ref_index: int, points: int,
+def line_style(chart: Chart, line: Line, role: str, ref_index: int, x: np.ndarray,
                overlaid: bool = False) -> dict:
-    """matplotlib line properties of a line of a run with `role` (main, second, ref) and
-    `points` points; overlaid: runs are told apart by dash (A solid), series by marker."""
+    """matplotlib line properties of a line of a run with `role` (main, second, ref) drawn
+    at `x`; overlaid: runs are told apart by dash (A solid), series by marker."""
     i = series_index(chart, line)
     style = {"color": colour(line.token, i, role), "linewidth": LINE_WIDTH_PT,
              "zorder": 2.0}
@@ -79,10 +79,21 @@ def line_style(chart: Chart, line: Line, role: str, ref_index: int, points: int,
                  markeredgewidth=0.8)
     if line.dashed:
         style.update(fillstyle="none")  # hollow, so the measured marker under it shows
-    if points > 2 * MARKERS_PER_LINE:  # evenly along the drawn line, staggered by series
-        gap = 1.0 / MARKERS_PER_LINE
-        style["markevery"] = (gap * (i % 4) / 4, gap)
+    if x.size > 2 * MARKERS_PER_LINE:
+        style["markevery"] = marker_points(x, i)
     return style
+
+
+def marker_points(x: np.ndarray, index: int) -> list[int]:
+    """Where a long series shows its markers: the points nearest MARKERS_PER_LINE evenly
+    spaced x values, staggered by series so two lines' markers do not sit on each other
+    (evenly along x, not along the path: a jagged rate would crowd them)."""
+    lo, hi = float(np.nanmin(x)), float(np.nanmax(x))
+    gap = (hi - lo) / MARKERS_PER_LINE
+    targets = lo + gap * (np.arange(MARKERS_PER_LINE) + 0.25 + 0.5 * ((index % 4) / 4))
+    order = np.argsort(x, kind="stable")
+    at = np.clip(np.searchsorted(x[order], targets), 0, x.size - 1)
+    return sorted({int(order[k]) for k in at})
 
 
 def headroom(ax, highs: list[np.ndarray], bottom: float) -> None:
@@ -100,6 +111,11 @@ def headroom(ax, highs: list[np.ndarray], bottom: float) -> None:
             bottom, top + HEADROOM * span) if t >= top + 0.02 * span]
         if ticks:  # end on the first tick above the data: the top reads as a number
             ax.set_ylim(bottom, min(ticks[0], top + 3 * HEADROOM * span))
+    thousands(ax)
+
+
+def thousands(ax) -> None:
+    """Big numbers with thousands separators on both axes."""
     for axis in (ax.xaxis, ax.yaxis):
         lo, hi = axis.get_view_interval()
         if max(abs(lo), abs(hi)) >= 10_000:  # 270,000 rather than 270000

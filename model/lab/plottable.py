@@ -192,7 +192,7 @@ def plot_tables(records: list[dict], x: str, y: str, by: str | None = None,
     loose = varying(rows, skip=on_axes)
     if loose:
         values = {k: sorted({_text(r["_point"].get(k)) for r in rows}) for k in loose}
-        raise PlotError(f"{', '.join(loose)} also vary ("
+        raise PlotError(f"{', '.join(loose)} {'vary' if len(loose) > 1 else 'varies'} too ("
                         + "; ".join(f"{k}: {', '.join(v)}" for k, v in values.items())
                         + "); name each with --by or --facet rather than average over it")
     by_values = _values(rows, by)
@@ -228,8 +228,7 @@ def plot_tables(records: list[dict], x: str, y: str, by: str | None = None,
             b = by_values.index(r.get(by)) if by else 0
             at = where[_key(_number(r[x]))] if numeric_x else where[_text(r[x])]
             groups[f"s{b}"].setdefault(at, []).append(_number(r[y]))
-        title = chart.title + (f" ({facet} = {_text(fv)})" if facet else "")
-        tables.append(_table(replace(chart, title=title), xs, groups, labels))
+        tables.append(_table(chart, xs, groups, labels))
     if facet is None:
         return tables[0]
     return Facets(facet, tuple(_text(v) for v in facet_values), tuple(tables))
