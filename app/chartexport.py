@@ -305,7 +305,9 @@ def _bars(ax, overlay: Overlay) -> list:
         shown.append((i, bars))
     ax.set_yticks(np.arange(n, dtype=float), table.labels or [str(i + 1) for i in range(n)])
     ax.invert_yaxis()
-    ax.set_xlim(0, top * 1.22 or 1.0)  # room for the value labels
+    room = top * 1.22 or 1.0  # room for the value labels; the axis ends on a tick
+    ax.set_xlim(0, min([t for t in ax.xaxis.get_major_locator().tick_values(0, room)
+                        if t >= room], default=room))
     thousands(ax)
     return shown
 
