@@ -182,6 +182,8 @@ def figure(data, width: str = "single", title: bool = True):
     longest = max((len(label) for p in panels for _, _, label, *_ in _lines(p)), default=0)
     fit = int(w // (longest * LEGEND_CHAR_IN + LEGEND_SAMPLE_IN)) if longest else 1
     columns = max(1, min(LEGEND_COLUMNS[width], fit))
+    if any(_paired(p, _lines(p)) for p in panels):
+        columns = min(columns, 2)  # measured beside its model, row by row
     if below:  # the legend under the plot gets height of its own
         h += -(-entries // columns) * LEGEND_ROW_IN + (0.15 if first.runs[0].table.spread
                                                        else 0)

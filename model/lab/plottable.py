@@ -196,6 +196,9 @@ def plot_tables(records: list[dict], x: str, y: str, by: str | None = None,
                         + "; ".join(f"{k}: {', '.join(v)}" for k, v in values.items())
                         + "); name each with --by or --facet rather than average over it")
     by_values = _values(rows, by)
+    if by == "gc":  # the policies in the WA chart's order: the same marker for each
+        by_values.sort(key=lambda v: SWEEP_POLICIES.index(v) if v in SWEEP_POLICIES
+                       else len(SWEEP_POLICIES))
     facet_values = _values(rows, facet)
     if len(by_values) > MAX_LINES:
         raise PlotError(f"--by {by} has {len(by_values)} values; at most {MAX_LINES} lines "
