@@ -10,6 +10,7 @@ import zlib
 import numpy as np
 import pytest
 from test_chart_export import TINY, _records, _series
+from test_chart_export import test_ssdlab_chart_bad_input_exits_2_in_one_line as refused
 
 import model.lab.scenario as scenario_module
 from app.chartexport import Export, render, write
@@ -128,17 +129,7 @@ def test_chart_all_in_every_format_plays_the_scenario_once(tmp_path, monkeypatch
     (["--chart", "all", "--format", "pdf", "-o", "{tmp}/no/figs"], "does not exist"),
 ])
 def test_several_outputs_need_a_folder_and_formats(tmp_path, capsys, argv, names):
-    scenario = tmp_path / "tiny.toml"
-    scenario.write_text(TINY)
-    argv = [a.format(tmp=tmp_path, scenario=scenario) for a in argv]
-    try:
-        status = main(["chart", str(scenario), *argv])
-    except SystemExit as e:
-        status = e.code
-    assert status == 2
-    err = capsys.readouterr().err.strip()
-    assert names in err and len(err.splitlines()) == 1
-    assert scenario.read_text() == TINY
+    refused(tmp_path, capsys, argv, names)  # exit 2, one line, the scenario untouched
 
 
 def test_a_timestamped_file_differs_only_in_its_date():
