@@ -141,3 +141,14 @@ def test_ssdlab_plot_writes_every_format_with_a_sidecar(tmp_path, capsys):
     assert side["seed"] == [1, 2, 3] and side["facet"]["field"] == "hot_write_fraction"
     assert "min to max" in side["statistics"]["error_bars"]
     assert "spare = " not in (out / "plot.svg").read_text()  # facets: by their own field
+
+
+def test_a_scenario_sweeps_steps_are_fields_and_its_value_is_named():
+    recs = [{"status": "ok", "point": {"scenario": "s.toml", "field": "filesystem.discard",
+                                       "value": v},
+             "result": {"steps": [{"name": "fill", "wa": 1.0 + v}, {"name": "trim",
+                                                                     "wa": 2.0}]}}
+            for v in (False, True)]
+    t = plot_tables(recs, "value", "steps[0].wa")
+    assert t.labels == ("false", "true") and t.chart.x.title == "filesystem.discard (value)"
+    np.testing.assert_allclose(t.ys["s0"], [1.0, 2.0])

@@ -220,8 +220,8 @@ def plot_tables(records: list[dict], x: str, y: str, by: str | None = None,
         token = text if by == "gc" and text in SWEEP_POLICIES else f"cycle{i}"
         lines.append(Line(f"s{i}", text if by == "gc" else (f"{by} = {text}" if by else y),
                           token, f"{y}" + (f"_{by}_{text}" if by else ""), marker=True))
-    chart = Chart("plot", "", f"{y} against {x}", "", Axis(x, "", x), Axis(y, "", y),
-                  tuple(lines), source="sweep")
+    chart = Chart("plot", "", f"{y} against {x}", "", Axis(_name(rows, x), "", x),
+                  Axis(_name(rows, y), "", y), tuple(lines), source="sweep")
     tables = []
     for fv in facet_values:
         groups = {line.key: {} for line in lines}
@@ -235,6 +235,14 @@ def plot_tables(records: list[dict], x: str, y: str, by: str | None = None,
     if facet is None:
         return tables[0]
     return Facets(facet, tuple(_text(v) for v in facet_values), tuple(tables))
+
+
+def _name(rows: list[dict], field: str) -> str:
+    """An axis's label: the field, or for a scenario sweep's `value` the field it sets."""
+    varied = {r.get("field") for r in rows}
+    if field == "value" and len(varied) == 1 and isinstance(next(iter(varied)), str):
+        return f"{next(iter(varied))} (value)"
+    return field
 
 
 def _values(rows: list[dict], name: str | None) -> list:
