@@ -173,8 +173,9 @@ def figure(data, width: str = "single", title: bool = True):
     first = panels[0]
     w = WIDTHS_IN[width]
     h = w * HEIGHT_RATIO[width]
-    if first.chart.levels and not first.overlaid:
-        h = max(h, 0.9 + BAR_ROW_IN * 2 * first.runs[0].table.x.size)
+    if first.chart.levels:  # a bar's height for each run's series at each step
+        bars = len(first.drawn()) * len(first.step_labels())
+        h = max(h, 0.9 + BAR_ROW_IN * bars)
     entries = _legend_entries(panels)
     below = first.overlaid or entries > LEGEND_INSIDE_MAX or len(panels) > 1
     # as many columns as the longest label leaves room for (8 pt DejaVu: ~0.062 in a
@@ -198,15 +199,16 @@ def figure(data, width: str = "single", title: bool = True):
                     overlay.chart.title if title else "")
             got = _draw(ax, overlay, name, highs, first_panel=i == 0)
             handles = handles or got
-        if not (first.chart.levels and not first.overlaid):  # the y axis they share
+        if not first.chart.levels:  # the y axis they share
             whole_ticks(axes[0], False, first.chart.axes(first.timed)[1].whole)
             headroom(axes[0], highs, min(0.0, *(_finite_min(p) for p in panels)))
         if facets and title:
             fig.suptitle(first.chart.title, fontsize=FONT_PT + 1)
         spread = first.runs[0].table.spread
-        if first.chart.levels and not first.overlaid and handles:
+        if first.chart.levels and handles:
             fig.legend(handles=[h for _, h in handles], loc="outside lower center",
-                       frameon=False, ncols=len(handles))
+                       frameon=False, ncols=len(handles) if not first.overlaid else
+                       len(first.chart.lines))
         elif handles and (below or len(handles) > 1):
             ordered = [h for _, h in sorted(handles, key=lambda p: p[0])]
             if below:
@@ -227,7 +229,7 @@ def _draw(ax, overlay: Overlay, title: str, highs: list, first_panel: bool = Tru
     x_axis, y_axis = chart.axes(overlay.timed)
     if title:
         ax.set_title(title)
-    if chart.levels and not overlay.overlaid:
+    if chart.levels:
         return _bars(ax, overlay)
     ax.set_xlabel(x_axis.title)
     if first_panel:
@@ -246,8 +248,7 @@ def _draw(ax, overlay: Overlay, title: str, highs: list, first_panel: bool = Tru
                            overlay.overlaid)
         if line.key in paired:  # measured points on their model's dashed curve: points
             style["linestyle"] = "none"
-        (artist,) = ax.plot(x, y, label=label, **style,
-                            drawstyle="steps-mid" if chart.levels else "default")
+        (artist,) = ax.plot(x, y, label=label, **style)
         # one <path> per series in the SVG, named by its run when runs are overlaid
         gid = f"series-{run.key}-{line.key}" if run.key else f"series-{line.key}"
         artist.set_gid("".join(c if c.isalnum() or c in "-_." else "_" for c in gid))
@@ -278,34 +279,44 @@ def _paired(overlay: Overlay, lines: list[tuple]) -> set[str]:
 
 
 def _bars(ax, overlay: Overlay) -> list:
-    """The steps chart for one run: a pair of horizontal bars per step (host, NAND), the
-    step's name beside its pair, the value at each bar's end; first step on top."""
-    table = overlay.runs[0].table
-    chart = table.chart
+    """The steps chart: horizontal bars per step, one per run and series (host, NAND),
+    the step's name beside its group, the value at each bar's end, first step on top.
+    Series differ by hatch as well as colour; runs overlaid by colour and edge (B dashed,
+    references faded), as their lines do elsewhere."""
+    chart = overlay.chart
     _, y_axis = chart.axes(overlay.timed)
-    n = table.x.size
+    labels = overlay.step_labels()
+    n = len(labels)
     ax.set_xlabel(y_axis.title)
     ax.grid(True, axis="x", linewidth=0.5)
     ax.set_axisbelow(True)
     for spine in ("top", "right"):
         ax.spines[spine].set_visible(False)
-    height = 0.8 / max(1, len(chart.lines))
+    order = sorted(((r, ln, text) for r, ln, text in overlay.drawn()),
+                   key=lambda d: (overlay.runs.index(d[0]), chart.lines.index(d[1])))
+    height = 0.84 / max(1, len(order))
     shown, top = [], 0.0
     hatches = ("", "////", "xx", "..")
-    for i, line in enumerate(chart.lines):
-        y = np.nan_to_num(table.ys[line.key], nan=0.0)
-        pos = np.arange(n) + (i - (len(chart.lines) - 1) / 2) * height
-        bars = ax.barh(pos, y, height=height * 0.92, label=line.label,
-                       color=colour(line.token, i, "main"), edgecolor=PRINT_PAGE["text"],
-                       linewidth=0.5, hatch=hatches[i % len(hatches)])
+    edges = {"main": "solid", "second": "dashed", "ref": "dotted"}
+    for k, (run, line, text) in enumerate(order):
+        i = chart.lines.index(line)
+        y = np.full(n, np.nan)  # a step this run did not take: no bar, no number
+        got = run.table.ys[line.key]
+        y[:got.size] = got
+        pos = np.arange(n) + (k - (len(order) - 1) / 2) * height
+        bars = ax.barh(pos, np.nan_to_num(y, nan=0.0), height=height * 0.92, label=text,
+                       color=colour(line.token, i, run.role), edgecolor=PRINT_PAGE["text"],
+                       linewidth=0.5, linestyle=edges[run.role],
+                       hatch=hatches[i % len(hatches)])
+        prefix = f"series-{run.key}-{line.key}" if run.key else f"series-{line.key}"
         for j, bar in enumerate(bars):
-            bar.set_gid(f"series-{line.key}-{j + 1}")
-        ax.bar_label(bars, labels=[f"{v:,.0f}" if v >= 10 or v == 0 else f"{v:,.1f}"
-                                   for v in y],
+            bar.set_gid(f"{prefix}-{j + 1}")
+        ax.bar_label(bars, labels=["" if not np.isfinite(v) else f"{v:,.0f}"
+                                   if v >= 10 or v == 0 else f"{v:,.1f}" for v in y],
                      padding=2, fontsize=FONT_PT - 2)
-        top = max(top, float(y.max(initial=0.0)))
-        shown.append((i, bars))
-    ax.set_yticks(np.arange(n, dtype=float), table.labels or [str(i + 1) for i in range(n)])
+        top = max(top, float(np.nanmax(y, initial=0.0)))
+        shown.append((k, bars))
+    ax.set_yticks(np.arange(n, dtype=float), labels or [str(i + 1) for i in range(n)])
     ax.invert_yaxis()
     room = top * 1.22 or 1.0  # room for the value labels; the axis ends on a tick
     ax.set_xlim(0, min([t for t in ax.xaxis.get_major_locator().tick_values(0, room)

@@ -108,7 +108,7 @@ def headroom(ax, highs: list[np.ndarray], bottom: float) -> None:
     else:
         ax.set_ylim(bottom, top + HEADROOM * span)
         ticks = [t for t in ax.yaxis.get_major_locator().tick_values(
-            bottom, top + HEADROOM * span) if t >= top + 0.02 * span]
+            bottom, top + HEADROOM * span) if t >= top + 0.05 * span]
         if ticks:  # end on the first tick above the data: the top reads as a number
             ax.set_ylim(bottom, min(ticks[0], top + 3 * HEADROOM * span))
     thousands(ax)
