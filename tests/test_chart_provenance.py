@@ -138,3 +138,21 @@ def test_a_timestamped_file_differs_only_in_its_date():
     strip = re.sub(r"\s*<dc:date>.*?</dc:date>", "", a)
     assert strip == b
     assert np.isfinite(_wa().ys["wa"]).all()
+
+
+def test_chart_all_from_a_session_replays_its_log_once(tmp_path, monkeypatch, capsys):
+    import app.session.replay as replay_module
+
+    calls = []
+    real = replay_module.replay
+    monkeypatch.setattr(replay_module, "replay",
+                        lambda *a, **k: calls.append(1) or real(*a, **k))
+    out = tmp_path / "figs"
+    session = "tests/sessions/block_v1.json"
+    assert main(["chart", session, "--chart", "all", "--format", "csv", "-o", str(out)]) == 0
+    assert len(calls) == 1
+    # a block-level session has no file-system step: every chart but the steps chart
+    assert sorted(p.stem for p in out.glob("*.csv")) == sorted(c for c in RUN_CHARTS
+                                                               if c != "steps")
+    side = json.loads((out / "wear.json").read_text())
+    assert side["session"]["replayed"] and len(side["session"]["sha256"]) == 64
