@@ -7,6 +7,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.cli.main import main
 from model.lab.plottable import MAX_LINES, Facets, PlotError, plot_tables, sweep_table
@@ -152,3 +154,26 @@ def test_a_scenario_sweeps_steps_are_fields_and_its_value_is_named():
     t = plot_tables(recs, "value", "steps[0].wa")
     assert t.labels == ("false", "true") and t.chart.x.title == "filesystem.discard (value)"
     np.testing.assert_allclose(t.ys["s0"], [1.0, 2.0])
+
+
+_ODD = st.one_of(st.none(), st.booleans(), st.integers(-10**400, 10**400), st.text(max_size=3),
+                 st.floats(), st.lists(st.integers(), max_size=2),
+                 st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.fixed_dictionaries({
+    "status": st.sampled_from(["ok", "failed"]) | _ODD,
+    "point": st.fixed_dictionaries({"gc": st.sampled_from(["greedy", "fifo"]) | _ODD,
+                                    "spare": _ODD, "seed": _ODD}) | _ODD,
+    "result": st.fixed_dictionaries({"wa": _ODD, "steps": _ODD}) | _ODD}), max_size=6),
+    st.sampled_from(["spare", "gc", "wa", "seed"]), st.sampled_from(["wa", "spare", "gc"]),
+    st.sampled_from([None, "gc", "seed"]))
+def test_plot_draws_or_refuses_any_records_and_never_raises_otherwise(records, x, y, by):
+    try:
+        got = plot_tables(records, x, y, by)
+    except PlotError as e:
+        assert "\n" not in str(e)
+        return
+    assert np.isfinite(got.x).all()
+    assert all(v.size == got.x.size for v in got.ys.values())
