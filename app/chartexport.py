@@ -27,6 +27,7 @@ import numpy as np
 # A bare Figure (never pyplot) draws on the Agg canvas for PNG and on matplotlib's own
 # vector back ends for SVG and PDF: headless, whatever the front end, and no global state.
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from app.atomicfile import OutputFileError, atomic_open, check_writable
 from app.chartprovenance import provenance as full_provenance
@@ -318,6 +319,8 @@ def _bars(ax, overlay: Overlay) -> list:
         shown.append((k, bars))
     ax.set_yticks(np.arange(n, dtype=float), labels or [str(i + 1) for i in range(n)])
     ax.invert_yaxis()
+    # few ticks: "12,500" at 8 pt is wide, and a single column holds 5 of them at most
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=4, steps=[1, 2, 2.5, 5, 10]))
     room = top * 1.22 or 1.0  # room for the value labels; the axis ends on a tick
     ax.set_xlim(0, min([t for t in ax.xaxis.get_major_locator().tick_values(0, room)
                         if t >= room], default=room))
