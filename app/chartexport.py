@@ -210,7 +210,7 @@ def figure(data, width: str = "single", title: bool = True):
             fig.legend(handles=[h for _, h in handles], loc="outside lower center",
                        frameon=False, ncols=len(handles) if not first.overlaid else
                        len(first.chart.lines))
-        elif handles and (below or len(handles) > 1):
+        elif handles and (below or len(handles) > 1 or spread):  # spread: say what bars are
             ordered = [h for _, h in sorted(handles, key=lambda p: p[0])]
             if below:
                 fig.legend(handles=ordered, loc="outside lower center", frameon=False,

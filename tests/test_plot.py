@@ -177,3 +177,12 @@ def test_plot_draws_or_refuses_any_records_and_never_raises_otherwise(records, x
         return
     assert np.isfinite(got.x).all()
     assert all(v.size == got.x.size for v in got.ys.values())
+
+
+def test_one_line_with_error_bars_still_says_what_they_are():
+    from app.chartexport import figure
+
+    recs = [r for r in _records() if r["point"]["gc"] == "greedy"
+            and r["point"]["hot_write_fraction"] == 0.5]
+    ax = figure(plot_tables(recs, "spare", "wa")).axes[0]
+    assert ax.get_legend().get_title().get_text() == "error bars: min to max over seeds"
