@@ -156,3 +156,13 @@ def test_chart_all_from_a_session_replays_its_log_once(tmp_path, monkeypatch, ca
                                                                if c != "steps")
     side = json.loads((out / "wear.json").read_text())
     assert side["session"]["replayed"] and len(side["session"]["sha256"]) == 64
+
+
+def test_the_same_command_twice_writes_the_same_pdf_and_svg_bytes(tmp_path, capsys):
+    scenario = tmp_path / "tiny.toml"
+    scenario.write_text(TINY)
+    for out in ("one", "two"):
+        assert main(["chart", str(scenario), "--chart", "wa", "--format", "pdf,svg", "-o",
+                     str(tmp_path / out)]) == 0
+    for name in ("wa.pdf", "wa.svg"):
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
