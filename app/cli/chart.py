@@ -44,8 +44,9 @@ def add_parser(sub) -> None:
                    help="column width: single (3.5 in, default) or double (7 in)")
     p.add_argument("-o", "--output", required=True, metavar="FILE",
                    help="the file to write (CSV also writes FILE's name with .json)")
-    p.add_argument("--series-every", metavar="S", type=positive_real, default=1.0,
-                   help="simulated seconds between time-series rows, above 0 (default 1)")
+    p.add_argument("--series-every", metavar="S", type=positive_real, default=None,
+                   help="simulated seconds between time-series rows, above 0 (default: "
+                   "from the run's length, 1, 2 or 5 x 10^k s for 80 to 200 rows)")
 
 
 def _provenance(path: str, scenario) -> dict:

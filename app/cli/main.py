@@ -135,8 +135,9 @@ def _add_run(sub) -> None:
     p.add_argument("--csv", metavar="FILE", help="also write the steps as CSV to FILE")
     p.add_argument("--series", metavar="FILE", help="also write the time series (counters "
                    "every --series-every simulated seconds) as CSV to FILE")
-    p.add_argument("--series-every", metavar="S", type=positive_real, default=1.0,
-                   help="simulated seconds between time-series rows, above 0 (default 1)")
+    p.add_argument("--series-every", metavar="S", type=positive_real, default=None,
+                   help="simulated seconds between time-series rows, above 0 (default: "
+                   "from the run's length, 1, 2 or 5 x 10^k s for 80 to 200 rows)")
 
 
 def _add_experiments(sub) -> None:
