@@ -4,6 +4,7 @@
     ssdlab simulate ...    one whole-drive experiment, printed as a table or JSON
     ssdlab run FILE ...    play a scenario file; --csv/--series also write CSV files
     ssdlab chart FILE ...  play a scenario file and write one chart as PNG/SVG/PDF/CSV
+    ssdlab figures -o DIR  regenerate the gallery of reference figures
     ssdlab experiments     replay the documented experiments beside their figures
     ssdlab bench [...]     engine speed against the C reference, or (--physics) WA against
                            the analytic models
@@ -172,6 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
     from app.cli import chart
 
     chart.add_parser(sub)
+    from app.cli import figures
+
+    figures.add_parser(sub)
     from app.cli import prepare
 
     prepare.add_parser(sub)
@@ -410,6 +414,10 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         from app.cli import chart
 
         return chart.main(args)
+    if args.command == "figures":
+        from app.cli import figures
+
+        return figures.main(args)
     if args.command == "bench":
         from app.cli import bench
 
