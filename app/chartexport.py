@@ -19,6 +19,7 @@ import io
 import json
 import math
 import os
+import textwrap
 from dataclasses import dataclass
 from importlib import metadata
 
@@ -192,6 +193,12 @@ def figure(data: Table | Overlay, width: str = "single"):
             ax.set_xticks(np.arange(1, len(labels) + 1, dtype=float), labels, rotation=30,
                           ha="right")
         ax.set_ylim(bottom=min(0.0, _finite_min(overlay)))  # amounts read from zero
+        notes = [r.table.note for r in overlay.runs if r.table.note]
+        if notes:  # an empty chart says why on the page, never blank without a word
+            ax.set_yticks([])  # no scale for nothing
+            ax.text(0.5, 0.55, textwrap.fill(notes[0], 34 if width == "single" else 70),
+                    transform=ax.transAxes, ha="center", va="center", fontsize=FONT_PT - 1,
+                    bbox={"facecolor": PRINT_PAGE["background"], "edgecolor": "none"})
         if overlay.overlaid and ax.get_lines():
             # long run labels: under the plot, never over the data; runs in order (A, B,
             # references), as the window's legend lists them, whatever order they drew in
@@ -247,6 +254,9 @@ def sidecar(data: Table | Overlay, provenance: dict | None) -> dict:
            # one run: the table's columns, as before (the CSV adds the steps' names)
            "columns": list(overlay.columns() if overlay.overlaid
                            else overlay.runs[0].table.columns())}
+    notes = [r.table.note for r in overlay.runs if r.table.note]
+    if notes:
+        out["note"] = notes[0]
     if overlay.overlaid:
         out["run_column"] = RUN_COLUMN
         out["runs"] = [{"label": r.label, "role": r.role, "rows": int(r.table.x.size),

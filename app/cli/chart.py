@@ -134,7 +134,8 @@ def main(args: argparse.Namespace) -> int:
              for r in results]
     table = chart_table(args.chart, run_series(series.as_dicts(), capacity_mb), timed=True,
                         erases=machine.drive.block_views()["erases"], steps=steps,
-                        victims=machine.drive.victim_valid())
+                        victims=machine.drive.victim_valid(),
+                        mapping=machine.drive.config.mapping)
     try:
         written = write(args.output, table, Export(fmt, args.width,
                                                    _provenance(args.scenario, scenario)))
@@ -228,7 +229,8 @@ def _session(args: argparse.Namespace, fmt: str, fail) -> int:
         victims = done.drive.victim_valid()
     table = chart_table(args.chart, {k: np.asarray(v, dtype=float) for k, v in series.items()},
                         timed=bool(settings.profile), erases=erases,
-                        theory=theory_wa(settings), steps=steps, victims=victims)
+                        theory=theory_wa(settings), steps=steps, victims=victims,
+                        mapping=settings.mapping)
     digest = _sha256(args.scenario)
     provenance = {"session": {"file": os.path.abspath(args.scenario), "sha256": digest,
                               "settings": asdict(settings), "log_entries": len(log),

@@ -55,11 +55,11 @@ def chart_data(bench, name: str) -> Table | Overlay | None:
         return None
     timed = bool(a.settings.profile)  # A's clock sets the axes, as on screen
 
-    def table(snap, theory):
+    def table(snap, theory, mapping):
         return chart_table(name, snap.series, timed=timed, erases=snap.erases, theory=theory,
-                           steps=snap.steps, victims=snap.victim_valid)
+                           steps=snap.steps, victims=snap.victim_valid, mapping=mapping)
 
-    main = table(a.snapshot, a.session.theory_wa())
+    main = table(a.snapshot, a.session.theory_wa(), a.settings.mapping)
     names = compare.labels(bench)
     others = compare.others(bench, names)
     if not others:
@@ -69,7 +69,7 @@ def chart_data(bench, name: str) -> Table | Overlay | None:
     if compare.comparing(bench):
         settings["B"] = bench.views[1].settings
     runs = [ChartRun(names["A"], "main", main, "", _provenance(a.settings))]
-    runs += [ChartRun(r.label, r.role, table(r.snap, r.theory), r.key,
+    runs += [ChartRun(r.label, r.role, table(r.snap, r.theory, settings[r.key].mapping), r.key,
                       _provenance(settings[r.key])) for r in others]
     return Overlay(tuple(runs))
 
