@@ -15,7 +15,6 @@ checked before the run, so a bad one costs nothing; the figure is written only w
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import sys
 from dataclasses import asdict
@@ -49,15 +48,12 @@ def add_parser(sub) -> None:
                    "from the run's length, 1, 2 or 5 x 10^k s for 80 to 200 rows)")
 
 
-def _provenance(path: str, scenario) -> dict:
-    """What reproduces the figure: the scenario file (path and content hash) and the seeds
-    its steps draw with."""
-    digest = _sha256(path)
-    seeds = {f"steps[{i}]": step.args["seed"] for i, step in enumerate(scenario.steps)
-             if "seed" in step.args}
-    return {"scenario": {"file": os.path.abspath(path), "sha256": digest,
-                         "name": scenario.name},
-            "seed": seeds or None}
+def _provenance(path: str, scenario, series) -> dict:
+    """What reproduces the figure: the scenario file (path, hash, steps), its seeds and the
+    series' sampling, as the window's export says it (model/lab/provenance.py)."""
+    from model.lab.provenance import scenario_provenance, series_provenance
+
+    return scenario_provenance(path, scenario) | series_provenance(series)
 
 
 def check_files(args: argparse.Namespace, fmt: str, inputs: dict[str, str]) -> None:
@@ -74,13 +70,9 @@ def check_files(args: argparse.Namespace, fmt: str, inputs: dict[str, str]) -> N
 
 def _sha256(path: str) -> str:
     """The file's hash, read through the one safe reader (it was read once already)."""
-    from model.inputfile import open_input
+    from model.lab.provenance import file_sha256
 
-    h = hashlib.sha256()
-    with open_input(path) as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+    return file_sha256(path)
 
 
 def main(args: argparse.Namespace) -> int:
@@ -138,7 +130,8 @@ def main(args: argparse.Namespace) -> int:
                         mapping=machine.drive.config.mapping)
     try:
         written = write(args.output, table, Export(fmt, args.width,
-                                                   _provenance(args.scenario, scenario)))
+                                                   _provenance(args.scenario, scenario,
+                                                               series)))
     except OutputFileError as e:
         return fail(f"-o {e}")
     print(f"wrote {', '.join(written)}")

@@ -24,6 +24,7 @@ COLUMNS = ("sim_s", "step", "device_written_mb", "nand_written_mb", "wa", "trims
 MAX_ROWS = 20_000  # a long idle step widens the interval rather than print a day of rows
 TARGET_ROWS = 200  # unless an interval is set: enough to draw a curve, few enough to read
 NICE_STEPS = (1.0, 2.0, 5.0)  # intervals are 1, 2 or 5 times a power of ten seconds
+MAX_HISTORY = 2_000_000  # batches kept for re-binning (a few hundred bytes each)
 NAMES = ("write_bytes", "host_pages_written", "nand_writes", "trim_requests",
          "flush_requests", "gc_copies", "erases")
 
@@ -31,17 +32,23 @@ NAMES = ("write_bytes", "host_pages_written", "nand_writes", "trim_requests",
 class Completed:
     """The drive's work, read off the Machine's timeline in order of time. Starts the
     recording; `until(t)` returns what was completed since the previous call (a dict of
-    NAMES) and forgets batches it has fully counted. free_blocks: after the last batch
-    that ended by then."""
+    NAMES) and forgets batches it has fully counted (into `history`, when that is a list).
+    free_blocks: after the last batch that ended by then. batches and start (sim s, free
+    blocks): read these batches from there instead of starting the Machine's recording."""
 
-    def __init__(self, m: Machine):
+    def __init__(self, m: Machine, batches: list | None = None,
+                 start: tuple[float, int] | None = None):
         self.m = m
-        m.timeline = []
-        self.t = m.clock
-        self.free_blocks = m.drive.free_blocks
+        if batches is None:
+            m.timeline = []
+            batches = m.timeline
+        self.line = batches
+        self.t, self.free_blocks = start or (m.clock, m.drive.free_blocks)
+        self.start = (self.t, self.free_blocks)
+        self.history: list | None = None  # every batch counted in full, in order
 
     def until(self, t: float) -> dict[str, float]:
-        line = self.m.timeline
+        line = self.line
         sums = np.zeros(len(NAMES))
         keep = []
         t0 = self.t
@@ -55,6 +62,10 @@ class Completed:
                 sums += share * np.array([getattr(stats, k) for k in NAMES], dtype=float)
             if stop <= t:
                 self.free_blocks = free_after
+                if self.history is not None:
+                    self.history.append(batch)
+                    if len(self.history) > MAX_HISTORY:  # a day-long window run: let go
+                        self.history = None
             else:
                 keep.append(batch)
         line[:] = keep
@@ -102,17 +113,27 @@ class Series:
     cumulative, except the rates, which cover the interval that ends at sim_s: the last
     one may be shorter than the others and its rates are over its true length."""
 
-    def __init__(self, m: Machine, every_s: float | None = None):
+    def __init__(self, m: Machine, every_s: float | None = None,
+                 done: Completed | None = None):
         if every_s is not None and not (every_s > 0 and math.isfinite(every_s)):
             raise ValueError(f"series interval must be above 0 simulated seconds; got "
                              f"{every_s}")
         self.m = m
         self.every_s = every_s
         self.interval_s: float | None = None  # the interval rows() used, once it ran
-        self.t0 = m.clock
-        self._done = Completed(m)
+        self._done = Completed(m) if done is None else done
+        self.t0 = self._done.start[0]
         self._steps: list[tuple[float, int]] = []
         self._rows: list[tuple] | None = None
+
+    @classmethod
+    def of_recording(cls, done: Completed, every_s: float | None = None) -> Series:
+        """What a reading of the drive's clock (done, with its history kept) has seen so far
+        and what its Machine's timeline still holds, binned afresh as `ssdlab run` bins a
+        scenario run: the window's export of a file-system run, row for row the command
+        line's."""
+        batches = [*(done.history or []), *done.line]
+        return cls(done.m, every_s, Completed(done.m, batches, done.start))
 
     def step(self, index: int) -> None:
         self._steps.append((self.m.clock, index))
@@ -121,7 +142,7 @@ class Series:
         if self._rows is not None:
             return self._rows
         m = self.m
-        end = max([m.clock] + [b[1] for b in m.timeline or []])
+        end = max([m.clock] + [b[1] for b in self._done.line])
         span = end - self.t0
         every = self.every_s if self.every_s is not None else auto_interval(span)
         every = max(every, span / MAX_ROWS)
