@@ -192,7 +192,10 @@ def figure(data: Table | Overlay, width: str = "single"):
         if labels:
             ax.set_xticks(np.arange(1, len(labels) + 1, dtype=float), labels, rotation=30,
                           ha="right")
-        ax.set_ylim(bottom=min(0.0, _finite_min(overlay)))  # amounts read from zero
+        if chart.log_y:  # seconds from a tenth to a thousand, each readable
+            ax.set_yscale("log")
+        else:
+            ax.set_ylim(bottom=min(0.0, _finite_min(overlay)))  # amounts read from zero
         notes = [r.table.note for r in overlay.runs if r.table.note]
         if notes:  # an empty chart says why on the page, never blank without a word
             ax.set_yticks([])  # no scale for nothing

@@ -93,7 +93,8 @@ def main(args: argparse.Namespace) -> int:
         return fail(f"-o {args.output}: {e.strerror or e}")
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    print(f"wrote {len(done)} figures to {args.output} (index.json, README.md)")
+    n = len(done)
+    print(f"wrote {n} figure{'' if n == 1 else 's'} to {args.output} (index.json, README.md)")
     return 0
 
 
@@ -135,10 +136,32 @@ def _draw_all(chosen, scale, scale_name: str, out: str, staging: str) -> list[di
     return done
 
 
+def _kept(out: str, scale_name: str, drawn: set[str]) -> list[dict]:
+    """The entries of DIR's index.json for figures not drawn now, at the same scale, whose
+    files are all there (an unreadable or foreign index keeps nothing)."""
+    from model.lab.gallery import FIGURES
+
+    try:
+        with open(os.path.join(out, "index.json"), encoding="utf-8") as f:
+            old = json.load(f)
+        if old.get("scale") != scale_name:
+            return []
+        known = {f.name for f in FIGURES} - drawn
+        return [d for d in old["figures"] if d.get("name") in known and all(
+            os.path.isfile(os.path.join(out, n)) for n in d.get("files", []))]
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return []
+
+
 def _write_index(out: str, done: list[dict], scale_name: str, tool_version: str) -> None:
     """index.json and README.md, each written whole (the figures finished so far)."""
     from app.atomicfile import atomic_open
+    from model.lab.gallery import FIGURES
 
+    # figures drawn before at this scale (an --only run) stay listed while their files do
+    done = _kept(out, scale_name, {d["name"] for d in done}) + done
+    order = [f.name for f in FIGURES]
+    done.sort(key=lambda d: order.index(d["name"]))
     index = {"ssdlab_version": tool_version, "scale": scale_name, "figures": done}
     with atomic_open(os.path.join(out, "index.json")) as f:
         f.write(json.dumps(index, indent=2) + "\n")

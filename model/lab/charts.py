@@ -75,6 +75,7 @@ class Chart:
     levels: bool = False
     source: str = "run"
     short_tab: str = ""
+    log_y: bool = False  # a logarithmic y axis (values over several decades, all above 0)
 
     def axes(self, timed: bool) -> tuple[Axis, Axis]:
         return ((self.x_timed or self.x) if timed else self.x,

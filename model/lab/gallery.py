@@ -77,7 +77,7 @@ DISCARD = Chart(
     Axis("step", "", "step_number"), Axis("simulated time", "s", "seconds"),
     (Line("discard", "mount -o discard", "nand", "seconds_discard", marker=True),
      Line("fstrim", "no discard, fstrim after", "host", "seconds_fstrim", marker=True)),
-    source="gallery")
+    source="gallery", log_y=True)
 
 # alignment: a 64 MiB file in 4 KiB direct writes at each partition start, on each drive
 ALIGN_STARTS = (63, 64, 2048)  # sectors of 512 bytes: DOS, 32 KiB, 1 MiB
@@ -89,13 +89,14 @@ ALIGNMENT = Chart(
     tuple(Line(p, label, token, f"wa_{p}", marker=True) for p, label, token in ALIGN_PROFILES),
     source="gallery")
 
-# compression: random rewrites of a full file system on a compressing (SandForce) drive
+# compression: ordinary use (new files, deletes, 4 KiB rewrites in place; user_mix) of a
+# nearly full file system on a compressing (SandForce) drive
 COMPRESSIBILITY = (0.3, 0.45, 0.6, 0.8, 1.0)  # stored fraction of the host's data
 COMPRESSION_FILL_PCT = 85.0
 COMPRESSION = Chart(
     "compression", "", "Compressible data on a SandForce drive", "",
     Axis("data stored after compression", "fraction", "stored_fraction"), _WA,
-    (Line("wa", "random rewrites (simulated)", "wa", "wa", marker=True),
+    (Line("wa", "file mix (simulated)", "wa", "wa", marker=True),
      Line("stored", "compression alone", "theory", "wa_compression_alone", dashed=True)),
     source="gallery")
 
@@ -128,9 +129,10 @@ FIGURES = (
            "lesson 08 (alignment)",
            (Cite("002", quote="critical on first generation SSD's"),)),
     Figure("compression",
-           "write amplification (flash bytes per host byte) of random rewrites on a full "
-           "file system of a compressing drive, against how small the data compresses; "
-           "the dashed line is what compression alone would give, with no GC",
+           "write amplification (flash bytes per host byte) of ordinary use (new files, "
+           "deletes and 4 KiB rewrites in place) of an 85 %-full file system on a "
+           "compressing OCZ Vertex LE, against how small the data compresses; the dotted "
+           "line is what compression alone would give, with no GC",
            "lesson 10 (compression)",
            (Cite("004", quote="Sandforce controller based SSDs with the combination of "
                  "TRIM, heavy over-provisioning and data compression"),)),

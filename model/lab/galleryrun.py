@@ -125,7 +125,7 @@ def alignment(scale: g.Scale, progress: Progress | None = None) -> tuple[Table, 
 
 
 COMPRESSION_SCENARIO = """version = 1
-name = "random rewrites of a {fill:g} %-full file system, data stored at {stored:g}"
+name = "ordinary use of a {fill:g} %-full file system, data stored at {stored:g}"
 [drive]
 profile = "ocz_vertex_le_100"
 user_gib = {gib:g}
