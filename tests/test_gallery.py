@@ -109,6 +109,8 @@ def test_compression_scales_wa_with_the_stored_fraction(gallery):
 def test_every_fact_the_gallery_attributes_is_in_its_article():
     problems = [_check(c.article, c.figure, c.unit, c.quote) for f in FIGURES for c in f.cites]
     assert not [p for p in problems if p]
+    for f in FIGURES:  # each citation says what the article says by it
+        assert len(f.claims) == len(f.cites), f.name
 
 
 def test_a_bad_output_folder_is_refused_naming_the_option(tmp_path):
@@ -147,3 +149,12 @@ def test_ctrl_c_leaves_only_finished_figures(tmp_path):
     assert not [n for n in on_disk if n.startswith(".")]
     for name in on_disk - {"index.json", "README.md"}:
         assert name.split(".")[0] in names
+
+
+def test_a_folder_that_cannot_be_written_is_named(tmp_path, monkeypatch):
+    """As root every folder is writable, so the permission is what os.access answers."""
+    from app.cli import figures
+
+    monkeypatch.setattr(figures.os, "access", lambda path, mode: False)
+    assert figures.check_folder(str(tmp_path)) == f"-o {tmp_path}: the folder cannot be written"
+    assert "cannot be made" in figures.check_folder(str(tmp_path / "new"))

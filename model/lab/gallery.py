@@ -43,12 +43,14 @@ SCALES = {
 @dataclass(frozen=True)
 class Figure:
     """One gallery figure: its file stem, what it shows (a sentence for the index), the
-    lesson or experiment it comes from, and the article's words or figures it draws on."""
+    lesson or experiment it comes from, and the article's words or figures it draws on,
+    each with what the article says by it (claims, one per cite: who says it, and what)."""
 
     name: str
     shows: str
     comes_from: str
     cites: tuple[Cite, ...] = ()
+    claims: tuple[str, ...] = ()
 
 
 _SPARE = Axis("spare", "% of physical", "spare_pct")
@@ -107,7 +109,9 @@ FIGURES = (
            "analytic model where one exists",
            "lesson 02 (spare space) and lesson 03 (GC policies); assets/sweeps/"
            "wa_vs_spare.toml",
-           (Cite("004", quote="heavy over-provisioning"),)),
+           (Cite("004", quote="heavy over-provisioning"),),
+           ("a reader of article 004 guesses that SandForce drives' heavy "
+            "over-provisioning helps them",)),
     Figure("hot-cold",
            "write amplification against spare when 10 % of the pages take 90 % of the "
            "writes, for greedy and cost-benefit, beside greedy under uniform writes "
@@ -120,14 +124,19 @@ FIGURES = (
            "documented experiments 000 (discard on the Vertex LE, fstrim of a 60 %-full "
            "file system); assets/scenarios/discard_vertex_le.toml, lesson 04 (TRIM)",
            (Cite("000", "40.41", "s"), Cite("000", "0.17", "s"),
-            Cite("000", "six", "minutes"))),
+            Cite("000", "six", "minutes")),
+           ("article 000: the final sync with discard on the Vertex LE",
+            "article 000: the same sync without discard",
+            "article 000: fstrim of the 60 %-full 95 GB file system")),
     Figure("alignment",
            "write amplification of a 64 MiB file written in 4 KiB direct writes into a "
            "partition starting at sector 63, 64 or 2048, on a block-mapped and a "
            "page-mapped drive",
            "documented experiment 002 (alignment); assets/scenarios/alignment_firstgen.toml, "
            "lesson 08 (alignment)",
-           (Cite("002", quote="critical on first generation SSD's"),)),
+           (Cite("002", quote="critical on first generation SSD's"),),
+           ("article 002: aligning on an erase block boundary matters on first-generation "
+            "drives (said in words; no figure)",)),
     Figure("compression",
            "write amplification (flash bytes per host byte) of ordinary use (new files, "
            "deletes and 4 KiB rewrites in place) of an 85 %-full file system on a "
@@ -135,5 +144,6 @@ FIGURES = (
            "line is what compression alone would give, with no GC",
            "lesson 10 (compression)",
            (Cite("004", quote="Sandforce controller based SSDs with the combination of "
-                 "TRIM, heavy over-provisioning and data compression"),)),
+                 "TRIM, heavy over-provisioning and data compression"),),
+           ("a reader of article 004: SandForce-based drives compress data",)),
 )
