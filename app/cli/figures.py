@@ -12,9 +12,11 @@ Progress goes to stderr. --small runs every figure at a reduced scale (CI: secon
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
+import signal
 import stat
 import sys
 import tempfile
@@ -124,17 +126,37 @@ def _draw_all(chosen, scale, scale_name: str, out: str, staging: str) -> list[di
             path = os.path.join(staging, f"{fig.name}.{fmt}")
             written = write(path, table, Export(fmt, "single", provenance))
             files += [os.path.basename(p) for p in written]
-        for name in files:  # all whole: now they take their place
-            os.replace(os.path.join(staging, name), os.path.join(out, name))
-        done.append({"name": fig.name, "title": table.chart.title, "shows": fig.shows,
-                     "comes_from": fig.comes_from,
-                     "cites": [{**{k: v for k, v in vars(c).items() if v}, "says": claim}
-                               for c, claim in zip(fig.cites, fig.claims, strict=True)],
-                     "numbers": "simulated", "files": files})
-        _write_index(out, done, scale_name, version())  # before the line that says done
+        with _interrupt_after():  # a figure's files move in together, and its index entry
+            for name in files:
+                os.replace(os.path.join(staging, name), os.path.join(out, name))
+            _add(done, fig, table, files, out, scale_name, version())
         line = f"figure {i}/{len(chosen)} {fig.name}: done in {time.perf_counter() - t0:.1f} s"
         print(f"\r{line}\033[K" if show else line, file=sys.stderr, flush=True)
     return done
+
+
+def _add(done: list[dict], fig, table, files: list[str], out: str, scale_name: str,
+         tool_version: str) -> None:
+    """The figure's entry in the index, and the index written anew."""
+    done.append({"name": fig.name, "title": table.chart.title, "shows": fig.shows,
+                 "comes_from": fig.comes_from,
+                 "cites": [{**{k: v for k, v in vars(c).items() if v}, "says": claim}
+                           for c, claim in zip(fig.cites, fig.claims, strict=True)],
+                 "numbers": "simulated", "files": files})
+    _write_index(out, done, scale_name, tool_version)
+
+
+@contextlib.contextmanager
+def _interrupt_after():
+    """Ctrl+C inside waits for the block's end, then interrupts as usual (main thread)."""
+    caught = []
+    previous = signal.signal(signal.SIGINT, lambda *_: caught.append(True))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
 
 
 def _kept(out: str, scale_name: str, drawn: set[str]) -> list[dict]:
