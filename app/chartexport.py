@@ -19,6 +19,7 @@ import io
 import json
 import math
 import os
+import textwrap
 from dataclasses import dataclass
 
 import matplotlib
@@ -200,9 +201,19 @@ def figure(data, width: str = "single", title: bool = True):
                     overlay.chart.title if title else "")
             got = _draw(ax, overlay, name, highs, first_panel=i == 0)
             handles = handles or got
-        if not first.chart.levels:  # the y axis they share
+        if first.chart.log_y:  # seconds from a tenth to a thousand, each readable
+            for ax in axes:
+                ax.set_yscale("log")
+        elif not first.chart.levels:  # the y axis they share
             whole_ticks(axes[0], False, first.chart.axes(first.timed)[1].whole)
             headroom(axes[0], highs, min(0.0, *(_finite_min(p) for p in panels)))
+        notes = [r.table.note for p in panels for r in p.runs if r.table.note]
+        if notes:  # an empty chart says why on the page, never blank without a word
+            axes[0].set_yticks([])  # no scale for nothing
+            axes[0].text(0.5, 0.55, textwrap.fill(notes[0], 34 if width == "single" else 70),
+                         transform=axes[0].transAxes, ha="center", va="center",
+                         fontsize=FONT_PT - 1,
+                         bbox={"facecolor": PRINT_PAGE["background"], "edgecolor": "none"})
         if facets and title:
             fig.suptitle(first.chart.title, fontsize=FONT_PT + 1)
         spread = first.runs[0].table.spread
@@ -394,6 +405,9 @@ def sidecar(data, provenance: dict | None) -> dict:
                              "error_bars": table.spread or "none: one run per point"}
     if isinstance(data, Facets):
         out["facet"] = {"column": FACET_COLUMN, "field": data.name, "values": data.values}
+    notes = [r.table.note for p in panels for r in p.runs if r.table.note]
+    if notes:
+        out["note"] = notes[0]
     if overlay.overlaid:
         out["run_column"] = RUN_COLUMN
         out["runs"] = [{"label": r.label, "role": r.role, "rows": int(r.table.x.size),

@@ -15,7 +15,10 @@ B_VALUES = {"profile": "intel_x25m_g1_80", "capacity_mib": 128.0, "spare_pct": 2
             "gc_low_blocks": 3, "gc_frontier": "shared", "victim_order": "oldest",
             "partition_start": 63,
             "lvm_kib": 192, "journal": False, "kernel": "modern", "data_compression": 0.5,
-            "atime": "strict", "discard": True, "fstrim_every_min": 30.0}
+            "atime": "strict", "discard": True, "fstrim_every_min": 30.0,
+            # a scenario's format options: no controls, but each drive's own
+            "extents": False, "commit_interval_s": 2.5, "stripe_width_blocks": 16,
+            "max_request_kib": 64}
 
 
 def test_the_table_covers_every_per_drive_setting():

@@ -189,3 +189,48 @@ def test_file_system_throughput_is_what_the_drive_completed(until, bench):
     # rows every half second of simulated time, however fast the run went in wall time
     gaps = np.diff(bench.snapshot.series["sim_s"])
     assert np.median(gaps) == pytest.approx(0.5) and gaps.max() <= 0.5 + 1e-9
+
+
+# The window plays every scenario `ssdlab run` plays: one validation for both (the scenario
+# schema). Format and block-layer options without controls reach the drive and are saved.
+OPTIONS = """version = 1
+name = "options the workbench has no control for"
+[drive]
+profile = "crucial_m4_128"
+user_gib = 0.25
+[filesystem]
+extents = false
+commit_interval_s = 2.5
+stripe_width_blocks = 16
+max_request_kib = 64
+[[steps]]
+do = "write"
+name = "data"
+mb = 8
+[[steps]]
+do = "sync"
+"""
+
+
+def test_the_window_plays_the_alignment_scenario_as_ssdlab_run_does(until, bench):
+    path = SHIPPED / "alignment_firstgen.toml"
+    assert bench.open_scenario(str(path)), bench.controls.error.text()
+    assert bench.session.settings.max_request_kib == 4
+    until(lambda: len(bench.snapshot.steps) >= 1 and not bench.snapshot.running)
+    assert bench.snapshot.counters == cli_counters(load_scenario(path))
+
+
+def test_options_without_controls_survive_a_save(until, bench, tmp_path):
+    path = tmp_path / "options.toml"
+    path.write_text(OPTIONS)
+    assert bench.open_scenario(str(path)), bench.controls.error.text()
+    s = bench.session.settings
+    assert (s.extents, s.commit_interval_s, s.stripe_width_blocks, s.max_request_kib) == (
+        False, 2.5, 16, 64)
+    until(lambda: len(bench.snapshot.steps) >= 2 and not bench.snapshot.running)
+    assert bench.snapshot.counters == cli_counters(load_scenario(path))
+    saved = tmp_path / "saved.toml"
+    assert bench.save_scenario(str(saved)), bench.controls.error.text()
+    fs = load_scenario(saved).fs
+    assert (fs.extents, fs.commit_interval_s, fs.stripe_width_blocks,
+            fs.max_request_bytes) == (False, 2.5, 16, 64 * 1024)

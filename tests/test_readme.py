@@ -276,7 +276,7 @@ SAMPLES = reproducible_samples()
 
 def test_the_readme_shows_the_output_of_each_kind_of_reproducible_command():
     kinds = {c.words[1] if c.words[0] == SSDLAB else c.words[2] for c in SAMPLES}
-    assert kinds == {"simulate", "run", "experiments", "model.lab.ext4compare"}, kinds
+    assert kinds == {"simulate", "run", "experiments", "figures", "model.lab.ext4compare"}, kinds
 
 
 @pytest.mark.parametrize("cmd", SAMPLES, ids=ids(SAMPLES))

@@ -17,7 +17,6 @@ checked before the run, so a bad one costs nothing; the figure is written only w
 from __future__ import annotations
 
 import argparse
-import hashlib
 import os
 import sys
 from dataclasses import asdict
@@ -43,8 +42,9 @@ def add_parser(sub) -> None:
                    help="which chart: " + ", ".join(CHARTS) + "; all: every chart the "
                    "source has, from one run")
     add_options(p, "--chart all")
-    p.add_argument("--series-every", metavar="S", type=positive_real, default=1.0,
-                   help="simulated seconds between time-series rows, above 0 (default 1)")
+    p.add_argument("--series-every", metavar="S", type=positive_real, default=None,
+                   help="simulated seconds between time-series rows, above 0 (default: "
+                   "from the run's length, 1, 2 or 5 x 10^k s for 80 to 200 rows)")
 
 
 def _charts(args: argparse.Namespace) -> tuple[str, list[str]]:
@@ -56,26 +56,19 @@ def _charts(args: argparse.Namespace) -> tuple[str, list[str]]:
     return kind, list(RUN_CHARTS) if args.chart == "all" else [args.chart]
 
 
-def _provenance(path: str, scenario) -> dict:
-    """What reproduces the figure: the scenario file (path and content hash) and the seeds
-    its steps draw with."""
-    digest = _sha256(path)
-    seeds = {f"steps[{i}]": step.args["seed"] for i, step in enumerate(scenario.steps)
-             if "seed" in step.args}
-    return {"scenario": {"file": os.path.abspath(path), "sha256": digest,
-                         "name": scenario.name},
-            "seed": seeds or None}
+def _provenance(path: str, scenario, series) -> dict:
+    """What reproduces the figure: the scenario file (path, hash, steps), its seeds and the
+    series' sampling, as the window's export says it (model/lab/provenance.py)."""
+    from model.lab.provenance import scenario_provenance, series_provenance
+
+    return scenario_provenance(path, scenario) | series_provenance(series)
 
 
 def _sha256(path: str) -> str:
     """The file's hash, read through the one safe reader (it was read once already)."""
-    from model.inputfile import open_input
+    from model.lab.provenance import file_sha256
 
-    h = hashlib.sha256()
-    with open_input(path) as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+    return file_sha256(path)
 
 
 def _fail(message: str) -> int:
@@ -152,10 +145,10 @@ def main(args: argparse.Namespace) -> int:
              for r in results]
     run = run_series(series.as_dicts(), capacity_mb)
     erases, victims = machine.drive.block_views()["erases"], machine.drive.victim_valid()
-    tables = {c: chart_table(c, run, timed=True, erases=erases, steps=steps, victims=victims)
+    tables = {c: chart_table(c, run, timed=True, erases=erases, steps=steps, victims=victims,
+                             mapping=machine.drive.config.mapping)
               for c in charts}
-    return _finish(args, files, tables, {**_provenance(args.scenario, scenario),
-                                         "series_every_s": args.series_every})
+    return _finish(args, files, tables, _provenance(args.scenario, scenario, series))
 
 
 def _sweep(args: argparse.Namespace, charts: list[str]) -> int:
@@ -248,7 +241,8 @@ def _session(args: argparse.Namespace, charts: list[str]) -> int:
         victims = done.drive.victim_valid()
     arrays = {k: np.asarray(v, dtype=float) for k, v in series.items()}
     tables = {c: chart_table(c, arrays, timed=bool(settings.profile), erases=erases,
-                             theory=theory_wa(settings), steps=steps, victims=victims)
+                             theory=theory_wa(settings), steps=steps, victims=victims,
+                             mapping=settings.mapping)
               for c in charts}
     provenance = {"session": {"file": os.path.abspath(args.scenario),
                               "sha256": _sha256(args.scenario),

@@ -5,6 +5,7 @@
     ssdlab run FILE ...    play a scenario file; --csv/--series also write CSV files
     ssdlab chart FILE ...  play a scenario file and write its charts as PNG/SVG/PDF/CSV
     ssdlab plot R.jsonl .. any field of a sweep's results against another (app/cli/plot.py)
+    ssdlab figures -o DIR  regenerate the gallery of reference figures
     ssdlab experiments     replay the documented experiments beside their figures
     ssdlab bench [...]     engine speed against the C reference, or (--physics) WA against
                            the analytic models
@@ -136,8 +137,9 @@ def _add_run(sub) -> None:
     p.add_argument("--csv", metavar="FILE", help="also write the steps as CSV to FILE")
     p.add_argument("--series", metavar="FILE", help="also write the time series (counters "
                    "every --series-every simulated seconds) as CSV to FILE")
-    p.add_argument("--series-every", metavar="S", type=positive_real, default=1.0,
-                   help="simulated seconds between time-series rows, above 0 (default 1)")
+    p.add_argument("--series-every", metavar="S", type=positive_real, default=None,
+                   help="simulated seconds between time-series rows, above 0 (default: "
+                   "from the run's length, 1, 2 or 5 x 10^k s for 80 to 200 rows)")
 
 
 def _add_experiments(sub) -> None:
@@ -173,6 +175,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     chart.add_parser(sub)
     plot.add_parser(sub)
+    from app.cli import figures
+
+    figures.add_parser(sub)
     from app.cli import prepare
 
     prepare.add_parser(sub)
@@ -415,6 +420,10 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         from app.cli import plot
 
         return plot.main(args)
+    if args.command == "figures":
+        from app.cli import figures
+
+        return figures.main(args)
     if args.command == "bench":
         from app.cli import bench
 

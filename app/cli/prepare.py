@@ -11,7 +11,7 @@ import argparse
 import sys
 
 # The subcommands that build a drive, and so need the compiled engine.
-SIMULATING = ("simulate", "run", "experiments", "lesson", "sweep", "bench", "chart")
+SIMULATING = ("simulate", "run", "experiments", "lesson", "sweep", "bench", "chart", "figures")
 
 
 def add_parser(sub) -> None:

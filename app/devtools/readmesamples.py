@@ -35,6 +35,7 @@ ELLIPSIS = "..."
 MASKED = (re.compile(r"^engine speed\b"),)
 # The commands whose output follows from their inputs alone.
 REPRODUCIBLE = (("ssdlab", "simulate"), ("ssdlab", "run"), ("ssdlab", "experiments"),
+                ("ssdlab", "figures"),
                 ("module", "model.lab.ext4compare"))
 
 

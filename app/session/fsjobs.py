@@ -164,10 +164,20 @@ def build_machine(settings) -> Machine:
     g = s.geometry()
     profile = replace(load_profile(s.profile), spare=g.spare, page_bytes=g.page_bytes,
                       pages_per_block=g.pages_per_block, mapping=s.mapping, gc_policy=s.gc)
-    options = FsOptions(journal=s.journal, atime=s.atime, discard=s.discard, kernel=s.kernel)
+    options = fs_options(s)
     return Machine(profile, load_host_profile(HOST_PROFILE), options, s.partition(),
                    user_pages=g.user_pages, d=s.d, gc_low_blocks=s.gc_low_blocks, seed=s.seed,
                    data_compression=s.data_compression or None)
+
+
+def fs_options(s, atime: str | None = None, discard: bool | None = None) -> FsOptions:
+    """The file system's format and mount options from the workbench's settings (atime and
+    discard: other mount options than the settings', as a scenario's first mount)."""
+    return FsOptions(journal=s.journal, atime=s.atime if atime is None else atime,
+                     discard=s.discard if discard is None else discard, kernel=s.kernel,
+                     extents=s.extents, commit_interval_s=s.commit_interval_s,
+                     stripe_width_blocks=s.stripe_width_blocks,
+                     max_request_bytes=s.max_request_kib * 1024)
 
 
 def remount(m: Machine, settings) -> None:

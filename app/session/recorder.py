@@ -20,7 +20,7 @@ import numpy as np
 from model.flash.amplification import write_amplification
 from model.flash.drive import window_wa
 from model.host.machine import Machine
-from model.lab.series import Completed
+from model.lab.series import Completed, Series
 
 SERIES_COLUMNS = ("drive_writes", "sim_s", "host", "nand", "gc", "erases", "free", "wa",
                   "wa_window", "host_rate", "nand_rate", "gc_rate")
@@ -57,6 +57,15 @@ class Recorder:
         """From now on, rows come from this Machine's drive clock."""
         self.profile = m.profile
         self._done = Completed(m)
+        self._done.history = []  # kept for an export binned as `ssdlab run` bins (run_series)
+
+    def run_series(self, every_s: float | None = None) -> Series | None:
+        """The file-system run so far as a scenario run's Series (model/lab/series.py): the
+        same rows, interval and rates as `ssdlab chart` gives for the same run; None before
+        a file system is mounted (block workloads keep only this recorder's rows)."""
+        if self._done is None or self._done.history is None:
+            return None
+        return Series.of_recording(self._done, every_s)
 
     def series(self) -> dict[str, np.ndarray]:
         rows = self.rows[:self.n]

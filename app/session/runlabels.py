@@ -69,6 +69,10 @@ WORDS: dict[str, Callable[[object], str]] = {
     "trace_path": lambda v: f"trace {str(v).rsplit('/', 1)[-1]}" if v else "no trace",
     "data_compression": lambda v: f"data compresses to {100 * v:g} %" if v else
     "rated compression",
+    "extents": lambda v: "extents" if v else "indirect block maps",
+    "commit_interval_s": lambda v: f"commit every {v:g} s",
+    "stripe_width_blocks": lambda v: f"stripe width {v} blocks" if v else "no stripe",
+    "max_request_kib": lambda v: f"requests up to {v} KiB",
 }
 OFF = {"discard": False, "fstrim_every_min": 0.0, "lvm_kib": 0, "data_compression": 0.0,
        "trace_path": ""}

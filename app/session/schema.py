@@ -19,6 +19,7 @@ from model.flash.geometry import GC_FRONTIERS, VICTIM_ORDERS
 from model.host.fstypes import ATIME_MODES, KERNEL_ERAS
 from model.host.partition import CYLINDER_START_SECTOR, DOS_START_SECTOR, MIB_START_SECTOR
 from model.host.profiles import list_profiles
+from model.lab.schema import TABLES
 
 from .fsjobs import FS_KINDS
 from .streams import KINDS
@@ -117,6 +118,7 @@ def check_record(record, fields: dict[str, Field], where: str,
 
 
 SEED = Field(int, "Seed", 0, 2**31 - 1)
+_FS = TABLES["filesystem"]
 
 # Every setting of the workbench (app/gui/settings/session.py Settings), as its control allows it.
 SETTINGS: dict[str, Field] = {
@@ -152,6 +154,15 @@ SETTINGS: dict[str, Field] = {
     "trace_path": Field(str, "Trace file"),
     # no control: a scenario file sets it (0 = the profile's rated data)
     "data_compression": Field(float, "Data compression", 0, 1),
+    # no controls: a scenario file's format and mount options, in the ranges the scenario
+    # schema allows (model/lab/schema.py), so the window plays what `ssdlab run` plays
+    "extents": Field(bool, "Extents"),
+    "commit_interval_s": Field(float, "Commit interval (s)", _FS["commit_interval_s"].low,
+                               _FS["commit_interval_s"].high),
+    "stripe_width_blocks": Field(int, "Stripe width (blocks)", _FS["stripe_width_blocks"].low,
+                                 _FS["stripe_width_blocks"].high),
+    "max_request_kib": Field(int, "Largest request (KiB)", _FS["max_request_kib"].low,
+                             _FS["max_request_kib"].high),
     # how the block map colours its blocks (app/gui/drive/heatmap.py)
     "heatmap": Field(str, "Colour blocks by", choices=HEAT_MODES),
 }

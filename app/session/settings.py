@@ -19,7 +19,8 @@ from .schema import SETTINGS, check_record
 DRIVE_FIELDS = ("profile", "capacity_mib", "spare_pct", "page_kib", "pages_per_block",
                 "mapping", "gc", "d", "gc_low_blocks", "gc_frontier", "victim_order", "seed",
                 "partition_start",
-                "lvm_kib", "journal", "kernel", "data_compression")
+                "lvm_kib", "journal", "kernel", "data_compression", "extents",
+                "commit_interval_s", "stripe_width_blocks", "max_request_kib")
 # Mount options: applied to a mounted file system at once (remount), no new drive.
 MOUNT_FIELDS = ("atime", "discard")
 
@@ -63,6 +64,11 @@ class Settings:
     # SandForce drives: the share of its size the data keeps when compressed (0 = the
     # profile's rated data). Set by a scenario file; no control of its own.
     data_compression: float = 0.0
+    # ext4 format and block-layer options a scenario file may set; no controls of their own
+    extents: bool = True  # False: ext2/ext3 indirect block maps
+    commit_interval_s: float = 5.0  # journal commit, simulated seconds
+    stripe_width_blocks: int = 0  # mkfs stripe_width, blocks of 4 KiB (0: none)
+    max_request_kib: int = 512  # the largest request the block layer sends, KiB
     heatmap: str = "state"  # how the block map colours blocks: state, valid, erases, age
 
     @property

@@ -80,6 +80,7 @@ class Chart:
     levels: bool = False
     source: str = "run"
     short_tab: str = ""
+    log_y: bool = False  # a logarithmic y axis (values over several decades, all above 0)
 
     def axes(self, timed: bool) -> tuple[Axis, Axis]:
         return ((self.x_timed or self.x) if timed else self.x,
@@ -164,6 +165,7 @@ class Table:
     labels: tuple[str, ...] = ()
     stats: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
     spread: str = ""
+    note: str = ""  # why the chart shows nothing (printed on the figure and in the sidecar)
 
     def columns(self) -> dict[str, np.ndarray]:
         """CSV columns, units in their names: x first, then one per series (and its n, sd,
@@ -183,7 +185,7 @@ class Table:
 def chart_table(name: str, series: dict[str, np.ndarray], *, timed: bool,
                 erases: np.ndarray | None = None, theory: float | None = None,
                 steps: list[dict] | None = None,
-                victims: np.ndarray | None = None) -> Table:
+                victims: np.ndarray | None = None, mapping: str | None = None) -> Table:
     """The table `name` draws, read off a run's series (see the module docstring); erases:
     per-block erase counts (wear); theory: the analytic WA (None: not known, a NaN column);
     steps: one dict per file-system step with step, host_mb, nand_mb (steps); victims: GC
@@ -214,13 +216,27 @@ def chart_table(name: str, series: dict[str, np.ndarray], *, timed: bool,
         counts = (np.bincount(np.asarray(erases if erases is not None else [], dtype=np.int64))
                   if name == "wear" else np.asarray(victims if victims is not None else [],
                                                     dtype=float))
+        note = victims_note(mapping, counts) if name == "victims" else ""
         return Table(chart, timed, np.arange(counts.size, dtype=float),
-                     {"hist": counts.astype(float)})
+                     {"hist": counts.astype(float)}, note=note)
     rows = steps or []
     return Table(chart, timed, np.arange(1, len(rows) + 1, dtype=float),
                  {k: np.array([float(r.get(k, np.nan)) for r in rows])
                   for k in ("host_mb", "nand_mb")},
                  tuple(str(r.get("step", "")) for r in rows))
+
+
+def victims_note(mapping: str | None, counts: np.ndarray) -> str:
+    """Why the victims chart is empty, or "" when it shows victims: a block-mapped or hybrid
+    (fast) drive has no GC victims (it merges blocks, and the engine counts a merge's copies
+    as GC copies, not by victim), and a page-mapped one may not have collected yet."""
+    if np.asarray(counts).sum() > 0:
+        return ""
+    if mapping in ("block", "fast"):
+        kind = "block-mapped" if mapping == "block" else "hybrid (log-block)"
+        return (f"No GC victims on a {kind} drive: it merges blocks instead of collecting "
+                "them; the merges' copies are in the GC copies chart")
+    return "No GC victims yet: garbage collection has not run"
 
 
 def histogram_outline(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

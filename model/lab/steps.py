@@ -31,6 +31,11 @@ MIB = 1 << 20
 REPLAY_SLICE_REQUESTS = 2048
 
 
+def step_label(step) -> str:
+    """A scenario step's name in the step table: its do, and its name when it has one."""
+    return step.do if not step.args.get("name") else f"{step.do} {step.args['name']}"
+
+
 @dataclass
 class TreeRecord:
     """A directory tree a step made: its top-level name, the Tree (path -> inode) and the
@@ -138,8 +143,7 @@ class StepRun:
 
     @property
     def label(self) -> str:
-        a = self.step.args
-        return self.step.do if not a.get("name") else f"{self.step.do} {a['name']}"
+        return step_label(self.step)
 
     def __iter__(self) -> Iterator[int | None]:
         return self._gen

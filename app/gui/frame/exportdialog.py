@@ -13,7 +13,7 @@ any existing file stays as it was; the run goes on either way.
 from __future__ import annotations
 
 import os
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from model.lab.charts import CHARTS, RUN_CHARTS, Table, chart_table
+from model.lab.charts import CHARTS, RUN_CHARTS, Table, chart_table, run_series
 from model.lab.overlay import ChartRun, Overlay
 
 from . import compare
@@ -46,20 +46,68 @@ def _provenance(settings) -> dict:
     return {"settings": asdict(settings), "seed": getattr(settings, "seed", None)}
 
 
-def chart_data(bench, name: str) -> Table | Overlay | None:
+def played_scenario(bench, view):
+    """(path, Scenario) when this view's run is exactly the scenario file opened (every one
+    of its steps and no other), else None."""
+    from ..settings.scenariofiles import scenario_for
+
+    opened = getattr(bench, "opened_scenario", None)
+    snap = view.snapshot
+    if opened is None or snap is None or snap.running:
+        return None
+    path, sc = opened
+    try:
+        run = scenario_for(view.settings, snap.log, sc.name)
+    except ValueError:  # unfinished, or no longer a scenario's run
+        return None
+    same = [(s.do, s.args) for s in run.steps] == [(s.do, s.args) for s in sc.steps]
+    return opened if same else None
+
+
+def run_provenance(bench, view, series) -> dict:
+    """What reproduces the view's run: the scenario file it played and the series' sampling,
+    said as `ssdlab chart` says them (model/lab/provenance.py); else its settings and seed."""
+    from model.lab.provenance import scenario_provenance, series_provenance
+
+    played = played_scenario(bench, view)
+    out = scenario_provenance(*played) if played else _provenance(view.settings)
+    return out | (series_provenance(series) if series is not None else {})
+
+
+def drive_clock_series(view):
+    """The view's file-system run binned as `ssdlab chart` bins it, or None."""
+    worker = getattr(view, "worker", None)
+    return worker.run_series() if worker is not None else None
+
+
+def chart_data(bench, name: str, a_series=None) -> Table | Overlay | None:
     """What chart `name` shows, from the drives' newest snapshots: drive A's run as a plain
     table when it is alone; with drive B or kept references, every run the window draws,
-    labelled as its legend labels them, each with its own settings. None before any run."""
+    labelled as its legend labels them, each with its own settings. None before any run.
+    a_series: A's file-system run binned as the command line bins it (drive_clock_series);
+    None: the rows the window drew."""
     a = bench.views[0]
     if a.snapshot is None:
         return None
     timed = bool(a.settings.profile)  # A's clock sets the axes, as on screen
 
-    def table(snap, theory):
-        return chart_table(name, snap.series, timed=timed, erases=snap.erases, theory=theory,
-                           steps=snap.steps, victims=snap.victim_valid)
+    def table(snap, theory, mapping, binned=None):
+        series = snap.series
+        if binned is not None:  # a file-system run: the rows `ssdlab chart` draws
+            g = binned.m.drive.geometry
+            series = run_series(binned.as_dicts(), g.user_pages * g.page_bytes / 1e6)
+        return chart_table(name, series, timed=timed, erases=snap.erases, theory=theory,
+                           steps=snap.steps, victims=snap.victim_valid, mapping=mapping)
 
-    main = table(a.snapshot, a.session.theory_wa())
+    snap = a.snapshot
+    played = played_scenario(bench, a)
+    if played and len(snap.steps) == len(played[1].steps):  # named as `ssdlab chart` names them
+        from model.lab.steps import step_label
+
+        steps = [{**d, "step": step_label(st)} for d, st in zip(snap.steps, played[1].steps,
+                                                                   strict=True)]
+        snap = replace(snap, steps=steps)
+    main = table(snap, a.session.theory_wa(), a.settings.mapping, a_series)
     names = compare.labels(bench)
     others = compare.others(bench, names)
     if not others:
@@ -69,7 +117,7 @@ def chart_data(bench, name: str) -> Table | Overlay | None:
     if compare.comparing(bench):
         settings["B"] = bench.views[1].settings
     runs = [ChartRun(names["A"], "main", main, "", _provenance(a.settings))]
-    runs += [ChartRun(r.label, r.role, table(r.snap, r.theory), r.key,
+    runs += [ChartRun(r.label, r.role, table(r.snap, r.theory, settings[r.key].mapping), r.key,
                       _provenance(settings[r.key])) for r in others]
     return Overlay(tuple(runs))
 
@@ -110,13 +158,16 @@ def export_chart(bench, name: str, path: str, fmt: str, width: str = "single") -
     from app.chartexport import Export, sidecar_path, write
     from app.cli.outputs import check_outputs
 
-    data = chart_data(bench, name) if name != BLOCK_MAP else shown_maps(bench)
+    a = bench.views[0]
+    series = drive_clock_series(a) if name != BLOCK_MAP else None
+    data = chart_data(bench, name, series) if name != BLOCK_MAP else shown_maps(bench)
     if not data:
         bench.controls.show_error("Export: nothing to export yet; run a workload first")
         return False
-    # one run: its settings; several: each run's own, in the sidecar's list of runs
+    # one run: what reproduces it (the scenario it played, or its settings); several: each
+    # run's own settings, in the sidecar's list of runs
     one = isinstance(data, Table) or (isinstance(data, list) and len(data) == 1)
-    spec = Export(fmt, width, _provenance(bench.views[0].settings) if one else None)
+    spec = Export(fmt, width, run_provenance(bench, a, series) if one else None)
     try:
         check_outputs(files_read(bench), {"to": path, "its JSON sidecar":
                                           sidecar_path(path) if fmt == "csv" else None})

@@ -58,6 +58,7 @@ def open_session(w, path: str) -> bool:
     w.settings_changed(a, settings, True)
     w.segments = max((d.get("index", 0) for d in log), default=0)
     w.opened_files = {"session": path}  # an export must not replace it
+    w.opened_scenario = None
     w.asked([a.send("replay", log, series)], "replaying the session")
     w.controls.show_error("")
     w.statusBar().showMessage(f"Session: {path} ({len(log)} steps)", 10000)
@@ -86,6 +87,7 @@ def open_scenario(w, path: str) -> bool:
     steps = steps_for(sc)
     w.segments = len(steps)
     w.opened_files = files_read(path, sc.steps)  # the scenario and its traces and tars
+    w.opened_scenario = (path, sc)  # an export of its run names it, as `ssdlab chart` does
     w.asked(w.send_all("fs", steps), f"scenario {sc.name}")
     w.controls.show_error("")
     w.controls.set_fs_shown(True)  # the mount options and partition it set

@@ -109,6 +109,13 @@ class Worker(QThread, FileSystemSteps, BlockBatches):
     def configure(self, geometry, config, profile=None, settings=None) -> None:
         self.send("configure", geometry, config, profile, settings)
 
+    def run_series(self):
+        """The file-system run so far binned as `ssdlab chart` bins a scenario run (a
+        model/lab/series.Series over a copy of the batches the drive has done), or None
+        (block workloads, or nothing run). For the window's export; safe from the GUI."""
+        recorder = getattr(self, "_recorder", None)
+        return None if recorder is None else recorder.run_series()
+
     def take_snapshot(self) -> Snapshot | None:
         # Under the lock: unlocked, the worker could publish between this read and the
         # clear, and its snapshot (the last of a run, when it then waits idle) was lost;

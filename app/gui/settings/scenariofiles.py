@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from app.session.fsjobs import HOST_PROFILE, FsStep
+from app.session.fsjobs import HOST_PROFILE, FsStep, fs_options
 from app.session.settings import drive_spare_pct, profile_spare_pcts
 from model.flash.geometry import FtlConfig
-from model.host.filesystem import FsOptions
 from model.host.profiles import load_profile
 from model.lab.scenario import Scenario
 
@@ -40,11 +39,6 @@ def settings_for(sc: Scenario, current: Settings) -> Settings:
     controls' other values stay). ValueError says what the workbench cannot set."""
     if sc.host != HOST_PROFILE:
         raise ValueError(f"host.profile: the workbench runs {HOST_PROFILE}; got {sc.host!r}")
-    default = FsOptions()
-    for key in ("extents", "commit_interval_s", "stripe_width_blocks", "max_request_bytes"):
-        if getattr(sc.fs, key) != getattr(default, key):
-            raise ValueError(f"filesystem.{key}: the workbench formats with the default "
-                             f"({getattr(default, key)}); play this scenario with ssdlab run")
     p = load_profile(sc.profile)
     user_pages = sc.user_pages if sc.user_pages is not None else p.user_pages
     # Spare shows what the scenario's drive really has: a scenario cannot set spare, and
@@ -58,7 +52,10 @@ def settings_for(sc: Scenario, current: Settings) -> Settings:
                    partition_start=sc.partition.start_sector,
                    lvm_kib=sc.partition.lvm_pe_start_bytes // 1024, journal=sc.fs.journal,
                    atime=sc.fs.atime, discard=sc.fs.discard, kernel=sc.fs.kernel,
-                   data_compression=sc.data_compression or 0.0, fstrim_every_min=0.0)
+                   data_compression=sc.data_compression or 0.0, fstrim_every_min=0.0,
+                   extents=sc.fs.extents, commit_interval_s=sc.fs.commit_interval_s,
+                   stripe_width_blocks=sc.fs.stripe_width_blocks,
+                   max_request_kib=sc.fs.max_request_bytes // 1024)
 
 
 def steps_for(sc: Scenario) -> list[FsStep]:
@@ -94,8 +91,7 @@ def scenario_for(s: Settings, log: list[dict], name: str) -> Scenario:
     steps = [step for d in log for step in FsStep.from_dict(d).scenario_steps()]
     return Scenario(name=name, profile=s.profile, host=HOST_PROFILE, user_pages=s.user_pages,
                     data_compression=s.data_compression or None, partition=s.partition(),
-                    fs=FsOptions(journal=s.journal, atime=mount["atime"],
-                                 discard=mount["discard"], kernel=s.kernel),
+                    fs=fs_options(s, mount["atime"], mount["discard"]),
                     steps=tuple(steps),
                     gc_frontier=None if s.gc_frontier == load_profile(s.profile).gc_frontier
                     else s.gc_frontier,

@@ -1,0 +1,204 @@
+"""`ssdlab figures -o DIR [--small]`: regenerate, headless, the gallery of reference figures
+(model/lab/gallery.py): each as PDF, PNG and SVG with a CSV and its JSON sidecar, and an
+index (index.json and README.md in DIR) saying what each figure shows and where it comes
+from.
+
+Each figure's files are made in a hidden folder inside DIR and moved into DIR only once
+all of them are whole, and the index is written last, listing the figures finished; Ctrl+C
+removes the folder and ends with status 130, so nothing half-made is left looking finished.
+Progress goes to stderr. --small runs every figure at a reduced scale (CI: seconds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import shutil
+import signal
+import stat
+import sys
+import tempfile
+import time
+
+FIGURE_FORMATS = ("pdf", "png", "svg", "csv")
+INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl+C
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("figures", help="regenerate the gallery of reference figures",
+                       description="Run the lessons' and the documented experiments' "
+                       "reference figures headless and write each as PDF, PNG and SVG "
+                       "with a CSV, its JSON sidecar and an index (index.json, README.md).")
+    p.add_argument("-o", "--output", required=True, metavar="DIR",
+                   help="the folder to write (made if missing; files of the same names "
+                   "are replaced)")
+    p.add_argument("--small", action="store_true",
+                   help="reduced runs, fast enough for CI (the figures' shapes, not their "
+                   "published scale)")
+    p.add_argument("--only", metavar="NAME", action="append",
+                   help="only this figure (repeatable); default: all")
+
+
+def check_folder(path: str) -> str | None:
+    """Why DIR cannot take the gallery (one line naming -o), or None."""
+    if os.path.lexists(path):
+        try:
+            mode = os.stat(path).st_mode
+        except OSError as e:
+            return f"-o {path}: cannot be read: {e.strerror}"
+        if not stat.S_ISDIR(mode):
+            kind = "a FIFO" if stat.S_ISFIFO(mode) else "a file" if stat.S_ISREG(mode) \
+                else "a device or special file"
+            return f"-o {path}: is {kind}, not a folder; name a folder (made if missing)"
+        if not os.access(path, os.W_OK | os.X_OK):
+            return f"-o {path}: the folder cannot be written"
+        return None
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        return f"-o {path}: its parent folder {parent} does not exist"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"-o {path}: cannot be made: the folder {parent} cannot be written"
+    return None
+
+
+def main(args: argparse.Namespace) -> int:
+    from model.lab.gallery import FIGURES, SCALES
+
+    def fail(message: str) -> int:
+        print(f"ssdlab figures: error: {message}", file=sys.stderr)
+        return 2
+
+    names = [f.name for f in FIGURES]
+    for name in args.only or ():
+        if name not in names:
+            return fail(f"--only {name}: is not a gallery figure; choose from "
+                        f"{', '.join(names)}")
+    problem = check_folder(args.output)
+    if problem:
+        return fail(problem)
+    try:
+        os.makedirs(args.output, exist_ok=True)
+        staging = tempfile.mkdtemp(prefix=".figures-", dir=args.output)
+    except OSError as e:
+        return fail(f"-o {args.output}: cannot be written: {e.strerror}")
+    scale_name = "small" if args.small else "full"
+    chosen = [f for f in FIGURES if not args.only or f.name in args.only]
+    try:
+        done = _draw_all(chosen, SCALES[scale_name], scale_name, args.output, staging)
+    except KeyboardInterrupt:
+        print("\nssdlab figures: interrupted; the figures finished so far are in "
+              f"{args.output}", file=sys.stderr)
+        return INTERRUPTED
+    except OSError as e:
+        return fail(f"-o {args.output}: {e.strerror or e}")
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    n = len(done)
+    print(f"wrote {n} figure{'' if n == 1 else 's'} to {args.output} (index.json, README.md)")
+    return 0
+
+
+def _draw_all(chosen, scale, scale_name: str, out: str, staging: str) -> list[dict]:
+    from app.chartexport import Export, version, write
+    from model.lab.galleryrun import BUILDERS
+
+    done = []
+    show = sys.stderr.isatty()  # a line redrawn per run; into a file, one line per figure
+    for i, fig in enumerate(chosen, 1):
+        t0 = time.perf_counter()
+
+        def progress(k: int, total: int, i=i, fig=fig) -> None:
+            print(f"\rfigure {i}/{len(chosen)} {fig.name}: run {k} of {total}\033[K",
+                  end="", file=sys.stderr, flush=True)
+
+        if show:
+            progress(0, 1)
+        else:
+            print(f"figure {i}/{len(chosen)} {fig.name} ...", file=sys.stderr, flush=True)
+        table, provenance = BUILDERS[fig.name](scale, progress if show else None)
+        provenance = {"gallery": {"figure": fig.name, "scale": scale_name,
+                                  "shows": fig.shows, "comes_from": fig.comes_from},
+                      **provenance}
+        files = []
+        for fmt in FIGURE_FORMATS:
+            path = os.path.join(staging, f"{fig.name}.{fmt}")
+            written = write(path, table, Export(fmt, "single", provenance))
+            files += [os.path.basename(p) for p in written]
+        with _interrupt_after():  # a figure's files move in together, and its index entry
+            for name in files:
+                os.replace(os.path.join(staging, name), os.path.join(out, name))
+            _add(done, fig, table, files, out, scale_name, version())
+        line = f"figure {i}/{len(chosen)} {fig.name}: done in {time.perf_counter() - t0:.1f} s"
+        print(f"\r{line}\033[K" if show else line, file=sys.stderr, flush=True)
+    return done
+
+
+def _add(done: list[dict], fig, table, files: list[str], out: str, scale_name: str,
+         tool_version: str) -> None:
+    """The figure's entry in the index, and the index written anew."""
+    done.append({"name": fig.name, "title": table.chart.title, "shows": fig.shows,
+                 "comes_from": fig.comes_from,
+                 "cites": [{**{k: v for k, v in vars(c).items() if v}, "says": claim}
+                           for c, claim in zip(fig.cites, fig.claims, strict=True)],
+                 "numbers": "simulated", "files": files})
+    _write_index(out, done, scale_name, tool_version)
+
+
+@contextlib.contextmanager
+def _interrupt_after():
+    """Ctrl+C inside waits for the block's end, then interrupts as usual (main thread)."""
+    caught = []
+    previous = signal.signal(signal.SIGINT, lambda *_: caught.append(True))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
+
+
+def _kept(out: str, scale_name: str, drawn: set[str]) -> list[dict]:
+    """The entries of DIR's index.json for figures not drawn now, at the same scale, whose
+    files are all there (an unreadable or foreign index keeps nothing)."""
+    from model.lab.gallery import FIGURES
+
+    try:
+        with open(os.path.join(out, "index.json"), encoding="utf-8") as f:
+            old = json.load(f)
+        if old.get("scale") != scale_name:
+            return []
+        known = {f.name for f in FIGURES} - drawn
+        return [d for d in old["figures"] if d.get("name") in known and all(
+            os.path.isfile(os.path.join(out, n)) for n in d.get("files", []))]
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return []
+
+
+def _write_index(out: str, done: list[dict], scale_name: str, tool_version: str) -> None:
+    """index.json and README.md, each written whole (the figures finished so far)."""
+    from app.atomicfile import atomic_open
+    from model.lab.gallery import FIGURES
+
+    # figures drawn before at this scale (an --only run) stay listed while their files do
+    done = _kept(out, scale_name, {d["name"] for d in done}) + done
+    order = [f.name for f in FIGURES]
+    done.sort(key=lambda d: order.index(d["name"]))
+    index = {"ssdlab_version": tool_version, "scale": scale_name, "figures": done}
+    with atomic_open(os.path.join(out, "index.json")) as f:
+        f.write(json.dumps(index, indent=2) + "\n")
+    lines = ["# SSD Lab figure gallery", "",
+             f"Regenerated by `ssdlab figures` (SSD Lab {tool_version}, {scale_name} scale). "
+             "Every number in these figures is simulated; an article is named only for what "
+             "it says, as it says it (listed under each figure).", ""]
+    for d in done:
+        lines += [f"## {d['title']} (`{d['name']}`)", "", f"Shows {d['shows']}.", "",
+                  f"From: {d['comes_from']}."]
+        lines += [""] if d.get("cites") else []
+        for c in d.get("cites", []):  # each as the article writes it
+            written = f'"{c["quote"]}"' if c.get("quote") else f"{c['figure']} {c['unit']}"
+            lines.append(f"- article {c['article']}: {written} ({c.get('says', '')})")
+        lines += ["", "Files: " + ", ".join(d["files"]), ""]
+    with atomic_open(os.path.join(out, "README.md")) as f:
+        f.write("\n".join(lines))

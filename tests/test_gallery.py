@@ -1,0 +1,160 @@
+"""`ssdlab figures --small`: the gallery regenerates headless, and its DATA say what the
+figures claim (against the analytic models and the expected orderings), not its pixels.
+Bad -o folders are refused with status 2; Ctrl+C leaves only finished figures."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lessons.articles import SEEDS
+from model.lab.gallery import FIGURES
+from tests.test_lesson_sources import _check
+
+ROOT = Path(__file__).resolve().parents[1]
+SSDLAB = [sys.executable, "-m", "app.cli.main"]
+ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/"),
+       "QT_QPA_PLATFORM": "offscreen"}
+
+
+def _figures(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([*SSDLAB, "figures", *args], capture_output=True, text=True,
+                          cwd=ROOT, env=ENV, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def gallery(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("gallery") / "out"
+    done = _figures("-o", str(out), "--small")
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def _columns(path: Path) -> dict[str, list]:
+    with path.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    return {k: [float(r[k]) if r[k] not in ("",) and k != "step" else r[k] for r in rows]
+            for k in rows[0]}
+
+
+def test_every_figure_is_written_whole_with_its_sidecar_and_index(gallery):
+    index = json.loads((gallery / "index.json").read_text())
+    assert [f["name"] for f in index["figures"]] == [f.name for f in FIGURES]
+    for fig in index["figures"]:
+        assert fig["numbers"] == "simulated" and fig["shows"] and fig["comes_from"]
+        for ext in ("pdf", "png", "svg", "csv", "json"):
+            assert (gallery / f"{fig['name']}.{ext}").stat().st_size > 0
+        side = json.loads((gallery / f"{fig['name']}.json").read_text())
+        assert side["gallery"]["figure"] == fig["name"] and side["simulated"] is True
+    assert (gallery / "index.json").exists() and (gallery / "README.md").exists()
+    assert not [p for p in gallery.iterdir() if p.name.startswith(".")]  # no staging left
+    assert (gallery / "wa-vs-spare.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_wa_falls_as_spare_grows_greedy_is_lowest_and_the_models_agree(gallery):
+    c = _columns(gallery / "wa-vs-spare.csv")
+    assert c["spare_pct"] == sorted(c["spare_pct"])
+    for policy in ("greedy", "fifo", "random-d", "cost-benefit"):
+        wa = c[f"wa_{policy}"]
+        assert all(a > b for a, b in zip(wa, wa[1:], strict=False)), policy
+    for g, f in zip(c["wa_greedy"], c["wa_fifo"], strict=True):
+        assert g <= f
+    for policy in ("greedy", "fifo", "random-d"):  # simulated beside the analytic model
+        for sim, model in zip(c[f"wa_{policy}"], c[f"wa_analytic_{policy}"], strict=True):
+            assert sim == pytest.approx(model, rel=0.12), policy
+
+
+def test_skew_rewards_cost_benefit_and_the_uniform_model_holds(gallery):
+    c = _columns(gallery / "hot-cold.csv")
+    for cb, greedy in zip(c["wa_hotcold_cb"], c["wa_hotcold_greedy"], strict=True):
+        assert cb < greedy
+    for sim, model in zip(c["wa_uniform_greedy"], c["wa_analytic_uniform_greedy"],
+                          strict=True):
+        assert sim == pytest.approx(model, rel=0.12)
+
+
+def test_discard_pays_at_the_sync_and_fstrim_pays_later(gallery):
+    c = _columns(gallery / "discard-fstrim.csv")
+    assert c["step"] == ["unpack", "sync", "rm -rf", "sync", "fstrim"]
+    # article 000: 40.41 s against 0.17 s for the sync after rm -rf
+    assert c["seconds_discard"][3] / c["seconds_fstrim"][3] >= 30
+    assert c["seconds_discard"][4] == ""  # with discard there is no fstrim to run
+    assert c["seconds_fstrim"][4] > 60  # minutes, not seconds, on this drive
+
+
+def test_misalignment_costs_the_block_mapped_drive_several_fold(gallery):
+    c = _columns(gallery / "alignment.csv")
+    assert c["step"] == ["63", "64", "2048"]
+    block, page = c["wa_firstgen_block_64"], c["wa_intel_x25m_g1_80"]
+    assert block[0] / block[2] >= 3 and page[0] / page[2] <= 2.5
+    assert block[1] == pytest.approx(block[2], rel=0.01)  # 32 KiB is aligned enough
+
+
+def test_compression_scales_wa_with_the_stored_fraction(gallery):
+    c = _columns(gallery / "compression.csv")
+    wa, stored = c["wa"], c["wa_compression_alone"]
+    assert wa == sorted(wa)
+    for w, s in zip(wa, stored, strict=True):
+        assert s <= w <= 1.5 * s
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the source articles are not here ({SEEDS})")
+def test_every_fact_the_gallery_attributes_is_in_its_article():
+    problems = [_check(c.article, c.figure, c.unit, c.quote) for f in FIGURES for c in f.cites]
+    assert not [p for p in problems if p]
+    for f in FIGURES:  # each citation says what the article says by it
+        assert len(f.claims) == len(f.cites), f.name
+
+
+def test_a_bad_output_folder_is_refused_naming_the_option(tmp_path):
+    a_file = tmp_path / "file"
+    a_file.write_text("keep me")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for bad in (a_file, fifo, a_file / "under", tmp_path / "missing" / "deeper"):
+        done = _figures("-o", str(bad), "--small", timeout=60)
+        assert done.returncode == 2, bad
+        assert done.stderr.startswith("ssdlab figures: error: -o ") and \
+            len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert a_file.read_text() == "keep me"
+    unknown = _figures("-o", str(tmp_path / "g"), "--only", "nope", timeout=60)
+    assert unknown.returncode == 2 and "--only nope" in unknown.stderr
+
+
+def test_ctrl_c_leaves_only_finished_figures(tmp_path):
+    out = tmp_path / "out"
+    proc = subprocess.Popen([*SSDLAB, "figures", "-o", str(out), "--small"], cwd=ROOT,
+                            env=ENV, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            text=True)
+    try:
+        for line in proc.stderr:  # waits on the first figure finishing, however long
+            if "done in" in line:
+                break
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=300)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    index = json.loads((out / "index.json").read_text())
+    names = [f["name"] for f in index["figures"]]
+    assert names and names == [f.name for f in FIGURES][:len(names)]
+    on_disk = {p.name for p in out.iterdir()}
+    assert not [n for n in on_disk if n.startswith(".")]
+    for name in on_disk - {"index.json", "README.md"}:
+        assert name.split(".")[0] in names
+
+
+def test_a_folder_that_cannot_be_written_is_named(tmp_path, monkeypatch):
+    """As root every folder is writable, so the permission is what os.access answers."""
+    from app.cli import figures
+
+    monkeypatch.setattr(figures.os, "access", lambda path, mode: False)
+    assert figures.check_folder(str(tmp_path)) == f"-o {tmp_path}: the folder cannot be written"
+    assert "cannot be made" in figures.check_folder(str(tmp_path / "new"))
