@@ -281,13 +281,15 @@ def _draw(ax, overlay: Overlay, title: str, highs: list, first_panel: bool = Tru
 
 
 def _paired(overlay: Overlay, lines: list[tuple]) -> set[str]:
-    """The measured lines drawn beside their analytic model (key + "_theory", the
-    WA-against-spare chart): drawn as points, so the model's dashed curve stays visible
-    where the two agree."""
+    """The measured lines drawn as points: in a chart where measured lines have their
+    analytic model beside them (key + "_theory", the WA-against-spare chart), every measured
+    line, so the models' dashed curves stay visible where the two agree, and a measured
+    line with no model (cost-benefit) never reads as a model's curve."""
     if overlay.overlaid:
         return set()
     drawn = {ln.key for _, ln, *_ in lines}
-    return {ln.key for _, ln, *_ in lines if not ln.dashed and f"{ln.key}_theory" in drawn}
+    measured = {ln.key for _, ln, *_ in lines if not ln.dashed}
+    return measured if any(f"{k}_theory" in drawn for k in measured) else set()
 
 
 def _bars(ax, overlay: Overlay) -> list:
