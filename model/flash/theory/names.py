@@ -1,6 +1,6 @@
 """Which published model `wa_for` uses, named for a sentence a class reads ("Van Houdt's
-greedy model (2013)"), by the policy names the window's GC control uses. The equations and their sources are in the modules
-beside this one; this only names them."""
+greedy model (2013)") by the policy names the window's GC control uses. The equations and
+their sources are in the modules beside this one; this only names them."""
 
 from __future__ import annotations
 
