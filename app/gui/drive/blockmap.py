@@ -23,7 +23,7 @@ from model.flash.state import BLOCK_FREE, BLOCK_FULL, BLOCK_STATE_NAMES
 
 from ..appearance import theme
 from ..run.snapshot import Snapshot
-from . import heatmap
+from . import heatmap, victimmarks
 from .mapview import Viewport, page_grid
 
 MARGIN = 2  # pixels round the grid
@@ -306,6 +306,8 @@ class BlockMap(QWidget):
                 lines = [QLine(x, top, x, bottom) for x in range(x0, right + 1, c)]
                 lines += [QLine(left, y, right, y) for y in range(y0, bottom + 1, c)]
                 p.drawLines(lines)
+            victimmarks.paint(p, victimmarks.victim_cells(self.snapshot, self.view, MARGIN),
+                              self.page_level)
         p.end()
 
     # --- hover -----------------------------------------------------------------------------
