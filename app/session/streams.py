@@ -44,6 +44,11 @@ class Segment:
     trim_max_pages: int = 64
     start_page: int = 0
 
+    @property
+    def name(self) -> str:
+        """What the progress line calls it: the kind, in words where the key is terse."""
+        return "fill, then random" if self.kind == "steady" else self.kind
+
     def as_dict(self) -> dict:
         return asdict(self)
 

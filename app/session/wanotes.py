@@ -21,7 +21,6 @@ from model.host.profiles import load_profile
 
 from .settings import Settings, analytic_spare, theory_wa
 
-NOTE_BELOW = 0.001  # blocks held back under this share of the flash need no mention
 RECENT_DRIVE_WRITES = 1.0  # "recent" WA: over the last drive write, once there is one
 
 
@@ -69,21 +68,25 @@ def stored_share(s: Settings) -> float:
     return load_profile(s.profile).compression_ratio if s.profile else 1.0
 
 
-def held_back(s: Settings) -> tuple[int, float]:
-    """(blocks' worth of flash the drive keeps out of GC's reach on average, their share
-    of the flash): the free-block reserve and the empty half of each open block."""
+def spare_detail(s: Settings) -> str:
+    """Why the analytic figure's spare is less than the drive's, for the note's tooltip
+    ("" where no figure is drawn or nothing is held back)."""
+    if theory_wa(s) is None:
+        return ""
+    g = s.geometry()
     blocks = held_back_blocks(s.gc_low_blocks)
-    return blocks, blocks / s.geometry().blocks
+    return (f"Of the {100 * g.spare_of_physical:.1f} % spare flash, cleaning can use "
+            f"{100 * analytic_spare(s):.1f} %: the drive keeps {blocks} of its {g.blocks:,} "
+            f"blocks free or half-written (model/flash/heldback.py), and the model is "
+            f"computed at that spare.")
 
 
 def _model_sentence(s: Settings, model: float, simulated: float) -> str:
     """The analytic figure: named, the spare it counts, why the simulation is off it."""
     name = model_name(s.gc, hot_cold=s.workload == "hotcold") or "The analytic model"
     g = s.geometry()
-    blocks, share = held_back(s)
-    kept = f" ({blocks} of {g.blocks:,} blocks kept free)" if share >= NOTE_BELOW else ""
-    text = (f"{name} gives {model:.2f} (dotted line) for the {100 * analytic_spare(s):.1f} % "
-            f"spare cleaning can use{kept}")
+    text = (f"{name} gives {model:.2f} (dotted) for the {100 * analytic_spare(s):.1f} % spare "
+            f"cleaning can use")
     if not math.isfinite(simulated):
         return text + "."
     gap = 100 * (simulated - model) / model
@@ -94,8 +97,8 @@ def _model_sentence(s: Settings, model: float, simulated: float) -> str:
 
 
 def wa_note(s: Settings, reading: WaReading | float) -> str:
-    """Two or three sentences on the WA shown, or "" when there is nothing to explain.
-    reading: the run's WA (a bare float is its cumulative WA)."""
+    """Two sentences, three or four lines under the chart, on the WA shown, or "" when there
+    is nothing to explain. reading: the run's WA (a bare float is its cumulative WA)."""
     if not isinstance(reading, WaReading):
         reading = WaReading(float(reading))
     measured, notes = reading.cumulative, []
@@ -110,20 +113,18 @@ def wa_note(s: Settings, reading: WaReading | float) -> str:
         return " ".join(notes)
     recent = math.nan
     if not math.isfinite(measured):
-        notes.append("Once the drive is full, random rewrites make it copy still-valid pages "
-                     "before each erase: write amplification (WA).")
+        notes.append("Rewriting a full drive at random copies still-valid pages before each "
+                     "erase: write amplification (WA).")
     elif not reading.full:
-        notes.append(f"Filling an empty drive copies nothing, each page is written once: "
-                     f"write amplification (WA), simulated {measured:.2f}. Once it is full, "
-                     f"random rewrites force copies and WA climbs.")
+        notes.append(f"Filling an empty drive copies nothing: write amplification (WA), "
+                     f"simulated {measured:.2f}; rewriting it once full will.")
     else:
         recent = reading.recent
         simulated = (f"simulated {recent:.2f} over the last drive write ({measured:.2f} "
-                     f"since empty: the fill copied nothing)" if math.isfinite(recent) else
-                     f"simulated {measured:.2f} so far, held down by the fill, which copied "
-                     f"nothing")
-        notes.append(f"Rewriting a full drive makes it copy still-valid pages before each "
-                     f"erase: write amplification (WA), {simulated}.")
+                     f"counting the fill)" if math.isfinite(recent) else
+                     f"simulated {measured:.2f} so far, held down by the fill")
+        notes.append(f"Rewriting a full drive copies still-valid pages before each erase: "
+                     f"write amplification (WA), {simulated}.")
     notes.append(_model_sentence(s, model, recent))
     return " ".join(notes)
 
