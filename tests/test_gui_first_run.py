@@ -27,11 +27,11 @@ def test_the_default_run_reaches_steady_state_beside_one_analytic_figure(qtbot, 
     note = bench.wa_note.text()
     assert bench.wa_note.isVisibleTo(bench)
     # one analytic figure: the chart's level, named in the note; nothing else from a model
-    assert f"gives {model:.2f} (dotted)" in note and "6.40" not in note
+    assert f"model (2013): {model:.2f} (dotted)" in note and "6.40" not in note
     recent = float(note.split("simulated ")[1].split()[0])
     assert abs(recent - model) / model < 0.06  # steady state: near the model
     cumulative = float(bench.status["wa"].text().split()[1])
-    assert f"{cumulative:.2f} counting the fill" in note  # the status bar's, explained
+    assert f"{cumulative:.2f} with the fill" in note  # the status bar's, explained
     assert cumulative < recent  # the fill copied nothing
 
 

@@ -42,12 +42,13 @@ def test_the_default_drive_shows_one_analytic_figure_the_model_at_the_usable_spa
     assert 7.0 < model < 7.6  # the 64 MiB drive's own spare would give 6.40: not shown
     note = wa_note(s, WaReading(5.1, 7.25, full=True))
     assert f"{model:.2f}" in note and "6.40" not in note
-    assert "Van Houdt's greedy model (2013)" in note and "6.2 % spare cleaning can use" in note
-    assert "simulated 7.25 over the last drive write" in note and "5.10 counting the fill" in note
+    assert f"Van Houdt's greedy model (2013): {model:.2f} (dotted)" in note
+    assert "simulated 7.25 in the last drive write" in note and "5.10 with the fill" in note
     assert "3 of its 276 blocks free" in spare_detail(s) and "7.2 % spare" in spare_detail(s)
-    assert "276-block run is 2 % below it" in note  # why it differs, in one sentence
+    assert "for endless blocks; this 276-block run is 2\u00a0% below" in note  # why
     # plain words, then the term, then the number
-    assert note.index("copies still-valid pages") < note.index("(WA)") < note.index("7.25")
+    assert note.index("copy pages still in use") < note.index("(WA)") < note.index("7.25")
+    assert len(note) < 250  # three lines at 1024 px, four in presentation type
     for jargon in ("Analytic", "GC room", "free reserve", "model 7"):
         assert jargon not in note
 
@@ -55,7 +56,8 @@ def test_the_default_drive_shows_one_analytic_figure_the_model_at_the_usable_spa
 def test_the_note_follows_the_run_from_empty_to_full():
     s = Settings()
     before = wa_note(s, WaReading(math.nan))
-    assert "Rewriting a full drive at random" in before and "simulated" not in before
+    assert "Rewriting a full drive" in before and "simulated" not in before
+    assert "for random rewrites of the full drive" in before
     filling = wa_note(s, WaReading(1.0, full=False))
     assert "Filling an empty drive" in filling and "simulated 1.00" in filling
     early = wa_note(s, WaReading(2.0, full=True))
@@ -75,6 +77,6 @@ def test_recent_wa_is_the_last_drive_write_alone():
 def test_a_large_drive_names_no_held_back_blocks_and_a_workload_without_a_model_no_note():
     big = Settings(workload="random", capacity_mib=65536.0, pages_per_block=256)
     note = wa_note(big, WaReading(4.0, 4.0, full=True))
-    assert "(dotted)" in note and "% spare cleaning" in note
+    assert "(dotted)" in note and "4.00" in note
     assert wa_note(Settings(workload="sequential"), 1.0) == ""
     assert spare_detail(Settings(workload="sequential")) == ""

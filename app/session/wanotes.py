@@ -82,23 +82,24 @@ def spare_detail(s: Settings) -> str:
 
 
 def _model_sentence(s: Settings, model: float, simulated: float) -> str:
-    """The analytic figure: named, the spare it counts, why the simulation is off it."""
+    """The analytic figure, named, and why the simulation is off it (the spare it is
+    computed at is spare_detail's, the note's tooltip: the note must fit under the chart
+    in presentation type at 1024 px)."""
     name = model_name(s.gc, hot_cold=s.workload == "hotcold") or "The analytic model"
-    g = s.geometry()
-    text = (f"{name} gives {model:.2f} (dotted) for the {100 * analytic_spare(s):.1f} % spare "
-            f"cleaning can use")
+    text = f"{name}: {model:.2f} (dotted)"
     if not math.isfinite(simulated):
-        return text + "."
+        return text + " for random rewrites of the full drive."
     gap = 100 * (simulated - model) / model
     if abs(gap) < 0.5:
-        return text + "; the simulation is within 0.5 % of it."
-    return (text + f"; it assumes endless blocks, so this {g.blocks:,}-block run is "
-            f"{abs(gap):.0f} % {'above' if gap > 0 else 'below'} it.")
+        return text + "; the simulation is within 0.5\u00a0% of it."
+    # a no-break space keeps "2 %" on one line
+    return (text + f", for endless blocks; this {s.geometry().blocks:,}-block run is "
+            f"{abs(gap):.0f}\u00a0% {'above' if gap > 0 else 'below'}.")
 
 
 def wa_note(s: Settings, reading: WaReading | float) -> str:
-    """Two sentences, three or four lines under the chart, on the WA shown, or "" when there
-    is nothing to explain. reading: the run's WA (a bare float is its cumulative WA)."""
+    """Two sentences on the WA shown, or "" when there is nothing to explain. reading: the
+    run's WA (a bare float is its cumulative WA)."""
     if not isinstance(reading, WaReading):
         reading = WaReading(float(reading))
     measured, notes = reading.cumulative, []
@@ -112,19 +113,18 @@ def wa_note(s: Settings, reading: WaReading | float) -> str:
     if model is None:
         return " ".join(notes)
     recent = math.nan
+    copies = "Rewriting a full drive makes it copy pages still in use"
     if not math.isfinite(measured):
-        notes.append("Rewriting a full drive at random copies still-valid pages before each "
-                     "erase: write amplification (WA).")
+        notes.append(f"{copies}: write amplification (WA).")
     elif not reading.full:
         notes.append(f"Filling an empty drive copies nothing: write amplification (WA), "
-                     f"simulated {measured:.2f}; rewriting it once full will.")
+                     f"simulated {measured:.2f}.")
     else:
         recent = reading.recent
-        simulated = (f"simulated {recent:.2f} over the last drive write ({measured:.2f} "
-                     f"counting the fill)" if math.isfinite(recent) else
+        simulated = (f"simulated {recent:.2f} in the last drive write, {measured:.2f} with "
+                     f"the fill" if math.isfinite(recent) else
                      f"simulated {measured:.2f} so far, held down by the fill")
-        notes.append(f"Rewriting a full drive copies still-valid pages before each erase: "
-                     f"write amplification (WA), {simulated}.")
+        notes.append(f"{copies}: write amplification (WA), {simulated}.")
     notes.append(_model_sentence(s, model, recent))
     return " ".join(notes)
 
