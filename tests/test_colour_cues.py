@@ -93,6 +93,13 @@ def test_a_victim_is_crossed_out_in_every_colouring(until, bench, mode):
     assert centre(41) != stroke and centre(39) != stroke  # its neighbours are not crossed
 
 
+@pytest.mark.parametrize("mode", ["state", "valid", "age"])
+def test_every_colourings_legend_names_the_crossed_victim(until, bench, mode):
+    bench.request(heatmap=mode)
+    until(lambda: bench.legend.mode == mode)
+    assert "GC victim" in bench.legend.labels
+
+
 def test_the_legend_swatch_of_a_victim_is_crossed_as_well():
     from app.gui.drive.legend import _swatch
 
