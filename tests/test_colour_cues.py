@@ -148,6 +148,9 @@ def test_the_prediction_draws_both_outlines_and_their_key(qtbot):
     qtbot.addWidget(empty)
     empty.show_picture(replace(picture, bands=()))
     assert view.heightForWidth(500) > empty.heightForWidth(500)  # the key's line
+    # narrow (beside the map in presentation type): the key takes a line an entry
+    assert [row for _x, row in view._key_places(800)] == [0, 0]
+    assert [row for _x, row in view._key_places(220)] == [0, 1]
 
 
 def test_painting_marks_on_any_fill_leaves_the_fill_round_them():

@@ -124,10 +124,9 @@ class LessonResults(QScrollArea):
             key.setObjectName("note")
             self._layout.addWidget(key)
         elif pictures:
-            key = QLabel("Your prediction in orange, outlined in dashes (the band you "
-                         "chose, or a diamond for your estimate); the simulated drive's "
-                         "result is the dot; the right answer is outlined solid in green "
-                         f"and labelled \u201c{RIGHT_ANSWER_LABEL}\u201d.")
+            key = QLabel("Yours in orange, outlined in dashes (a diamond for an estimate); "
+                         "the drive's result is the dot; the right answer is outlined solid "
+                         f"and marked \u201c{RIGHT_ANSWER_LABEL}\u201d.")
             key.setWordWrap(True)
             key.setObjectName("note")
             self._layout.addWidget(key)

@@ -54,7 +54,8 @@ class PredictionView(QWidget):
         if self.picture.kind in ("bars", "facts", "compare"):
             body = line * (0.4 + 2.6 * len(self.picture.bars)) + 12
         else:
-            key = line * 1.2 if self.picture.bands else 0  # the outlines' key
+            rows = 1 + self._key_places(width)[-1][1]
+            key = line * 1.2 * rows if self.picture.bands else 0  # the outlines' key
             body = line * 2.7 + 24 + self._label_height(width) + key
         return int(self._title_height(width) + body)
 
@@ -158,18 +159,31 @@ class PredictionView(QWidget):
             self._mark(qp, self._x(p.measured, lo, hi, left, width), band_y + line / 2, fg,
                        "dot")
 
+    def _key_places(self, width: int) -> list[tuple[float, int]]:
+        """(x, line) of each key entry: side by side, or one a line where the view is
+        narrow (a lesson beside the map in presentation type)."""
+        fm = QFontMetrics(results_font())
+        line = fm.height()
+        places, x, row = [], 12.0, 0
+        for label in (RIGHT_ANSWER_LABEL, CHOSEN_ANSWER_LABEL):
+            need = 1.6 * line + 8 + fm.horizontalAdvance(label)
+            if places and x + need > width - 12:
+                x, row = 12.0, row + 1
+            places.append((x, row))
+            x += need + line
+        return places
+
     def _paint_key(self, qp, left: float, y: float, line: float, fg, right_c) -> None:
         """Under the axis, what the outlines mean: a sample of each, then its label."""
         fm = qp.fontMetrics()
-        x = left
-        for mark, label, colour in (("right", RIGHT_ANSWER_LABEL, right_c),
-                                    ("chosen", CHOSEN_ANSWER_LABEL, fg)):
+        entries = (("right", RIGHT_ANSWER_LABEL, right_c), ("chosen", CHOSEN_ANSWER_LABEL, fg))
+        for (mark, label, colour), (x, row) in zip(entries, self._key_places(self.width()),
+                                                   strict=True):
+            top = y + row * line * 1.2
             qp.setPen(answer_pen(colour, mark))
-            qp.drawRect(QRectF(x + 2, y + 2, 1.6 * line, line - 4))
-            x += 1.6 * line + 8
+            qp.drawRect(QRectF(x + 2, top + 2, 1.6 * line, line - 4))
             qp.setPen(fg)
-            qp.drawText(QPointF(x, y + fm.ascent()), label)
-            x += fm.horizontalAdvance(label) + line
+            qp.drawText(QPointF(x + 1.6 * line + 8, top + fm.ascent()), label)
 
     def _paint_bars(self, qp, y, left, right, fg, muted, chosen_c, right_c) -> None:
         """One row per choice: its label on a line of its own (it may be long), then its
