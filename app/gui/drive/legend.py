@@ -120,7 +120,7 @@ class Legend(QWidget):
             if self.mode == "age":
                 items.append((_swatch(t.colour("block_free")), "free or open: no age"))
             # the map crosses out GC victims in every colouring (victimmarks.py)
-            items.append((_swatch(t.colour("map_background"), crossed=True), "GC victim"))
+            items.append((_swatch(t.colour("block_free"), crossed=True), "GC victim"))
             rows = [items[:1], items[1:]]
         self.labels = [text for _, text in items if text]
         self._inner = QWidget()
