@@ -105,6 +105,15 @@ def difference(colour1: str, colour2: str, vision: str = "normal") -> float:
     return ciede2000(lab(simulate(colour1, vision)), lab(simulate(colour2, vision)))
 
 
+def contrast(colour1: str, colour2: str, vision: str = "normal") -> float:
+    """WCAG 2 contrast ratio (1 to 21) of two '#rrggbb' colours as a viewer with `vision`
+    sees them: relative luminance from the simulated linear sRGB. Lightness survives a
+    missing cone type where hue does not, so this is what a shape's edge can rely on."""
+    y1, y2 = (float(_RGB_TO_XYZ[1] @ simulate(c, vision)) for c in (colour1, colour2))
+    hi, lo = max(y1, y2), min(y1, y2)
+    return (hi + 0.05) / (lo + 0.05)
+
+
 def closest_pair(colours: dict[str, str]) -> tuple[float, str, str, str]:
     """(difference, name, name, vision) of the two entries that look most alike to any of
     the VISIONS."""

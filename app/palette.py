@@ -106,6 +106,16 @@ MAP = {
                                 "page_free": "#606060"},
 }
 
+# Shapes that say what a colour says, for a viewer who cannot tell the hues apart (under
+# deuteranopia the victim's vermillion turns an olive close to viridis' greens): a GC victim
+# is crossed out (an X, a black stroke on a white halo, so it shows on any fill), and at
+# page level, where a cross would hide the pages, outlined in black and white dashes.
+VICTIM_MARK = {"stroke": "#000000", "halo": "#ffffff"}
+# A lesson's answers: the right one in a solid outline, labelled; the chosen one dashed.
+RIGHT_ANSWER_LABEL = "\N{CHECK MARK} right answer"
+CHOSEN_ANSWER_LABEL = "your answer"
+ANSWER_DASHES = {"right": None, "chosen": (4.0, 2.0)}  # pen dash pattern, in pen widths
+
 # The block map's legend, in order: (token, text). A full block's valid share is a viridis
 # gradient shown between these entries; its two ends are checked with them.
 MAP_LEGEND = (("block_free", "free block"), ("block_open", "open block"),

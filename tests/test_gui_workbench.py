@@ -29,6 +29,7 @@ def test_controls_then_fill_animates_page_level(qtbot, until, bench):
     c = bench.controls.widgets
     c["capacity_mib"].setValue(32)
     choose(c["gc"], "fifo")
+    choose(c["workload"], "fill")
     assert bench.session.settings.capacity_mib == 32
     assert bench.session.settings.gc == "fifo"
     until(lambda: bench.snapshot.user_pages == 8192)
@@ -44,6 +45,7 @@ def test_controls_then_fill_animates_page_level(qtbot, until, bench):
 
 def test_random_writes_draw_theory_and_charts(qtbot, until, bench):
     choose(bench.speed, "fast")
+    choose(bench.controls.widgets["workload"], "fill")
     run_to_end(qtbot, until, bench)
     choose(bench.controls.widgets["workload"], "random")
     bench.controls.widgets["amount"].setValue(0.5)

@@ -20,6 +20,7 @@ from model.flash.workloads import hot_cold_pages
 CHUNK = 1 << 16  # pages (or TRIM commands) generated at a time
 
 KINDS = {
+    "steady": "Fill, then random writes",
     "fill": "Fill to %",
     "random": "Random 4 KiB writes",
     "sequential": "Sequential writes",
@@ -31,7 +32,8 @@ KINDS = {
 @dataclass(frozen=True)
 class Segment:
     """One workload run. total: pages to write (TRIM commands for "trim"), or 0 for "until
-    paused". index numbers segments within a session; with seed it seeds the generator."""
+    paused"; for "steady" the first user capacity of them fills the drive in order. index
+    numbers segments within a session; with seed it seeds the generator."""
 
     kind: str
     total: int
@@ -41,6 +43,11 @@ class Segment:
     hot_write_fraction: float = 0.8
     trim_max_pages: int = 64
     start_page: int = 0
+
+    @property
+    def name(self) -> str:
+        """What the progress line calls it: the kind, in words where the key is terse."""
+        return "fill, then random" if self.kind == "steady" else self.kind
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -79,6 +86,12 @@ class Stream:
             return (s.start_page + start + np.arange(CHUNK, dtype=np.int64)) % user, None
         if s.kind == "random":
             return self._rng.integers(0, user, size=CHUNK, dtype=np.int64), None
+        if s.kind == "steady":  # every page once in order, then uniformly random overwrites
+            pages = start + np.arange(CHUNK, dtype=np.int64)
+            rewrites = pages >= user
+            pages[rewrites] = self._rng.integers(0, user, size=int(rewrites.sum()),
+                                                 dtype=np.int64)
+            return pages, None
         if s.kind == "hotcold":
             return hot_cold_pages(user, CHUNK, s.hot_lba_fraction, s.hot_write_fraction,
                                   self._rng), None

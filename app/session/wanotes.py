@@ -1,26 +1,63 @@
-"""Why a write amplification on screen is what it is, in a sentence shown beside the number:
-below 1 on a compressing drive; above the analytic model's on a drive with few blocks. No Qt.
+"""The sentences under the WA chart: what the number on screen is, in plain words first, the
+term second and the number third; a simulated number says it is simulated, and the one
+analytic figure the window draws (app/session/settings.py theory_wa) is named, with why it
+differs from the simulated one. No Qt.
 
-The analytic models (model/flash/theory/) count every spare page as room for GC. A real
-drive holds some back: the free blocks it keeps at the GC watermark and its open blocks (one
-for host data, one for GC copies). On a drive of a few hundred blocks that is a visible share
-of the spare, so GC works with less and WA comes out higher than the model says; the model
-at the spare GC really has comes closer.
+The analytic models (model/flash/theory/) count every spare page as room for GC; the window's
+figure is the model at the spare GC can really use (model/flash/heldback.py), which on a
+drive of a few hundred blocks is a visible share less.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass
 
-from model.flash.theory import wa_for
+import numpy as np
+
+from model.flash.heldback import held_back_blocks
+from model.flash.theory.names import model_name
 from model.host.profiles import load_profile
 
-from .settings import Settings, theory_wa
+from .settings import Settings, analytic_spare, theory_wa
 
-OPEN_BLOCKS = 2  # the host stream's and the GC stream's open block (model/flash/state.py)
-OPEN_EMPTY = 0.5  # an open block is half written on average: half of it is held back
-NOTE_BELOW = 0.001  # blocks held back under this share of the flash need no note
+RECENT_DRIVE_WRITES = 1.0  # "recent" WA: over the last drive write, once there is one
+
+
+@dataclass(frozen=True)
+class WaReading:
+    """What a run shows of its WA: cumulative (flash / host since the drive was built, NaN
+    before any write), recent (over the last drive write, NaN until one has been written
+    after the fill), full (the drive holds every logical page)."""
+
+    cumulative: float
+    recent: float = math.nan
+    full: bool = False
+
+
+def recent_wa(drive_writes: np.ndarray, cumulative: np.ndarray,
+              span: float = RECENT_DRIVE_WRITES) -> float:
+    """WA over the last `span` drive writes of a run's series (host writes in drive
+    capacities, cumulative WA at each point), NaN until the run has written span more than
+    one drive write (the fill is not recent)."""
+    if drive_writes.size < 2 or drive_writes[-1] < 1.0 + span:
+        return math.nan
+    k = int(np.searchsorted(drive_writes, drive_writes[-1] - span, side="right")) - 1
+    k = max(k, 0)
+    host = drive_writes[-1] - drive_writes[k]
+    if host <= 0:
+        return math.nan
+    return float((cumulative[-1] * drive_writes[-1] - cumulative[k] * drive_writes[k]) / host)
+
+
+def reading_of(series: dict, full: bool) -> WaReading:
+    """A run's WaReading from its recorded series ("drive_writes", "wa"; empty before any
+    write); full: the drive holds every logical page."""
+    wa, dw = series.get("wa"), series.get("drive_writes")
+    if wa is None or dw is None or not wa.size:
+        return WaReading(math.nan, full=full)
+    return WaReading(float(wa[-1]), recent_wa(np.asarray(dw, float), np.asarray(wa, float)),
+                     full)
 
 
 def stored_share(s: Settings) -> float:
@@ -31,51 +68,64 @@ def stored_share(s: Settings) -> float:
     return load_profile(s.profile).compression_ratio if s.profile else 1.0
 
 
-def held_back(s: Settings) -> tuple[float, float]:
-    """(blocks' worth of flash the drive keeps out of GC's reach on average, their share
-    of the flash): the free-block reserve and the empty half of each open block."""
+def spare_detail(s: Settings) -> str:
+    """Why the analytic figure's spare is less than the drive's, for the note's tooltip
+    ("" where no figure is drawn or nothing is held back)."""
+    if theory_wa(s) is None:
+        return ""
     g = s.geometry()
-    blocks = s.gc_low_blocks + OPEN_EMPTY * OPEN_BLOCKS
-    return blocks, blocks / g.blocks
+    blocks = held_back_blocks(s.gc_low_blocks)
+    return (f"Of the {100 * g.spare_of_physical:.1f} % spare flash, cleaning can use "
+            f"{100 * analytic_spare(s):.1f} %: the drive keeps {blocks} of its {g.blocks:,} "
+            f"blocks free or half-written (model/flash/heldback.py), and the model is "
+            f"computed at that spare.")
 
 
-def usable_spare_wa(s: Settings) -> tuple[float, float | None]:
-    """(the spare share GC can use, the analytic WA at that spare, None where no model)."""
-    g = s.geometry()
-    _, share = held_back(s)
-    usable = g.spare_of_physical - share
-    if usable <= 0 or s.mapping != "page" or s.workload not in ("random", "hotcold"):
-        return usable, None
-    kwargs = {}
-    if s.workload == "hotcold":
-        kwargs = {"hot_lba_fraction": s.hot_lba_pct / 100,
-                  "hot_write_fraction": s.hot_write_pct / 100}
-    try:
-        return usable, wa_for(s.gc, usable, g.pages_per_block, d=s.d, **kwargs)
-    except ValueError:
-        return usable, None
+def _model_sentence(s: Settings, model: float, simulated: float) -> str:
+    """The analytic figure, named, and why the simulation is off it (the spare it is
+    computed at is spare_detail's, the note's tooltip: the note must fit under the chart
+    in presentation type at 1024 px)."""
+    name = model_name(s.gc, hot_cold=s.workload == "hotcold") or "The analytic model"
+    text = f"{name}: {model:.2f} (dotted)"
+    if not math.isfinite(simulated):
+        return text + " for random rewrites of the full drive."
+    gap = 100 * (simulated - model) / model
+    if abs(gap) < 0.5:
+        return text + "; the simulation is within 0.5\u00a0% of it."
+    # a no-break space keeps "2 %" on one line
+    return (text + f", for endless blocks; this {s.geometry().blocks:,}-block run is "
+            f"{abs(gap):.0f}\u00a0% {'above' if gap > 0 else 'below'}.")
 
 
-def wa_note(s: Settings, measured: float) -> str:
-    """One or two sentences on the WA shown (measured: the run's cumulative WA, NaN before
-    any write), or "" when there is nothing to explain."""
-    notes = []
+def wa_note(s: Settings, reading: WaReading | float) -> str:
+    """Two sentences on the WA shown, or "" when there is nothing to explain. reading: the
+    run's WA (a bare float is its cumulative WA)."""
+    if not isinstance(reading, WaReading):
+        reading = WaReading(float(reading))
+    measured, notes = reading.cumulative, []
     stored = stored_share(s)
     if stored < 1:
-        notes.append(f"WA can fall below 1: this drive compresses data and programs about "
-                     f"{100 * stored:.0f} % of what the host writes (SandForce-style).")
-    analytic = theory_wa(s)
-    blocks, share = held_back(s)
-    if analytic is not None and share >= NOTE_BELOW:
-        usable, closer = usable_spare_wa(replace(s))
-        g = s.geometry()
-        text = (f"Analytic {analytic:.2f} takes all {100 * g.spare_of_physical:.1f} % spare as "
-                f"GC room; this drive holds ~{blocks:g} of {g.blocks:,} blocks back (free "
-                f"reserve, open blocks), leaving {100 * usable:.1f} %")
-        text += f": model {closer:.2f}." if closer is not None else "."
-        if math.isfinite(measured) and measured > analytic * 1.02:
-            text = f"Measured {measured:.2f} is above the model: " + text[0].lower() + text[1:]
-        notes.append(text)
+        simulated = f", simulated {measured:.2f}" if math.isfinite(measured) else ""
+        notes.append(f"This drive compresses data and programs about {100 * stored:.0f} % "
+                     f"of what it is sent (SandForce-style): write amplification (WA) can "
+                     f"fall below 1{simulated}.")
+    model = theory_wa(s)
+    if model is None:
+        return " ".join(notes)
+    recent = math.nan
+    copies = "Rewriting a full drive makes it copy pages still in use"
+    if not math.isfinite(measured):
+        notes.append(f"{copies}: write amplification (WA).")
+    elif not reading.full:
+        notes.append(f"Filling an empty drive copies nothing: write amplification (WA), "
+                     f"simulated {measured:.2f}.")
+    else:
+        recent = reading.recent
+        simulated = (f"simulated {recent:.2f} in the last drive write, {measured:.2f} with "
+                     f"the fill" if math.isfinite(recent) else
+                     f"simulated {measured:.2f} so far, held down by the fill")
+        notes.append(f"{copies}: write amplification (WA), {simulated}.")
+    notes.append(_model_sentence(s, model, recent))
     return " ".join(notes)
 
 

@@ -15,6 +15,7 @@ import numpy as np
 from . import theory
 from .drive import Drive, window_wa
 from .geometry import FtlConfig, Geometry
+from .heldback import held_back_blocks, usable_spare
 from .workloads import CHUNK_PAGES, Workload, sequential_fill, trim_range
 
 Progress = Callable[[str, float], None]  # (phase, fraction done of that phase)
@@ -174,11 +175,11 @@ def run(spec: RunSpec, progress: Progress | None = None,
     spare = g.spare_of_physical
     # Trimmed pages are spare only to firmware that honours TRIM; old firmware keeps them.
     effective = 1.0 - active / g.physical_pages if spec.config.honour_trim else spare
-    # The models assume every spare page can hold data. The FTL keeps gc_low_blocks free
-    # blocks in hand and two open blocks (host and GC) that are half unwritten on average;
-    # on a drive of a few hundred blocks that is several per cent of its spare.
-    reserve = spec.config.gc_low_blocks + 1
-    usable = effective - reserve * g.pages_per_block / g.physical_pages
+    # The models assume every spare page can hold data; the FTL holds some blocks back
+    # (model/flash/heldback.py), several per cent of the spare on a drive of few blocks.
+    reserve = held_back_blocks(spec.config.gc_low_blocks)
+    usable = usable_spare(effective, spec.config.gc_low_blocks, g.pages_per_block,
+                          g.physical_pages)
     host = after["host_writes"] - before["host_writes"]
     erases = drive.arrays.erases
     return RunResult(

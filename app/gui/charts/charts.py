@@ -132,10 +132,22 @@ class Charts(QTabWidget):
                 if run.role == "second" and key == "theory" and run.theory == self.theory:
                     continue  # the same level as A's: drawn once
                 data[name] = histogram_outline(y) if chart.spec.histogram else (table.x, y)
-        chart.set_data(data)
+        chart.set_data(data, self._scale_by(chart, data))
         if chart.overlay:
             self.run_legend.set_entries(chart.legend_entries())
         self.run_legend.setVisible(chart.overlay)
+
+    def _scale_by(self, chart, data: dict) -> set[str] | None:
+        """The series a histogram's y axis fits: the run's own (and B's), not a kept
+        reference's, whose thousands of victims after a long run would flatten a short
+        run's bars; None (all) for the other charts, or when only references have data."""
+        if not chart.spec.histogram:
+            return None
+        refs = {f"{r.key}:" for r in self._others if r.role == "ref"}
+        own = {n for n, (_x, y) in data.items()
+               if not any(n.startswith(k) for k in refs) and np.asarray(y).size
+               and np.nanmax(y) > 0}
+        return own or None
 
     def _redraw_steps(self) -> None:
         snap = self._last

@@ -193,9 +193,11 @@ class SeriesChart(QChartView):
         for name in self.series:
             self._style(name)
 
-    def set_data(self, data: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
+    def set_data(self, data: dict[str, tuple[np.ndarray, np.ndarray]],
+                 scale_by: set[str] | None = None) -> None:
         """Replace each named series; rescale the axes to what is shown (an empty chart
-        goes back to empty axes, never keeps the last run's). A series without a point
+        goes back to empty axes, never keeps the last run's). scale_by: the series the y
+        axis fits (others may run off its top), None for all. A series without a point
         leaves the legend."""
         xs, ys = [], []
         changed = False
@@ -209,7 +211,8 @@ class SeriesChart(QChartView):
                     marker.setVisible(bool(x.size))
                     changed = True
             xs.append(x)
-            ys.append(y)
+            if scale_by is None or name in scale_by:
+                ys.append(y)
         if changed and not self.overlay:  # QtCharts lays a marker's text out only when the
             # legend is shown again
             self._chart.legend().hide()

@@ -23,7 +23,7 @@ from model.flash.state import BLOCK_FREE, BLOCK_FULL, BLOCK_STATE_NAMES
 
 from ..appearance import theme
 from ..run.snapshot import Snapshot
-from . import heatmap
+from . import heatmap, victimmarks
 from .mapview import Viewport, page_grid
 
 MARGIN = 2  # pixels round the grid
@@ -110,13 +110,15 @@ class BlockMap(QWidget):
 
     # --- zoom and pan ----------------------------------------------------------------------
 
-    def zoom(self, steps: int, at: tuple[float, float] | None = None) -> None:
-        """Zoom in (steps > 0) or out about widget point `at` (default: the centre)."""
+    def zoom(self, steps: int, at: tuple[float, float] | None = None,
+             centre: bool = False) -> None:
+        """Zoom in (steps > 0) or out about widget point `at` (default: the point last
+        clicked, else the middle); centre: bring `at` to the middle (mapview.py)."""
         if self.view is None:
             return
         if at is not None:
             at = (at[0] - MARGIN, at[1] - MARGIN)
-        if self.view.zoom(steps, at):
+        if self.view.zoom(steps, at, centre):
             self._moved()
 
     def pan(self, dx: int, dy: int) -> None:
@@ -154,6 +156,8 @@ class BlockMap(QWidget):
     def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt name
         if event.button() == Qt.MouseButton.LeftButton:
             self._drag = event.position().toPoint()
+            if self.view is not None:  # the keys' next zoom centres on it
+                self.view.mark(self._drag.x() - MARGIN, self._drag.y() - MARGIN)
         super().mousePressEvent(event)
 
     def mouseReleaseEvent(self, event) -> None:  # noqa: N802 - Qt name
@@ -162,7 +166,7 @@ class BlockMap(QWidget):
 
     def mouseDoubleClickEvent(self, event) -> None:  # noqa: N802 - Qt name
         p = event.position()
-        self.zoom(2, (p.x(), p.y()))
+        self.zoom(2, (p.x(), p.y()), centre=True)
 
     def event(self, e) -> bool:
         # Keys the map uses while it has focus win over the window's shortcuts; the arrows
@@ -208,7 +212,8 @@ class BlockMap(QWidget):
         grid = padded.reshape(v.rows, v.cols)[r0:r1, c0:c1]
         s = v.scale
         px = v.page_px()
-        self.page_level = bool(px) and snap.pages is not None
+        self.page_level = bool(px) and snap.pages is not None \
+            and not heatmap.fills_blocks(self.mode)
         lut = heatmap.lut(self.mode)
         if self.page_level:
             rgba = self._pages_image(snap, grid, r0, r1, c0, c1, px, lut)
@@ -301,6 +306,8 @@ class BlockMap(QWidget):
                 lines = [QLine(x, top, x, bottom) for x in range(x0, right + 1, c)]
                 lines += [QLine(left, y, right, y) for y in range(y0, bottom + 1, c)]
                 p.drawLines(lines)
+            victimmarks.paint(p, victimmarks.victim_cells(self.snapshot, self.view, MARGIN),
+                              self.page_level)
         p.end()
 
     # --- hover -----------------------------------------------------------------------------

@@ -46,6 +46,13 @@ class Heat:
         return MODES[self.mode][2]
 
 
+def fills_blocks(mode: str) -> bool:
+    """A heat map fills each block with its colour at every zoom: drawn as pages, the colour
+    was only a frame a pixel wide round them, unreadable from the back of a room. The
+    pages themselves are the state map's to show."""
+    return mode != "state"
+
+
 def values(snap: Snapshot, mode: str) -> tuple[np.ndarray, np.ndarray]:
     """(value per block, which blocks have one) for a heat-map mode."""
     if mode == "valid":

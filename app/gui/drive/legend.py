@@ -7,24 +7,26 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QRectF, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from ..appearance import theme
 from ..appearance.flowlayout import FlowLayout
-from . import heatmap
+from . import heatmap, victimmarks
 
 SWATCH_FRAME = "#808080"  # mid grey: apart from both profiles' page, white and black alike
 
 
-def _swatch(colour: str, size: int = 12) -> QPixmap:
+def _swatch(colour: str, size: int = 12, crossed: bool = False) -> QPixmap:
     """A square of colour in a one-pixel frame: without it the white of "just erased" was
-    lost on the desk profile's near-white page."""
+    lost on the desk profile's near-white page. crossed: the victim's X, as on the map."""
     pm = QPixmap(size, size)
     pm.fill(QColor(SWATCH_FRAME))
     painter = QPainter(pm)
     painter.fillRect(1, 1, size - 2, size - 2, QColor(colour))
+    if crossed:
+        victimmarks.paint(painter, [QRectF(0, 0, size, size)], page_level=False)
     painter.end()
     return pm
 
@@ -106,7 +108,8 @@ class Legend(QWidget):
         self.lo_label, self.hi_label = QLabel(_number(self.lo)), QLabel(_number(self.hi))
         bar_text = heatmap.MODES[self.mode][1]
         if self.mode == "state":
-            items = [(_swatch(t.colour(token)), text) for token, text in self.STATE_ENTRIES]
+            items = [(_swatch(t.colour(token), crossed=token == "block_victim"), text)
+                     for token, text in self.STATE_ENTRIES]
             items.insert(2, (_gradient(), bar_text))
             items += [(_swatch(t.colour(token)), text) for token, text in self.PAGE_ENTRIES]
             rows = [items[:2], items[2:5], items[5:]]
@@ -116,6 +119,8 @@ class Legend(QWidget):
                      (self.hi_label, "")]
             if self.mode == "age":
                 items.append((_swatch(t.colour("block_free")), "free or open: no age"))
+            # the map crosses out GC victims in every colouring (victimmarks.py)
+            items.append((_swatch(t.colour("block_free"), crossed=True), "GC victim"))
             rows = [items[:1], items[1:]]
         self.labels = [text for _, text in items if text]
         self._inner = QWidget()

@@ -103,6 +103,7 @@ class Viewport:
         self.rungs = ladder(fit, pages_per_block, self.width, self.height)
         self.level = 0
         self.ox = self.oy = 0
+        self.focus: tuple[float, float] | None = None  # grid point last clicked, in blocks
         self._clamp()
 
     @property
@@ -129,20 +130,35 @@ class Viewport:
         self.oy = (self.height - gh) // 2 if gh <= self.height else \
             min(0, max(self.height - gh, self.oy))
 
-    def zoom(self, steps: int, at: tuple[float, float] | None = None) -> bool:
-        """Zoom in (steps > 0) or out, keeping the grid point under `at` (default: the
-        centre) where it is. Returns whether the scale changed."""
+    def zoom(self, steps: int, at: tuple[float, float] | None = None,
+             centre: bool = False) -> bool:
+        """Zoom in (steps > 0) or out. at: a widget point that stays where it is (the
+        wheel's pointer); centre: that point comes to the middle of the view instead (a
+        click). Without `at`, the point last clicked (mark) comes to the middle, else the
+        middle stays. Returns whether the scale changed."""
         level = min(len(self.rungs) - 1, max(0, self.level + steps))
         if level == self.level:
             return False
-        ax, ay = at if at is not None else (self.width / 2, self.height / 2)
         old = self.scale.value
-        gx, gy = (ax - self.ox) / old, (ay - self.oy) / old
+        if at is None and self.focus is not None:
+            (gx, gy), centre = self.focus, True
+        else:
+            ax, ay = at if at is not None else (self.width / 2, self.height / 2)
+            gx, gy = (ax - self.ox) / old, (ay - self.oy) / old
         self.level = level
         new = self.scale.value
+        ax, ay = (self.width / 2, self.height / 2) if centre or at is None else at
         self.ox, self.oy = int(round(ax - gx * new)), int(round(ay - gy * new))
         self._clamp()
         return True
+
+    def mark(self, x: float, y: float) -> None:
+        """Remember the grid point under widget pixel (x, y) (None off the drive): the
+        next zoom without a point centres on it."""
+        v = self.scale.value
+        gx, gy = (x - self.ox) / v, (y - self.oy) / v
+        inside = self.block_at(x, y) is not None
+        self.focus = (gx, gy) if inside else None
 
     def pan(self, dx: int, dy: int) -> None:
         """Move the grid by dx, dy pixels (it stays on screen)."""

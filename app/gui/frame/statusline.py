@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import time
 
-from app.session.wanotes import wa_note, wa_status
+from app.session.wanotes import reading_of, spare_detail, wa_note, wa_status
 
 from ..run.runstatus import pair_progress
 from ..run.snapshot import Snapshot
@@ -39,7 +39,7 @@ def show(w) -> None:
     if len(w.views) == 1:
         w.status["wa"].setText(wa_status(s, _last_wa(snap)))
         w.progress_label.setText(a.run_status.progress(snap))
-        note = wa_note(s, _last_wa(snap))
+        note = wa_note(s, reading_of(snap.series, float(snap.valid.sum()) >= snap.user_pages))
     else:
         b = w.views[1]
         # "(compressed)" once, at the end, when it explains both
@@ -53,6 +53,7 @@ def show(w) -> None:
     if w.notice:  # a breakpoint that paused the run, until the next run starts
         w.progress_label.setText(f"{w.progress_label.text()} · {w.notice}")
     w.wa_note.setText(note)
+    w.wa_note.setToolTip(spare_detail(s) or "Why the write amplification shown is what it is.")
     w.wa_note.setVisible(bool(note))
 
 

@@ -30,11 +30,22 @@ class Workloads:
             total = int(round(s.amount * user / ((1 + s.trim_max_pages) / 2)))
         else:
             total = int(round(s.amount * user))
+        kind = s.workload
+        if kind == "steady" and self._all_full():
+            kind = "random"  # the fill is done: straight on with the overwrites
+        elif kind == "steady" and total:
+            total += user  # the fill in order comes first
         self.segments += 1
-        return Segment(kind=s.workload, total=total, seed=s.seed, index=self.segments,
+        return Segment(kind=kind, total=total, seed=s.seed, index=self.segments,
                        hot_lba_fraction=s.hot_lba_pct / 100,
                        hot_write_fraction=s.hot_write_pct / 100,
                        trim_max_pages=s.trim_max_pages)
+
+    def _all_full(self) -> bool:
+        """Every drive holds every logical page (a fill would only rewrite them)."""
+        return all(v.snapshot is not None and v.snapshot.user_pages
+                   and float(v.snapshot.valid.sum()) >= v.snapshot.user_pages
+                   for v in self.views)
 
     def is_running(self) -> bool:
         return any(v.is_running() for v in self.views)

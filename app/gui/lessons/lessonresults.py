@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
+from app.palette import RIGHT_ANSWER_LABEL
 from lessons.charts import PredictionPicture, RunChart
 
 from ..appearance import theme
@@ -123,9 +124,9 @@ class LessonResults(QScrollArea):
             key.setObjectName("note")
             self._layout.addWidget(key)
         elif pictures:
-            key = QLabel("Your prediction in orange (the band you chose, or a diamond for "
-                         "your estimate); the simulated drive's result is the dot; the right "
-                         "answer is outlined in green.")
+            key = QLabel("Yours in orange, outlined in dashes (a diamond for an estimate); "
+                         "the drive's result is the dot; the right answer is outlined solid "
+                         f"and marked \u201c{RIGHT_ANSWER_LABEL}\u201d.")
             key.setWordWrap(True)
             key.setObjectName("note")
             self._layout.addWidget(key)

@@ -1,8 +1,9 @@
 """A prediction drawn beside the outcome of the run it is about (PredictionView): the
 choices as bands on one axis (linear or log, with readable ticks), or the estimate, or one
 bar per configuration for "which is larger", the student's answer and the drive's outcome
-marked in colours and shapes that survive grey-scale. The picture comes from
-lessons/charts.py; nothing here computes a figure.
+marked in colours and shapes that survive grey-scale and colour blindness: the right
+answer outlined solid and labelled, the chosen one outlined dashed (app/palette.py). The
+picture comes from lessons/charts.py; nothing here computes a figure.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from app.palette import ANSWER_DASHES, CHOSEN_ANSWER_LABEL, RIGHT_ANSWER_LABEL
 from lessons.charts import PredictionPicture
 
 from ..appearance import theme
@@ -52,7 +54,9 @@ class PredictionView(QWidget):
         if self.picture.kind in ("bars", "facts", "compare"):
             body = line * (0.4 + 2.6 * len(self.picture.bars)) + 12
         else:
-            body = line * 2.7 + 24 + self._label_height(width)
+            rows = 1 + self._key_places(width)[-1][1]
+            key = line * 1.2 * rows if self.picture.bands else 0  # the outlines' key
+            body = line * 2.7 + 24 + self._label_height(width) + key
         return int(self._title_height(width) + body)
 
     def _axis_text(self) -> str:
@@ -123,11 +127,12 @@ class PredictionView(QWidget):
             fill = QColor(chosen_c if b.chosen else muted)
             fill.setAlpha(200 if b.chosen else 50)
             qp.fillRect(rect, fill)
-            if b.right:
-                pen = QPen(right_c)
-                pen.setWidthF(3)
-                qp.setPen(pen)
-                qp.drawRect(rect)
+            for i, mark in enumerate(answer_marks(b.chosen, b.right)):
+                qp.setPen(answer_pen(right_c if mark == "right" else fg, mark))
+                qp.drawRect(rect.adjusted(4 * i, 4 * i, -4 * i, -4 * i))
+            if b.right and rect.width() > fm.horizontalAdvance("\N{CHECK MARK}") + 8:
+                qp.setPen(fg)
+                qp.drawText(rect, Qt.AlignmentFlag.AlignCenter, "\N{CHECK MARK}")
         axis_y = band_y + line * 1.2
         qp.setPen(QPen(fg, 1))
         qp.drawLine(QPointF(left, axis_y), QPointF(right, axis_y))
@@ -144,12 +149,41 @@ class PredictionView(QWidget):
                                self._label_height(self.width()) + 2),
                         int(Qt.AlignmentFlag.AlignLeft) | int(Qt.TextFlag.TextWordWrap), text)
             qp.setPen(fg)
+        if p.bands:
+            key_y = axis_y + 8 + line + self._label_height(self.width())
+            self._paint_key(qp, left, key_y, line, fg, right_c)
         if math.isfinite(p.guess):
             self._mark(qp, self._x(p.guess, lo, hi, left, width), band_y + line / 2, chosen_c,
                        "diamond")
         if math.isfinite(p.measured):
             self._mark(qp, self._x(p.measured, lo, hi, left, width), band_y + line / 2, fg,
                        "dot")
+
+    def _key_places(self, width: int) -> list[tuple[float, int]]:
+        """(x, line) of each key entry: side by side, or one a line where the view is
+        narrow (a lesson beside the map in presentation type)."""
+        fm = QFontMetrics(results_font())
+        line = fm.height()
+        places, x, row = [], 12.0, 0
+        for label in (RIGHT_ANSWER_LABEL, CHOSEN_ANSWER_LABEL):
+            need = 1.6 * line + 8 + fm.horizontalAdvance(label)
+            if places and x + need > width - 12:
+                x, row = 12.0, row + 1
+            places.append((x, row))
+            x += need + line
+        return places
+
+    def _paint_key(self, qp, left: float, y: float, line: float, fg, right_c) -> None:
+        """Under the axis, what the outlines mean: a sample of each, then its label."""
+        fm = qp.fontMetrics()
+        entries = (("right", RIGHT_ANSWER_LABEL, right_c), ("chosen", CHOSEN_ANSWER_LABEL, fg))
+        for (mark, label, colour), (x, row) in zip(entries, self._key_places(self.width()),
+                                                   strict=True):
+            top = y + row * line * 1.2
+            qp.setPen(answer_pen(colour, mark))
+            qp.drawRect(QRectF(x + 2, top + 2, 1.6 * line, line - 4))
+            qp.setPen(fg)
+            qp.drawText(QPointF(x + 1.6 * line + 8, top + fm.ascent()), label)
 
     def _paint_bars(self, qp, y, left, right, fg, muted, chosen_c, right_c) -> None:
         """One row per choice: its label on a line of its own (it may be long), then its
@@ -164,9 +198,11 @@ class PredictionView(QWidget):
             qp.setPen(chosen_c if b.chosen else fg)
             if compare:  # documented in the text colour, simulated in the first series colour
                 chosen_c = QColor(theme.current().series[0]) if i else fg
-            mine = " (your choice)" if b.chosen else ""
-            text = fm.elidedText(b.label + mine, Qt.TextElideMode.ElideRight,
-                                 int(right - left - 8))
+            marks = answer_marks(b.chosen and not compare, b.right)
+            tail = answer_tail(marks)
+            # the label gives way, never the words that say which answer this is
+            text = fm.elidedText(b.label, Qt.TextElideMode.ElideRight,
+                                 int(right - left - 8 - fm.horizontalAdvance(tail))) + tail
             qp.drawText(QRectF(left + 4, row, right - left - 8, line),
                         Qt.AlignmentFlag.AlignLeft, text)
             bar_y = row + line * 1.1
@@ -179,11 +215,10 @@ class PredictionView(QWidget):
                 qp.fillRect(QRectF(left + 4, bar_y, max(2.0, w), line * 0.9), fill)
                 qp.setPen(fg)
                 qp.drawText(QPointF(left + 10 + w, bar_y + line * 0.75), value)
-            if b.right:
-                pen = QPen(right_c)
-                pen.setWidthF(3)
-                qp.setPen(pen)
-                qp.drawRect(QRectF(left + 1, row - 2, right - left - 2, line * 2.2))
+            for k, mark in enumerate(marks):
+                qp.setPen(answer_pen(right_c if mark == "right" else fg, mark))
+                qp.drawRect(QRectF(left + 1 + 4 * k, row - 2 + 4 * k, right - left - 2 - 8 * k,
+                                   line * 2.2 - 8 * k))
 
     @staticmethod
     def _mark(qp, x: float, y: float, colour: QColor, shape: str) -> None:
@@ -196,6 +231,30 @@ class PredictionView(QWidget):
             qp.drawPolygon([QPointF(x, y - r - 2), QPointF(x + r + 2, y),
                             QPointF(x, y + r + 2), QPointF(x - r - 2, y)])
         qp.setBrush(Qt.BrushStyle.NoBrush)
+
+
+def answer_marks(chosen: bool, right: bool) -> list[str]:
+    """What marks an answer besides its colour, in the order drawn: "right" (a solid
+    outline and the label RIGHT_ANSWER_LABEL), "chosen" (a dashed outline, and the label
+    CHOSEN_ANSWER_LABEL); a hue alone turns grey to a colour-blind viewer."""
+    return [name for name, on in (("right", right), ("chosen", chosen)) if on]
+
+
+def answer_tail(marks: list[str]) -> str:
+    """The words after an answer's label that say what its outline says."""
+    said = {"right": f"  {RIGHT_ANSWER_LABEL}", "chosen": f"  ({CHOSEN_ANSWER_LABEL})"}
+    return "".join(said[m] for m in marks)
+
+
+def answer_pen(colour: QColor, mark: str, width: float = 3.0) -> QPen:
+    """The outline of a right (solid) or chosen (dashed) answer."""
+    pen = QPen(colour)
+    pen.setWidthF(width)
+    pattern = ANSWER_DASHES[mark]
+    if pattern is not None:
+        pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        pen.setDashPattern(list(pattern))
+    return pen
 
 
 def _ticks(lo: float, hi: float, log: bool) -> list[float]:

@@ -408,7 +408,7 @@ class Worker(QThread, FileSystemSteps, BlockBatches):
             self._copied = []
         stream = self._stream
         progress = float("nan")
-        segment = "" if stream is None else stream.segment.kind
+        segment = "" if stream is None else stream.segment.name
         if stream is not None and stream.segment.total > 0:
             progress = stream.done / stream.segment.total
         if self._job is not None:

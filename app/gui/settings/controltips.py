@@ -37,11 +37,13 @@ TIPS = {
     "partition_custom": "A partition start in sectors not in the list.",
     "lvm_kib": "LVM's data offset (pe_start) inside the partition: 192 KiB was LVM2's old "
                "default, 256 KiB lines up with 128 KiB erase blocks.",
-    "workload": "What the host does next: block workloads (fill in order, random or "
+    "workload": "What the host does next: block workloads (fill in order then random "
+                "rewrites, the first run's demonstration; fill in order, random or "
                 "sequential rewrites, hot/cold writes, random TRIMs) on the bare drive, or "
                 "file-system steps (kernel tree unpack, rm -rf, a big file, a trace replay).",
     "fill_pct": "Fill to %: the share of logical pages written in order from the start.",
-    "amount": "How much to write, in multiples of the user capacity. 0 runs until paused.",
+    "amount": "How much to write, in multiples of the user capacity (after the fill, for "
+              "fill then random writes). 0 runs until paused.",
     "hot_lba_pct": "Share of logical pages that are hot.",
     "hot_write_pct": "Share of writes that go to the hot pages.",
     "trim_max_pages": "Each TRIM unmaps a random range of 1 to this many pages.",
