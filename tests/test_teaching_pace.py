@@ -13,7 +13,7 @@ from app.gui.drive.blockmap import BlockMap
 from app.gui.drive.tally import Tally
 from app.gui.run import worker as worker_module
 from app.gui.run.gcpacer import PHASE_MS, GcPacer
-from app.gui.run.runstatus import RunStatus
+from app.gui.run.runstatus import RunStatus, gc_words
 from app.gui.run.snapshot import MARK_VICTIM, PAGE_COPIED, PAGE_VALID
 from app.gui.run.worker import Worker
 from app.session.streams import Segment
@@ -198,7 +198,8 @@ def test_breakpoint_on_a_gc_shows_the_victim_with_its_valid_pages(qtbot, until, 
         held = np.count_nonzero(s.pages[v * ppb:(v + 1) * ppb] == PAGE_VALID)
         assert held == s.gc_valid == int(s.valid[v]) and f"{held} valid pages" in r.hits[0]
         assert "still armed" not in r.hits[0]  # GC number 3 comes once
-        assert "GC victim block" in RunStatus().progress(s)
+        assert f"GC victim block {v}, shown as GC found it" in gc_words(s)
+        assert "GC victim block" not in RunStatus().progress(s)  # the notice says it once
     finally:
         r.stop()
 

@@ -52,10 +52,10 @@ class RunStatus:
         return f"starting {text}…"
 
     def progress(self, snap: Snapshot) -> str:
-        """The progress line; after a step of one GC, or a breakpoint on one, it names the
-        block (the map outlines it)."""
+        """The progress line; after a step of one GC it names the block cleaned (the map
+        outlines it; a breakpoint's own notice names the victim it fired on)."""
         text = self._progress(snap)
-        if snap.gc_phase in ("stepped", "breakpoint"):
+        if snap.gc_phase == "stepped":
             text = f"{text} · {gc_words(snap)}"
         return text
 
