@@ -157,6 +157,16 @@ def test_the_pacer_plays_mark_move_erase_on_its_timer_then_releases(qtbot, until
     pacer2.offer(snap)
     pacer2.skip()
     assert shown[-1].gc_frames == () and released == [1, 2] and not pacer2.timer.isActive()
+    # the worker dropped the hold (a reset, another speed): the map shows the drive now
+    pacer2.offer(snap)
+    assert pacer2.playing is False  # the same GC is not played twice
+    pacer3 = GcPacer(lambda: released.append(3))
+    pacer3.show.connect(shown.append)
+    pacer3.offer(snap)
+    now = snap.__class__(**{**snap.__dict__, "gc_frames": (), "seq": snap.seq + 5})
+    pacer3.offer(now)
+    assert shown[-1] is now and not pacer3.playing and not pacer3.timer.isActive()
+    assert released == [1, 2]  # nothing to release: the worker is not holding
 
 
 def test_tally_and_map_follow_each_phase(qtbot, until, quick_teach):
@@ -233,3 +243,16 @@ def test_one_gc_step_names_and_marks_the_block_cleaned(qtbot, until):
         assert r.last().gc_phase == ""
     finally:
         r.stop()
+
+
+def test_the_tally_stands_beside_one_map_and_folds_away_for_two(qtbot):
+    from app.gui.drive.driveview import DriveView
+
+    v = DriveView("A")
+    qtbot.addWidget(v.widget)
+    v.widget.show()
+    assert v.tally.isVisible() and v.tally.accessibleName() == "Write tally"
+    v.title.show()  # compare mode titles each map: two tallies would not fit at 1024 px
+    assert v.tally.isHidden()
+    v.title.hide()
+    assert v.tally.isVisible()

@@ -13,7 +13,7 @@ import time
 from collections import deque
 from dataclasses import replace
 
-from PySide6.QtCore import QEventLoop, QObject, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, QEventLoop, QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from model.host.profiles import load_profile
@@ -74,8 +74,18 @@ class DriveView(QObject):
         row.addWidget(self.tally)
         v.addLayout(row, 1)
         v.addWidget(self.tally.now)
+        # two maps side by side (each titled) leave no room for two tallies at 1024 px:
+        # the tally shows with one drive, and the status line gives each drive's WA
+        self.title.installEventFilter(self)
         self.worker.snapshot_ready.connect(self._on_snapshot, Qt.ConnectionType.QueuedConnection)
         self.worker.failed.connect(self.failed, Qt.ConnectionType.QueuedConnection)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt name
+        if watched is self.title and event.type() in (QEvent.Type.Show, QEvent.Type.Hide,
+                                                      QEvent.Type.HideToParent,
+                                                      QEvent.Type.ShowToParent):
+            self.tally.setHidden(not self.title.isHidden())
+        return False
 
     @property
     def settings(self) -> Settings:

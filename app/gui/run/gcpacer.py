@@ -46,6 +46,12 @@ class GcPacer(QObject):
             self._frames = list(snap.gc_frames)
             self._final = snap
             self.advance()
+        elif self.playing and not snap.gc_frames:
+            # the worker holds the GC no longer (a reset, a new drive, another speed): the
+            # phases are history, the drive as it is now is what the map shows
+            self.timer.stop()
+            self._frames, self._final, self.phase = [], None, ""
+            self.show.emit(snap)
         elif self.playing:
             self._final = snap  # newer (a zoom's pages, a pause): shown when the GC ends
         else:
