@@ -136,7 +136,7 @@ def test_progress_reads_like_the_two_drive_line():
     from types import SimpleNamespace
 
     status = RunStatus()
-    snap = SimpleNamespace(segment="random", progress=float("nan"), running=False)
+    snap = SimpleNamespace(segment="random", progress=float("nan"), running=False, gc_phase="")
     assert status.progress(snap) == "random: paused"
-    snap = SimpleNamespace(segment="fill", progress=0.25, running=True)
+    snap = SimpleNamespace(segment="fill", progress=0.25, running=True, gc_phase="")
     assert status.progress(snap) == "fill: 25 % running"

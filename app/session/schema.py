@@ -143,7 +143,7 @@ SETTINGS: dict[str, Field] = {
     "hot_lba_pct": Field(float, "Hot LBAs (%)", 0, 200, decimals=1, step=5),
     "hot_write_pct": Field(float, "Hot writes (%)", 0, 200, decimals=1, step=5),
     "trim_max_pages": Field(int, "TRIM size (pages)", 1, 1 << 20),
-    "speed": Field(str, "Speed", choices=("slow", "normal", "fast")),
+    "speed": Field(str, "Speed", choices=("teach", "slow", "normal", "fast")),
     "journal": Field(bool, "Journal"),
     "atime": Field(str, "atime", choices=tuple(ATIME_MODES)),
     "discard": Field(bool, "discard"),

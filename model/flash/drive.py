@@ -25,6 +25,8 @@ from .state import (
     R_EVENTS_DROPPED,
     R_FREE_COUNT,
     R_FREE_LOW,
+    R_LAST_MOVED,
+    R_LAST_VICTIM,
     R_TRACK_VERSIONS,
     R_WATCH_LPN,
     R_WATCH_WRITES,
@@ -167,6 +169,13 @@ class Drive:
         """int64[pages per block + 1] (a copy): how many GC victims held k valid pages when
         collected, for k = 0 .. pages per block; sums to the gc_victims counter."""
         return self.arrays.victim_valid.copy()
+
+    @property
+    def last_victim(self) -> tuple[int, int] | None:
+        """(block, valid pages it held) of the last garbage collection, None before any:
+        recorded by the engine with or without events."""
+        b = int(self.arrays.regs[R_LAST_VICTIM])
+        return None if b < 0 else (b, int(self.arrays.regs[R_LAST_MOVED]))
 
     @property
     def free_low(self) -> int:

@@ -45,6 +45,8 @@ from .state import (
     R_GC_VICTIMS,
     R_HOST_BLOCK,
     R_HOST_OFFSET,
+    R_LAST_MOVED,
+    R_LAST_VICTIM,
     R_MIN_VALID,
     R_NAND_READS,
     R_NAND_WRITES,
@@ -197,6 +199,8 @@ def collect_block(a, v):
     erase(a, v)
     a.regs[R_GC_VICTIMS] += 1
     a.victim_valid[moved] += 1
+    a.regs[R_LAST_VICTIM] = v  # what a step of one GC or a breakpoint names without events
+    a.regs[R_LAST_MOVED] = moved
     return moved
 
 

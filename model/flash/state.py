@@ -92,7 +92,9 @@ R_WATCH_WRITES = 36  # host writes of R_WATCH_LPN
 R_COPY_BLOCK = 37  # the registers GC copies program through: R_GC_BLOCK and R_GC_OFFSET
 R_COPY_OFFSET = 38  # ("separate" frontier) or R_HOST_BLOCK and R_HOST_OFFSET ("shared")
 R_VICTIM_ORDER = 39  # greedy, among equally empty blocks: ORDER_NEWEST or ORDER_OLDEST
-N_REGS = 40
+R_LAST_VICTIM = 40  # the block the last GC collected, -1 before the first (display, no events)
+R_LAST_MOVED = 41  # the valid pages that last GC copied out of it
+N_REGS = 42
 
 COUNTER_NAMES = {
     "host_writes": R_HOST_WRITES,
@@ -175,6 +177,7 @@ def allocate(geometry: Geometry, config: FtlConfig, event_capacity: int = 0) -> 
     regs[R_EVENT_CAPACITY] = event_capacity
     regs[R_FREE_LOW] = nb
     regs[R_WATCH_LPN] = -1
+    regs[R_LAST_VICTIM] = -1
     logical_blocks = -(-geometry.user_pages // ppb)
     if config.mapping == "fast":
         # Every block not needed as a data block is a log block, but one: merges need it.

@@ -109,6 +109,8 @@ class BreakpointWatch:
         drive.watch(bp.lpn)
         drive.reset_free_low()
         self.last = self.read()
+        self.fired = ""  # the field of the condition that fired last ("" if none)
+        self.victim_index: int | None = None  # which of the batch's GC victims it fired on
 
     def read(self) -> Reading:
         d, k = self.drive, self.bp.victim_valid
@@ -123,6 +125,7 @@ class BreakpointWatch:
         events: the batch's engine events when it had them (names the block); batch: what
         the batch was (said when the stop is at its end rather than at the event)."""
         bp, before = self.bp, self.last
+        self.fired, self.victim_index = "", None
         now = self.read()
         low = self.drive.free_low
         self.drive.reset_free_low()
@@ -135,21 +138,27 @@ class BreakpointWatch:
             return f"WA rose past {bp.wa_above:g}: now {now.wa:.3f}{where}"
         if bp.gc_count is not None and before.gc_victims < bp.gc_count <= now.gc_victims:
             i = bp.gc_count - before.gc_victims - 1
+            self.fired, self.victim_index = "gc_count", i
             block = f": block {int(victims[i, 1]):,}, {int(victims[i, 2])} valid pages" \
                 if i < len(victims) else ""
             return f"GC number {bp.gc_count:,}{block}{where}"
         if bp.victim_valid is not None and now.victims_at_least > before.victims_at_least:
             hit = victims[victims[:, 2] >= bp.victim_valid]
+            self.fired = "victim_valid"
+            if len(hit):
+                self.victim_index = int(np.flatnonzero(victims[:, 2] >= bp.victim_valid)[0])
             what = (f"block {int(hit[0, 1]):,} with {int(hit[0, 2])} valid pages"
                     if len(hit) else f"{now.victims_at_least - before.victims_at_least:,} "
                     f"victims")
             return f"GC victim with at least {bp.victim_valid} valid pages: {what}{where}"
         if bp.free_blocks is not None and before.free_blocks > bp.free_blocks >= low:
+            self.fired = "free_blocks"
             return f"free blocks fell to {low:,} (breakpoint: {bp.free_blocks:,}){where}"
         if bp.erases is not None and before.max_erases < bp.erases <= now.max_erases:
             erased = ev[(ev[:, 0] == EV_ERASE) & (ev[:, 2] >= bp.erases)]
             block = int(erased[0, 1]) if len(erased) else int(np.argmax(self.drive.arrays.erases))
             return f"block {block:,} reached {bp.erases:,} erases{where}"
         if bp.lpn is not None and now.watched_writes > before.watched_writes:
+            self.fired = "lpn"
             return f"logical page {bp.lpn:,} written{where}"
         return ""

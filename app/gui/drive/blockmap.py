@@ -7,7 +7,9 @@ with more blocks than pixels. Zoomed far enough for each page to get at least tw
 every block is a little grid of its pages (valid, invalid, free, just copied by GC), framed
 in its colour; the map asks the worker for the pages of the blocks on screen (view_changed),
 never for the whole page map. Blocks are coloured by state or as a heat map (heatmap.py).
-Hover shows one block.
+Hover shows one block. A garbage collection the snapshot names (teaching pace, a step of one
+GC, a breakpoint on one) is drawn over the map by gcmarks.py: the victim outlined solid and
+labelled, the blocks its pages moved to outlined dashed and labelled, never by colour alone.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from model.flash.state import BLOCK_FREE, BLOCK_FULL, BLOCK_STATE_NAMES
 
 from ..appearance import theme
 from ..run.snapshot import Snapshot
-from . import heatmap, victimmarks
+from . import gcmarks, heatmap, victimmarks
 from .mapview import Viewport, page_grid
 
 MARGIN = 2  # pixels round the grid
@@ -41,6 +43,7 @@ class BlockMap(QWidget):
     # the blocks on screen when they are drawn as pages (ascending indices), else None
     view_changed = Signal(object)
     heat_changed = Signal()  # the colouring or its range changed: the legend follows
+    shown = Signal(object)  # the Snapshot the map now shows (the tally follows it)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -74,6 +77,7 @@ class BlockMap(QWidget):
             self._ensure_view()
         self._render()
         self.update()
+        self.shown.emit(snap)
 
     def set_mode(self, mode: str) -> None:
         """Colour blocks by state or as a heat map (one of heatmap.MODES)."""
@@ -308,6 +312,8 @@ class BlockMap(QWidget):
                 p.drawLines(lines)
             victimmarks.paint(p, victimmarks.victim_cells(self.snapshot, self.view, MARGIN),
                               self.page_level)
+        if self.snapshot is not None and self.view is not None:
+            gcmarks.draw(p, self.snapshot, self.view, MARGIN, self.rect())
         p.end()
 
     # --- hover -----------------------------------------------------------------------------

@@ -13,18 +13,20 @@ import time
 from collections import deque
 from dataclasses import replace
 
-from PySide6.QtCore import QEventLoop, QObject, Qt, Signal, Slot
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QEventLoop, QObject, Qt, Signal, Slot
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from model.host.profiles import load_profile
 from model.lab.lockstep import Lockstep
 
+from ..run.gcpacer import GcPacer
 from ..run.runstatus import RunStatus
 from ..run.snapshot import Snapshot
 from ..run.worker import Worker
 from ..settings.session import Session, Settings
 from .blockmap import BlockMap
 from .legend import Legend
+from .tally import Tally
 
 
 class DriveView(QObject):
@@ -50,6 +52,11 @@ class DriveView(QObject):
         self._last_mount: tuple[str, bool] | None = None  # mount options of the last snapshot
         self._settling: list[tuple[int, QEventLoop]] = []  # (ticket, loop) of each settle()
         self.blockmap = BlockMap()
+        self.tally = Tally()  # beside the map: the pages behind the WA, as the map shows them
+        self.blockmap.shown.connect(self.tally.set_snapshot)
+        # teaching pace: GC phases play on the map before the snapshot they came with
+        self.pacer = GcPacer(lambda: self.worker.send("release"), self)
+        self.pacer.show.connect(self._show)
         self.legend = Legend()  # the frame places it: under the maps, A's alone by state
         # "A: discard" above the map when two drives are shown; hidden with one
         self.title = QLabel(name)
@@ -61,9 +68,24 @@ class DriveView(QObject):
         v.setContentsMargins(0, 0, 0, 0)
         v.setSpacing(2)
         v.addWidget(self.title)
-        v.addWidget(self.blockmap, 1)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.blockmap, 1)
+        row.addWidget(self.tally)
+        v.addLayout(row, 1)
+        v.addWidget(self.tally.now)
+        # two maps side by side (each titled) leave no room for two tallies at 1024 px:
+        # the tally shows with one drive, and the status line gives each drive's WA
+        self.title.installEventFilter(self)
         self.worker.snapshot_ready.connect(self._on_snapshot, Qt.ConnectionType.QueuedConnection)
         self.worker.failed.connect(self.failed, Qt.ConnectionType.QueuedConnection)
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt name
+        if watched is self.title and event.type() in (QEvent.Type.Show, QEvent.Type.Hide,
+                                                      QEvent.Type.HideToParent,
+                                                      QEvent.Type.ShowToParent):
+            self.tally.setHidden(not self.title.isHidden())
+        return False
 
     @property
     def settings(self) -> Settings:
@@ -112,10 +134,18 @@ class DriveView(QObject):
         self.snapshot = snap
         self.frame_times.append(time.perf_counter())
         self._follow_mount(snap)
-        if self.shows_own_drive:
-            self.blockmap.set_snapshot(snap)
+        self.pacer.offer(snap)
         self.snapshot_taken.emit(self)
         self._end_settle()
+
+    def _show(self, snap: Snapshot) -> None:
+        """What the pacer says the map shows now (a GC's phase, or the run as it is)."""
+        if self.shows_own_drive:
+            self.blockmap.set_snapshot(snap)
+
+    def skip_gc(self) -> None:
+        """Show the end of the GC playing at teaching pace at once."""
+        self.pacer.skip()
 
     def _follow_mount(self, snap: Snapshot) -> None:
         """A scenario's remount step changed the mount options: the settings follow (the

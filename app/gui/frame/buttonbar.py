@@ -55,7 +55,8 @@ def build(w) -> QWidget:
         w.speed.addItem(key, key)
     w.speed.setCurrentIndex(w.speed.findData(Settings().speed))
     w.speed.setToolTip("Animation speed: slow and normal show every batch; fast runs flat out "
-                       "and shows a frame 30 times a second (keys 1, 2, 3).")
+                       "and shows a frame 30 times a second; teach plays each garbage collection "
+                       "phase by phase: victim, move, erase (keys 1, 2, 3, 4).")
     w.speed.currentIndexChanged.connect(lambda _i: w.request(speed=w.speed.currentData()))
     help_button = button("?", "Keyboard help (F1).", w.show_help)
     bar_widget = QWidget()

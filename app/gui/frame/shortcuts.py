@@ -59,6 +59,7 @@ TABLE: tuple[Key, ...] = (
     Key(("1",), "speed: slow", "set_speed", args=("slow",)),
     Key(("2",), "speed: normal", "set_speed", args=("normal",)),
     Key(("3",), "speed: fast (flat out)", "set_speed", args=("fast",)),
+    Key(("4",), "speed: teach (each GC: victim, move, erase)", "set_speed", args=("teach",)),
     Key(("Ctrl+R",), "reset the drive (keep the settings)", "reset_drive"),
     Key(("Alt+R",), "Reset All: settings, drive, charts and view as at start-up",
         "reset_all"),

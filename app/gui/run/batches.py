@@ -40,6 +40,7 @@ class BlockBatches:
         self._batch_events = []
         hit = w.after_batch(events, batch)
         if hit and not self._replaying:  # a replay rebuilds a saved run: it never stops
+            hit += self._breakpoint_on_gc(w, events)
             self._running = False
             self._bp_message, self._bp_hits = hit, self._bp_hits + 1
             self.breakpoint_hit.emit(hit)

@@ -21,6 +21,24 @@ def count_text(n: float) -> str:
     return f"{n:.0f}"
 
 
+def gc_words(snap: Snapshot) -> str:
+    """The garbage collection the map shows, in a sentence ("" when it shows none)."""
+    if snap.gc_victim < 0:
+        return ""
+    b, n = snap.gc_victim, snap.gc_valid
+    to = ", ".join(str(d) for d in snap.gc_destinations)
+    to_words = f" to block {to}" if len(snap.gc_destinations) == 1 else (
+        f" to blocks {to}" if to else "")
+    pages = f"{n} valid page{'s' if n != 1 else ''}"
+    return {
+        "mark": f"Garbage collection picks block {b}: it still holds {pages}.",
+        "move": f"Moving block {b}'s {pages}{to_words}.",
+        "erase": f"Block {b} is erased: free for new writes.",
+        "breakpoint": f"Breakpoint: GC victim block {b}, shown as GC found it, with {pages}.",
+        "stepped": f"One GC step: block {b} cleaned, {pages} moved{to_words}.",
+    }.get(snap.gc_phase, "")
+
+
 class RunStatus:
     def __init__(self):
         self._asked: tuple[int, str] | None = None  # (worker ticket, what was asked)
@@ -34,6 +52,14 @@ class RunStatus:
         return f"starting {text}…"
 
     def progress(self, snap: Snapshot) -> str:
+        """The progress line; after a step of one GC it names the block cleaned (the map
+        outlines it; a breakpoint's own notice names the victim it fired on)."""
+        text = self._progress(snap)
+        if snap.gc_phase == "stepped":
+            text = f"{text} · {gc_words(snap)}"
+        return text
+
+    def _progress(self, snap: Snapshot) -> str:
         if snap.segment:
             done = "" if snap.progress != snap.progress else f" {100 * snap.progress:.0f} %"
             # "random: paused", as two drives' line reads ("random: A 5 %, B 5 % running")

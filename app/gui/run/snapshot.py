@@ -6,11 +6,12 @@ page's state, marked with what happened since the previous frame. Taken by the w
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from model.flash.drive import Drive
+from model.flash.gcepisodes import GcPhase
 from model.flash.state import BLOCK_FREE, BLOCK_OPEN, BLOCK_VICTIM, FREE_PAGE, INVALID_PAGE
 
 PAGE_LEVEL_PAGES = 1 << 18  # physical pages up to which snapshots carry page states
@@ -75,6 +76,17 @@ class Snapshot:
     victim_valid: np.ndarray | None = None  # int64[ppb + 1]: GC victims by valid pages
     breakpoint: str = ""  # what the last breakpoint that fired said
     breakpoint_hits: int = 0  # breakpoints fired since the worker started
+    # A garbage collection the map marks (victim outlined and labelled, its destinations
+    # too): gc_phase says which moment this is ("mark", "move", "erase" at teaching pace,
+    # "breakpoint" when one paused the run on it, "stepped" after one GC step).
+    gc_phase: str = ""
+    gc_victim: int = -1  # block
+    gc_valid: int = 0  # valid pages it held when chosen: the pages GC moved out of it
+    gc_destinations: tuple[int, ...] = ()  # blocks the moved pages went to
+    # teaching pace: the GC's phases to play, in order, before this snapshot (each a
+    # Snapshot of the drive at that phase); gc_serial numbers the GC they show
+    gc_frames: tuple = ()
+    gc_serial: int = 0
 
 
 def page_states(p2l: np.ndarray) -> np.ndarray:
@@ -134,3 +146,25 @@ def page_view(drive: Drive, view_blocks: np.ndarray | None, copied: list[np.ndar
             ppn = row[shown] * ppb + ppn[shown] % ppb
         pages[ppn[pages[ppn] == PAGE_VALID]] = PAGE_COPIED
     return pages, blocks
+
+
+def phase_snapshot(base: Snapshot, phase: GcPhase, name: str | None = None) -> Snapshot:
+    """The drive as it stood at one phase of a GC (model/flash/gcepisodes.py), on the lines
+    of snapshot `base` (series, segment, ...): blocks, pages and counters from the phase,
+    the victim marked, the moved pages marked as copied once they are in their new block.
+    name: what the map calls the moment (default: the phase's own name)."""
+    ep = phase.episode
+    marks = np.zeros(base.blocks, dtype=np.int8)
+    marks[ep.victim] = MARK_ERASED if phase.name == "erase" else MARK_VICTIM
+    pages = None
+    if base.pages is not None and base.page_blocks is None:
+        pages = page_states(phase.p2l)
+        if phase.name != "mark" and ep.targets:
+            pages[np.asarray(ep.targets)] = PAGE_COPIED
+    return replace(
+        base, state=phase.bstate.copy(), valid=phase.valid.copy(), marks=marks, pages=pages,
+        codes=block_codes(phase.bstate, phase.valid, marks, base.pages_per_block),
+        counters=base.counters | phase.counters, free_blocks=int(
+            np.count_nonzero(phase.bstate == BLOCK_FREE)),
+        gc_phase=name or phase.name, gc_victim=ep.victim, gc_valid=ep.valid_pages,
+        gc_destinations=ep.destinations, gc_frames=())

@@ -44,6 +44,7 @@ from model.lab.steps import Context
 from .batches import BlockBatches
 from .fssteps import BATCH_S, FileSystemSteps
 from .snapshot import Snapshot, drive_snapshot, page_view
+from .teaching import TeachingPace
 
 
 def _plan_item(d: dict):
@@ -58,12 +59,15 @@ EVENT_BLOCKS = 16384  # drives with at most this many blocks animate with events
 # Commands that discard the run: a preparation under way is abandoned for them.
 SUPERSEDING = ("stop", "reset", "configure", "replay")
 # Seconds one whole drive write takes at each animation speed ("fast" is flat out).
-SPEED_DRIVE_WRITE_S = {"slow": 120.0, "normal": 20.0}
+# "teach" writes as slowly as "slow" between garbage collections and plays each one phase by
+# phase (teaching.py); "fast" is flat out.
+SPEED_DRIVE_WRITE_S = {"teach": 120.0, "slow": 120.0, "normal": 20.0}
 
 
-class Worker(QThread, FileSystemSteps, BlockBatches):
+class Worker(QThread, FileSystemSteps, BlockBatches, TeachingPace):
     """Runs the drive; see the module docstring. File-system steps are FileSystemSteps'
-    (fssteps.py), a batch's work and the breakpoints after it BlockBatches' (batches.py)."""
+    (fssteps.py), a batch's work and the breakpoints after it BlockBatches' (batches.py),
+    the teaching pace and the GC a step names TeachingPace's (teaching.py)."""
 
     snapshot_ready = Signal()
     failed = Signal(str)
@@ -140,7 +144,8 @@ class Worker(QThread, FileSystemSteps, BlockBatches):
             self.lockstep.join(self)
         while self._alive:
             gate = self.lockstep
-            busy = self._running and (self._stream is not None or self._job is not None)
+            busy = self._running and self._gc_held is None and (
+                self._stream is not None or self._job is not None)
             if gate is not None and not gate.go(self, self._position(), busy, self._wake):
                 busy = False  # ahead of the other drive: wait on the queue until it moves
             try:
@@ -216,6 +221,7 @@ class Worker(QThread, FileSystemSteps, BlockBatches):
             self._reset_state(self._geometry, self._config, self._profile, self._settings)
             self._publish(force=True)
         elif name == "fs":  # one step, or a list of them (a scenario)
+            self._gc_note = None
             steps = args[0] if isinstance(args[0], list) else [args[0]]
             self._plan = [("fs", step, None) for step in steps]
             self._next_segment()
@@ -228,6 +234,7 @@ class Worker(QThread, FileSystemSteps, BlockBatches):
                 self._publish(force=True)
                 self._schedule_fstrim()
         elif name == "workload":
+            self._gc_note = None
             self._plan = [args[0]]
             self._next_segment()
             self._running = True
@@ -243,7 +250,10 @@ class Worker(QThread, FileSystemSteps, BlockBatches):
             self._next_segment()
             self._running = self._stream is not None or self._job is not None
             self._publish(force=True)
+        elif name == "release":  # the display has played the held GC (teaching pace)
+            self._release()
         elif name == "play":
+            self._gc_note = None
             self._running = self._stream is not None or self._job is not None
             self._publish(force=True)
         elif name == "pause":
@@ -262,16 +272,15 @@ class Worker(QThread, FileSystemSteps, BlockBatches):
             if self.drive is not None:
                 self._running = False
                 try:
-                    self.drive.collect_one()
+                    self._step_one_gc()
                 except DriveError as e:
                     self.failed.emit(str(e))
-                if self.drive.event_capacity:
-                    self._batch_events = []
-                    self._mark(self.drive.take_events())
                 self._check_breakpoints("one GC step")
             self._publish(force=True)
         elif name == "speed":
             self._speed = args[0]
+            if self._speed != "teach":
+                self._release()
         elif name == "lockstep":  # join a comparison's gate (a Lockstep), or leave it (None)
             if self.lockstep is not None:
                 self.lockstep.leave(self)
@@ -312,6 +321,7 @@ class Worker(QThread, FileSystemSteps, BlockBatches):
         self._rate = (0, 0.0)
         self._last_publish = 0.0
         self._speed = getattr(self, "_speed", "normal")
+        self._teach_reset()
         self._batch = 4096
         self._seg_no = 0
         if geometry is None:
@@ -358,10 +368,14 @@ class Worker(QThread, FileSystemSteps, BlockBatches):
         if self.lockstep is not None:  # both drives take batches of the same size
             n = self.lockstep.batch(self, n)
         t0 = time.perf_counter()
-        work = stream.take(n)
-        self._run(work)
+        self._before_batch()
+        if self._teaching():
+            pages = self._teach_run(stream, n)
+        else:
+            work = stream.take(n)
+            self._run(work)
+            pages = len(work) if stream.is_trim else work.size
         dt = time.perf_counter() - t0
-        pages = len(work) if stream.is_trim else work.size
         self._rate = (self._rate[0] + pages, self._rate[1] + dt)
         if flat and dt > 0:
             self._batch = int(min(1 << 22, max(256, self._batch * min(4.0, BATCH_S / dt))))
@@ -430,6 +444,7 @@ class Worker(QThread, FileSystemSteps, BlockBatches):
             message=self._message, handled=self._working_on, breakpoint=self._bp_message,
             breakpoint_hits=self._bp_hits,
         )
+        snap = self._gc_view(snap)
         if not view_only:
             self._marks[:] = 0
         if secs > 0.5:

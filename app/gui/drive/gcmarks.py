@@ -1,0 +1,90 @@
+"""The garbage collection a snapshot names, drawn over the block map (blockmap.py): the victim
+outlined solid with a label ("victim: 9 valid pages"), the blocks its pages moved to outlined
+dashed with a label ("copied to"). Shape and words, not colour alone: each outline is a light
+line on a dark one, so it shows on every block colour, in both colour profiles.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+
+from ..run.snapshot import Snapshot
+from .mapview import Viewport
+
+OUTLINE_PX = 3  # the light line; the dark one under it is twice as wide
+LIGHT, DARK = QColor("#FFFFFF"), QColor("#000000")
+# what a destination's label says: before the move the pages are still on their way
+DEST_LABELS = {"mark": "pages go here", "breakpoint": "pages go here",
+               "stepped": "its pages now"}
+
+
+def victim_label(snap: Snapshot) -> str:
+    """What the victim's label says at this moment of its GC."""
+    n = snap.gc_valid
+    pages = f"{n} valid page{'s' if n != 1 else ''}"
+    return {"mark": f"victim: {pages}", "move": f"victim: moving {pages}",
+            "erase": "victim: erased", "breakpoint": f"victim: {pages}",
+            "stepped": "cleaned"}.get(snap.gc_phase, "victim")
+
+
+def block_rect(view: Viewport, margin: int, b: int) -> QRectF:
+    s = view.scale.value
+    r, c = divmod(b, view.cols)
+    return QRectF(margin + view.ox + c * s, margin + view.oy + r * s, s, s)
+
+
+def _outline(p: QPainter, rect: QRectF, dashed: bool) -> None:
+    grow = OUTLINE_PX + 1
+    r = rect.adjusted(-grow, -grow, grow, grow)
+    for colour, width in ((DARK, 2 * OUTLINE_PX), (LIGHT, OUTLINE_PX)):
+        pen = QPen(colour, width)
+        pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+        if dashed:
+            pen.setStyle(Qt.PenStyle.DashLine)
+        p.setPen(pen)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRect(r)
+
+
+def _label(p: QPainter, rect: QRectF, text: str, short: str, bounds,  # noqa: PLR0913
+           avoid: QRectF | None = None) -> QRectF:
+    """A dark tag with light text under the block (above it at the bottom of the map, or
+    where it would cover the tag `avoid`); the short text when the long one is wider than
+    the map. Returns where the tag went."""
+    fm = p.fontMetrics()
+    if fm.horizontalAdvance(text) + 10 > bounds.width():
+        text = short
+    w, h = fm.horizontalAdvance(text) + 10, fm.height() + 4
+    x = max(min(rect.center().x() - w / 2, bounds.right() - w), bounds.left())
+    below = QRectF(x, rect.bottom() + OUTLINE_PX + 3, w, h)
+    above = QRectF(x, rect.top() - OUTLINE_PX - 3 - h, w, h)
+    tag = below
+    if below.bottom() > bounds.bottom() or (avoid is not None and below.intersects(avoid)):
+        tag = above
+    if avoid is not None and tag.intersects(avoid):
+        # no room on a small map: the dashed outline marks the block, and the words under
+        # the map name it (tally.gc_words)
+        return tag
+    p.setPen(QPen(LIGHT, 1))
+    p.setBrush(DARK)
+    p.drawRoundedRect(tag, 3, 3)
+    p.drawText(tag, Qt.AlignmentFlag.AlignCenter, text)
+    return tag
+
+
+def draw(p: QPainter, snap: Snapshot, view: Viewport, margin: int, bounds) -> None:
+    """Outline and label the GC snapshot `snap` names (nothing when it names none)."""
+    if snap.gc_victim < 0 or snap.gc_victim >= snap.blocks:
+        return
+    font = QFont(p.font())
+    font.setBold(True)
+    p.setFont(font)
+    victim = block_rect(view, margin, snap.gc_victim)
+    dests = [block_rect(view, margin, b) for b in snap.gc_destinations if 0 <= b < snap.blocks]
+    for d in dests:
+        _outline(p, d, dashed=True)
+    _outline(p, victim, dashed=False)
+    tag = _label(p, victim, victim_label(snap), f"victim ({snap.gc_valid})", bounds)
+    for d in dests:
+        _label(p, d, DEST_LABELS.get(snap.gc_phase, "copied to"), "to", bounds, tag)

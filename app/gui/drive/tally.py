@@ -1,0 +1,92 @@
+"""The live tally beside the block map: the pages behind the write amplification, in plain
+words first and the term second, following what the map shows (each phase of a GC at
+teaching pace too): pages the host wrote, pages written to flash, pages GC copied, and WA as
+flash over host. Under them, what the map shows of a garbage collection, in words.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QWidget
+
+from model.flash.amplification import page_wa
+
+from ..run.runstatus import gc_words
+from ..run.snapshot import Snapshot
+
+ROWS = (
+    ("host", "Pages the host wrote", "host writes: pages the computer sent"),
+    ("flash", "Pages written to flash", "NAND writes: pages programmed, the host's and GC's"),
+    ("copied", "Pages GC copied", "GC copies: valid pages garbage collection moved"),
+    ("wa", "Write amplification = flash ÷ host", "WA: pages written to flash per page the "
+     "host wrote, since the drive was new"),
+)
+
+
+class Tally(QWidget):
+    """The tally beside the map, one row a figure; set_snapshot follows the map."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setAccessibleName("Write tally")
+        self.setAccessibleDescription("Pages the host wrote, pages written to flash, pages "
+                                      "garbage collection copied, and their ratio, the write "
+                                      "amplification, as the run plays.")
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(6, 0, 0, 0)
+        grid.setVerticalSpacing(2)
+        grid.setHorizontalSpacing(8)
+        self.values: dict[str, QLabel] = {}
+        for row, (key, words, term) in enumerate(ROWS):
+            # the words on one line (the WA's on two), the figure beside them: four rows
+            # fit beside the map in the large type of presentation mode too
+            name = QLabel(words.replace(" = ", "\n= "))
+            name.setToolTip(term)
+            value = QLabel("-")
+            value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            value.setAccessibleName(words)
+            value.setToolTip(term)
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByKeyboard
+                                          | Qt.TextInteractionFlag.TextSelectableByMouse)
+            font = value.font()
+            font.setBold(True)
+            value.setFont(font)
+            name.setBuddy(value)
+            grid.addWidget(name, row, 0)
+            grid.addWidget(value, row, 1)
+            self.values[key] = value
+        grid.setRowStretch(len(ROWS), 1)
+        # what the map shows of a GC, in words: the drive view puts it under the map, where
+        # a sentence has room in large type too
+        self.now = QLabel("")
+        self.now.setWordWrap(True)
+        self.now.setAccessibleName("What garbage collection is doing")
+        self.set_snapshot(None)
+
+    def figure(self, key: str) -> str:
+        """The figure a row shows now ("-" when there is none)."""
+        return self.values[key].text()
+
+    def set_snapshot(self, snap: Snapshot | None) -> None:
+        if snap is None:
+            for v in self.values.values():
+                v.setText("-")
+            self.now.setText("")
+            return
+        c = snap.counters
+        host, flash = c["host_writes"], c["nand_writes"]
+        wa = page_wa(flash, host)
+        self.values["host"].setText(f"{host:,}")
+        self.values["flash"].setText(f"{flash:,}")
+        self.values["copied"].setText(f"{c['gc_copies']:,}")
+        known = math.isfinite(wa)
+        self.values["wa"].setText(f"{wa:.2f}" if known else "-")
+        ratio = f"{flash:,} ÷ {host:,}" if known else ROWS[3][2]
+        self.values["wa"].setToolTip(ratio)  # the division itself, said and shown on hover
+        self.values["wa"].setAccessibleDescription(ratio)
+        self.now.setText(gc_words(snap))
+        # two lines kept for the words, said or not: the map never jumps between phases
+        self.now.setMinimumHeight(2 * self.now.fontMetrics().lineSpacing() + 2)

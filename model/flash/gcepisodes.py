@@ -1,0 +1,140 @@
+"""Garbage collections read back from the engine's event log, phase by phase, so a display can
+play one at a pace a person can follow: the victim marked (mark), its valid pages moved to
+their new block (move), then the erase (erase).
+
+The engine reports a GC as events (state.EV_VICTIM, EV_COPY per page moved, EV_ERASE); this
+module replays a batch's events forward on copies of the page map, block states, valid counts
+and counters taken before the batch, and keeps the drive as it stood at each phase. Nothing is
+simulated here: the events are the engine's own record, so the last phase of the replay is the
+drive after the batch (tests/test_gc_episodes.py checks that). Plain data, no Qt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .state import (
+    BLOCK_FREE,
+    BLOCK_FULL,
+    BLOCK_OPEN,
+    BLOCK_VICTIM,
+    EV_COPY,
+    EV_ERASE,
+    EV_INVALIDATE,
+    EV_PROGRAM,
+    EV_VICTIM,
+    FREE_PAGE,
+    INVALID_PAGE,
+)
+
+PHASES = ("mark", "move", "erase")
+# the counters a phase carries (what a tally of the run shows)
+TALLY = ("host_writes", "nand_writes", "gc_copies", "erases")
+
+
+@dataclass(frozen=True)
+class GcEpisode:
+    """One garbage collection: block `victim` held `valid_pages` valid pages when chosen;
+    they moved from physical pages `sources` to `targets` (same order), then the victim was
+    erased for the `erase_count`-th time."""
+
+    victim: int
+    valid_pages: int
+    sources: tuple[int, ...]
+    targets: tuple[int, ...]
+    erase_count: int
+    pages_per_block: int
+
+    @property
+    def destinations(self) -> tuple[int, ...]:
+        """The blocks the moved pages went to, in the order they were first used."""
+        return tuple(dict.fromkeys(t // self.pages_per_block for t in self.targets))
+
+
+@dataclass(frozen=True, eq=False)
+class GcPhase:
+    """The drive at one phase of `episode`: `name` is one of PHASES; p2l (int32 per
+    physical page, the engine's encoding), bstate (int8 per block), valid (int32 per block)
+    and counters (TALLY names, pages) as they stood then."""
+
+    name: str
+    episode: GcEpisode
+    p2l: np.ndarray
+    bstate: np.ndarray
+    valid: np.ndarray
+    counters: dict[str, int] = field(default_factory=dict)
+
+
+class _Replay:
+    """The drive's page map, block states, valid counts and counters, moved on by events."""
+
+    def __init__(self, p2l, bstate, valid, counters, ppb):
+        self.p2l = np.array(p2l, dtype=np.int32)
+        self.bstate = np.array(bstate, dtype=np.int8)
+        self.valid = np.array(valid, dtype=np.int32)
+        self.counters = {k: int(counters[k]) for k in TALLY}
+        self.ppb = ppb
+
+    def program(self, ppn: int, lpn: int) -> None:
+        b = ppn // self.ppb
+        if self.bstate[b] == BLOCK_FREE:
+            self.bstate[b] = BLOCK_OPEN
+        self.p2l[ppn] = lpn
+        self.valid[b] += 1
+        self.counters["nand_writes"] += 1
+        if ppn % self.ppb == self.ppb - 1:  # a stream fills its blocks in order
+            self.bstate[b] = BLOCK_FULL
+
+    def stale(self, ppn: int) -> None:
+        self.p2l[ppn] = INVALID_PAGE
+        self.valid[ppn // self.ppb] -= 1
+
+    def erase(self, b: int) -> None:
+        self.p2l[b * self.ppb:(b + 1) * self.ppb] = FREE_PAGE
+        self.valid[b] = 0
+        self.bstate[b] = BLOCK_FREE
+        self.counters["erases"] += 1
+
+    def phase(self, name: str) -> tuple:
+        return (name, self.p2l.copy(), self.bstate.copy(), self.valid.copy(),
+                dict(self.counters))
+
+
+def gc_phases(p2l: np.ndarray, bstate: np.ndarray, valid: np.ndarray, counters: dict,
+              events: np.ndarray, pages_per_block: int) -> list[GcPhase]:
+    """Every GC in `events` (rows of kind, a, b, c, in the order the engine wrote them) as
+    three GcPhase each, given the drive before the first event: p2l, bstate and valid copied
+    from its arrays (Drive.arrays) and counters from Drive.counters()."""
+    r = _Replay(p2l, bstate, valid, counters, pages_per_block)
+    out: list[GcPhase] = []
+    open_gc = None  # (victim, valid pages, sources, targets, phases so far)
+    for kind, a, b, c in np.asarray(events, dtype=np.int64).reshape(-1, 4).tolist():
+        if kind == EV_PROGRAM:
+            r.program(a, b)
+            r.counters["host_writes"] += 1
+        elif kind == EV_INVALIDATE:
+            r.stale(a)
+        elif kind == EV_VICTIM:
+            r.bstate[a] = BLOCK_VICTIM
+            open_gc = (a, b, [], [], [r.phase("mark")])
+        elif kind == EV_COPY:
+            r.stale(a)
+            r.program(b, c)
+            r.counters["gc_copies"] += 1
+            if open_gc is not None:
+                open_gc[2].append(a)
+                open_gc[3].append(b)
+        elif kind == EV_ERASE:
+            victim = open_gc is not None and open_gc[0] == a
+            if victim:
+                open_gc[4].append(r.phase("move"))
+            r.erase(a)
+            if victim:
+                v, moved, src, dst, phases = open_gc
+                phases.append(r.phase("erase"))
+                ep = GcEpisode(v, moved, tuple(src), tuple(dst), b, pages_per_block)
+                out += [GcPhase(name, ep, m, s, n, cnt) for name, m, s, n, cnt in phases]
+                open_gc = None
+    return out

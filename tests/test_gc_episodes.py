@@ -1,0 +1,99 @@
+"""GC episodes read back from the engine's events (model/flash/gcepisodes.py): each GC's
+victim, the pages it moved and where, and the drive at its mark, move and erase phases; the
+last victim the engine records without events (Drive.last_victim)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from model.flash.commands import Commands
+from model.flash.drive import Drive, event_capacity_for
+from model.flash.gcepisodes import PHASES, TALLY, gc_phases
+from model.flash.geometry import FtlConfig, Geometry
+from model.flash.state import BLOCK_FREE, BLOCK_VICTIM, EV_VICTIM, FREE_PAGE, OP_WRITE
+
+
+def small_drive(events: bool = True, frontier: str = "separate") -> Drive:
+    g = Geometry(user_pages=512, pages_per_block=16, spare=0.25)
+    c = FtlConfig(gc_frontier=frontier)
+    return Drive(g, c, event_capacity=event_capacity_for(g, c, 1) if events else 0)
+
+
+def before(d: Drive) -> tuple:
+    a = d.arrays
+    return a.p2l.copy(), a.bstate.copy(), a.valid.copy(), d.counters()
+
+
+def run_writes(d: Drive, lpns) -> np.ndarray:
+    cmds = Commands.single_page(OP_WRITE, np.asarray(lpns, dtype=np.int64))
+    out, start = [], 0
+    while start < len(cmds):
+        start = d.run(cmds, start)
+        out.append(d.take_events())
+    return np.concatenate(out)
+
+
+def filled(d: Drive, seed: int = 3) -> Drive:
+    rng = np.random.default_rng(seed)
+    run_writes(d, np.arange(d.geometry.user_pages))
+    run_writes(d, rng.integers(0, d.geometry.user_pages, 2 * d.geometry.user_pages))
+    return d
+
+
+@pytest.mark.parametrize("frontier", ["separate", "shared"])
+def test_one_gc_step_replays_to_exactly_the_drive_after_it(frontier):
+    d = filled(small_drive(frontier=frontier))
+    p2l, bstate, valid, counters = before(d)
+    moved = d.collect_one()
+    phases = gc_phases(p2l, bstate, valid, counters, d.take_events(), 16)
+    assert [p.name for p in phases] == list(PHASES)
+    mark, move, erase = phases
+    ep = mark.episode
+    assert (ep.victim, ep.valid_pages) == d.last_victim and ep.valid_pages == moved
+    ppb, v = 16, ep.victim
+    # mark: the victim as GC found it, its valid pages the ones it moved
+    assert mark.bstate[v] == BLOCK_VICTIM
+    held = np.flatnonzero(mark.p2l[v * ppb:(v + 1) * ppb] >= 0) + v * ppb
+    assert tuple(held) == ep.sources and mark.valid[v] == moved
+    assert all(mark.p2l[t] == FREE_PAGE for t in ep.targets)
+    # move: the pages are in their new block, the victim holds none, not yet erased
+    assert [int(move.p2l[t]) for t in ep.targets] == [int(mark.p2l[s]) for s in ep.sources]
+    assert move.valid[v] == 0 and move.bstate[v] == BLOCK_VICTIM
+    assert all(t // ppb in ep.destinations for t in ep.targets) and v not in ep.destinations
+    assert move.counters["gc_copies"] == counters["gc_copies"] + moved
+    # erase: the drive exactly as the engine left it
+    assert np.array_equal(erase.p2l, d.arrays.p2l)
+    assert np.array_equal(erase.bstate, d.arrays.bstate)
+    assert np.array_equal(erase.valid, d.arrays.valid)
+    assert erase.counters == {k: d.counters()[k] for k in TALLY}
+    assert erase.bstate[v] == BLOCK_FREE and ep.erase_count == int(d.arrays.erases[v])
+
+
+def test_every_gc_of_a_write_batch_is_an_episode_in_order():
+    d = filled(small_drive())
+    p2l, bstate, valid, counters = before(d)
+    events = run_writes(d, np.random.default_rng(9).integers(0, 512, 200))
+    phases = gc_phases(p2l, bstate, valid, counters, events, 16)
+    victims = events[events[:, 0] == EV_VICTIM]
+    assert len(phases) == 3 * len(victims) > 0
+    for i, (blk, held) in enumerate(victims[:, 1:3].tolist()):
+        ep = phases[3 * i].episode
+        assert (ep.victim, ep.valid_pages, len(ep.sources)) == (blk, held, held)
+        for p in phases[3 * i:3 * i + 3]:  # every phase is a consistent drive
+            counted = (p.p2l.reshape(-1, 16) >= 0).sum(axis=1)
+            assert np.array_equal(counted, p.valid)
+    assert (phases[-1].episode.victim, phases[-1].episode.valid_pages) == d.last_victim
+
+
+def test_the_engine_names_the_last_victim_without_events():
+    d = small_drive(events=False)
+    assert d.last_victim is None
+    d.write_pages(np.arange(512))
+    d.write_pages(np.random.default_rng(1).integers(0, 512, 1024))
+    assert d.counters()["gc_victims"] > 0
+    block, moved = d.last_victim
+    assert 0 <= block < d.geometry.blocks and 0 <= moved <= 16
+    assert d.victim_valid()[moved] >= 1
+    moved_now = d.collect_one()
+    assert d.last_victim[1] == moved_now

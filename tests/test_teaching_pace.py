@@ -1,0 +1,258 @@
+"""The teaching pace (app/gui/run/teaching.py, gcpacer.py): GC by GC, each played as mark,
+move and erase on the block map; the same physics as flat out; the tally beside the map; a
+breakpoint on a GC and a step of one GC name and mark the victim. The worker runs in its
+thread; the test releases each GC itself and drives the pacer's phases with advance()."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+
+from app.gui.drive.blockmap import BlockMap
+from app.gui.drive.tally import Tally
+from app.gui.run import worker as worker_module
+from app.gui.run.gcpacer import PHASE_MS, GcPacer
+from app.gui.run.runstatus import RunStatus, gc_words
+from app.gui.run.snapshot import MARK_VICTIM, PAGE_COPIED, PAGE_VALID
+from app.gui.run.worker import Worker
+from app.session.streams import Segment
+from model.flash.geometry import FtlConfig, Geometry
+from model.lab.breakpoints import Breakpoints
+
+G = Geometry(user_pages=1024, pages_per_block=16, spare=0.25)
+PAGES = 2600  # random writes on an empty drive: a few hundred GCs
+
+
+class Run:
+    """A worker on G; snapshots collected in the GUI thread; each held GC released at once
+    (its frames kept) unless hold is set."""
+
+    def __init__(self, qtbot, speed: str, breakpoints: Breakpoints | None = None):
+        self.w = Worker()
+        self.snaps, self.frames, self.hits = [], {}, []
+        self.w.snapshot_ready.connect(self._take, Qt.ConnectionType.QueuedConnection)
+        self.w.breakpoint_hit.connect(self.hits.append, Qt.ConnectionType.QueuedConnection)
+        self.w.start()
+        self.w.configure(G, FtlConfig(), None, None)
+        self.w.send("speed", speed)
+        if breakpoints is not None:
+            self.w.send("breakpoints", breakpoints)
+
+    def _take(self) -> None:
+        s = self.w.take_snapshot()
+        if s is None:
+            return
+        self.snaps.append(s)
+        if s.gc_frames and s.gc_serial not in self.frames:
+            self.frames[s.gc_serial] = s.gc_frames
+            self.w.send("release")
+
+    def last(self):
+        return self.snaps[-1] if self.snaps else None
+
+    def stop(self) -> None:
+        self.w.stop()
+
+
+@pytest.fixture
+def quick_teach(monkeypatch):
+    # between GCs, many host writes a frame: the test plays hundreds of GCs in seconds
+    monkeypatch.setitem(worker_module.SPEED_DRIVE_WRITE_S, "teach", 1e-3)
+    monkeypatch.setitem(worker_module.SPEED_DRIVE_WRITE_S, "normal", 1e-3)
+
+
+def finished(run: Run):
+    s = run.last()
+    return s is not None and not s.running and s.counters["host_writes"] >= PAGES
+
+
+def test_teaching_pace_plays_every_gc_and_keeps_the_physics(qtbot, until, quick_teach):
+    fast, teach = Run(qtbot, "fast"), Run(qtbot, "teach")
+    try:
+        for r in (fast, teach):
+            r.w.send("workload", Segment("random", PAGES, seed=5))
+        until(lambda: finished(fast) and finished(teach))
+        a, b = fast.last(), teach.last()
+        assert a.counters == b.counters  # same commands, same order: same drive
+        assert np.array_equal(a.valid, b.valid) and np.array_equal(a.erases, b.erases)
+        def held(p):  # "just copied" is a mark of the last frame, not a page state
+            return np.where(p == PAGE_COPIED, PAGE_VALID, p)
+
+        assert np.array_equal(held(a.pages), held(b.pages))
+        assert np.array_equal(a.victim_valid, b.victim_valid)
+        # every GC was held and played: three phases each, in order
+        victims = int(b.counters["gc_victims"])
+        played = [f for frames in teach.frames.values() for f in frames]
+        assert victims > 50 and len(played) == 3 * victims
+        assert [f.gc_phase for f in played[:3]] == ["mark", "move", "erase"]
+        for mark, move, erase in zip(played[::3], played[1::3], played[2::3], strict=True):
+            v, ppb = mark.gc_victim, G.pages_per_block
+            assert mark.marks[v] == MARK_VICTIM and int(mark.valid[v]) == mark.gc_valid
+            assert np.count_nonzero(mark.pages[v * ppb:(v + 1) * ppb] == PAGE_VALID) \
+                == mark.gc_valid
+            assert move.valid[v] == 0 and erase.state[v] == 0  # BLOCK_FREE after the erase
+            copied = np.count_nonzero(move.pages == PAGE_COPIED)
+            assert copied == mark.gc_valid and v not in mark.gc_destinations
+            assert move.counters["gc_copies"] == mark.counters["gc_copies"] + mark.gc_valid
+    finally:
+        fast.stop()
+        teach.stop()
+
+
+def test_the_worker_waits_for_the_display_before_the_next_gc(qtbot, until, quick_teach):
+    r = Run(qtbot, "teach")
+    r.frames = {1: ()}  # the first GC is never released by _take
+    r._take_orig = r._take
+    try:
+        r.w.send("workload", Segment("random", PAGES, seed=5))
+        until(lambda: r.last() is not None and r.last().gc_serial == 1)
+        held = r.last().counters["host_writes"]
+        r.w.send("view", None)  # any command: the worker answers, and still holds
+        until(lambda: len(r.snaps) >= 2 and r.last().handled >= 2)
+        assert r.last().counters["host_writes"] == held and r.last().gc_frames
+        r.w.send("release")
+        until(lambda: r.last().gc_serial == 2)
+        assert r.last().counters["host_writes"] > held
+    finally:
+        r.stop()
+
+
+def _frames_snapshot(qtbot, until, quick_teach_unused=None):
+    r = Run(qtbot, "teach")
+    r.frames = {1: ()}
+    try:
+        r.w.send("workload", Segment("random", PAGES, seed=5))
+        until(lambda: r.last() is not None and r.last().gc_serial == 1)
+        return r.last()
+    finally:
+        r.stop()
+
+
+def test_the_pacer_plays_mark_move_erase_on_its_timer_then_releases(qtbot, until,
+                                                                    quick_teach):
+    snap = _frames_snapshot(qtbot, until)
+    released, shown = [], []
+    pacer = GcPacer(lambda: released.append(1))
+    pacer.show.connect(shown.append)
+    pacer.offer(snap)
+    assert [s.gc_phase for s in shown] == ["mark"] and pacer.timer.isActive()
+    assert pacer.timer.interval() == PHASE_MS["mark"]
+    later = snap.__class__(**{**snap.__dict__, "seq": snap.seq + 1})
+    pacer.offer(later)  # the same GC again (the worker still holds it): no restart
+    assert len(shown) == 1
+    pacer.advance()
+    assert shown[-1].gc_phase == "move" and pacer.timer.interval() == PHASE_MS["move"]
+    # one host write may need several GCs: each plays its three phases in turn
+    for _ in range(len(snap.gc_frames) - 2):
+        pacer.advance()
+    assert [s.gc_phase for s in shown] == ["mark", "move", "erase"] * (len(shown) // 3)
+    assert not released
+    pacer.advance()
+    assert shown[-1] is not None and shown[-1].gc_frames == () and released == [1]
+    assert shown[-1].seq == later.seq and not pacer.playing
+    # skip: the end at once, released once
+    pacer2 = GcPacer(lambda: released.append(2))
+    pacer2.show.connect(shown.append)
+    pacer2.offer(snap)
+    pacer2.skip()
+    assert shown[-1].gc_frames == () and released == [1, 2] and not pacer2.timer.isActive()
+    # the worker dropped the hold (a reset, another speed): the map shows the drive now
+    pacer2.offer(snap)
+    assert pacer2.playing is False  # the same GC is not played twice
+    pacer3 = GcPacer(lambda: released.append(3))
+    pacer3.show.connect(shown.append)
+    pacer3.offer(snap)
+    now = snap.__class__(**{**snap.__dict__, "gc_frames": (), "seq": snap.seq + 5})
+    pacer3.offer(now)
+    assert shown[-1] is now and not pacer3.playing and not pacer3.timer.isActive()
+    assert released == [1, 2]  # nothing to release: the worker is not holding
+
+
+def test_tally_and_map_follow_each_phase(qtbot, until, quick_teach):
+    snap = _frames_snapshot(qtbot, until)
+    m, t = BlockMap(), Tally()
+    qtbot.addWidget(m)
+    qtbot.addWidget(t)
+    m.resize(400, 300)
+    m.shown.connect(t.set_snapshot)
+    m.show()
+    mark, move = snap.gc_frames[:2]
+    m.set_snapshot(mark)
+    c = mark.counters
+    assert t.figure("host") == f"{c['host_writes']:,}"
+    assert t.figure("flash") == f"{c['nand_writes']:,}"
+    assert t.figure("wa") == f"{c['nand_writes'] / c['host_writes']:.2f}"
+    assert t.values["wa"].toolTip() == f"{c['nand_writes']:,} ÷ {c['host_writes']:,}"
+    assert f"picks block {mark.gc_victim}" in t.now.text()
+    assert t.values["copied"].accessibleName() == "Pages GC copied"
+    with_marks = m.grab().toImage()
+    m.set_snapshot(move)
+    assert t.figure("copied") == f"{move.counters['gc_copies']:,}"
+    assert f"Moving block {move.gc_victim}'s" in t.now.text()
+    plain = mark.__class__(**{**mark.__dict__, "gc_victim": -1, "gc_destinations": ()})
+    m.set_snapshot(plain)
+    assert m.grab().toImage() != with_marks  # the outline and label are drawn over the map
+
+
+def test_breakpoint_on_a_gc_shows_the_victim_with_its_valid_pages(qtbot, until, quick_teach):
+    r = Run(qtbot, "normal", Breakpoints(gc_count=3))
+    try:
+        r.w.send("workload", Segment("random", PAGES, seed=5))
+        until(lambda: bool(r.hits) and r.last() is not None and bool(r.last().breakpoint))
+        until(lambda: not r.last().running)
+        s = r.last()
+        assert s.gc_phase == "breakpoint" and f"block {s.gc_victim:,}" in r.hits[0]
+        ppb, v = G.pages_per_block, s.gc_victim
+        assert s.marks[v] == MARK_VICTIM and s.state[v] == 3  # BLOCK_VICTIM, not erased
+        held = np.count_nonzero(s.pages[v * ppb:(v + 1) * ppb] == PAGE_VALID)
+        assert held == s.gc_valid == int(s.valid[v]) and f"{held} valid pages" in r.hits[0]
+        assert "still armed" not in r.hits[0]  # GC number 3 comes once
+        assert f"GC victim block {v}, shown as GC found it" in gc_words(s)
+        assert "GC victim block" not in RunStatus().progress(s)  # the notice says it once
+    finally:
+        r.stop()
+
+
+def test_a_breakpoint_that_stays_armed_says_so(qtbot, until, quick_teach):
+    r = Run(qtbot, "normal", Breakpoints(victim_valid=1))
+    try:
+        r.w.send("workload", Segment("random", PAGES, seed=5))
+        until(lambda: bool(r.hits))
+        assert "breakpoint still armed: it pauses again at the next victim" in r.hits[0]
+    finally:
+        r.stop()
+
+
+def test_one_gc_step_names_and_marks_the_block_cleaned(qtbot, until):
+    r = Run(qtbot, "fast")
+    try:
+        r.w.send("workload", Segment("random", 1500, seed=5))
+        until(lambda: r.last() is not None and not r.last().running
+              and r.last().counters["host_writes"] == 1500)
+        victims = r.last().counters["gc_victims"]
+        r.w.send("gc")
+        until(lambda: r.last().counters["gc_victims"] == victims + 1)
+        s = r.last()
+        assert s.gc_phase == "stepped" and (s.gc_victim, s.gc_valid) == r.w.drive.last_victim
+        assert s.state[s.gc_victim] == 0 and s.gc_destinations  # erased; pages went on
+        line = RunStatus().progress(s)
+        assert f"One GC step: block {s.gc_victim} cleaned" in line
+        r.w.send("play")  # the run goes on: the mark goes
+        until(lambda: r.last().handled >= r.w._sent)
+        assert r.last().gc_phase == ""
+    finally:
+        r.stop()
+
+
+def test_the_tally_stands_beside_one_map_and_folds_away_for_two(qtbot):
+    from app.gui.drive.driveview import DriveView
+
+    v = DriveView("A")
+    qtbot.addWidget(v.widget)
+    v.widget.show()
+    assert v.tally.isVisible() and v.tally.accessibleName() == "Write tally"
+    v.title.show()  # compare mode titles each map: two tallies would not fit at 1024 px
+    assert v.tally.isHidden()
+    v.title.hide()
+    assert v.tally.isVisible()
