@@ -221,6 +221,7 @@ def help_dialog(parent: QWidget) -> QDialog:
     table = QTableWidget(len(rows), 2, dialog)
     table.setHorizontalHeaderLabels(["key", "does"])
     table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+    table.setAccessibleName("Keyboard shortcuts")
     table.setTabKeyNavigation(False)  # Tab leaves the table (arrows walk its cells)
     for row, (key, text) in enumerate(rows):
         table.setItem(row, 0, QTableWidgetItem(key))
