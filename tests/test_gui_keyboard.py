@@ -32,6 +32,7 @@ K = Qt.Key
 @pytest.fixture
 def lab(qtbot, tmp_path, monkeypatch, compiled_engine):
     monkeypatch.setenv("SSDLAB_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.chdir(tmp_path)  # Return on the export dialog's OK writes its file here
     from app.gui.frame import runfiles
     from app.gui.frame.workbench import Workbench
 
