@@ -64,6 +64,7 @@ class BreakpointDialog(QDialog):
             tick.setChecked(value is not None)
             box.setEnabled(value is not None)
             tick.toggled.connect(box.setEnabled)
+            box.setAccessibleName(label)  # the number's name is its tick box's words
             for w in (tick, box):
                 w.setToolTip(TIPS[name])
             grid.addWidget(tick, row, 0)

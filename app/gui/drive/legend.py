@@ -129,7 +129,9 @@ class Legend(QWidget):
         chooser = QWidget()
         pair = QHBoxLayout(chooser)
         pair.setContentsMargins(0, 0, 0, 0)
-        pair.addWidget(QLabel("Colour by"))
+        label = QLabel("Colour by")
+        label.setBuddy(self.combo)  # a screen reader reads the list as "Colour by"
+        pair.addWidget(label)
         pair.addWidget(self.combo)
         flow.addWidget(chooser)
         for row_items in rows:

@@ -47,6 +47,8 @@ def build(w) -> QWidget:
         "Ref", "Keep this run as a reference: its curves stay on the charts, faded, while "
         "you change the drive and run again (Ctrl+K); again to clear it (Ctrl+Shift+K).",
         lambda: w.clear_reference() if w.references else w.pin_reference())
+    w.compare_button.setAccessibleName("Compare two drives, A and B")
+    w.reference_button.setAccessibleName("Keep as reference")
     for b in (w.compare_button, w.reference_button):
         b.setCheckable(True)
         b.setObjectName("toggle")  # the style sheet marks it while on
@@ -59,12 +61,15 @@ def build(w) -> QWidget:
                        "phase by phase: victim, move, erase (keys 1, 2, 3, 4).")
     w.speed.currentIndexChanged.connect(lambda _i: w.request(speed=w.speed.currentData()))
     help_button = button("?", "Keyboard help (F1).", w.show_help)
+    help_button.setAccessibleName("Keyboard help")
     bar_widget = QWidget()
     bar = FlowLayout(bar_widget)  # wraps rather than clips in large type
     speed = QWidget()  # the label stays with its list when the row wraps
     pair = QHBoxLayout(speed)
     pair.setContentsMargins(0, 0, 0, 0)
-    pair.addWidget(QLabel("Speed"))
+    label = QLabel("Speed")
+    label.setBuddy(w.speed)  # a screen reader reads the list as "Speed", not only "normal"
+    pair.addWidget(label)
     pair.addWidget(w.speed)
     for b in (w.run_button, w.play_button, w.step_button, w.gc_button, speed, w.reset_button,
               w.reset_all_button, w.compare_button, w.reference_button,

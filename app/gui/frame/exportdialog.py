@@ -213,6 +213,7 @@ class ExportDialog(QDialog):
         self.width.setToolTip("Figures are sized for a journal column; type is 9 pt at this "
                               "width. CSV ignores it.")
         self.path = QLineEdit()
+        self.path.setAccessibleName("File")
         browse = QPushButton("Browse...")
         browse.clicked.connect(self._browse)
         row = QHBoxLayout()

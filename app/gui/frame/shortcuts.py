@@ -1,11 +1,12 @@
 """The workbench's keyboard: one table defines every shortcut; the menus, the window-wide
 shortcuts and the F1 help are all made from it, so the help cannot miss one.
 
-Shortcuts act on the window whatever has focus (a button, a list, a chart), with one
-exception chosen on purpose: while a text field (a number box, an editable text) has focus,
-keys without Ctrl or Alt type into it, so a spare of 30 can be typed. Enter or Escape ends
-the edit (Enter keeps the value, Escape puts the setting back) and the field gives up focus,
-so the next 3 is "fast" again.
+Shortcuts act on the window whatever has focus, with two exceptions chosen on purpose: a
+focused control keeps the plain keys it uses (Space and Return press a button, arrows move
+in a tab bar or list: app/gui/frame/controlkeys.py), and while a text field (a number box,
+an editable text) has focus, keys without Ctrl or Alt type into it, so a spare of 30 can be
+typed. Enter or Escape ends the edit (Enter keeps the value, Escape puts the setting back)
+and the field gives up focus, so the next 3 is "fast" again.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from . import controlkeys
 
 
 @dataclass(frozen=True)
@@ -181,13 +184,18 @@ class FieldKeys(QObject):
         if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress) \
                 or not isinstance(obj, QWidget) or obj.window() is not self.window:
             return False
-        field = text_field(obj)
-        if field is None:
-            return False
         mods = event.modifiers() & (Qt.KeyboardModifier.ControlModifier
                                     | Qt.KeyboardModifier.AltModifier
                                     | Qt.KeyboardModifier.MetaModifier)
         key = event.key()
+        if not mods and kind == QEvent.Type.ShortcutOverride and controlkeys.owned(obj, key):
+            event.accept()  # the focused control's key, not the window's shortcut
+            return False
+        if not mods and kind == QEvent.Type.KeyPress and controlkeys.press_on_return(obj, key):
+            return True
+        field = text_field(obj)
+        if field is None:
+            return False
         if kind == QEvent.Type.ShortcutOverride:
             # a plain key (not a function key) belongs to the field
             if not mods and not Qt.Key.Key_F1 <= key <= Qt.Key.Key_F35:
@@ -214,6 +222,8 @@ def help_dialog(parent: QWidget) -> QDialog:
     table = QTableWidget(len(rows), 2, dialog)
     table.setHorizontalHeaderLabels(["key", "does"])
     table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+    table.setAccessibleName("Keyboard shortcuts")
+    table.setTabKeyNavigation(False)  # Tab leaves the table (arrows walk its cells)
     for row, (key, text) in enumerate(rows):
         table.setItem(row, 0, QTableWidgetItem(key))
         table.setItem(row, 1, QTableWidgetItem(text))

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from model.host.profiles import load_profile
 
-from ..appearance import theme
+from ..appearance import accessnames, focusring, theme
 from ..drive import mapwiring
 from ..drive.driveview import DriveView
 from ..run import preparing
@@ -57,6 +57,8 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         self.segments = 0  # workload segments sent since the drives were built
         self.notice = ""  # the breakpoint that paused the run, on the progress line
         self._charts_at = 0.0
+        accessnames.install()  # a screen reader hears each control's label, not its value
+        focusring.install()  # a thick ring on the focused control, the map and charts too
         self._build(DriveView("A", settings, parent=self))
         self.add_view(self.views[0])
         self.preparer = None  # compiling the engine, when its cache was cold

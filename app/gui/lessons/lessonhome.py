@@ -61,6 +61,7 @@ class LessonHome(QWidget):
         v.addWidget(self.start_button)
         v.addWidget(bold(QLabel("Lessons")))
         self.lesson_list = QListWidget()
+        self.lesson_list.setAccessibleName("Lessons")
         # every row two lines (title; minutes and status), elided rather than wrapped and all
         # the same height, so a row never grows, and the rows below it never move, when a
         # status appears or lengthens; the tooltip holds the whole text

@@ -45,6 +45,7 @@ class StepPage:
         v.addWidget(self.title)
         v.addWidget(self.where)
         self.body = QTextBrowser()
+        self.body.setAccessibleName("Lesson text")
         self.body.setOpenLinks(False)
         self.body.anchorClicked.connect(self._link)
         self.body.setSearchPaths([str(ASSETS)])
@@ -55,6 +56,7 @@ class StepPage:
         pv.setContentsMargins(0, 0, 0, 0)
         # a list, not radio buttons: a choice is a sentence, and it must wrap in a narrow panel
         self.choices = QListWidget()
+        self.choices.setAccessibleName("Your prediction")
         self.choices.setWordWrap(True)
         self.choices.setToolTip("Click the answer you expect; you can change it until the "
                                 "run.")
@@ -63,6 +65,7 @@ class StepPage:
         pv.addWidget(self.choices)
         row = QHBoxLayout()
         self.estimate = QDoubleSpinBox()
+        self.estimate.setAccessibleName("Your estimate")
         self.estimate.setDecimals(2)
         self.estimate.setRange(0.0, 1e6)
         self.estimate.setMinimumWidth(60)
@@ -100,6 +103,7 @@ class StepPage:
         qv = QVBoxLayout(self.quiz_box)  # the answer gets the whole width: it is a sentence
         qv.setContentsMargins(0, 0, 0, 0)
         self.quiz_answer = QLineEdit()
+        self.quiz_answer.setAccessibleName("Your answer")
         self.quiz_answer.setPlaceholderText("write 3 5; trim 10-12; gc 4")
         self.quiz_answer.returnPressed.connect(self.check_quiz)
         self.quiz_button = QPushButton("Check")

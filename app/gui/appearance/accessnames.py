@@ -1,0 +1,49 @@
+"""Names a screen reader speaks for the controls: Qt names a combo box by its current choice
+("fast") and a check box by its own text ("on"), so a control labelled by a QLabel beside it
+(a form row's "Journal", "Speed") gets that label as its accessible name, and a control with
+no label names itself in words (Qt's accessible name) where it is made."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QApplication, QLabel, QWidget
+
+
+def label_text(label: QLabel) -> str:
+    """A label's words as a name: no mnemonic "&", no trailing colon."""
+    return label.text().replace("&", "").strip().rstrip(":").strip()
+
+
+def name_from_labels(root: QWidget) -> None:
+    """Every control under root that a label is the buddy of, and that has no name of its
+    own, is named by the label."""
+    for label in root.findChildren(QLabel):
+        buddy = label.buddy()
+        if buddy is not None and not buddy.accessibleName() and label_text(label):
+            buddy.setAccessibleName(label_text(label))
+
+
+def named(widget: QWidget, name: str, description: str = "") -> QWidget:
+    """widget with its accessible name (and description) set; returns it, for building."""
+    widget.setAccessibleName(name)
+    if description:
+        widget.setAccessibleDescription(description)
+    return widget
+
+
+class LabelNames(QObject):
+    """Names the controls of each window by their labels when it is first shown (dialogs
+    and panels built later included)."""
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
+        if event.type() == QEvent.Type.Show and isinstance(obj, QWidget) and obj.isWindow():
+            name_from_labels(obj)
+        return False
+
+
+def install() -> None:
+    """Once per application: name controls by their labels in every window shown."""
+    app = QApplication.instance()
+    if getattr(app, "_label_names", None) is None:
+        app._label_names = LabelNames(app)
+        app.installEventFilter(app._label_names)
