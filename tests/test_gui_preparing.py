@@ -45,3 +45,40 @@ def test_a_warm_engine_starts_the_drive_at_once(qtbot, until):
     assert w.preparer is None and w.run_button.isEnabled()
     until(lambda: w.snapshot is not None)
     w.close()
+
+
+def test_a_lesson_run_waits_for_a_cold_engine_with_its_progress_shown(qtbot, until,
+                                                                       monkeypatch):
+    from lessons.catalogue import find
+
+    go = [threading.Event() for _ in range(2)]
+
+    def prepare():
+        for i, event in enumerate(go):
+            event.wait(timeout=300)
+            yield warm.Step(i + 1, 2, f"function {i + 1}", float(i))
+
+    monkeypatch.setattr(preparing, "engine_is_warm", lambda: False)
+    monkeypatch.setattr(preparing.warm, "prepare", prepare)
+    w = Workbench()
+    qtbot.addWidget(w)
+    w.show()
+    panel, lesson = w.lesson_panel, find("1")
+    predict_at = next(i for i, s in enumerate(lesson.steps) if s.kind == "predict")
+    panel.start(lesson, predict_at)
+    panel.predict(1)
+    panel.next()
+    assert panel.step.kind == "run"
+    assert not panel.run_button.isEnabled()
+    assert "Preparing the simulator" in panel.run_note.text()
+    assert "Run waits" in panel.run_note.text() and panel.bar.value() == 0
+    panel.start_job()  # refused, not merely disabled
+    assert panel.job is None
+    go[0].set()
+    until(lambda: "(1 of 2 ready)" in panel.run_note.text())
+    assert panel.bar.value() == 500 and not panel.run_button.isEnabled()
+    go[1].set()
+    until(lambda: panel.run_button.isEnabled())
+    assert "Preparing" not in panel.run_note.text() and panel.job is None
+    panel.leave()
+    w.close()

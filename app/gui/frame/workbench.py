@@ -78,6 +78,7 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         self.notice = preparing.MESSAGE
         statusline.say(self, preparing.MESSAGE)
         self.progress_label.setText(preparing.MESSAGE)
+        self.lesson_panel.hold_for_engine(preparing.MESSAGE)
         self.preparer = preparing.EnginePreparer(self)
         self.preparer.progressed.connect(self._engine_progress)
         self.preparer.finished.connect(self._engine_ready)
@@ -91,6 +92,7 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         self.notice = f"{preparing.MESSAGE} ({done} of {total} ready)"
         self.progress_label.setText(self.notice)
         statusline.say(self, self.notice)
+        self.lesson_panel.hold_for_engine(self.notice, done / max(total, 1))
 
     @Slot(str)
     def _engine_ready(self, error: str) -> None:
@@ -100,6 +102,7 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         self.progress_label.setText("")
         for b in self._waiting_buttons():
             b.setEnabled(True)
+        self.lesson_panel.hold_for_engine("")
         self.views[0].start()
         if error:  # the first run compiles instead, and the message says why it waits
             statusline.say(self, f"Preparing the simulator failed ({error}); the first run "

@@ -50,6 +50,29 @@ def compare_text(rows) -> str:
 class RunSteps:
     """LessonPanel methods for runs, compares and their results."""
 
+    # While the engine compiles (app/gui/run/preparing.py; the workbench reports it): why
+    # Run waits, "" once it is ready, and the fraction of it done, shown on the bar.
+    engine_notice = ""
+    engine_fraction = 0.0
+
+    def hold_for_engine(self, notice: str, fraction: float = 0.0) -> None:
+        """Run waits, disabled, while the engine compiles, the note saying why and the bar
+        how far it is; notice "" when it is ready (a compare step's replay then starts)."""
+        self.engine_notice, self.engine_fraction = notice, fraction
+        if self.lesson is None or self.job is not None:
+            return
+        step = self.step
+        if step.kind == "run":
+            self._show_run(step)
+        elif (step.kind == "compare" and step.experiment is not None
+              and self.compared.get(self.index) is None):
+            self._show_compare(step)
+
+    def _engine_note(self) -> None:
+        n = self.engine_notice
+        self.run_note.setText(f"{n[0].upper()}{n[1:]}. Run waits until it is ready.")
+        self.bar.setValue(int(1000 * max(0.0, min(1.0, self.engine_fraction))))
+
     def _focus(self) -> None:
         """The controls show the drive of the run this step is about (or the lesson's next
         run, or its last), what it varies highlighted."""
@@ -108,12 +131,15 @@ class RunSteps:
         n = len(step.configs)
         self.run_button.setText(f"Run {n} configurations" if n > 1 else "Run")
         done = step.id in self.play.runs
-        self.run_button.setEnabled(not waiting and self.job is None)
+        self.run_button.setEnabled(not waiting and self.job is None
+                                   and not self.engine_notice)
         self.cancel_button.setEnabled(self.job is not None)
         if waiting:
             where = ", ".join(str(self.lesson.steps.index(s) + 1) for s in waiting)
             self.run_note.setText(f"Run is waiting for your prediction: go back to step "
                                   f"{where} and choose an answer first.")
+        elif self.engine_notice and self.job is None:
+            self._engine_note()
         elif done:
             secs = self.run_seconds.get(step.id)
             took = f"Done in {secs:.1f} s. " if secs is not None else "Done. "
@@ -126,7 +152,8 @@ class RunSteps:
 
     def start_job(self) -> None:
         step = self.step
-        if self.job is not None or (step.kind == "run" and self.play.waiting_for(step)):
+        if (self.job is not None or self.engine_notice
+                or (step.kind == "run" and self.play.waiting_for(step))):
             return
         self._stopped.discard(self.index)
         self.partial[getattr(step, "id", "")] = []
@@ -224,11 +251,13 @@ class RunSteps:
         if rows is None:
             self.run_box.show()
             self.run_button.setText("Replay the documented experiment")
-            self.run_button.setEnabled(self.job is None)
+            self.run_button.setEnabled(self.job is None and not self.engine_notice)
             self.cancel_button.setEnabled(self.job is not None)
             self.run_note.setText(f"Replays experiment {step.experiment} on the model; this "
                                   "takes a little while the first time.")
-            if self.job is None and self.index not in self._stopped:
+            if self.engine_notice and self.job is None:
+                self._engine_note()
+            elif self.job is None and self.index not in self._stopped:
                 self.start_job()
             return ""
         return "\n\n" + compare_text(rows)
