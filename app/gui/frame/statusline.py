@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 import time
 
+from PySide6.QtCore import Qt
+
 from app.session.wanotes import wa_note, wa_status
 
 from ..run.runstatus import pair_progress
@@ -89,7 +91,8 @@ def say(w, text: str, ms: int = 0) -> None:
     """The window's one way to tell the person something (ms: for that long; 0: until the
     next message). It goes in the status bar where the figures leave room for it (at 18 pt
     with two drives they leave little: "Breakpoint (A): GC number 50: block 190, 56 va"
-    ran into them); else on the progress line, its own row, which wraps. "" clears it."""
+    ran into them); a breakpoint's notice too long for it goes on the progress line, its own
+    row, which wraps; another is shortened in the middle. "" clears it."""
     label = w.status_message
     bar = w.statusBar()
     used = sum(lab.width() + bar.layout().spacing() for lab in w.status.values()
@@ -100,9 +103,12 @@ def say(w, text: str, ms: int = 0) -> None:
     w.said_notice = text if text and text == w.notice else ""
     if bar.fontMetrics().horizontalAdvance(text) <= room:
         label.setText(text)
-    else:
+    elif w.said_notice:  # the progress line, which wraps, names it whole (show)
         label.setText("")
         w.progress_label.setText(text)
+    else:  # shortened in the middle, never over the figures; the tooltip has it whole
+        label.setText(bar.fontMetrics().elidedText(text, Qt.TextElideMode.ElideMiddle,
+                                                   max(room, 0)))
     label.setToolTip(text)
     if text and ms:
         w.message_timer.start(ms)
