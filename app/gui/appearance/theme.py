@@ -105,8 +105,17 @@ class Theme:
             f" margin-top: 1.1em; padding-top: 2px; }}"
             f"QGroupBox::title {{ subcontrol-origin: margin; left: 6px; }}"
             f"QStatusBar, QStatusBar QLabel {{ color: {c['text']}; background: {c['window']}; }}"
-        ) + self._framed_spin_arrows() + (self._compact_tabs() if self.name == "projector"
-                                          else "")
+            # the open list of a drop-down: "QWidget { color }" above would draw its
+            # highlighted entry in the text colour on the selection colour (white on
+            # white in the projector profile)
+            f"QComboBox QAbstractItemView {{ background: {c['input_back']};"
+            f" color: {c['input_text']}; selection-background-color: {c['input_selected']};"
+            f" selection-color: {c['input_selected_text']}; }}"
+            # the platform's list draws its entries as menu items of the combo itself
+            f"QComboBox {{ selection-background-color: {c['input_selected']};"
+            f" selection-color: {c['input_selected_text']}; }}"
+        ) + self._framed_spin_arrows() + (self._compact_tabs() + self._large_indicators()
+                                          if self.name == "projector" else "")
 
     def _framed_spin_arrows(self) -> str:
         """A number box framed by a style sheet (invalid, or differs from drive A) loses the
@@ -125,6 +134,23 @@ class Theme:
             sel = ", ".join(f"{b}::{kind}-arrow" for b in boxes)
             out.append(f"{sel} {{ image: url({picture}); width: {size}px;"
                        f" height: {size // 2 + 2}px; }}")
+        return "".join(out)
+
+    def _large_indicators(self) -> str:
+        """Check boxes and round choices seen from the back row: the platform draws them
+        about 14 px with a grey edge that vanishes on black; here 24 px, framed in the text
+        colour, ticked with a picture in it (assets/icons)."""
+        c = self.colours
+        size = self.font_pt + 6  # px
+        out = []
+        for kind, picture, radius in (("QCheckBox", "check", 0), ("QRadioButton", "dot",
+                                                                  size // 2)):
+            mark = (ICONS / f"{picture}_{c['text'].lstrip('#')}.svg").as_posix()
+            out.append(f"{kind}::indicator {{ width: {size}px; height: {size}px;"
+                       f" border: 2px solid {c['frame']}; border-radius: {radius}px;"
+                       f" background: {c['input_back']}; }}"
+                       f"{kind}::indicator:checked {{ image: url({mark}); }}"
+                       f"{kind}::indicator:disabled {{ border-color: {c['muted_text']}; }}")
         return "".join(out)
 
     def _compact_tabs(self) -> str:

@@ -18,21 +18,26 @@ ZOOM_ACTIONS = (("Zoom &in on the block map", ("Ctrl+=", "Ctrl++"), 1),
 
 
 def install(w) -> None:
-    """The View menu's zoom and breakpoint items of workbench `w`."""
+    """The View menu's zoom and breakpoint items of workbench `w`; each is the window's
+    action too, so its key works while the menu bar is hidden (presentation mode)."""
     w.breakpoints = Breakpoints()
     view = next(a.menu() for a in w.menuBar().actions() if a.text() == "&View")
     view.addSeparator()
+    w.zoom_actions = []
     for text, keys, steps in ZOOM_ACTIONS:
         action = QAction(text, w)
         action.setShortcuts([QKeySequence(k) for k in keys])
         action.triggered.connect((lambda s: lambda: zoom(w, s))(steps))
         view.addAction(action)
+        w.addAction(action)
+        w.zoom_actions.append(action)
     action = QAction("&Breakpoints...", w)
     action.setShortcut(QKeySequence("Ctrl+B"))
     action.setToolTip("Pause the run when WA, GC, free blocks, wear or a logical page "
                       "reach what you set.")
     action.triggered.connect(lambda: open_dialog(w))
     view.addAction(action)
+    w.addAction(action)
     w.breakpoints_action = action
 
 

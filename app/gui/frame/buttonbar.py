@@ -4,7 +4,15 @@ the row wraps (FlowLayout) rather than clip in presentation type at 1024 px."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QToolButton,
+    QWidget,
+)
 
 from app.session.schema import SETTINGS
 
@@ -38,7 +46,8 @@ def build(w) -> QWidget:
     w.reset_button = button("Reset drive", "Erase the drive and clear the charts; settings "
                             "stay (Ctrl+R).", w.reset_drive)
     w.reset_all_button = button("Reset All", "Everything back to the start-up state: "
-                                "settings, drive, charts, theme (Alt+R).", w.reset_all)
+                                "settings, drive, charts; presentation mode stays "
+                                "(Alt+R).", w.reset_all)
     # short, and checked while on: with the rest they fit two rows at 18 pt in 1024 px
     w.compare_button = button("A | B", "Compare two drives side by side, A and B, fed the "
                               "same workload in lockstep; again for one drive (Ctrl+D).",
@@ -62,6 +71,16 @@ def build(w) -> QWidget:
     w.speed.currentIndexChanged.connect(lambda _i: w.request(speed=w.speed.currentData()))
     help_button = button("?", "Keyboard help (F1).", w.show_help)
     help_button.setAccessibleName("Keyboard help")
+    # presentation mode hides the menu bar: this button holds its menus (fill_menu)
+    w.menu_button = QToolButton()
+    w.menu_button.setText("Menu")
+    w.menu_button.setAccessibleName("Menu: every menu of the window")
+    w.menu_button.setToolTip("Every menu of the window: files, view, zoom, breakpoints, "
+                             "lessons, glossary (the menu bar is hidden in presentation "
+                             "mode).")
+    w.menu_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+    w.menu_button.setMenu(QMenu(w.menu_button))
+    w.menu_button.hide()
     bar_widget = QWidget()
     bar = FlowLayout(bar_widget)  # wraps rather than clips in large type
     speed = QWidget()  # the label stays with its list when the row wraps
@@ -73,6 +92,19 @@ def build(w) -> QWidget:
     pair.addWidget(w.speed)
     for b in (w.run_button, w.play_button, w.step_button, w.gc_button, speed, w.reset_button,
               w.reset_all_button, w.compare_button, w.reference_button,
-              w.presentation.panel_button, help_button):
+              w.presentation.panel_button, help_button, w.menu_button):
         bar.addWidget(b)
     return bar_widget
+
+
+def fill_menu(w) -> None:
+    """The menu button holds the menu bar's menus, once they are all made."""
+    menu = w.menu_button.menu()
+    for action in w.menuBar().actions():
+        if action.menu() is not None:
+            menu.addMenu(action.menu())
+
+
+def follow_presentation(w) -> None:
+    """The menu button shows while the menu bar is hidden."""
+    w.menu_button.setVisible(w.presentation.on)

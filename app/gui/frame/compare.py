@@ -195,12 +195,13 @@ def titles(w) -> None:
     w.controls.show_drive_choice(w.edited if comparing(w) else None)
     w.controls.mark_differences(set(differing([v.settings for v in w.views]))
                                 & PER_DRIVE if comparing(w) else set())
+    w._fit_panel()  # the A | B row and framed fields may need a wider panel
 
 
 def pin(w) -> bool:
     """Keep the drives' runs as references (each pauses first); False when none has run."""
     if not w.has_data():
-        w.statusBar().showMessage("Keep as reference: run a workload first", 10000)
+        statusline.say(w, "Keep as reference: run a workload first", 10000)
         return False
     w.settle()
     tags = ["ref"] if not comparing(w) else [f"ref {v.name}" for v in w.views]

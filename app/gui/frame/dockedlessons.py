@@ -16,10 +16,9 @@ from lessons.glossary import load_glossary
 from lessons.lesson import LessonError
 from lessons.loader import load_lesson
 
-from ..appearance import theme
 from ..lessons.glossarywindow import GlossaryWindow
 from ..lessons.lessonpanel import LessonPanel
-from ..settings.session import Session
+from ..settings.session import Session, Settings
 from . import compare, statusline
 
 
@@ -52,12 +51,14 @@ def install(w) -> None:
 
 
 def add_menu(w) -> None:
-    """The Lessons menu; its keys are listed in shortcuts.TABLE with the rest."""
+    """The Lessons menu; its keys are listed in shortcuts.TABLE with the rest. Its actions
+    are the window's too, so their keys work while the menu bar is hidden."""
     lessons = w.menuBar().addMenu("&Lessons")
-    toggle = w.lesson_dock.toggleViewAction()
+    toggle = w.lessons_action = w.lesson_dock.toggleViewAction()
     toggle.setText("&Lessons panel")
     toggle.setShortcut(QKeySequence("Ctrl+L"))
     lessons.addAction(toggle)
+    w.addAction(toggle)
     for text, keys, slot in (("Open lesson &file...", QKeySequence(),
                               w.open_lesson_dialog),
                              ("&Glossary", QKeySequence("Ctrl+G"),
@@ -66,11 +67,15 @@ def add_menu(w) -> None:
         action.setShortcut(keys)
         action.triggered.connect(slot)
         lessons.addAction(action)
+        w.addAction(action)
 
 
 def set_active(w, on: bool) -> None:
     """A lesson drives the map and the lower half; the workbench's own run waits."""
     w.in_lesson = on
+    # a lesson colours the map its own way (by state unless it says otherwise); the
+    # person's "Colour by" choice comes back after it
+    colour_maps(w, Settings().heatmap if on else None)
     if on:
         if compare.comparing(w):  # a lesson runs its own drives on A's map
             w.set_compare(False)
@@ -79,10 +84,6 @@ def set_active(w, on: bool) -> None:
         w.blockmap.set_snapshot(None)
         w.progress_label.setText("The drive of the lesson's run appears here when it "
                                     "runs.")
-    elif theme.current().name == "projector":
-        # before the controls widen again: projector type leaves no room for the list of
-        # lessons beside them at 1024 px (the window would grow past the screen)
-        w.lesson_dock.hide()
     # the lesson runs the drive: the workbench's own buttons fold away, and the controls
     # (only the settings the lesson uses) need less width than the map and results
     w.button_bar.setVisible(not on)
@@ -110,6 +111,14 @@ def set_active(w, on: bool) -> None:
         w._status()
 
 
+def colour_maps(w, mode: str | None) -> None:
+    """Every shown map (and its legend) coloured by mode; None: by each drive's settings."""
+    for v in w.views:
+        shown = mode or v.settings.heatmap
+        v.blockmap.set_mode(shown)
+        v.legend.set_mode(shown)
+
+
 def show_focus(w, focus) -> None:
     if focus is None:
         compare.lesson_pair(w, None)
@@ -119,6 +128,7 @@ def show_focus(w, focus) -> None:
         return
     settings, used, blockmap, pair = focus
     compare.lesson_pair(w, pair)
+    colour_maps(w, settings.heatmap)
     # a run that does not draw the map (a file-system scenario) leaves its room to results
     w.map_area.setVisible(blockmap)
     shown = Session(settings)
@@ -163,7 +173,7 @@ def open_lesson(w, path: str) -> bool:
     except LessonError as e:
         w.lesson_dock.show()
         w.lesson_panel.home_note.setText(f"Open lesson: {e}")
-        w.statusBar().showMessage(f"Open lesson: {e}", 15000)
+        statusline.say(w, f"Open lesson: {e}", 15000)
         return False
     w.lesson_dock.show()
     w.lesson_panel.start(lesson)

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from model.lab.charts import CHARTS, RUN_CHARTS, Table, chart_table, run_series
 from model.lab.overlay import ChartRun, Overlay
 
-from . import compare
+from . import compare, statusline
 
 FORMAT_NAMES = {"png": "PNG image, 300 dpi", "svg": "SVG vector (editable text)",
                 "pdf": "PDF vector (fonts embedded)", "csv": "CSV data + JSON sidecar"}
@@ -179,7 +179,7 @@ def export_chart(bench, name: str, path: str, fmt: str, width: str = "single") -
         bench.controls.show_error(f"Export: {e}")
         return False
     bench.controls.show_error("")
-    bench.statusBar().showMessage(f"Exported {', '.join(written)}", 10_000)
+    statusline.say(bench, f"Exported {', '.join(written)}", 10_000)
     return True
 
 

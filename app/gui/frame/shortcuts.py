@@ -64,7 +64,8 @@ TABLE: tuple[Key, ...] = (
     Key(("3",), "speed: fast (flat out)", "set_speed", args=("fast",)),
     Key(("4",), "speed: teach (each GC: victim, move, erase)", "set_speed", args=("teach",)),
     Key(("Ctrl+R",), "reset the drive (keep the settings)", "reset_drive"),
-    Key(("Alt+R",), "Reset All: settings, drive, charts and view as at start-up",
+    Key(("Alt+R",), "Reset All: settings, drive and charts as at start-up (presentation mode "
+        "stays)",
         "reset_all"),
     Key(("Ctrl+Tab",), "next chart", "next_chart", args=(1,)),
     Key(("Ctrl+Shift+Tab", "Ctrl+Backtab"), "previous chart", "next_chart", args=(-1,)),
@@ -215,7 +216,8 @@ class FieldKeys(QObject):
 
 
 def help_dialog(parent: QWidget) -> QDialog:
-    """The keyboard help, made from TABLE (so no shortcut can be missing)."""
+    """The keyboard help, made from TABLE (so no shortcut can be missing). Never wider than
+    the screen: the "does" column wraps (at 18 pt its longest line is wider than 1024 px)."""
     rows = help_rows()
     dialog = QDialog(parent)
     dialog.setWindowTitle("Keyboard")
@@ -227,14 +229,22 @@ def help_dialog(parent: QWidget) -> QDialog:
     for row, (key, text) in enumerate(rows):
         table.setItem(row, 0, QTableWidgetItem(key))
         table.setItem(row, 1, QTableWidgetItem(text))
+    table.setWordWrap(True)
+    table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     table.resizeColumnsToContents()
     table.verticalHeader().hide()
     layout = QVBoxLayout(dialog)
     layout.addWidget(table)
     screen = parent.screen().availableGeometry() if parent.screen() else None
     width = table.horizontalHeader().length() + 40
+    if screen is not None:
+        width = min(width, int(screen.width() * 0.95))
+    keys = table.columnWidth(0)
+    table.setColumnWidth(1, width - keys - 40)
+    table.horizontalHeader().setStretchLastSection(True)
+    table.resizeRowsToContents()
     height = table.verticalHeader().length() + table.horizontalHeader().height() + 40
     if screen is not None:
-        width, height = min(width, screen.width()), min(height, screen.height())
+        height = min(height, int(screen.height() * 0.9))
     dialog.resize(width, height)
     return dialog

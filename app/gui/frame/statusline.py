@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 import time
 
+from PySide6.QtCore import Qt
+
 from app.session.wanotes import reading_of, spare_detail, wa_note, wa_status
 
 from ..run.runstatus import pair_progress
@@ -21,6 +23,7 @@ def _last_wa(snap: Snapshot | None) -> float:
 def show(w) -> None:
     """The status bar and progress line of workbench w from its drives' newest snapshots
     (capacity, fill, time and speed are drive A's; the WA is each drive's)."""
+    drop_stale_notice(w)
     a = w.views[0]
     snap = a.snapshot
     if snap is None:
@@ -59,23 +62,64 @@ def show(w) -> None:
 
 def fit(w) -> None:
     """Which status figures show: at 18 pt the bar has room for the run's figures, not the
-    drive's size; with two drives, for their WA and the simulated time."""
+    drive's size; with two drives, for their WA only (at 1024 px)."""
     present, two, lesson = w.presentation.on, len(w.views) > 1, w.in_lesson
     shown = {"capacity": not present, "fill": not (present and two), "wa": True,
-             "time": True, "speed": not (present and two)}
+             "time": not (present and two), "speed": not (present and two)}
     for key, label in w.status.items():  # in a lesson they would describe the wrong drive
         label.setVisible(shown[key] and not lesson)
 
 
+def install(w) -> None:
+    """The status bar's message label: a widget in the bar's layout, left of the figures,
+    so a message never paints over them (QStatusBar's own message did, at 1024 px)."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QLabel, QSizePolicy
+
+    label = w.status_message = QLabel()
+    label.setObjectName("message")
+    # the bar never widens for a message: one too long for its room goes to the
+    # progress line, which wraps (say)
+    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    w.statusBar().addWidget(label, 1)
+    w.message_timer = QTimer(w)
+    w.message_timer.setSingleShot(True)
+    w.message_timer.timeout.connect(lambda: say(w, ""))
+    w.said_notice = ""
+
+
 def say(w, text: str, ms: int = 0) -> None:
-    """A message in the status bar where its figures leave room for it (at 18 pt with two
-    drives they leave little: "Breakpoint (A): GC number 50: block 190, 56 va" ran into
-    them); else on the progress line, its own row, which wraps."""
+    """The window's one way to tell the person something (ms: for that long; 0: until the
+    next message). It goes in the status bar where the figures leave room for it (at 18 pt
+    with two drives they leave little: "Breakpoint (A): GC number 50: block 190, 56 va"
+    ran into them); a breakpoint's notice too long for it goes on the progress line, its own
+    row, which wraps; another is shortened in the middle. "" clears it."""
+    label = w.status_message
     bar = w.statusBar()
     used = sum(lab.width() + bar.layout().spacing() for lab in w.status.values()
                if lab.isVisible())
-    if bar.fontMetrics().horizontalAdvance(text) + 24 <= bar.width() - used:
-        bar.showMessage(text, ms)
-    else:
-        bar.clearMessage()
+    room = bar.width() - used - 24
+    w.message_timer.stop()
+    # a breakpoint's notice is cleared with the notice (show: a run resumed or was reset)
+    w.said_notice = text if text and text == w.notice else ""
+    if bar.fontMetrics().horizontalAdvance(text) <= room:
+        label.setText(text)
+    elif w.said_notice:  # the progress line, which wraps, names it whole (show)
+        label.setText("")
         w.progress_label.setText(text)
+    else:  # shortened in the middle, never over the figures; the tooltip has it whole
+        label.setText(bar.fontMetrics().elidedText(text, Qt.TextElideMode.ElideMiddle,
+                                                   max(room, 0)))
+    label.setToolTip(text)
+    if text and ms:
+        w.message_timer.start(ms)
+
+
+def drop_stale_notice(w) -> None:
+    """A breakpoint's message goes once the run it paused resumes or the drive is reset
+    (send_all clears w.notice then)."""
+    if w.said_notice and w.said_notice != w.notice:
+        if w.status_message.text() == w.said_notice:
+            w.status_message.setText("")
+            w.status_message.setToolTip("")
+        w.said_notice = ""

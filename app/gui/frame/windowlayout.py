@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QApplication,
     QHBoxLayout,
     QLabel,
     QScrollArea,
@@ -17,13 +18,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..appearance import wheelguard
 from ..appearance.presentation import Presentation
 from ..charts.charts import Charts
 from ..drive import mapwiring
 from ..drive.driveview import DriveView
 from ..lessons.lessonresults import LessonResults
 from ..settings.controls import Controls
-from . import buttonbar, dockedlessons, exportdialog, shortcuts
+from . import buttonbar, dockedlessons, exportdialog, shortcuts, statusline
 
 
 class WindowLayout:
@@ -31,6 +33,7 @@ class WindowLayout:
 
     def _build(self, a: DriveView) -> None:
         self.views.append(a)
+        wheelguard.install(QApplication.instance())
         self.controls = Controls(self.request)
         self.controls.on_fstrim = self.fstrim_now
         self.controls.on_browse = self.choose_trace
@@ -95,6 +98,7 @@ class WindowLayout:
         self.setCentralWidget(split)
 
         self.status: dict[str, QLabel] = {}
+        statusline.install(self)
         for key, tip in (("capacity", "User capacity and physical flash."),
                          ("fill", "Share of logical pages holding data."),
                          ("wa", "Write amplification since the drive was erased (of A "
@@ -114,3 +118,4 @@ class WindowLayout:
         self._presentation_changed()
         exportdialog.install(self)
         mapwiring.install(self)  # zoom, heat maps, breakpoints
+        buttonbar.fill_menu(self)

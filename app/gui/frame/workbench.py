@@ -28,7 +28,7 @@ from ..drive.driveview import DriveView
 from ..run import preparing
 from ..settings.scenariofiles import profile_settings
 from ..settings.session import DRIVE_FIELDS, Settings
-from . import compare, dockedlessons, exportdialog, runfiles, shortcuts, statusline
+from . import buttonbar, compare, dockedlessons, exportdialog, runfiles, shortcuts, statusline
 from .windowlayout import WindowLayout
 from .workloads import Workloads
 
@@ -98,7 +98,7 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
     def _engine_ready(self, error: str) -> None:
         self.preparer = None
         self.notice = ""
-        self.statusBar().clearMessage()
+        statusline.say(self, "")
         self.progress_label.setText("")
         for b in self._waiting_buttons():
             b.setEnabled(True)
@@ -271,7 +271,7 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         self.controls.show_error("")
         self.controls.set_expert(False)
         self.controls.set_fs_shown(False)
-        self.presentation.reset()
+        self.presentation.set_panel(True)  # presentation mode stays: the class still watches
         self.charts.setCurrentIndex(0)
         self.settings_changed(a, defaults, True)
         self.play_button.setText("Play")
@@ -420,6 +420,7 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
     def _presentation_changed(self) -> None:
         """The View menu's check marks follow the state, however it changed."""
         statusline.fit(self)
+        buttonbar.follow_presentation(self)
         for slot, on in (("toggle_presentation", self.presentation.on),
                          ("toggle_panel", self.presentation.panel_shown())):
             action = self.actions_by_slot[slot]

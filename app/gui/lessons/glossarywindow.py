@@ -3,7 +3,7 @@ the student types, the definition, and a link to the lesson that shows the term.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtCore import QEvent, Qt, QUrl, Signal
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
@@ -74,6 +74,13 @@ class GlossaryWindow(QDialog):
         lesson = self.titles.get(term.lesson, term.lesson)
         self.text.setMarkdown(f"### {term.term}\n\n{term.definition}{also}\n\n"
                               f"Shown in lesson [{lesson}](lesson:{term.lesson}).")
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt name
+        # the text keeps the link colour of the profile it was written in (dark blue on the
+        # projector's black): write it again in the new one
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            self._show(self.list.currentItem())
 
     def show_term(self, name: str) -> bool:
         """Open at a term (a lesson's link or a control's tooltip); False if unknown."""

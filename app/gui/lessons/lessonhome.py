@@ -10,7 +10,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
-    QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -21,6 +20,8 @@ from PySide6.QtWidgets import (
 
 from app.session.progress import Progress
 from lessons.lesson import Lesson
+
+from ..appearance.flowlayout import FlowLayout
 
 WELCOME = ("SSD Lab is a laboratory for the flash memory inside a solid-state drive. You fill "
            "a simulated drive, change how it is set up, and see why it writes more than it "
@@ -71,7 +72,10 @@ class LessonHome(QWidget):
         self.lesson_list.itemActivated.connect(self._open_item)
         self.lesson_list.itemDoubleClicked.connect(self._open_item)
         v.addWidget(self.lesson_list, 1)
-        row = QHBoxLayout()
+        # the buttons wrap rather than widen the panel (at 18 pt two in a row did not fit
+        # beside the map on a 1024 px screen)
+        buttons = QWidget()
+        row = FlowLayout(buttons)
         self.open_button = QPushButton("Open lesson")
         self.open_button.clicked.connect(
             lambda: self._open_item(self.lesson_list.currentItem()))
@@ -80,8 +84,6 @@ class LessonHome(QWidget):
         file_button.clicked.connect(self.open_file_asked.emit)
         row.addWidget(self.open_button)
         row.addWidget(file_button)
-        v.addLayout(row)
-        row = QHBoxLayout()
         glossary = QPushButton("Glossary")
         glossary.setToolTip("Every term the lessons use, with a search (Ctrl+G).")
         glossary.clicked.connect(lambda: self.glossary_asked.emit(""))
@@ -91,7 +93,7 @@ class LessonHome(QWidget):
         explore.clicked.connect(self.explore.emit)
         row.addWidget(glossary)
         row.addWidget(explore)
-        v.addLayout(row)
+        v.addWidget(buttons)
         self.note = QLabel()
         self.note.setObjectName("note")
         self.note.setWordWrap(True)
@@ -116,7 +118,10 @@ class LessonHome(QWidget):
         elif nxt is self.lessons[0] and not self.progress.at.get(nxt.id):
             self.start_button.setText("Start with lesson 1")
         else:
-            self.start_button.setText(f"Continue with lesson {nxt.order}: {nxt.title}")
+            # the title goes in the tooltip: at 18 pt it made the panel wider than a
+            # 1024 px screen has room for beside the map, and was cut
+            self.start_button.setText(f"Continue with lesson {nxt.order}")
+            self.start_button.setToolTip(f"Lesson {nxt.order}: {nxt.title}")
         self.lesson_list.setCurrentRow(0)
         self.note.setText(self.progress.problem)
 
