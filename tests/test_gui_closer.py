@@ -240,7 +240,10 @@ def test_logical_page_breakpoint_on_the_window(until, bench):
     bench.request(workload="fill", fill_pct=100.0)
     bench.run_workload()
     until(lambda: bench.snapshot.breakpoint_hits == 1 and not bench.snapshot.running)
-    assert bench.snapshot.breakpoint == f"logical page {g.user_pages - 1:,} written"
+    # the breakpoint stays armed and says so (the next write of that page pauses again)
+    assert bench.snapshot.breakpoint == (f"logical page {g.user_pages - 1:,} written · "
+                                         "breakpoint still armed: it pauses again at the "
+                                         "next write of that page")
     assert bench.snapshot.valid.sum() == g.user_pages  # sequential fill: the last page
 
 

@@ -49,7 +49,9 @@ class BlockMap(QWidget):
         super().__init__(parent)
         self.setMouseTracking(True)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.setMinimumSize(self.MIN_WIDTH_PX, 160)
+        # 140 px: two titled maps, three rows of buttons (the Menu button wraps) and the
+        # charts still fit 768 px in presentation type; the map takes what is left over
+        self.setMinimumSize(self.MIN_WIDTH_PX, 140)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setToolTip("Every erase block of the drive. Hover a block for its valid pages, "
                         "erase count and age. Wheel or +/- zooms (down to single pages), "

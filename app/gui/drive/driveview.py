@@ -84,7 +84,10 @@ class DriveView(QObject):
         if watched is self.title and event.type() in (QEvent.Type.Show, QEvent.Type.Hide,
                                                       QEvent.Type.HideToParent,
                                                       QEvent.Type.ShowToParent):
+            # its sentence under the map too: two lines kept for it under each of two
+            # maps pushed the window past 768 px in presentation type
             self.tally.setHidden(not self.title.isHidden())
+            self.tally.now.setHidden(not self.title.isHidden())
         return False
 
     @property

@@ -82,7 +82,9 @@ def build(w) -> QWidget:
     w.menu_button.setMenu(QMenu(w.menu_button))
     w.menu_button.hide()
     bar_widget = QWidget()
-    bar = FlowLayout(bar_widget)  # wraps rather than clips in large type
+    # wraps rather than clips in large type; rows 2 px apart, so three rows (two drives in
+    # presentation type) leave 768 px enough for the maps and charts
+    bar = FlowLayout(bar_widget, row_spacing=2)
     speed = QWidget()  # the label stays with its list when the row wraps
     pair = QHBoxLayout(speed)
     pair.setContentsMargins(0, 0, 0, 0)
