@@ -14,18 +14,20 @@ labelled, the blocks its pages moved to outlined dashed and labelled, never by c
 
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
-from PySide6.QtCore import QEvent, QLine, QPoint, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QLine, QPoint, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from model.flash.state import BLOCK_FREE, BLOCK_FULL, BLOCK_STATE_NAMES
+from model.flash.state import BLOCK_STATE_NAMES
 
 from ..appearance import theme
-from ..run.snapshot import Snapshot
+from ..run.snapshot import CODE_FREE, Snapshot
 from . import gcmarks, heatmap, victimmarks
+from .flashguard import FlashGuard
 from .mapview import Viewport, page_grid
 
 MARGIN = 2  # pixels round the grid
@@ -70,6 +72,11 @@ class BlockMap(QWidget):
         self._wheel = 0
         self.page_level = False
         self.paint_ms = 0.0
+        # no block changes colour more than three times a second (WCAG 2.3.1)
+        self.guard = FlashGuard()
+        self._catch_up = QTimer(self)  # draws the colours the guard held back, when due
+        self._catch_up.setSingleShot(True)
+        self._catch_up.timeout.connect(self._redraw)
 
     # --- inputs ----------------------------------------------------------------------------
 
@@ -87,6 +94,7 @@ class BlockMap(QWidget):
             raise ValueError(f"heat map must be one of {', '.join(heatmap.MODES)}")
         if mode != self.mode:
             self.mode = mode
+            self.guard.reset()
             self._render()
             self.update()
 
@@ -206,6 +214,7 @@ class BlockMap(QWidget):
         snap, v = self.snapshot, self.view
         if snap is None or v is None:
             self._image = None
+            self.guard.reset()
             return
         t0 = time.perf_counter()
         heat = heatmap.heat(snap, self.mode)
@@ -213,13 +222,16 @@ class BlockMap(QWidget):
         if old is None or (old.mode, old.lo, old.hi) != (heat.mode, heat.lo, heat.hi):
             self.heat_changed.emit()
         r0, r1, c0, c1 = v.visible()
+        px = v.page_px()
+        page_level = bool(px) and snap.pages is not None \
+            and not heatmap.fills_blocks(self.mode)
+        if page_level != self.page_level:
+            self.guard.reset()  # drawn another way: the user's doing, not flashing
+        self.page_level = page_level
         padded = np.full(v.rows * v.cols, heatmap.BACKGROUND, dtype=np.uint16)
-        padded[:snap.blocks] = heat.codes
+        padded[:snap.blocks] = self.guard.codes(heat.codes)
         grid = padded.reshape(v.rows, v.cols)[r0:r1, c0:c1]
         s = v.scale
-        px = v.page_px()
-        self.page_level = bool(px) and snap.pages is not None \
-            and not heatmap.fills_blocks(self.mode)
         lut = heatmap.lut(self.mode)
         if self.page_level:
             rgba = self._pages_image(snap, grid, r0, r1, c0, c1, px, lut)
@@ -235,6 +247,13 @@ class BlockMap(QWidget):
                           bw * stretch, bh * stretch)
         self._grid_step = s.cell if not self.page_level and s.cell >= 4 else 0
         self.paint_ms = 1000 * (time.perf_counter() - t0)
+        due = self.guard.due_in_s()
+        if due is not None:
+            self._catch_up.start(max(1, math.ceil(1000 * due)))
+
+    def _redraw(self) -> None:
+        self._render()
+        self.update()
 
     def _pages_image(self, snap: Snapshot, grid: np.ndarray, r0: int, r1: int, c0: int,
                      c1: int, px: int, lut: np.ndarray) -> np.ndarray:
@@ -254,9 +273,8 @@ class BlockMap(QWidget):
         words = lut.view(np.uint32).ravel()
         frame = words[grid.ravel()]
         if self.mode == "state":
-            b = np.where(inside, idx, 0)
-            plain = ((snap.state[b] == BLOCK_FULL) | (snap.state[b] == BLOCK_FREE)) & \
-                (snap.marks[b] == 0)
+            # full or free and unmarked, as the guard shows it (codes up to CODE_FREE)
+            plain = grid.ravel() <= CODE_FREE
             frame[plain & inside] = word("map_background")
         # Drawn straight into the image's layout (row, y, column, x): no copy at the end.
         out = np.empty((rows, cell, cols, cell), dtype=np.uint32)
@@ -277,7 +295,7 @@ class BlockMap(QWidget):
             mr, mc = np.divmod(missing, cols)
             cells[mr, mc, :fh, :fw] = words[grid.ravel()[missing]][:, None, None]
         if have.any():
-            pages = snap.pages.reshape(-1, ppb)[row[have]]
+            pages = self.guard.pages(idx[have], snap.pages.reshape(-1, ppb)[row[have]])
             if pw * ph != ppb:
                 pages = np.pad(pages, ((0, 0), (0, pw * ph - ppb)))
             colours = np.array([word("page_free"), word("page_valid"), word("page_invalid"),
