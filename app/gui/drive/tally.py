@@ -40,6 +40,7 @@ class Tally(QWidget):
         grid.setVerticalSpacing(2)
         grid.setHorizontalSpacing(8)
         self.values: dict[str, QLabel] = {}
+        self._widths: list[QLabel] = []  # sized for the largest figure (changeEvent)
         for row, (key, words, term) in enumerate(ROWS):
             # the words on one line (the WA's on two), the figure beside them: four rows
             # fit beside the map in the large type of presentation mode too
@@ -55,12 +56,14 @@ class Tally(QWidget):
             font.setBold(True)
             value.setFont(font)
             name.setBuddy(value)
+            self._widths.append(value)
             grid.addWidget(name, row, 0)
             grid.addWidget(value, row, 1)
             self.values[key] = value
         grid.setRowStretch(len(ROWS), 1)
         # what the map shows of a GC, in words: the drive view puts it under the map, where
         # a sentence has room in large type too
+        self._fix_widths()
         self.now = QLabel("")
         self.now.setWordWrap(True)
         self.now.setAccessibleName("What garbage collection is doing")
@@ -69,6 +72,21 @@ class Tally(QWidget):
     def figure(self, key: str) -> str:
         """The figure a row shows now ("-" when there is none)."""
         return self.values[key].text()
+
+    def _fix_widths(self) -> None:
+        """Each figure as wide as the largest it shows (a 95 GB drive's page counts): a
+        tally that widened as its numbers grew narrowed the map beside it, which moved
+        the view a person had zoomed to."""
+        for value in self._widths:
+            font = value.font()
+            font.setBold(True)
+            value.setFont(font)
+            value.setMinimumWidth(value.fontMetrics().horizontalAdvance("000,000,000,000"))
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt name
+        super().changeEvent(event)
+        if event.type() == event.Type.FontChange:  # presentation type: widths again
+            self._fix_widths()
 
     def set_snapshot(self, snap: Snapshot | None) -> None:
         if snap is None:
