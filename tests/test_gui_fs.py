@@ -143,8 +143,9 @@ def test_file_system_step_pauses_and_resets_mid_run(until, bench, monkeypatch):
 
 
 def test_file_system_workload_needs_a_profile(until, bench):
+    before = bench.session.settings.workload
     choose(bench.controls.widgets["workload"], "unpack")
-    assert bench.session.settings.workload == "fill"
+    assert bench.session.settings.workload == before  # refused: the setting stays
     assert "need a device profile" in bench.controls.error.text()
     assert bench.controls.invalid_field == "workload"
     assert bench.controls.widgets["workload"].property("invalid")

@@ -326,6 +326,7 @@ def test_compare_mode_fits_a_1024_screen_in_presentation_mode(qtbot, until, benc
     bench.confirm = lambda text: True
     presenting(bench, until)
     bench.showNormal()
+    until(lambda: not bench.isFullScreen())  # its old geometry restored before ours is set
     bench.setGeometry(0, 0, 1024, 768)
     assert bench.set_compare(True)
     bench.edit_drive(1)
