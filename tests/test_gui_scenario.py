@@ -172,7 +172,7 @@ def test_a_scenario_remount_shows_in_the_controls(until, bench, tmp_path):
     assert bench.open_scenario(str(path))
     wait_steps(until, bench, 8)
     assert not bench.session.settings.discard  # the remount step turned it off
-    assert not bench.controls.widgets["discard"].isChecked()
+    until(lambda: not bench.controls.widgets["discard"].isChecked())  # the panel follows
     assert bench.snapshot.steps[5]["step"] == "remount (discard: off)"
 
 
