@@ -10,16 +10,22 @@ from app.gui.run import preparing
 from model.flash import warm
 
 
-def test_a_cold_engine_keeps_run_waiting_with_its_progress_shown(qtbot, until, monkeypatch):
-    go = [threading.Event() for _ in range(3)]
+def _cold_engine(monkeypatch, functions: int) -> list[threading.Event]:
+    """A cold engine whose compile of function i ends when event i is set."""
+    go = [threading.Event() for _ in range(functions)]
 
     def prepare():
         for i, event in enumerate(go):
             event.wait(timeout=300)
-            yield warm.Step(i + 1, 3, f"function {i + 1}", float(i))
+            yield warm.Step(i + 1, functions, f"function {i + 1}", float(i))
 
     monkeypatch.setattr(preparing, "engine_is_warm", lambda: False)
     monkeypatch.setattr(preparing.warm, "prepare", prepare)
+    return go
+
+
+def test_a_cold_engine_keeps_run_waiting_with_its_progress_shown(qtbot, until, monkeypatch):
+    go = _cold_engine(monkeypatch, 3)
     w = Workbench()
     qtbot.addWidget(w)
     w.show()
@@ -51,15 +57,7 @@ def test_a_lesson_run_waits_for_a_cold_engine_with_its_progress_shown(qtbot, unt
                                                                        monkeypatch):
     from lessons.catalogue import find
 
-    go = [threading.Event() for _ in range(2)]
-
-    def prepare():
-        for i, event in enumerate(go):
-            event.wait(timeout=300)
-            yield warm.Step(i + 1, 2, f"function {i + 1}", float(i))
-
-    monkeypatch.setattr(preparing, "engine_is_warm", lambda: False)
-    monkeypatch.setattr(preparing.warm, "prepare", prepare)
+    go = _cold_engine(monkeypatch, 2)
     w = Workbench()
     qtbot.addWidget(w)
     w.show()
