@@ -88,8 +88,12 @@ def until(qtbot):
 def bench(qtbot, until):
     """The workbench window, shown, running workloads at full speed, with its first
     snapshot drawn. (Imported here, not at the top, so model tests never load Qt.)"""
+    from app.gui.appearance import theme
     from app.gui.frame.workbench import Workbench
 
+    # the colour profile is the process's: one test that ended in presentation mode would
+    # otherwise build the next test's window in the projector's type
+    theme.set_current("normal")
     w = Workbench()
     # A modal question offscreen waits forever: a test that does not expect one fails at
     # once instead; a test that does sets its own answer.

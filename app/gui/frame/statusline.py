@@ -7,8 +7,6 @@ from __future__ import annotations
 import math
 import time
 
-from PySide6.QtCore import Qt
-
 from app.session.wanotes import reading_of, spare_detail, wa_note, wa_status
 
 from ..run.runstatus import pair_progress
@@ -74,9 +72,11 @@ def install(w) -> None:
     """The status bar's message label: a widget in the bar's layout, left of the figures,
     so a message never paints over them (QStatusBar's own message did, at 1024 px)."""
     from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QLabel, QSizePolicy
+    from PySide6.QtWidgets import QSizePolicy
 
-    label = w.status_message = QLabel()
+    from .messagelabel import MessageLabel
+
+    label = w.status_message = MessageLabel()
     label.setObjectName("message")
     # the bar never widens for a message: one too long for its room goes to the
     # progress line, which wraps (say)
@@ -102,14 +102,11 @@ def say(w, text: str, ms: int = 0) -> None:
     w.message_timer.stop()
     # a breakpoint's notice is cleared with the notice (show: a run resumed or was reset)
     w.said_notice = text if text and text == w.notice else ""
-    if bar.fontMetrics().horizontalAdvance(text) <= room:
-        label.setText(text)
-    elif w.said_notice:  # the progress line, which wraps, names it whole (show)
-        label.setText("")
+    if w.said_notice and bar.fontMetrics().horizontalAdvance(text) > room:
+        label.set_message("")  # the progress line, which wraps, names it whole (show)
         w.progress_label.setText(text)
-    else:  # shortened in the middle, never over the figures; the tooltip has it whole
-        label.setText(bar.fontMetrics().elidedText(text, Qt.TextElideMode.ElideMiddle,
-                                                   max(room, 0)))
+    else:  # shortened in the middle to the label's room, never over the figures
+        label.set_message(text)
     label.setToolTip(text)
     if text and ms:
         w.message_timer.start(ms)
@@ -119,7 +116,6 @@ def drop_stale_notice(w) -> None:
     """A breakpoint's message goes once the run it paused resumes or the drive is reset
     (send_all clears w.notice then)."""
     if w.said_notice and w.said_notice != w.notice:
-        if w.status_message.text() == w.said_notice:
-            w.status_message.setText("")
-            w.status_message.setToolTip("")
+        if w.status_message.message() == w.said_notice:
+            w.status_message.set_message("")
         w.said_notice = ""

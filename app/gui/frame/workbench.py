@@ -431,7 +431,9 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
     def _apply_theme(self) -> None:
         app = QApplication.instance()
         app.setPalette(theme.current().palette())
-        app.setStyleSheet(theme.current().stylesheet())
+        sheet = theme.current().stylesheet()
+        if app.styleSheet() != sheet:  # setting it again restyles every widget: a second
+            app.setStyleSheet(sheet)   # or more, for nothing
         self.controls.set_rows_wrapped(theme.current().name == "projector")
         self._fit_panel()
         # presentation type needs more room for the charts' labels: they get 60 %, and the
@@ -462,7 +464,16 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         if getattr(self, "in_lesson", False):
             return  # a lesson narrows the panel to the settings it uses
         self.controls_scroll.setMinimumWidth(least)
-        self.controls_scroll.setMaximumWidth(max(least, int(0.4 * self.width())))
+        # in presentation mode no wider than that: a wider panel, kept from the sizes the
+        # window passed through, wrapped the legends beside it onto more rows than 768 px hold
+        presenting = getattr(self, "presentation", None) is not None and self.presentation.on
+        most = least if presenting else max(least, int(0.4 * self.width()))
+        self.controls_scroll.setMaximumWidth(most)
+        # the splitter keeps a wider share it gave the panel before, as empty room beside
+        # it: the rest goes to the map and charts
+        sizes = self.main_split.sizes() if hasattr(self, "main_split") else []
+        if len(sizes) == 2 and sizes[0] > most:
+            self.main_split.setSizes([most, sum(sizes) - most])
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt name
         super().resizeEvent(event)
