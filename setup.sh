@@ -118,11 +118,12 @@ case "$mode" in
         # The tests run in a scrubbed environment, as on a newcomer's fresh machine: no
         # PYTHON* variable (PYTHONUNBUFFERED once hid a bug here), no locale, no display;
         # only what finds programs, a home and a temporary folder, and CI's flag.
-        # Across every core (-n auto); `-n 0` after the command runs them in one process.
+        # Across every core (-n auto), each worker taking the next test as it frees (worksteal:
+        # no worker idles while another still holds a queue); `-n 0` runs them in one process.
         keep=(PATH="$PATH" HOME="${HOME:-/tmp}" SSDLAB_SCRUBBED=1)
         for name in TMPDIR CI TERM; do
             [ -n "${!name:-}" ] && keep+=("$name=${!name}")
         done
-        exec env -i "${keep[@]}" .venv/bin/python -m pytest -q -n auto "$@"
+        exec env -i "${keep[@]}" .venv/bin/python -m pytest -q -n auto --dist worksteal "$@"
         ;;
 esac

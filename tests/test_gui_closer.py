@@ -297,7 +297,7 @@ def test_every_legend_fits_1024_px_in_projector_type(bench, mode):
 def test_zoomed_pages_of_an_animated_drive_agree_with_its_valid_counts(until, bench):
     from app.gui.run.snapshot import PAGE_COPIED, PAGE_VALID
 
-    bench.request(capacity_mib=2048.0, pages_per_block=64)  # events on, pages sent on request
+    bench.request(capacity_mib=1024.0, pages_per_block=64)  # events on, pages sent on request
     until(lambda: bench.snapshot.blocks == bench.session.settings.geometry().blocks)
     assert bench.session.settings.geometry().physical_pages > PAGE_LEVEL_PAGES
     run_to_end(until, bench, workload="fill", fill_pct=100.0)
