@@ -151,13 +151,17 @@ def _check_value(where: str, key: str, spec: tuple, value: object) -> object:
     return float(value) if kind == "float" else value
 
 
-def _read(path: Path) -> dict:
-    where = _where(path)
+def _text(path: Path) -> str:
     try:
-        text = read_text_input(path, what="a profile (TOML)")
+        return read_text_input(path, what="a profile (TOML)")
     except InputFileError as e:
-        raise ProfileError(f"{where}: cannot read profile: {str(e).split(': ', 1)[-1]}") \
-            from None
+        raise ProfileError(f"{_where(path)}: cannot read profile: "
+                           f"{str(e).split(': ', 1)[-1]}") from None
+
+
+def _read(path: Path, text: str | None = None) -> dict:
+    where = _where(path)
+    text = _text(path) if text is None else text
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -166,9 +170,9 @@ def _read(path: Path) -> dict:
         raise ProfileError(f"{where}: arrays or tables nested too deeply") from None
 
 
-def _parse(path: Path, spec: dict[str, tuple]) -> dict:
+def _parse(path: Path, spec: dict[str, tuple], text: str | None = None) -> dict:
     where = _where(path)
-    data = _read(path)
+    data = _read(path, text)
     if "version" not in data:
         raise ProfileError(f"{where}: field 'version' is missing; this program reads "
                            f"version = {PROFILE_VERSION}")
@@ -323,16 +327,29 @@ class HostProfile:
         return next((c for c in self.calibration if c.parameter == parameter), None)
 
 
+# Profiles checked already, by path and text: a window opening reads every lesson's and
+# scenario's profile, a hundred files, and parsing them took a quarter of a second. A file
+# whose text changed is read and checked again.
+_CHECKED: dict[tuple[str, str], DeviceProfile] = {}
+
+
 def profile_from_file(path: str | Path) -> DeviceProfile:
     """Load and check one device profile file."""
     path = Path(path)
-    values = _parse(path, _DEVICE_FIELDS)
+    text = _text(path)
+    known = _CHECKED.get((str(path), text))
+    if known is not None:
+        return known
+    values = _parse(path, _DEVICE_FIELDS, text)
     profile = DeviceProfile(key=path.stem, **values)
     try:  # the simulator must be able to build this drive (checked at 1024 blocks' size)
         check_buildable(profile.geometry(user_pages=profile.pages_per_block * 1024),
                         profile.ftl_config(), memory_limit_bytes=2**62)
     except ValueError as e:
         raise ProfileError(f"{_where(path)}: impossible geometry: {e}") from e
+    if len(_CHECKED) >= 256:
+        _CHECKED.clear()
+    _CHECKED[(str(path), text)] = profile
     return profile
 
 

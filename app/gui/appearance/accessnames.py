@@ -36,7 +36,8 @@ class LabelNames(QObject):
     and panels built later included)."""
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
-        if event.type() == QEvent.Type.Show and isinstance(obj, QWidget) and obj.isWindow():
+        # every event of the application passes here: the cheap tests first
+        if isinstance(obj, QWidget) and obj.isWindow() and event.type() == QEvent.Type.Show:
             name_from_labels(obj)
         return False
 

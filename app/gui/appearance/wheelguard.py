@@ -8,6 +8,7 @@ panel leaves the value and the keyboard as they were.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
     QAbstractSpinBox,
@@ -33,13 +34,13 @@ class WheelGuard(QObject):
     """Application-wide event filter: see the module's docstring."""
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
-        kind = event.type()
-        if kind == QEvent.Type.Polish and isinstance(obj, GUARDED):
-            # WheelFocus would hand the field the keyboard before any filter sees the wheel
-            if obj.focusPolicy() == Qt.FocusPolicy.WheelFocus:
-                obj.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-            return False
-        if kind != QEvent.Type.Wheel:
+        # every event of the application passes here: class tests first, they are cheap
+        if not isinstance(event, QWheelEvent):
+            if isinstance(obj, GUARDED) and event.type() == QEvent.Type.Polish:
+                # WheelFocus would hand the field the keyboard before any filter sees the
+                # wheel
+                if obj.focusPolicy() == Qt.FocusPolicy.WheelFocus:
+                    obj.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
             return False
         field = _field(obj)
         if field is None or field.hasFocus() or field.isAncestorOf(

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -133,6 +134,7 @@ def _d_choices_tail(h: float, rho: float, b: int, d: int) -> list[float]:
     return tail
 
 
+@functools.lru_cache(maxsize=1024)  # a bisection of b Newton solves: windows ask often
 def _d_choices_host_writes(rho: float, b: int, d: int) -> float:
     """Host writes per cleaning h (pages) at the d-Choices mean-field fixed point.
 
