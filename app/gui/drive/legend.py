@@ -67,6 +67,7 @@ class Legend(QWidget):
         self._outer = QVBoxLayout(self)
         self._outer.setContentsMargins(2, 2, 2, 2)
         self._inner: QWidget | None = None
+        self._built_for: tuple = ()
         self.mode = "state"
         self.lo = self.hi = float("nan")
         self.lo_label, self.hi_label = QLabel(), QLabel()
@@ -98,13 +99,19 @@ class Legend(QWidget):
         return f"{self.lo_label.text()} .. {self.hi_label.text()}"
 
     def refresh(self) -> None:
+        """The entries again, for the current mode and theme (nothing to do when they are
+        the ones shown: each rebuild made some forty widgets, and every theme change and
+        second drive asked for one)."""
+        t = theme.current()
+        if self._inner is not None and self._built_for == (self.mode, t):
+            return
+        self._built_for = (self.mode, t)
         if self._inner is not None:
             self.combo.setParent(self)  # it outlives the rows it sits in
             self._outer.removeWidget(self._inner)
             self._inner.hide()
             self._inner.setParent(None)
             self._inner.deleteLater()
-        t = theme.current()
         self.lo_label, self.hi_label = QLabel(_number(self.lo)), QLabel(_number(self.hi))
         bar_text = heatmap.MODES[self.mode][1]
         if self.mode == "state":
