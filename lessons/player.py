@@ -159,9 +159,10 @@ class LessonPlay:
                     on_config(r)
         else:
             results = []
+            # the first configuration's GCs are watched: the others begin the same way
             teach = step.pace == "teach" and self.watch_gc is not None
             for i, config in enumerate(step.configs):
-                results.append(self._run_config(config, labels[i], i, watch=teach))
+                results.append(self._run_config(config, labels[i], i, watch=teach and i == 0))
                 if on_config is not None:
                     on_config(results[-1])
         return results

@@ -87,9 +87,8 @@ def test_lesson_one_is_the_same_watched_skipped_or_at_full_speed():
     full = _play(lesson)
     watched = _play(lesson, watch)
     assert watched == full
-    # each configuration of the step to watch showed its first GCs, numbered from 1
-    assert {i for _, i, _ in seen} == {0, 1}
-    assert [f for f, i, _ in seen if i == 0][0] == 1
+    # the first configuration of the step to watch showed its first GCs, numbered from 1
+    assert {i for _, i, _ in seen} == {0} and seen[0][0] == 1
     skipping = []
     skipped = _play(lesson, lambda *a: skipping.append(a), lambda: bool(skipping))
     assert skipped == full and len(skipping) == 1
