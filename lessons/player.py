@@ -152,15 +152,15 @@ class LessonPlay:
     def _run_step(self, step: RunStep, on_config) -> list[ConfigResult]:
         labels = [f"{step.id} {i + 1}/{len(step.configs)} {c.label}"
                   for i, c in enumerate(step.configs)]
-        if self.paired(step):
-            results = self._run_pair(step.configs, labels)
+        # the first configuration's GCs are watched: the others begin the same way
+        teach = step.pace == "teach" and self.watch_gc is not None
+        if self.paired(step):  # the second waits in lockstep while the first's GCs play
+            results = self._run_pair(step.configs, labels, teach)
             if on_config is not None:
                 for r in results:
                     on_config(r)
         else:
             results = []
-            # the first configuration's GCs are watched: the others begin the same way
-            teach = step.pace == "teach" and self.watch_gc is not None
             for i, config in enumerate(step.configs):
                 results.append(self._run_config(config, labels[i], i, watch=teach and i == 0))
                 if on_config is not None:
@@ -168,12 +168,10 @@ class LessonPlay:
         return results
 
     def paired(self, step) -> bool:
-        """Whether this run step plays its two configurations side by side (a step to watch
-        at teaching pace plays them one after another, on one map)."""
-        return (self.side_by_side and step.kind == "run" and len(step.configs) == 2
-                and step.pace != "teach")
+        """Whether this run step plays its two configurations side by side."""
+        return self.side_by_side and step.kind == "run" and len(step.configs) == 2
 
-    def _run_pair(self, configs, labels: list[str]) -> list[ConfigResult]:
+    def _run_pair(self, configs, labels: list[str], teach: bool = False) -> list[ConfigResult]:
         """Both configurations at once, neither more than a chunk or two ahead; progress
         reports the one behind."""
         where = [(labels[0], 0.0), (labels[1], 0.0)]
@@ -189,7 +187,8 @@ class LessonPlay:
             def cancelled() -> bool:
                 return configs_step.stopped or self._stop()
 
-            return self._run_config(configs[slot], labels[slot], slot, at, cancelled)
+            return self._run_config(configs[slot], labels[slot], slot, at, cancelled,
+                                    teach and slot == 0)
 
         return side_by_side([job, job])
 
@@ -248,9 +247,12 @@ class LessonPlay:
         """The watch that hands a configuration's first GCs to watch_gc; the time they are
         watched moves the run's deadline on."""
         def show(drive: Drive, phases: list, first: int) -> None:
-            t0 = self.clock()
-            self.watch_gc(drive, phases, first, slot)
-            self._deadline += self.clock() - t0
+            t0, deadline = self.clock(), self._deadline
+            self._deadline = math.inf  # a configuration beside it waits meanwhile
+            try:
+                self.watch_gc(drive, phases, first, slot)
+            finally:
+                self._deadline = deadline + (self.clock() - t0)
 
         skip = self.skip_watch
         return GcWatch(show, skipped=(lambda: bool(skip())) if skip else (lambda: False))

@@ -13,13 +13,16 @@ from lessons import LessonPlay
 from lessons.catalogue import bundled
 
 
-@pytest.fixture
-def panel(qtbot, tmp_path, compiled_engine):
+@pytest.fixture(params=[(False, Qt.Key.Key_Space), (True, Qt.Key.Key_Return)],
+                ids=["one-map-space", "side-by-side-return"])
+def panel(qtbot, tmp_path, compiled_engine, request):
     from app.gui.lessons.lessonpanel import LessonPanel
     from app.gui.lessons.lessonresults import LessonResults
 
     results = LessonResults()
     p = LessonPanel(bundled(), Progress(path=tmp_path / "progress.json"), results)
+    # two drives: the workbench's A and B, the second waiting in lockstep while A's GC plays
+    p.two_drives, p.skip_key = request.param
     qtbot.addWidget(p)
     qtbot.addWidget(results)
     shown = []
@@ -47,8 +50,7 @@ def _headless(lesson, step):
     return [r.figures for r in play.run(step)]
 
 
-@pytest.mark.parametrize("key", [Qt.Key.Key_Space, Qt.Key.Key_Return])
-def test_a_gc_plays_phase_by_phase_then_skip_finishes_the_run(panel, qtbot, until, key):
+def test_a_gc_plays_phase_by_phase_then_skip_finishes_the_run(panel, qtbot, until):
     step = panel.step
     assert step.pace == "teach"
     panel.start_job()
@@ -69,7 +71,7 @@ def test_a_gc_plays_phase_by_phase_then_skip_finishes_the_run(panel, qtbot, unti
     assert watch.note.text().startswith("GC 2: block")
     assert panel.job.isRunning()
     watch.button.setFocus()
-    qtbot.keyClick(watch.button, key)
+    qtbot.keyClick(watch.button, panel.skip_key)
     assert panel.job is None or panel.job.skipped
     until(lambda: panel.job is None)
     assert not watch.button.isVisible()

@@ -60,9 +60,9 @@ def test_only_the_watch_run_of_lesson_one_is_paced():
     assert paced == [("write-amplification", "overwrite")]
 
 
-def _play(lesson, watch=None, skip=None):
+def _play(lesson, watch=None, skip=None, pair=False):
     """Every step with the recorded answers; what each step yields, to compare."""
-    p = LessonPlay(lesson, watch_gc=watch, skip_watch=skip)
+    p = LessonPlay(lesson, watch_gc=watch, skip_watch=skip, side_by_side=pair)
     out = []
     for step in lesson.steps:
         if step.kind == "predict":
@@ -92,3 +92,10 @@ def test_lesson_one_is_the_same_watched_skipped_or_at_full_speed():
     skipping = []
     skipped = _play(lesson, lambda *a: skipping.append(a), lambda: bool(skipping))
     assert skipped == full and len(skipping) == 1
+
+
+def test_side_by_side_the_first_drive_is_watched_and_the_figures_agree():
+    lesson = next(x for x in bundled() if x.id == "write-amplification")
+    seen = []
+    paired = _play(lesson, lambda drive, phases, first, slot: seen.append(slot), pair=True)
+    assert paired == _play(lesson) and seen and set(seen) == {0}

@@ -60,6 +60,9 @@ class LessonWatch(QObject):
     def __init__(self, panel):
         super().__init__(panel)
         self.panel = panel
+        # False: runs to watch play at full speed too (tests of other things that wait for
+        # a run's end; tests/test_gui_lesson_watch.py plays them)
+        self.enabled = True
         self.job = None
         self.pacer: GcPacer | None = None
         self._number = 0  # the GC on screen (1-based)
@@ -90,6 +93,7 @@ class LessonWatch(QObject):
     def start(self, job) -> None:
         """A job begins: a paced one shows the button and says what is coming."""
         self.end()
+        job.paced = job.paced and self.enabled
         if not job.paced:
             return
         self.job = job
