@@ -62,7 +62,7 @@ def test_a_gc_plays_phase_by_phase_then_skip_finishes_the_run(panel, qtbot, unti
         snap = panel.shown[-1]
         phases.append(snap.gc_phase)
         assert f"block {snap.gc_victim}" in watch.note.text()
-        assert "GC 1:" in watch.note.text() and "teaching pace" in watch.note.text()
+        assert "GC 1:" in watch.note.text() and "play slowly" in watch.note.text()
         watch.pacer.timer.stop()  # the test is the clock
         watch.pacer.advance()
     assert phases == ["mark", "move", "erase"]

@@ -46,8 +46,8 @@ def phase_words(snap: Snapshot, number: int) -> str:
     """What the map shows at one phase of GC `number`, in a sentence."""
     b, k, ppb = snap.gc_victim, snap.gc_valid, snap.pages_per_block
     if snap.gc_phase == "mark":
-        return (f"GC {number}: block {b} is chosen to be cleaned; {k} of its {ppb} pages "
-                "are still valid and must be copied first.")
+        return (f"GC {number}: block {b} chosen to be cleaned; {k} of its {ppb} pages are "
+                "still valid.")
     if snap.gc_phase == "move":
         return (f"GC {number}: block {b}, {k} valid pages moved to "
                 f"{blocks_words(snap.gc_destinations)}.")
@@ -79,6 +79,7 @@ class LessonWatch(QObject):
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.note.setAccessibleName("What the block map shows")
+        self.note.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         box = panel.run_box.layout()
         at = box.indexOf(panel.run_note)
         box.insertWidget(at, self.note)
@@ -101,6 +102,9 @@ class LessonWatch(QObject):
         self.pacer.show.connect(self._show)
         self.button.setEnabled(True)
         self.button.show()
+        # room for its longest sentence in the font of now (the projector's is larger), so
+        # Run and the text above do not jump at each phase
+        self.note.setMinimumHeight(6 * self.note.fontMetrics().lineSpacing())
         self.note.setText(f"Watch the block map: the first {TEACH_GCS} garbage collections "
                           "play one by one (the block chosen, its valid pages moved, the "
                           "erase). Skip to end runs the rest at full speed.")
@@ -123,11 +127,9 @@ class LessonWatch(QObject):
             if phase == "mark":
                 self._number += 1
             words = phase_words(snap, self._number)
-            where = (f"Step {PHASE_NUMBER[phase]} of 3 · GC {self._number} of the first "
-                     f"{TEACH_GCS} shown at teaching pace.")
+            where = f"Phase {PHASE_NUMBER[phase]} of 3 · the first {TEACH_GCS} GCs play slowly."
             if self._more and self._number == self._last:
-                where += (f" This same host write needed {self._more} more GCs before it "
-                          "had room; they run without being shown.")
+                where += f" This one host write needed {self._more} more, not shown."
             self.note.setText(f"{words}\n{where}")
         elif self.job is not None and not self.pacer.playing:
             self.note.setText(self._after())
