@@ -42,6 +42,13 @@ def panel(qtbot, tmp_path, compiled_engine, request):
         p.job.wait()
 
 
+def _next_tab_stop(widget):
+    w = widget.nextInFocusChain()
+    while not (w.isVisible() and w.isEnabled() and w.focusPolicy() & Qt.FocusPolicy.TabFocus):
+        w = w.nextInFocusChain()
+    return w
+
+
 def _headless(lesson, step):
     play = LessonPlay(lesson)
     for s in lesson.steps:
@@ -57,6 +64,7 @@ def test_a_gc_plays_phase_by_phase_then_skip_finishes_the_run(panel, qtbot, unti
     watch = panel.watch
     until(lambda: watch.playing)
     assert watch.button.isVisible() and watch.button.accessibleName() == "Skip to end"
+    assert _next_tab_stop(panel.cancel_button) is watch.button  # Tab from Cancel reaches it
     phases = []
     for _ in range(3):  # mark, move, erase, each on the map with its sentence
         snap = panel.shown[-1]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QLabel, QPushButton
+from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 
 from model.flash.gcwatch import TEACH_GCS
 
@@ -84,6 +84,7 @@ class LessonWatch(QObject):
         at = box.indexOf(panel.run_note)
         box.insertWidget(at, self.note)
         box.insertWidget(at + 1, self.button)
+        QWidget.setTabOrder(panel.cancel_button, self.button)  # Tab: Run, Cancel, Skip
         self.button.hide()
         self.note.hide()
 
