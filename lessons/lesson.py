@@ -31,6 +31,9 @@ STEP_CHARTS = ("step_seconds", "step_mb_s", "step_wa", "step_nand_mb", "step_fs_
 CHARTS = BLOCK_CHARTS + STEP_CHARTS
 RULES = ("largest", "smallest")
 QUIZ_ASKS = ("operations", "wa")
+# How a window plays a run step: "full" at full speed; "teach" (a step that tells the student
+# to watch) shows its first GCs on the block map at a pace a person can follow, then runs on
+PACES = ("full", "teach")
 
 
 class LessonError(ValueError):
@@ -104,7 +107,8 @@ class RunConfig:
 @dataclass(frozen=True)
 class RunStep:
     """Configurations run one after another; their curves stay on the chart together.
-    max_seconds: the wall time each configuration is allowed on a classroom machine."""
+    max_seconds: the wall time each configuration is allowed on a classroom machine (time
+    spent watching GCs at teaching pace not counted). pace: one of PACES."""
 
     id: str
     title: str
@@ -116,6 +120,7 @@ class RunStep:
     max_seconds: float
     line: int = 0
     kind: str = "run"
+    pace: str = "full"
 
 
 @dataclass(frozen=True)

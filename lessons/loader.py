@@ -26,6 +26,7 @@ from .lesson import (
     BLOCK_CHARTS,
     CHARTS,
     FORMATS,
+    PACES,
     QUIZ_ASKS,
     RULES,
     STEP_CHARTS,
@@ -51,7 +52,7 @@ STEP_KEYS = {
     "predict": ("kind", "id", "title", "question", "answer", "choices", "measure", "unit",
                 "rule"),
     "run": ("kind", "id", "title", "text", "varies", "configs", "charts", "blockmap",
-            "max_seconds"),
+            "max_seconds", "pace"),
     "compare": ("kind", "title", "text", "experiment", "rows", "run", "tolerance", "why"),
     "reflect": ("kind", "title", "predict", "text"),
     "quiz": ("kind", "title", "text", "seed", "operations", "answer", "frontier", "ask",
@@ -274,9 +275,15 @@ def _run(r: Reader, raw: dict, at: tuple, title: str, line: int,
             r.fail(at + ("charts",), f"this run's charts must be among {', '.join(allowed)} "
                    f"(all charts: {', '.join(CHARTS)}); got {chart!r}")
     varies = r.text(raw, "varies", at, required=len(cfgs) > 1)
+    blockmap = r.flag(raw, "blockmap", at, False)
+    pace = r.one_of(raw, "pace", at, PACES, "full")
+    if pace == "teach" and not (blockmap and "block" in levels):
+        r.fail(at + ("pace",), 'pace = "teach" shows GCs on the block map: it needs '
+               'blockmap = true and block-level configurations (drive = ...)')
     return RunStep(r.ident(raw, "id", at), title, r.text(raw, "text", at, required=False),
-                   varies, cfgs, charts, r.flag(raw, "blockmap", at, False),
-                   float(r.number(raw, "max_seconds", at, 1, 300, default=30)), line)
+                   varies, cfgs, charts, blockmap,
+                   float(r.number(raw, "max_seconds", at, 1, 300, default=30)), line,
+                   pace=pace)
 
 
 def _config(r: Reader, raw, at: tuple, lesson_dir: Path | None) -> RunConfig:

@@ -21,6 +21,7 @@ from functools import cache
 
 from model.flash import runner
 from model.flash.drive import Drive
+from model.flash.gcwatch import GcWatch
 from model.lab.experiments import Row
 from model.lab.lockstep import Lockstep, side_by_side
 from model.lab.rowcache import cached_rows
@@ -89,6 +90,12 @@ class LessonPlay:
     # run a step of two configurations at once, in lockstep (the window's A and B drives);
     # the figures are the same as one after the other
     side_by_side: bool = False
+    # shown the first GCs of a run step whose pace is "teach" (model/flash/gcwatch.py): the
+    # drive, the GCs' phases, the number of the first of them, the configuration's index; it
+    # may take as long as it likes (that time is not counted against max_seconds). None:
+    # such a step runs at full speed, as the headless player runs every step.
+    watch_gc: Callable[[Drive, list, int, int], None] | None = None
+    skip_watch: Callable[[], bool] | None = None  # True: stop watching, run on at full speed
     answers: dict[str, float] = field(default_factory=dict)  # predict id -> answer
     runs: dict[str, list[ConfigResult]] = field(default_factory=dict)
     clock: Callable[[], float] = time.monotonic  # wall seconds, for max_seconds
@@ -145,15 +152,17 @@ class LessonPlay:
     def _run_step(self, step: RunStep, on_config) -> list[ConfigResult]:
         labels = [f"{step.id} {i + 1}/{len(step.configs)} {c.label}"
                   for i, c in enumerate(step.configs)]
-        if self.paired(step):
-            results = self._run_pair(step.configs, labels)
+        # the first configuration's GCs are watched: the others begin the same way
+        teach = step.pace == "teach" and self.watch_gc is not None
+        if self.paired(step):  # the second waits in lockstep while the first's GCs play
+            results = self._run_pair(step.configs, labels, teach)
             if on_config is not None:
                 for r in results:
                     on_config(r)
         else:
             results = []
             for i, config in enumerate(step.configs):
-                results.append(self._run_config(config, labels[i], i))
+                results.append(self._run_config(config, labels[i], i, watch=teach and i == 0))
                 if on_config is not None:
                     on_config(results[-1])
         return results
@@ -162,7 +171,7 @@ class LessonPlay:
         """Whether this run step plays its two configurations side by side."""
         return self.side_by_side and step.kind == "run" and len(step.configs) == 2
 
-    def _run_pair(self, configs, labels: list[str]) -> list[ConfigResult]:
+    def _run_pair(self, configs, labels: list[str], teach: bool = False) -> list[ConfigResult]:
         """Both configurations at once, neither more than a chunk or two ahead; progress
         reports the one behind."""
         where = [(labels[0], 0.0), (labels[1], 0.0)]
@@ -178,15 +187,18 @@ class LessonPlay:
             def cancelled() -> bool:
                 return configs_step.stopped or self._stop()
 
-            return self._run_config(configs[slot], labels[slot], slot, at, cancelled)
+            return self._run_config(configs[slot], labels[slot], slot, at, cancelled,
+                                    teach and slot == 0)
 
         return side_by_side([job, job])
 
     def _run_config(self, config: RunConfig, label: str, slot: int = 0,
                     at: Progress | None = None,
-                    cancel: Callable[[], bool] | None = None) -> ConfigResult:
+                    cancel: Callable[[], bool] | None = None,
+                    watch: bool = False) -> ConfigResult:
         """One configuration. at(what, fraction of the whole run) after every chunk of work
-        (default: the play's progress); cancel defaults to the play's."""
+        (default: the play's progress); cancel defaults to the play's. watch: its first GCs
+        go to watch_gc."""
         t0 = time.perf_counter()
         at = at or self.progress
         cancel = cancel or self._stop
@@ -204,7 +216,8 @@ class LessonPlay:
                     at(f"{label}: {phase}",
                        (before.get(phase, 0) + fraction * sizes.get(phase, 0)) / total)
 
-            r = runner.run(spec, block_progress, cancel, look)
+            r = runner.run(spec, block_progress, cancel, look,
+                           self._gc_watch(slot) if watch else None)
             return ConfigResult(config, block_figures(r), tuple(r.wa_windows),
                                 wall_seconds=time.perf_counter() - t0)
         steps = config.scenario.steps
@@ -229,6 +242,20 @@ class LessonPlay:
                                progress=step_progress, every_s=0.2)
         return ConfigResult(config, step_figures(results), steps=tuple(results),
                             wall_seconds=time.perf_counter() - t0)
+
+    def _gc_watch(self, slot: int) -> GcWatch:
+        """The watch that hands a configuration's first GCs to watch_gc; the time they are
+        watched moves the run's deadline on."""
+        def show(drive: Drive, phases: list, first: int) -> None:
+            t0, deadline = self.clock(), self._deadline
+            self._deadline = math.inf  # a configuration beside it waits meanwhile
+            try:
+                self.watch_gc(drive, phases, first, slot)
+            finally:
+                self._deadline = deadline + (self.clock() - t0)
+
+        skip = self.skip_watch
+        return GcWatch(show, skipped=(lambda: bool(skip())) if skip else (lambda: False))
 
     def figures(self) -> dict[str, dict[str, dict[str, float]]]:
         return {run: {r.config.id: r.figures for r in results}

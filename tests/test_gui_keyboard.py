@@ -40,6 +40,7 @@ def lab(qtbot, tmp_path, monkeypatch, compiled_engine):
     monkeypatch.setattr(runfiles, "choose", lambda *a, **k: "")
     w = Workbench()
     w.confirm = lambda text: False  # "keep what you have" to any question a key raises
+    w.lesson_panel.watch.enabled = False  # lesson 1's GCs at teaching pace: own tests
     qtbot.addWidget(w)
     w.resize(1024, 768)
     w.show()

@@ -221,6 +221,11 @@ class Drive:
     def event_capacity(self) -> int:
         return int(self.arrays.regs[R_EVENT_CAPACITY])
 
+    def record_events(self, on: bool) -> None:
+        """Turn the event log on (every row allocated) or off (the fast setting), so a run
+        can record only the stretch a display watches (model/flash/gcwatch.py)."""
+        self.arrays.regs[R_EVENT_CAPACITY] = len(self.arrays.events) if on else 0
+
     def take_events(self) -> np.ndarray:
         """Copy out the events recorded since the last call (rows of kind, a, b, c) and empty
         the buffer."""

@@ -14,6 +14,7 @@ import numpy as np
 
 from . import theory
 from .drive import Drive, window_wa
+from .gcwatch import GcWatch
 from .geometry import FtlConfig, Geometry
 from .heldback import held_back_blocks, usable_spare
 from .workloads import CHUNK_PAGES, Workload, sequential_fill, trim_range
@@ -112,14 +113,17 @@ def theory_for(spec: RunSpec, spare: float) -> float | None:
 
 def _write(drive: Drive, spec: RunSpec, pages: int, rng: np.random.Generator, phase: str,
            progress: Progress | None, cancel: Callable[[], bool] | None, start_page: int,
-           on_chunk: Callable[[], None] | None = None) -> None:
+           on_chunk: Callable[[], None] | None = None, watch: GcWatch | None = None) -> None:
     user = spec.geometry.user_pages
     done = 0
     chunk = min(CHUNK_PAGES, max(1, pages // max(1, spec.windows * 4)))
     for lpns in spec.workload.page_chunks(user, pages, rng, chunk, start_page):
         if cancel is not None and cancel():
             raise Cancelled(phase)
-        drive.write_pages(lpns)
+        if watch is not None and watch.wants():
+            watch.write(drive, lpns)
+        else:
+            drive.write_pages(lpns)
         done += lpns.size
         if on_chunk is not None:
             on_chunk()
@@ -129,12 +133,14 @@ def _write(drive: Drive, spec: RunSpec, pages: int, rng: np.random.Generator, ph
 
 def run(spec: RunSpec, progress: Progress | None = None,
         cancel: Callable[[], bool] | None = None,
-        observe: Callable[[Drive], None] | None = None) -> RunResult:
+        observe: Callable[[Drive], None] | None = None,
+        watch: GcWatch | None = None) -> RunResult:
     """Fill the drive in order, TRIM the inactive pages, warm up, then measure. observe, if
     given, sees the drive after every chunk of work (a window draws its blocks from it; it
-    must only read)."""
+    must only read). watch, if given, is shown the run's first GCs as they happen
+    (model/flash/gcwatch.py); the figures are the same with or without it."""
     g = spec.geometry
-    drive = Drive(g, spec.config)
+    drive = Drive(g, spec.config) if watch is None else watch.drive(g, spec.config)
     look = (lambda: observe(drive)) if observe is not None else None
     rng = np.random.default_rng(spec.seed)
     fill = sequential_fill(g.user_pages)
@@ -151,7 +157,7 @@ def run(spec: RunSpec, progress: Progress | None = None,
         drive.run(trim_range(active, g.user_pages - active))
 
     warm = int(round(spec.warmup_drive_writes * g.user_pages))
-    _write(drive, spec, warm, rng, "warmup", progress, cancel, 0, look)
+    _write(drive, spec, warm, rng, "warmup", progress, cancel, 0, look, watch)
 
     measure = max(1, int(round(spec.measure_drive_writes * g.user_pages)))
     before = drive.counters()
@@ -166,7 +172,7 @@ def run(spec: RunSpec, progress: Progress | None = None,
             marks.append(drive.counters())
 
     t0 = time.perf_counter()
-    _write(drive, spec, measure, rng, "measure", progress, cancel, warm, mark_windows)
+    _write(drive, spec, measure, rng, "measure", progress, cancel, warm, mark_windows, watch)
     seconds = time.perf_counter() - t0
     after = drive.counters()
     while len(marks) <= spec.windows:

@@ -34,6 +34,7 @@ from .lessonpage import StepPage
 from .lessonresults import LessonResults
 from .lessonrun import LessonJob
 from .lessonruns import RunSteps
+from .lessonwatch import LessonWatch
 
 KIND_NAMES = {"read": "read", "predict": "predict", "run": "run", "compare": "compare",
               "reflect": "what happened", "quiz": "quiz"}
@@ -88,6 +89,7 @@ class LessonPanel(QWidget, StepPage, RunSteps):
         self.home_note = self.home.note  # where the window says why a lesson file was refused
         self.pages.addWidget(self.home)
         self._step_page()
+        self.watch = LessonWatch(self)  # a run to watch: its GCs at teaching pace
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.cancel_job,
                   context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.show_home()

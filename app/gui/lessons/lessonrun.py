@@ -6,20 +6,26 @@ The thread reports progress, each configuration as it finishes, and (a few times
 a snapshot of the drive being run for the block map: per slot, the configuration's index
 in its step (two configurations run side by side fill slots 0 and 1 at once). cancel() is
 honoured between chunks of work; the play keeps every configuration that finished before it.
+
+A step to watch (pace "teach") hands its first GCs here as they happen: the thread publishes
+them as the frames of one snapshot (the victim marked, its pages moved, the erase) and waits
+until the display has played them (release()) or the student skips to the end (skip()).
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from dataclasses import replace
 
 from PySide6.QtCore import QThread, Signal
 
 from lessons.lesson import LessonError
 from lessons.player import Cancelled, LessonPlay
 from model.flash.drive import Drive
+from model.flash.gcwatch import TEACH_GCS
 
-from ..run.snapshot import Snapshot, drive_snapshot
+from ..run.snapshot import Snapshot, drive_snapshot, phase_snapshot
 
 FRAME_S = 1 / 15  # block-map snapshots at most this often
 
@@ -44,9 +50,46 @@ class LessonJob(QThread):
         self._label = ""
         self._drives: dict[int, Drive] = {}  # slot -> the drive of a configuration under way
         self._finals: dict[int, Snapshot] = {}  # configuration index -> its drive at the end
+        self.paced = getattr(step, "pace", "full") == "teach"
+        self._skip = threading.Event()  # the student chose "Skip to end"
+        self._released = threading.Event()  # the display has played the GCs held
+        # the GCs held: (number of the first, GCs played, GCs after them in the same write)
+        self.gc_held = (0, 0, 0)
 
     def cancel(self) -> None:
         self._cancel.set()
+        self._released.set()
+
+    def skip(self) -> None:
+        """Stop watching GCs: the run goes on to its end at full speed."""
+        self._skip.set()
+        self._released.set()
+
+    @property
+    def skipped(self) -> bool:
+        return self._skip.is_set()
+
+    def release(self) -> None:
+        """The display has played the GCs held: the run goes on."""
+        self._released.set()
+
+    def _watch_gc(self, drive: Drive, phases: list, first: int, index: int) -> None:
+        """GCs one host page's write made, on the thread: published as frames (the first
+        TEACH_GCS of the run; a burst beyond them is counted, not played), then the thread
+        waits for the display. The drive is not touched until it is released."""
+        if self._cancel.is_set() or self._skip.is_set():
+            return
+        n = len(phases) // 3
+        keep = max(1, min(n, TEACH_GCS - first + 1))
+        self._released.clear()
+        with self._lock:
+            self._seq += 1
+            base = drive_snapshot(drive, self._seq, segment=self._label, running=True)
+            frames = tuple(phase_snapshot(base, p) for p in phases[:3 * keep])
+            self.gc_held = (first, keep, n - keep)
+            self._latest[0] = replace(base, gc_frames=frames, gc_serial=self._seq)
+        self.drive_ready.emit(0)
+        self._released.wait()
 
     def take_snapshot(self, slot: int = 0) -> Snapshot | None:
         with self._lock:
@@ -92,6 +135,8 @@ class LessonJob(QThread):
         play = self.play
         play.progress, play.cancel = self._progress, self._cancel.is_set
         play.observe = self._observe if getattr(self.step, "blockmap", False) else None
+        if self.paced:
+            play.watch_gc, play.skip_watch = self._watch_gc, self._skip.is_set
         try:
             if self.step.kind == "run":
                 out = play.run(self.step, on_config=self._config_done)
@@ -107,3 +152,4 @@ class LessonJob(QThread):
             self.finished_ok.emit(out)
         finally:
             play.progress = play.cancel = play.observe = None
+            play.watch_gc = play.skip_watch = None

@@ -166,6 +166,7 @@ class RunSteps:
         job.cancelled.connect(self._job_cancelled)
         job.finished.connect(self._job_ended)
         self.job = job
+        self.watch.start(job)
         self._started = self.clock()  # "Done in X s": wall time from Run to finished
         self.bar.setValue(0)
         self.run_button.setEnabled(False)
@@ -197,8 +198,8 @@ class RunSteps:
 
     def _job_drive(self, slot: int) -> None:
         snap = self.job.take_snapshot(slot) if self.job is not None else None
-        if snap is not None:  # None: an earlier call already took the newest
-            self._show_drive(slot, snap)
+        if snap is not None and not (slot == 0 and self.watch.offer(snap)):
+            self._show_drive(slot, snap)  # None: an earlier call already took the newest
 
     def _config_done(self, result) -> None:
         step = self.job.step
@@ -224,6 +225,7 @@ class RunSteps:
 
     def _job_ended(self) -> None:
         job, self.job = self.job, None
+        self.watch.end()
         message, self._job_message = self._job_message, ""
         if job is None or self.lesson is None:
             return

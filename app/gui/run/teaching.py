@@ -1,9 +1,10 @@
 """The worker's garbage collections made visible (app/gui/run/worker.py): the teaching pace,
 one step of GC, and a breakpoint that fired on a GC. A mixin of Worker.
 
-At teaching pace (speed "teach", on a drive small enough for the map to show its pages) the
-worker runs host commands one at a time and stops after the first that made the drive collect
-garbage; that command's GCs, read back from the engine's events phase by phase
+At teaching pace (speed "teach", on a drive with the engine's events: worker.EVENT_BLOCKS;
+one too big for a snapshot to carry its pages plays block by block) the worker runs host
+commands one at a time and stops after the first that made the drive collect garbage; that
+command's GCs, read back from the engine's events phase by phase
 (model/flash/gcepisodes.py), are held: every snapshot carries them as frames (the victim
 marked, its pages moved, the erase) until the display has played them and sends "release"
 (app/gui/run/gcpacer.py times the phases). The physics is the same as at any speed: the same
@@ -20,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from model.flash.gcepisodes import gc_phases
-from model.flash.state import EV_VICTIM
+from model.flash.state import EV_VICTIM, OP_WRITE, R_FREE_COUNT, R_GC_LOW
 
 from .snapshot import MARK_VICTIM, PAGE_LEVEL_PAGES, Snapshot, phase_snapshot
 
@@ -43,8 +44,24 @@ class TeachingPace:
         return self.drive is not None and self.drive.geometry.physical_pages <= PAGE_LEVEL_PAGES
 
     def _teaching(self) -> bool:
+        # any drive with events (worker.EVENT_BLOCKS): one too big for a snapshot's pages
+        # plays its GCs block by block (the victim, where its pages went, the erase)
         return (self._speed == "teach" and self.animated and not self._replaying
-                and bool(self.drive.event_capacity) and self._pages_shown())
+                and bool(self.drive.event_capacity))
+
+    def _may_collect(self, work) -> bool:
+        """Whether running `work` may start a GC (so the page map before it is worth a copy):
+        under page mapping, only once it may take the free blocks to the low-water mark
+        (gc.foreground_gc); a copy of a big drive's map before every command would cost
+        more than the pace allows."""
+        drive = self.drive
+        if drive.config.mapping != "page":
+            return True
+        regs, ppb = drive.arrays.regs, drive.geometry.pages_per_block
+        pages = (work.size if isinstance(work, np.ndarray)  # host pages, or TRIM commands
+                 else int(work.counts[work.ops == OP_WRITE].sum()))
+        blocks = -(-pages // ppb)
+        return int(regs[R_FREE_COUNT]) <= int(regs[R_GC_LOW]) + blocks + 1
 
     def _arrays_before(self) -> tuple:
         a = self.drive.arrays
@@ -69,14 +86,14 @@ class TeachingPace:
         for _ in range(n):
             if stream.finished:
                 break
-            before = self._arrays_before()
             work = stream.take(1)
+            before = self._arrays_before() if self._may_collect(work) else None
             self._run(work)
             pages += len(work) if stream.is_trim else work.size
             ev = (np.concatenate(self._batch_events) if self._batch_events
                   else np.empty((0, 4), dtype=np.int64))
             events.append(ev)
-            if (ev[:, 0] == EV_VICTIM).any():
+            if before is not None and (ev[:, 0] == EV_VICTIM).any():
                 self._hold(gc_phases(*before, ev, ppb))
                 break
         self._batch_events = events
