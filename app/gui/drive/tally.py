@@ -11,7 +11,7 @@ import math
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QWidget
 
-from model.flash.amplification import page_wa
+from app.session.wanotes import wa_figure
 
 from ..run.runstatus import gc_words
 from ..run.snapshot import Snapshot
@@ -96,13 +96,14 @@ class Tally(QWidget):
             return
         c = snap.counters
         host, flash = c["host_writes"], c["nand_writes"]
-        wa = page_wa(flash, host)
+        wa = snap.wa  # the status bar's figure too, from the same snapshot
         self.values["host"].setText(f"{host:,}")
         self.values["flash"].setText(f"{flash:,}")
         self.values["copied"].setText(f"{c['gc_copies']:,}")
-        known = math.isfinite(wa)
-        self.values["wa"].setText(f"{wa:.2f}" if known else "-")
-        ratio = f"{flash:,} ÷ {host:,}" if known else ROWS[3][2]
+        known = math.isfinite(wa) and host > 0
+        self.values["wa"].setText(wa_figure(wa))
+        ratio = (f"{flash:,} ÷ {host:,}" + ("" if snap.stored == 1 else
+                  f" × {snap.stored:g} (compressed)") if known else ROWS[3][2])
         self.values["wa"].setToolTip(ratio)  # the division itself, said and shown on hover
         self.values["wa"].setAccessibleDescription(ratio)
         self.now.setText(gc_words(snap))

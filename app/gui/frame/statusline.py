@@ -12,12 +12,14 @@ from PySide6.QtCore import Qt
 from app.session.wanotes import reading_of, spare_detail, wa_note, wa_status
 
 from ..run.runstatus import pair_progress
-from ..run.snapshot import Snapshot
 
 
-def _last_wa(snap: Snapshot | None) -> float:
-    return float(snap.series["wa"][-1]) if snap is not None and snap.series["wa"].size \
-        else math.nan
+def _shown_wa(v) -> float:
+    """The WA of the moment drive view v's map shows (a GC's phase at teaching pace), the
+    figure its tally shows too: both read it from the same snapshot."""
+    snap = v.blockmap.snapshot if v.shows_own_drive and v.blockmap.snapshot is not None \
+        else v.snapshot
+    return snap.wa if snap is not None else math.nan
 
 
 def show(w) -> None:
@@ -39,17 +41,12 @@ def show(w) -> None:
     w.status["time"].setText(f"{who}sim {snap.sim_s:,.2f} s" if s.profile
                              else f"{who}sim time -")
     w.status["speed"].setText(a.run_status.speed(snap, time.perf_counter(), a.fps()))
+    show_wa(w)
     if len(w.views) == 1:
-        w.status["wa"].setText(wa_status(s, _last_wa(snap)))
         w.progress_label.setText(a.run_status.progress(snap))
         note = wa_note(s, reading_of(snap.series, float(snap.valid.sum()) >= snap.user_pages))
     else:
         b = w.views[1]
-        # "(compressed)" once, at the end, when it explains both
-        texts = [wa_status(v.settings, _last_wa(v.snapshot)) for v in w.views]
-        tail = " (compressed)" if all(t.endswith(" (compressed)") for t in texts) else ""
-        texts = [t.removesuffix(tail) for t in texts]
-        w.status["wa"].setText(f"A: {texts[0]}  B: {texts[1]}{tail}")
         w.progress_label.setText(pair_progress(snap, b.snapshot or snap, a.progress(),
                                                b.progress()))
         note = ""  # the note explains one drive's figure: with two it would name only A's
@@ -58,6 +55,19 @@ def show(w) -> None:
     w.wa_note.setText(note)
     w.wa_note.setToolTip(spare_detail(s) or "Why the write amplification shown is what it is.")
     w.wa_note.setVisible(bool(note))
+
+
+def show_wa(w) -> None:
+    """The status bar's WA of each drive, for the moment its map shows: called for each
+    snapshot and for each phase of a GC the map plays at teaching pace, as the tally is."""
+    texts = [wa_status(v.settings, _shown_wa(v)) for v in w.views]
+    if len(texts) == 1:
+        w.status["wa"].setText(texts[0])
+        return
+    # "(compressed)" once, at the end, when it explains both
+    tail = " (compressed)" if all(t.endswith(" (compressed)") for t in texts) else ""
+    texts = [t.removesuffix(tail) for t in texts]
+    w.status["wa"].setText(f"A: {texts[0]}  B: {texts[1]}{tail}")
 
 
 def fit(w) -> None:
