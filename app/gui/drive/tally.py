@@ -25,6 +25,9 @@ ROWS = (
 )
 
 
+LARGEST_DRIVE_WRITES = 1000  # a run's figures stay within this many drive writes of pages
+
+
 class Tally(QWidget):
     """The tally beside the map, one row a figure; set_snapshot follows the map."""
 
@@ -38,9 +41,10 @@ class Tally(QWidget):
         grid = QGridLayout(self)
         grid.setContentsMargins(6, 0, 0, 0)
         grid.setVerticalSpacing(2)
-        grid.setHorizontalSpacing(8)
+        grid.setHorizontalSpacing(6)
         self.values: dict[str, QLabel] = {}
         self._widths: list[QLabel] = []  # sized for the largest figure (changeEvent)
+        self._user_pages = 0  # the drive's size the widths are for
         for row, (key, words, term) in enumerate(ROWS):
             # the words on one line (the WA's on two), the figure beside them: four rows
             # fit beside the map in the large type of presentation mode too
@@ -74,14 +78,17 @@ class Tally(QWidget):
         return self.values[key].text()
 
     def _fix_widths(self) -> None:
-        """Each figure as wide as the largest it shows (a 95 GB drive's page counts): a
-        tally that widened as its numbers grew narrowed the map beside it, which moved
-        the view a person had zoomed to."""
+        """Each figure as wide as the largest this drive's run shows (LARGEST_DRIVE_WRITES
+        drive writes of pages): a tally that widened as its numbers grew narrowed the map
+        beside it, which moved the view a person had zoomed to; one as wide as a 95 GB
+        drive's counts on every drive pushed the window past a 1024 px screen."""
+        largest = f"{max(self._user_pages, 1024) * LARGEST_DRIVE_WRITES:,}"
+        widest = "".join("0" if ch.isdigit() else ch for ch in largest)  # widest digits
         for value in self._widths:
             font = value.font()
             font.setBold(True)
             value.setFont(font)
-            value.setMinimumWidth(value.fontMetrics().horizontalAdvance("000,000,000,000"))
+            value.setMinimumWidth(value.fontMetrics().horizontalAdvance(widest))
 
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt name
         super().changeEvent(event)
@@ -94,6 +101,9 @@ class Tally(QWidget):
                 v.setText("-")
             self.now.setText("")
             return
+        if snap.user_pages != self._user_pages:  # another drive: widths for its figures
+            self._user_pages = snap.user_pages
+            self._fix_widths()
         c = snap.counters
         host, flash = c["host_writes"], c["nand_writes"]
         wa = snap.wa  # the status bar's figure too, from the same snapshot
