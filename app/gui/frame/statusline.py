@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 
 from app.session.wanotes import reading_of, spare_detail, wa_note, wa_status
 
-from ..run.runstatus import pair_progress
+from ..run.runstatus import gc_words, pair_progress
 
 
 def _shown_wa(v) -> float:
@@ -43,18 +43,29 @@ def show(w) -> None:
     w.status["speed"].setText(a.run_status.speed(snap, time.perf_counter(), a.fps()))
     show_wa(w)
     if len(w.views) == 1:
-        w.progress_label.setText(a.run_status.progress(snap))
+        progress = a.run_status.progress(snap)
+        if said_under_map(w):  # the GC stepped is named under the map: not twice
+            progress = progress.removesuffix(f" · {gc_words(snap)}")
+        w.progress_label.setText(progress)
         note = wa_note(s, reading_of(snap.series, float(snap.valid.sum()) >= snap.user_pages))
     else:
         b = w.views[1]
         w.progress_label.setText(pair_progress(snap, b.snapshot or snap, a.progress(),
                                                b.progress()))
         note = ""  # the note explains one drive's figure: with two it would name only A's
-    if w.notice:  # a breakpoint that paused the run, until the next run starts
-        w.progress_label.setText(f"{w.progress_label.text()} · {w.notice}")
+    if w.notice and not said_under_map(w):  # a breakpoint that paused the run, until
+        w.progress_label.setText(f"{w.progress_label.text()} · {w.notice}")  # the next run
     w.wa_note.setText(note)
     w.wa_note.setToolTip(spare_detail(s) or "Why the write amplification shown is what it is.")
     w.wa_note.setVisible(bool(note))
+
+
+def said_under_map(w) -> bool:
+    """The sentence under the single map says what the map shows of a GC (a breakpoint on
+    one, a GC stepped): the notice about it is not repeated on the progress line, whose
+    second line squashed the tally beside the map at 1024 x 768 in presentation type."""
+    now = w.views[0].tally.now
+    return len(w.views) == 1 and now.isVisible() and bool(now.text())
 
 
 def show_wa(w) -> None:
@@ -114,6 +125,8 @@ def say(w, text: str, ms: int = 0) -> None:
     w.said_notice = text if text and text == w.notice else ""
     if bar.fontMetrics().horizontalAdvance(text) <= room:
         label.setText(text)
+    elif w.said_notice and said_under_map(w):  # the map's sentence names that GC
+        label.setText("")
     elif w.said_notice:  # the progress line, which wraps, names it whole (show)
         label.setText("")
         w.progress_label.setText(text)
