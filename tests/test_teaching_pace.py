@@ -182,7 +182,7 @@ def test_tally_and_map_follow_each_phase(qtbot, until, quick_teach):
     c = mark.counters
     assert t.figure("host") == f"{c['host_writes']:,}"
     assert t.figure("flash") == f"{c['nand_writes']:,}"
-    assert t.figure("wa") == f"{c['nand_writes'] / c['host_writes']:.2f}"
+    assert t.figure("wa") == f"{c['nand_writes'] / c['host_writes']:.3f}"
     assert t.values["wa"].toolTip() == f"{c['nand_writes']:,} ÷ {c['host_writes']:,}"
     assert f"picks block {mark.gc_victim}" in t.now.text()
     assert t.values["copied"].accessibleName() == "Pages GC copied"

@@ -129,8 +129,13 @@ def wa_note(s: Settings, reading: WaReading | float) -> str:
     return " ".join(notes)
 
 
+def wa_figure(measured: float) -> str:
+    """A WA as the window writes it, in the status bar and the tally alike ("-": none)."""
+    return f"{measured:.3f}" if math.isfinite(measured) else "-"
+
+
 def wa_status(s: Settings, measured: float) -> str:
     """The status bar's WA: the number, and a word when compression explains it."""
     if not math.isfinite(measured):
         return "WA -"
-    return f"WA {measured:.3f}" + (" (compressed)" if stored_share(s) < 1 else "")
+    return f"WA {wa_figure(measured)}" + (" (compressed)" if stored_share(s) < 1 else "")

@@ -38,6 +38,7 @@ class Presentation(QObject):
         self.on_change: Callable[[], None] = lambda: None  # menu check marks follow
         error.installEventFilter(self)
         window.installEventFilter(self)  # its layout changes: back to the screen's size
+        self._grown = False  # the window outgrew the screen with its layout (_note_growth)
         self._refit = QTimer(self)
         self._refit.setSingleShot(True)
         self._refit.timeout.connect(self.fill_screen)
@@ -63,6 +64,7 @@ class Presentation(QObject):
         if on == self.on:
             return
         self.on = on
+        self._grown = False
         w = self.window
         theme.set_current("projector" if on else "normal")
         if on:
@@ -94,8 +96,22 @@ class Presentation(QObject):
         room = screen.geometry()
         # a window as wide as the screen and taller grew with its layout; one another size
         # was sized on purpose (a test showing 1920 x 1080 on a smaller screen)
-        if w.width() == room.width() and w.height() > room.height():
+        if self._grown or (w.width() == room.width() and w.height() > room.height()):
             w.setGeometry(room)
+            self._grown = w.size() != room.size()  # again once its layout needs less
+
+    def _note_growth(self, event) -> None:
+        """A window that filled the screen and grew to its layout's minimum (the lesson
+        panel opened beside the controls: 1248 px on a 1024 px screen) goes back to the
+        screen once the layout needs less; one sized on purpose stays as it was sized."""
+        w, screen = self.window, self.window.screen()
+        if screen is None:
+            return
+        room, new, old = screen.geometry().size(), event.size(), event.oldSize()
+        if old.width() <= room.width() and old.height() <= room.height() and (
+                new.width() > room.width() and new.width() == w.minimumWidth()
+                or new.height() > room.height() and new.height() == w.minimumHeight()):
+            self._grown = True
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
         kind = event.type()
@@ -103,6 +119,8 @@ class Presentation(QObject):
             # a layout that needed more room grew the window past the screen; once it
             # needs less, the window goes back to the screen's size
             if self.on and kind in (QEvent.Type.LayoutRequest, QEvent.Type.Resize):
+                if kind == QEvent.Type.Resize:
+                    self._note_growth(event)
                 self._refit.start(0)
             return False
         if kind == QEvent.Type.ShowToParent and not self.panel_shown():

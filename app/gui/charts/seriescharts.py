@@ -219,6 +219,14 @@ class SeriesChart(QChartView):
             self._chart.legend().show()
         x = np.concatenate(xs) if xs else np.empty(0)
         y = np.concatenate(ys) if ys else np.empty(0)
+        if x.size and np.ptp(x) == 0:  # a run not yet begun (one row, at 0): its analytic
+            # level is a point; drawn across 0 to 1 drive writes in tenths, it reads as a
+            # level, where the axis of that one x had only the whole ticks 0 and 1
+            for name, (_x, ly) in data.items():
+                ly = np.asarray(ly, float)
+                if ly.size and np.all(ly == ly[0]) and np.isfinite(ly[0]):
+                    self.series[name].replaceNp(np.array([0.0, 1.0]), ly[[0, 0]])
+            x = np.empty(0)
         self._spans = ((float(x.min()), float(x.max()), _whole(x)) if x.size else (0.0, 1.0, False),
                        (min(self.y_floor, float(y.min())),
                         float(y.max()) * 1.04 if y.max() > 0 else 1.0, _whole(y))

@@ -11,7 +11,7 @@ import math
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QWidget
 
-from model.flash.amplification import page_wa
+from app.session.wanotes import wa_figure
 
 from ..run.runstatus import gc_words
 from ..run.snapshot import Snapshot
@@ -23,6 +23,9 @@ ROWS = (
     ("wa", "Write amplification = flash ÷ host", "WA: pages written to flash per page the "
      "host wrote, since the drive was new"),
 )
+
+
+LARGEST_DRIVE_WRITES = 1000  # a run's figures stay within this many drive writes of pages
 
 
 class Tally(QWidget):
@@ -38,9 +41,10 @@ class Tally(QWidget):
         grid = QGridLayout(self)
         grid.setContentsMargins(6, 0, 0, 0)
         grid.setVerticalSpacing(2)
-        grid.setHorizontalSpacing(8)
+        grid.setHorizontalSpacing(6)
         self.values: dict[str, QLabel] = {}
         self._widths: list[QLabel] = []  # sized for the largest figure (changeEvent)
+        self._user_pages = 0  # the drive's size the widths are for
         for row, (key, words, term) in enumerate(ROWS):
             # the words on one line (the WA's on two), the figure beside them: four rows
             # fit beside the map in the large type of presentation mode too
@@ -74,14 +78,17 @@ class Tally(QWidget):
         return self.values[key].text()
 
     def _fix_widths(self) -> None:
-        """Each figure as wide as the largest it shows (a 95 GB drive's page counts): a
-        tally that widened as its numbers grew narrowed the map beside it, which moved
-        the view a person had zoomed to."""
+        """Each figure as wide as the largest this drive's run shows (LARGEST_DRIVE_WRITES
+        drive writes of pages): a tally that widened as its numbers grew narrowed the map
+        beside it, which moved the view a person had zoomed to; one as wide as a 95 GB
+        drive's counts on every drive pushed the window past a 1024 px screen."""
+        largest = f"{max(self._user_pages, 1024) * LARGEST_DRIVE_WRITES:,}"
+        widest = "".join("0" if ch.isdigit() else ch for ch in largest)  # widest digits
         for value in self._widths:
             font = value.font()
             font.setBold(True)
             value.setFont(font)
-            value.setMinimumWidth(value.fontMetrics().horizontalAdvance("000,000,000,000"))
+            value.setMinimumWidth(value.fontMetrics().horizontalAdvance(widest))
 
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt name
         super().changeEvent(event)
@@ -94,15 +101,19 @@ class Tally(QWidget):
                 v.setText("-")
             self.now.setText("")
             return
+        if snap.user_pages != self._user_pages:  # another drive: widths for its figures
+            self._user_pages = snap.user_pages
+            self._fix_widths()
         c = snap.counters
         host, flash = c["host_writes"], c["nand_writes"]
-        wa = page_wa(flash, host)
+        wa = snap.wa  # the status bar's figure too, from the same snapshot
         self.values["host"].setText(f"{host:,}")
         self.values["flash"].setText(f"{flash:,}")
         self.values["copied"].setText(f"{c['gc_copies']:,}")
-        known = math.isfinite(wa)
-        self.values["wa"].setText(f"{wa:.2f}" if known else "-")
-        ratio = f"{flash:,} ÷ {host:,}" if known else ROWS[3][2]
+        known = math.isfinite(wa) and host > 0
+        self.values["wa"].setText(wa_figure(wa))
+        ratio = (f"{flash:,} ÷ {host:,}" + ("" if snap.stored == 1 else
+                  f" × {snap.stored:g} (compressed)") if known else ROWS[3][2])
         self.values["wa"].setToolTip(ratio)  # the division itself, said and shown on hover
         self.values["wa"].setAccessibleDescription(ratio)
         self.now.setText(gc_words(snap))

@@ -48,6 +48,27 @@ def install(w) -> None:
     w.resizeDocks([dock], [320], Qt.Orientation.Horizontal)
     w.in_lesson = False
     w._split_before: list[int] = []  # the map / charts split before a lesson
+    w.panel_folded_for_lessons = False
+    dock.visibilityChanged.connect(lambda shown: make_room(w, shown))
+
+
+def make_room(w, shown: bool) -> None:
+    """In presentation type the lesson panel, the control panel and the map with its
+    tally are wider than a 1024 px screen (the window grew to 1248 px, its right part off
+    the screen): while the lesson panel shows outside a lesson, the control panel folds
+    away (Show panel, F9, brings it back) and returns when the lesson panel closes."""
+    present = w.presentation
+    if shown and present.on and not w.in_lesson and present.panel_shown():
+        screen = w.screen()
+        need = (w.centralWidget().minimumSizeHint().width()
+                + w.lesson_dock.minimumSizeHint().width())
+        if screen is not None and need > screen.geometry().width():
+            w.panel_folded_for_lessons = True
+            present.set_panel(False)
+    elif not shown and w.panel_folded_for_lessons:
+        w.panel_folded_for_lessons = False
+        if present.on and not present.panel_shown():
+            present.set_panel(True)
 
 
 def add_menu(w) -> None:
@@ -87,6 +108,9 @@ def set_active(w, on: bool) -> None:
     # the lesson runs the drive: the workbench's own buttons fold away, and the controls
     # (only the settings the lesson uses) need less width than the map and results
     w.button_bar.setVisible(not on)
+    if on and w.panel_folded_for_lessons:  # the lesson's own settings show in the panel
+        w.panel_folded_for_lessons = False
+        w.presentation.set_panel(True)
     if on:
         w.controls_scroll.setMaximumWidth(240)
         w.controls_scroll.setMinimumWidth(min(180, w._controls_width))

@@ -9,13 +9,15 @@ import time
 
 from app.session.wanotes import reading_of, spare_detail, wa_note, wa_status
 
-from ..run.runstatus import pair_progress
-from ..run.snapshot import Snapshot
+from ..run.runstatus import gc_words, pair_progress
 
 
-def _last_wa(snap: Snapshot | None) -> float:
-    return float(snap.series["wa"][-1]) if snap is not None and snap.series["wa"].size \
-        else math.nan
+def _shown_wa(v) -> float:
+    """The WA of the moment drive view v's map shows (a GC's phase at teaching pace), the
+    figure its tally shows too: both read it from the same snapshot."""
+    snap = v.blockmap.snapshot if v.shows_own_drive and v.blockmap.snapshot is not None \
+        else v.snapshot
+    return snap.wa if snap is not None else math.nan
 
 
 def show(w) -> None:
@@ -37,25 +39,44 @@ def show(w) -> None:
     w.status["time"].setText(f"{who}sim {snap.sim_s:,.2f} s" if s.profile
                              else f"{who}sim time -")
     w.status["speed"].setText(a.run_status.speed(snap, time.perf_counter(), a.fps()))
+    show_wa(w)
     if len(w.views) == 1:
-        w.status["wa"].setText(wa_status(s, _last_wa(snap)))
-        w.progress_label.setText(a.run_status.progress(snap))
+        progress = a.run_status.progress(snap)
+        if said_under_map(w):  # the GC stepped is named under the map: not twice
+            progress = progress.removesuffix(f" · {gc_words(snap)}")
+        w.progress_label.setText(progress)
         note = wa_note(s, reading_of(snap.series, float(snap.valid.sum()) >= snap.user_pages))
     else:
         b = w.views[1]
-        # "(compressed)" once, at the end, when it explains both
-        texts = [wa_status(v.settings, _last_wa(v.snapshot)) for v in w.views]
-        tail = " (compressed)" if all(t.endswith(" (compressed)") for t in texts) else ""
-        texts = [t.removesuffix(tail) for t in texts]
-        w.status["wa"].setText(f"A: {texts[0]}  B: {texts[1]}{tail}")
         w.progress_label.setText(pair_progress(snap, b.snapshot or snap, a.progress(),
                                                b.progress()))
         note = ""  # the note explains one drive's figure: with two it would name only A's
-    if w.notice:  # a breakpoint that paused the run, until the next run starts
-        w.progress_label.setText(f"{w.progress_label.text()} · {w.notice}")
+    if w.notice and not said_under_map(w):  # a breakpoint that paused the run, until
+        w.progress_label.setText(f"{w.progress_label.text()} · {w.notice}")  # the next run
     w.wa_note.setText(note)
     w.wa_note.setToolTip(spare_detail(s) or "Why the write amplification shown is what it is.")
     w.wa_note.setVisible(bool(note))
+
+
+def said_under_map(w) -> bool:
+    """The sentence under the single map says what the map shows of a GC (a breakpoint on
+    one, a GC stepped): the notice about it is not repeated on the progress line, whose
+    second line squashed the tally beside the map at 1024 x 768 in presentation type."""
+    now = w.views[0].tally.now
+    return len(w.views) == 1 and now.isVisible() and bool(now.text())
+
+
+def show_wa(w) -> None:
+    """The status bar's WA of each drive, for the moment its map shows: called for each
+    snapshot and for each phase of a GC the map plays at teaching pace, as the tally is."""
+    texts = [wa_status(v.settings, _shown_wa(v)) for v in w.views]
+    if len(texts) == 1:
+        w.status["wa"].setText(texts[0])
+        return
+    # "(compressed)" once, at the end, when it explains both
+    tail = " (compressed)" if all(t.endswith(" (compressed)") for t in texts) else ""
+    texts = [t.removesuffix(tail) for t in texts]
+    w.status["wa"].setText(f"A: {texts[0]}  B: {texts[1]}{tail}")
 
 
 def fit(w) -> None:
@@ -102,8 +123,11 @@ def say(w, text: str, ms: int = 0) -> None:
     w.message_timer.stop()
     # a breakpoint's notice is cleared with the notice (show: a run resumed or was reset)
     w.said_notice = text if text and text == w.notice else ""
-    if w.said_notice and bar.fontMetrics().horizontalAdvance(text) > room:
-        label.set_message("")  # the progress line, which wraps, names it whole (show)
+    too_long = bar.fontMetrics().horizontalAdvance(text) > room
+    if w.said_notice and too_long and said_under_map(w):  # the map's sentence names that GC
+        label.set_message("")
+    elif w.said_notice and too_long:  # the progress line, which wraps, names it whole (show)
+        label.set_message("")
         w.progress_label.setText(text)
     else:  # shortened in the middle to the label's room, never over the figures
         label.set_message(text)

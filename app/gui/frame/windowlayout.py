@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QScrollArea,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
     QVBoxLayout,
@@ -26,10 +27,24 @@ from ..drive.driveview import DriveView
 from ..lessons.lessonresults import LessonResults
 from ..settings.controls import Controls
 from . import buttonbar, dockedlessons, exportdialog, shortcuts, statusline
+from .splitfit import SplitFit
 
 
 class WindowLayout:
     """Workbench's _build: the widgets of the window, made once."""
+
+    def _size_lower_pages(self) -> None:
+        """The hidden page of the lower half ignored in height (its own policy kept for
+        when it shows)."""
+        own = self.__dict__.setdefault("_lower_policies", {})
+        for i in range(self.lower.count()):
+            page = self.lower.widget(i)
+            policy = page.sizePolicy()
+            own.setdefault(page, policy.verticalPolicy())
+            policy.setVerticalPolicy(own[page] if page is self.lower.currentWidget()
+                                     else QSizePolicy.Policy.Ignored)
+            page.setSizePolicy(policy)
+        self.lower.updateGeometry()
 
     def _build(self, a: DriveView) -> None:
         self.views.append(a)
@@ -85,12 +100,17 @@ class WindowLayout:
         self.lower = QStackedWidget()  # the workbench's charts, or a lesson's results
         self.lower.addWidget(charts_box)
         self.lower.addWidget(self.lesson_results)
+        # only the page shown sets the half's minimum: the charts' (legend and note too)
+        # kept a lesson's map legend cut off under the splitter at 768 lines
+        self.lower.currentChanged.connect(lambda _i: self._size_lower_pages())
+        self._size_lower_pages()
         right = self.right_split = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(top)
         right.addWidget(self.lower)
         right.setStretchFactor(0, 1)
         right.setStretchFactor(1, 1)
         right.setSizes([500, 400])
+        self.split_fit = SplitFit(right)  # the map half gets the height its words need
         split = self.main_split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(scroll)
         split.addWidget(right)

@@ -132,6 +132,9 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         v.session.changed.connect(lambda s, d, v=v: self.settings_changed(v, s, d))
         v.session.error.connect(lambda f, msg: self.controls.show_error(msg, f))
         v.snapshot_taken.connect(self._on_snapshot)
+        # the WA follows the map, a GC's phases at teaching pace too, as the tally does
+        v.blockmap.shown.connect(lambda _snap: statusline.show_wa(self) if self.views
+                                 and self.views[0].snapshot is not None else None)
         v.mount_followed.connect(lambda v: self.show_settings() if v is self.edited_view()
                                  else None)
         v.failed.connect(lambda msg, v=v: self._on_failed(v, msg))

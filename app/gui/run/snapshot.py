@@ -6,11 +6,12 @@ page's state, marked with what happened since the previous frame. Taken by the w
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from model.flash.drive import Drive
+from model.flash.drive import Drive, window_wa
 from model.flash.gcepisodes import GcPhase
 from model.flash.state import BLOCK_FREE, BLOCK_OPEN, BLOCK_VICTIM, FREE_PAGE, INVALID_PAGE
 
@@ -87,6 +88,18 @@ class Snapshot:
     # Snapshot of the drive at that phase); gc_serial numbers the GC they show
     gc_frames: tuple = ()
     gc_serial: int = 0
+    # The write amplification of this moment, the one figure the tally and the status bar
+    # both show (each computing its own from different moments disagreed by 0.01-0.02):
+    # from this snapshot's counters, compression counted (stored: the share of a flash page
+    # programmed per page); a mounted file system's is the recorder's, in bytes.
+    wa: float = math.nan
+    stored: float = 1.0
+
+
+def counters_wa(counters: dict, stored: float = 1.0) -> float:
+    """The drive's write amplification since it was new at these counters (nan before any
+    host write): model/flash/drive.window_wa from zero."""
+    return window_wa(dict.fromkeys(counters, 0), counters, stored)
 
 
 def page_states(p2l: np.ndarray) -> np.ndarray:
@@ -117,7 +130,10 @@ def drive_snapshot(drive: Drive, seq: int, marks: np.ndarray | None = None,
                 running=True, segment="", progress=float("nan"), engine_pages_per_s=0.0,
                 sim_s=0.0, animated=False, events_dropped=drive.events_dropped,
                 victim_valid=drive.victim_valid())
-    return Snapshot(**(base | fields))
+    snap = base | fields
+    if "wa" not in fields:
+        snap["wa"] = counters_wa(snap["counters"], snap.get("stored", 1.0))
+    return Snapshot(**snap)
 
 
 def page_view(drive: Drive, view_blocks: np.ndarray | None, copied: list[np.ndarray]
@@ -161,10 +177,12 @@ def phase_snapshot(base: Snapshot, phase: GcPhase, name: str | None = None) -> S
         pages = page_states(phase.p2l)
         if phase.name != "mark" and ep.targets:
             pages[np.asarray(ep.targets)] = PAGE_COPIED
+    counters = base.counters | phase.counters
     return replace(
-        base, state=phase.bstate.copy(), valid=phase.valid.copy(), marks=marks, pages=pages,
+        base, wa=base.wa if base.mounted else counters_wa(counters, base.stored),
+        state=phase.bstate.copy(), valid=phase.valid.copy(), marks=marks, pages=pages,
         codes=block_codes(phase.bstate, phase.valid, marks, base.pages_per_block),
-        counters=base.counters | phase.counters, free_blocks=int(
+        counters=counters, free_blocks=int(
             np.count_nonzero(phase.bstate == BLOCK_FREE)),
         gc_phase=name or phase.name, gc_victim=ep.victim, gc_valid=ep.valid_pages,
         gc_destinations=ep.destinations, gc_frames=())

@@ -431,9 +431,14 @@ class Worker(QThread, FileSystemSteps, BlockBatches, TeachingPace):
         elif self._preparing:
             segment = f"preparing {self._preparing}"
         done, secs = self._rate
+        series = self._recorder.series()
+        # a file system's WA is in bytes the host wrote (read-modify-write counted): the
+        # recorder's; a bare drive's follows from the snapshot's own counters
+        wa = {} if self._machine is None else {
+            "wa": float(series["wa"][-1]) if series["wa"].size else float("nan")}
         snap = drive_snapshot(
             drive, self._seq, self._marks, pages=pages, page_blocks=page_blocks,
-            series=self._recorder.series(),
+            series=series, stored=self._recorder.stored, **wa,
             running=self._running or bool(self._preparing), segment=segment,
             progress=progress, engine_pages_per_s=done / secs if secs > 0 else 0.0,
             sim_s=self._sim_s, animated=self.animated and not self._replaying,

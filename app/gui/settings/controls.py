@@ -33,6 +33,7 @@ from model.host.profiles import load_profile
 
 from ..appearance.elidedcombo import ElidedCombo
 from .controltips import FS_TIP, MAPPING_NAMES, TIPS, glossary_tip
+from .fullnote import FullNote
 from .session import Settings
 
 
@@ -225,9 +226,8 @@ class Controls(QWidget):
             form.setRowWrapPolicy(policy.WrapAllRows if wrapped else policy.DontWrapRows)
 
     def _note(self, form: QFormLayout, tip: str) -> QLabel:
-        note = QLabel()
+        note = FullNote()  # never squashed over the field above it
         note.setObjectName("note")
-        note.setWordWrap(True)
         note.setToolTip(tip)
         form.addRow(note)
         return note

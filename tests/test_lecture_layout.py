@@ -1,0 +1,82 @@
+"""What a lecture at 1024 x 768 in presentation type showed wrong: a control-panel note
+squashed over its field, an empty WA chart whose analytic level was a point on an axis of
+0 and 1, the lesson panel pushing the window past the screen, a notice said twice."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QFormLayout, QWidget
+
+from app.gui.charts.charts import Charts
+from app.gui.run.snapshot import drive_snapshot
+from app.gui.settings.fullnote import FullNote
+from app.session.recorder import Recorder
+from model.flash.drive import Drive
+from model.flash.geometry import Geometry
+
+WORDS = "7.2 % of physical = 7.8 % of user capacity; 276 blocks"
+
+
+def test_a_note_keeps_the_height_its_words_need_as_the_panel_narrows(qtbot, until):
+    box = QWidget()
+    form = QFormLayout(box)
+    note = FullNote()
+    form.addRow(note)
+    qtbot.addWidget(box)
+    note.setText(WORDS)
+    box.resize(400, 40)
+    box.show()
+    until(lambda: note.width() > 300 and note.minimumHeight()
+          == note.heightForWidth(note.width()))
+    wide = note.minimumHeight()
+    box.resize(90, 40)  # narrower: more lines, and the note asks for them
+    until(lambda: note.width() < 100 and note.minimumHeight()
+          == note.heightForWidth(note.width()))
+    assert note.minimumHeight() > wide
+    assert note.height() >= note.heightForWidth(note.width())
+
+
+def test_an_empty_wa_chart_draws_its_analytic_level_across_tenths(qtbot):
+    g = Geometry(user_pages=1024, pages_per_block=16, spare=0.25)
+    recorder = Recorder(g)
+    drive = Drive(g)
+    recorder.record(drive, 0.0)  # Reset All: one row, at 0 drive writes, no WA yet
+    charts = Charts()
+    qtbot.addWidget(charts)
+    charts.resize(600, 320)
+    charts.theory = 6.4
+    charts.show_snapshot(drive_snapshot(drive, 1, series=recorder.series()), False)
+    view = charts.wa
+    level = [(p.x(), p.y()) for p in view.series["theory"].points()]
+    assert level == [(0.0, 6.4), (1.0, 6.4)]  # a line a room sees, not a point
+    x = view.x_axis.labels()
+    assert x[0] == "0" and x[-1] in ("1", "1.0") and len(x) > 2  # tenths, not 0 and 1
+    y = [float(t) for t in view.y_axis.labels()]
+    assert y[0] == 0 and 6.4 < y[-1] <= 10 and len(y) >= 3
+
+
+def test_the_lesson_panel_folds_the_control_panel_in_presentation_type(bench, until):
+    bench.toggle_presentation(True)
+    assert bench.presentation.panel_shown() and not bench.lesson_dock.isVisible()
+    bench.lesson_dock.show()  # Ctrl+L: the welcome page beside the map
+    until(lambda: not bench.presentation.panel_shown())  # offscreen: a screen narrower
+    assert bench.panel_folded_for_lessons
+    bench.lesson_dock.hide()
+    until(lambda: bench.presentation.panel_shown())
+    bench.toggle_presentation(False)
+    bench.lesson_dock.show()  # the desk profile: nothing folds
+    until(lambda: bench.lesson_dock.isVisible())
+    assert bench.presentation.panel_shown() and not bench.panel_folded_for_lessons
+    bench.lesson_dock.hide()
+
+
+def test_a_gc_said_under_the_map_is_not_repeated_on_the_progress_line(bench, until):
+    now = bench.views[0].tally.now
+    bench.notice = "One GC step: block 3 cleaned, 5 valid pages moved to block 9."
+    now.setText(bench.notice)
+    until(lambda: now.isVisible())
+    bench._status()
+    assert bench.notice not in bench.progress_label.text()
+    now.setText("")
+    bench._status()
+    assert bench.progress_label.text().endswith(bench.notice)
+    bench.notice = ""
