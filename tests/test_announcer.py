@@ -68,12 +68,13 @@ def test_a_run_end_is_said_at_once_after_the_gcs_it_did():
     clock.now += 0.1
     end = an.follow(snap(2, 5, running=False, segment="", wa=1.25))
     assert texts(end) == ["GC 2: a block cleaned, 2 valid pages moved.",
-                          "Run finished: write amplification 1.25 (simulated)."]
+                          "Run finished: write amplification since the drive was new "
+                          "1.25 (simulated)."]
     clock.now += 0.1
     an.follow(snap(2, 5, running=True))
     paused = an.follow(snap(2, 5, running=False, progress=0.4), theory=1.5)
-    assert texts(paused) == ["Paused, random 40 % done: write amplification 1.05 "
-                             "(simulated), analytic level 1.50."]
+    assert texts(paused) == ["Paused, random 40 % done: write amplification since the drive "
+                             "was new 1.05 (simulated), analytic level 1.50."]
 
 
 def test_a_new_drive_starts_the_count_again():
@@ -104,5 +105,6 @@ def test_the_map_and_charts_say_what_the_snapshot_holds():
                                    "hold valid data. Garbage collection victim: block 5, "
                                    "2 valid pages.")
     assert chart_description("Write amplification", snap(wa=2.5), 2.25) == (
-        "Write amplification. Now write amplification 2.50 (simulated), analytic level 2.25.")
+        "Write amplification. Now write amplification since the drive was new 2.50 "
+        "(simulated), analytic level 2.25.")
     assert chart_description("Free blocks", None, None) == "Free blocks. No run yet."

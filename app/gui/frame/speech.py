@@ -45,7 +45,8 @@ class Speech(QObject):
 
     def say(self, text: str, assertive: bool = False, source: QWidget | None = None) -> None:
         """A one-off sentence (a message, a breakpoint, a lesson's verdict), said at once."""
-        self._speak(source or self.w, self.voice(self.w.views[0]).say(text, assertive))
+        if text:  # the window's, not a drive's: no "A: "
+            self._speak(source or self.w, [Announcement(text, assertive)])
 
     def _speak(self, source: QWidget, sentences: list[Announcement]) -> None:
         for said in sentences:

@@ -197,6 +197,7 @@ class StepPage:
         value = self.estimate.value()
         if not (value > 0 and math.isfinite(value)):
             self.feedback.setText("Estimate: enter a number above 0.")
+            announce(self.feedback, self.feedback.text())
             return
         self.play.predict(self.step, value)
         self.progress.remember(self.lesson.id, self.step.id, value)
@@ -229,13 +230,12 @@ class StepPage:
             verdict = self.play.check_quiz(step, self.quiz_answer.text())
         except (QuizAnswerError, ValueError) as e:
             self.feedback.setText(f"Answer: {e}")
-            return
         except KeyError:
             self.feedback.setText("Run the lesson's runs first: this quiz is about them.")
-            return
-        self.reveal_button.setEnabled(True)
-        self.feedback.setText("Right: that is what the drive did." if verdict.correct
-                              else "Not quite: " + "; ".join(verdict.feedback))
+        else:
+            self.reveal_button.setEnabled(True)
+            self.feedback.setText("Right: that is what the drive did." if verdict.correct
+                                  else "Not quite: " + "; ".join(verdict.feedback))
         announce(self.feedback, self.feedback.text())  # a screen reader hears the verdict
 
     def reveal_quiz(self) -> None:

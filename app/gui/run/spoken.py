@@ -26,9 +26,11 @@ def wa_now(snap: Snapshot) -> float:
 
 
 def wa_words(wa: float, theory: float | None) -> str:
-    """"write amplification 2.31 (simulated), analytic level 2.25"; the level only when the
-    session has one."""
-    said = (f"write amplification {wa:.2f} (simulated)" if math.isfinite(wa)
+    """"write amplification since the drive was new 2.31 (simulated), analytic level 2.25"
+    (the level only when the session has one): since new, as the status bar and tally
+    count it, not the share of a run a lesson measures."""
+    said = (f"write amplification since the drive was new {wa:.2f} (simulated)"
+            if math.isfinite(wa)
             else "write amplification not yet known: nothing written")
     if theory is not None and math.isfinite(theory):
         said += f", analytic level {theory:.2f}"
