@@ -95,8 +95,9 @@ def test_a_description_changes_at_most_once_a_gap_or_when_a_run_starts_or_stops(
     assert an.describe("charts", "b"), "each description has its own pace"
     assert an.describe("map", "c", changed_now=True)
     assert not an.describe("map", "c", changed_now=True), "the same words are not said again"
+    assert not an.may_describe("map")  # the caller need not even put its words together
     clock.now += DESCRIBE_GAP_S
-    assert an.describe("map", "d")
+    assert an.may_describe("map") and an.describe("map", "d")
 
 
 def test_the_map_and_charts_say_what_the_snapshot_holds():

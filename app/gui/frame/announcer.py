@@ -94,6 +94,11 @@ class Announcer:
         self._gc_at, self._waiting = now, None
         return self.say(text)
 
+    def may_describe(self, key: str) -> bool:
+        """Whether DESCRIBE_GAP_S has passed since description key last changed (the
+        caller then puts its words together; between times it need not)."""
+        return self.clock() - self._described.get(key, ("", -math.inf))[1] >= DESCRIBE_GAP_S
+
     def describe(self, key: str, text: str, changed_now: bool = False) -> bool:
         """Whether description `key` may become text now: it differs from the one given,
         and DESCRIBE_GAP_S has passed since that one, or changed_now (a run started or

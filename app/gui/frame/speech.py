@@ -7,6 +7,8 @@ run); their figures reach a screen reader as a description at the same slow pace
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QWidget
 
@@ -77,12 +79,15 @@ class Speech(QObject):
     def _describe(self, v, snap: Snapshot, changed_now: bool = False) -> bool:
         """Each description that may change now changes; True when all are up to date."""
         an, w = self.voice(v), self.w
-        done = self._paced(an, "map", {v.blockmap: map_description(snap)}, changed_now)
+        done = self._paced(an, "map", lambda: {v.blockmap: map_description(snap)},
+                           changed_now)
         if v is not w.views[0]:
             return done
-        theory = self.theory(v)
-        charts = {view: chart_description(view.spec.title, snap, theory)
-                  for view in w.charts.views.values()}
+
+        def charts() -> dict:
+            theory = self.theory(v)
+            return {view: chart_description(view.spec.title, snap, theory)
+                    for view in w.charts.views.values()}
         return self._paced(an, "charts", charts, changed_now) and done
 
     def status_shown(self) -> None:
@@ -98,14 +103,21 @@ class Speech(QObject):
     def _describe_status(self, changed_now: bool = False) -> bool:
         w = self.w
         v = w.views[0]
-        status = {lab: lab.text() for lab in (*w.status.values(), w.progress_label)}
-        status[v.tally.values["wa"]] = v.tally.values["wa"].toolTip()  # the division
+
+        def status() -> dict:
+            texts = {lab: lab.text() for lab in (*w.status.values(), w.progress_label)}
+            texts[v.tally.values["wa"]] = v.tally.values["wa"].toolTip()  # the division
+            return texts
         return self._paced(self.voice(v), "status", status, changed_now)
 
     @staticmethod
-    def _paced(an: Announcer, key: str, texts: dict, changed_now: bool) -> bool:
-        """Each widget of texts gets its description when the pace allows; True when all
-        have theirs."""
+    def _paced(an: Announcer, key: str, make: Callable[[], dict], changed_now: bool) -> bool:
+        """Each widget of make()'s {widget: words} gets its description when the pace
+        allows (make is called only then: a frame costs nothing between times); True when
+        all have theirs, False while the pace holds them back."""
+        if not (changed_now or an.may_describe(key)):
+            return False
+        texts = make()
         if an.describe(key, repr(sorted(texts.values())), changed_now):
             for widget, words in texts.items():
                 widget.setAccessibleDescription(words)
