@@ -114,8 +114,8 @@ class Tally(QWidget):
         self.values["wa"].setText(wa_figure(wa))
         ratio = (f"{flash:,} ÷ {host:,}" + ("" if snap.stored == 1 else
                   f" × {snap.stored:g} (compressed)") if known else ROWS[3][2])
-        self.values["wa"].setToolTip(ratio)  # the division itself, said and shown on hover
-        self.values["wa"].setAccessibleDescription(ratio)
+        # the division itself, shown on hover; said at a listener's pace (frame/speech.py)
+        self.values["wa"].setToolTip(ratio)
         self.now.setText(gc_words(snap))
         # two lines kept for the words, said or not: the map never jumps between phases
         self.now.setMinimumHeight(2 * self.now.fontMetrics().lineSpacing() + 2)

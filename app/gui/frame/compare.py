@@ -201,14 +201,14 @@ def titles(w) -> None:
 def pin(w) -> bool:
     """Keep the drives' runs as references (each pauses first); False when none has run."""
     if not w.has_data():
-        statusline.say(w, "Keep as reference: run a workload first", 10000)
+        statusline.say(w, "Keep as reference: run a workload first")
         return False
     w.settle()
     tags = ["ref"] if not comparing(w) else [f"ref {v.name}" for v in w.views]
     w.references = [Reference(tag, v.settings, v.snapshot)
                     for tag, v in zip(tags, w.views, strict=True) if v.has_data()]
     # short: in projector type the status bar's figures leave little room for a message
-    statusline.say(w, "Reference kept", 10000)
+    statusline.say(w, "Reference kept")
     _references_shown(w)
     return True
 

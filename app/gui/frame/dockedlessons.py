@@ -197,7 +197,7 @@ def open_lesson(w, path: str) -> bool:
     except LessonError as e:
         w.lesson_dock.show()
         w.lesson_panel.home_note.setText(f"Open lesson: {e}")
-        statusline.say(w, f"Open lesson: {e}", 15000)
+        statusline.say(w, f"Open lesson: {e}")
         return False
     w.lesson_dock.show()
     w.lesson_panel.start(lesson)

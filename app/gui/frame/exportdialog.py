@@ -179,7 +179,7 @@ def export_chart(bench, name: str, path: str, fmt: str, width: str = "single") -
         bench.controls.show_error(f"Export: {e}")
         return False
     bench.controls.show_error("")
-    statusline.say(bench, f"Exported {', '.join(written)}", 10_000)
+    statusline.say(bench, f"Exported {', '.join(written)}")
     return True
 
 

@@ -15,6 +15,9 @@ class MessageLabel(QLabel):
     def __init__(self, parent=None):
         super().__init__(parent)
         self._message = ""
+        # one name: a label without one tells the accessibility bridge its name changed
+        # whenever its text does; the message itself is its description
+        self.setAccessibleName("Message")
 
     def message(self) -> str:
         return self._message
@@ -22,6 +25,7 @@ class MessageLabel(QLabel):
     def set_message(self, text: str) -> None:
         self._message = text
         self.setToolTip(text)
+        self.setAccessibleDescription(text)
         self._fit()
 
     def _fit(self) -> None:

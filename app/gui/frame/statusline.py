@@ -56,6 +56,7 @@ def show(w) -> None:
     w.wa_note.setText(note)
     w.wa_note.setToolTip(spare_detail(s) or "Why the write amplification shown is what it is.")
     w.wa_note.setVisible(bool(note))
+    w.speech.status_shown()  # a screen reader hears the figures at a listener's pace
 
 
 def said_under_map(w) -> bool:
@@ -91,9 +92,9 @@ def fit(w) -> None:
 
 def install(w) -> None:
     """The status bar's message label: a widget in the bar's layout, left of the figures,
-    so a message never paints over them (QStatusBar's own message did, at 1024 px)."""
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QSizePolicy
+    so a message never paints over them (QStatusBar's own message did, at 1024 px); beside
+    it a button that dismisses it (Tab to it, Space), shown while there is a message."""
+    from PySide6.QtWidgets import QSizePolicy, QToolButton
 
     from .messagelabel import MessageLabel
 
@@ -103,24 +104,32 @@ def install(w) -> None:
     # progress line, which wraps (say)
     label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
     w.statusBar().addWidget(label, 1)
-    w.message_timer = QTimer(w)
-    w.message_timer.setSingleShot(True)
-    w.message_timer.timeout.connect(lambda: say(w, ""))
+    close = w.dismiss_button = QToolButton()
+    close.setText("\N{MULTIPLICATION SIGN}")
+    close.setAccessibleName("Dismiss the message")
+    close.setToolTip("Dismiss the message (it stays until dismissed or replaced).")
+    close.clicked.connect(lambda: say(w, ""))
+    # as tall as the bar the figures make, never taller: at 18 pt its frame made the bar,
+    # and the window, 7 px taller than 768 px
+    close.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Ignored)
+    close.hide()
+    w.statusBar().addWidget(close)
     w.said_notice = ""
 
 
-def say(w, text: str, ms: int = 0) -> None:
-    """The window's one way to tell the person something (ms: for that long; 0: until the
-    next message). It goes in the status bar where the figures leave room for it (at 18 pt
+def say(w, text: str) -> None:
+    """The window's one way to tell the person something: it stays until the next message
+    or until dismissed, and a screen reader is told it (assertively for a breakpoint's
+    notice). It goes in the status bar where the figures leave room for it (at 18 pt
     with two drives they leave little: "Breakpoint (A): GC number 50: block 190, 56 va"
     ran into them); a breakpoint's notice too long for it goes on the progress line, its own
     row, which wraps; another is shortened in the middle. "" clears it."""
     label = w.status_message
+    before = label.message()
     bar = w.statusBar()
     used = sum(lab.width() + bar.layout().spacing() for lab in w.status.values()
                if lab.isVisible())
-    room = bar.width() - used - 24
-    w.message_timer.stop()
+    room = bar.width() - used - w.dismiss_button.sizeHint().width() - 24
     # a breakpoint's notice is cleared with the notice (show: a run resumed or was reset)
     w.said_notice = text if text and text == w.notice else ""
     too_long = bar.fontMetrics().horizontalAdvance(text) > room
@@ -132,8 +141,9 @@ def say(w, text: str, ms: int = 0) -> None:
     else:  # shortened in the middle to the label's room, never over the figures
         label.set_message(text)
     label.setToolTip(text)
-    if text and ms:
-        w.message_timer.start(ms)
+    w.dismiss_button.setVisible(bool(label.message()))
+    if text and text != before:
+        w.speech.say(text, assertive=bool(w.said_notice), source=label)
 
 
 def drop_stale_notice(w) -> None:
@@ -142,4 +152,5 @@ def drop_stale_notice(w) -> None:
     if w.said_notice and w.said_notice != w.notice:
         if w.status_message.message() == w.said_notice:
             w.status_message.set_message("")
+            w.dismiss_button.hide()
         w.said_notice = ""

@@ -28,7 +28,16 @@ from ..drive.driveview import DriveView
 from ..run import preparing
 from ..settings.scenariofiles import profile_settings
 from ..settings.session import DRIVE_FIELDS, Settings
-from . import buttonbar, compare, dockedlessons, exportdialog, runfiles, shortcuts, statusline
+from . import (
+    buttonbar,
+    compare,
+    dockedlessons,
+    exportdialog,
+    runfiles,
+    shortcuts,
+    speech,
+    statusline,
+)
 from .windowlayout import WindowLayout
 from .workloads import Workloads
 
@@ -60,6 +69,7 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         accessnames.install()  # a screen reader hears each control's label, not its value
         focusring.install()  # a thick ring on the focused control, the map and charts too
         self._build(DriveView("A", settings, parent=self))
+        speech.install(self)  # the map, charts and messages said to a screen reader
         self.add_view(self.views[0])
         self.preparer = None  # compiling the engine, when its cache was cold
         if preparing.engine_is_warm():
@@ -139,6 +149,7 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
                                  else None)
         v.failed.connect(lambda msg, v=v: self._on_failed(v, msg))
         mapwiring.wire_view(self, v)
+        speech.follow(self, v)
 
     def edited_view(self) -> DriveView:
         return self.views[self.edited]

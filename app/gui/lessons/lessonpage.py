@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from lessons.quiz import QuizAnswerError
 
+from ..appearance.announce import announce
 from .lessonhome import bold
 
 ASSETS = Path(__file__).resolve().parents[3] / "assets"
@@ -188,6 +189,7 @@ class StepPage:
         self.play.predict(self.step, i)
         self.progress.remember(self.lesson.id, self.step.id, i)
         self.feedback.setText("Prediction saved. Next: the run.")
+        announce(self.feedback, self.feedback.text())
         self._update_next()
         self._show_results()
 
@@ -195,10 +197,12 @@ class StepPage:
         value = self.estimate.value()
         if not (value > 0 and math.isfinite(value)):
             self.feedback.setText("Estimate: enter a number above 0.")
+            announce(self.feedback, self.feedback.text())
             return
         self.play.predict(self.step, value)
         self.progress.remember(self.lesson.id, self.step.id, value)
         self.feedback.setText("Estimate saved. Next: the run.")
+        announce(self.feedback, self.feedback.text())
         self._update_next()
         self._show_results()
 
@@ -226,16 +230,17 @@ class StepPage:
             verdict = self.play.check_quiz(step, self.quiz_answer.text())
         except (QuizAnswerError, ValueError) as e:
             self.feedback.setText(f"Answer: {e}")
-            return
         except KeyError:
             self.feedback.setText("Run the lesson's runs first: this quiz is about them.")
-            return
-        self.reveal_button.setEnabled(True)
-        self.feedback.setText("Right: that is what the drive did." if verdict.correct
-                              else "Not quite: " + "; ".join(verdict.feedback))
+        else:
+            self.reveal_button.setEnabled(True)
+            self.feedback.setText("Right: that is what the drive did." if verdict.correct
+                                  else "Not quite: " + "; ".join(verdict.feedback))
+        announce(self.feedback, self.feedback.text())  # a screen reader hears the verdict
 
     def reveal_quiz(self) -> None:
         try:
             self.feedback.setText(f"The answer: {self.play.quiz_truth(self.step)}")
         except KeyError:
             self.feedback.setText("Run the lesson's runs first: this quiz is about them.")
+        announce(self.feedback, self.feedback.text())
