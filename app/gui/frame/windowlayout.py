@@ -25,7 +25,7 @@ from ..drive import mapwiring
 from ..drive.driveview import DriveView
 from ..lessons.lessonresults import LessonResults
 from ..settings.controls import Controls
-from . import buttonbar, dockedlessons, exportdialog, shortcuts, statusline
+from . import buttonbar, dockedlessons, exportdialog, shortcuts, statusline, taborder
 
 
 class WindowLayout:
@@ -119,3 +119,4 @@ class WindowLayout:
         exportdialog.install(self)
         mapwiring.install(self)  # zoom, heat maps, breakpoints
         buttonbar.fill_menu(self)
+        taborder.install(self)  # Tab in reading order, not the order widgets were made
