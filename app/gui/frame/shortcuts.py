@@ -108,7 +108,10 @@ FIELD_KEYS = (("Enter", "in a field: keep the value and leave the field"),
               ("Escape", "in a field: put the setting back and leave the field; in a "
                "lesson: cancel the run"),
               ("+ / - / 0, wheel, drag", "on the block map (click it first): zoom in, out, "
-               "whole drive; arrows pan while zoomed"))
+               "whole drive; arrows pan while zoomed"),
+              ("arrows, Home, End, Page Up / Down", "on the block map reached by Tab: move "
+               "the block cursor (its block's details show; + / - zoom about it; "
+               "Shift+arrows pan)"))
 
 
 def _native(text: str) -> str:
