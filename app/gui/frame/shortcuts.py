@@ -94,6 +94,10 @@ TABLE: tuple[Key, ...] = (
     Key(("Ctrl+Shift+K",), "clear the reference", "clear_reference", "View",
         "C&lear reference"),
     Key(("F1", "?"), "this list", "show_help", "View", "&Keyboard help"),
+    Key(("Ctrl+Shift+Left", "Ctrl+Shift+Right"), "move the divider between the control "
+        "panel and the map", ""),
+    Key(("Ctrl+Shift+Up", "Ctrl+Shift+Down"), "move the divider between the map and the "
+        "charts", ""),
     Key(("Ctrl+=", "Ctrl++"), "zoom in on the block map", ""),
     Key(("Ctrl+-",), "zoom the block map out", ""),
     Key(("Ctrl+0",), "the whole drive on the block map", ""),

@@ -25,7 +25,7 @@ from ..drive import mapwiring
 from ..drive.driveview import DriveView
 from ..lessons.lessonresults import LessonResults
 from ..settings.controls import Controls
-from . import buttonbar, dockedlessons, exportdialog, shortcuts, statusline, taborder
+from . import buttonbar, dockedlessons, exportdialog, shortcuts, splitterkeys, statusline, taborder
 
 
 class WindowLayout:
@@ -119,4 +119,5 @@ class WindowLayout:
         exportdialog.install(self)
         mapwiring.install(self)  # zoom, heat maps, breakpoints
         buttonbar.fill_menu(self)
+        splitterkeys.install(self)  # the dividers by keyboard
         taborder.install(self)  # Tab in reading order, not the order widgets were made
