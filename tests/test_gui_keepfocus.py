@@ -1,0 +1,60 @@
+"""Focus stays in the lesson when the focused button turns disabled
+(app/gui/lessons/keepfocus.py): Run hands it to Cancel, Cancel to Next, Next on a new
+predict step to the answers; never to "Lessons", which one more Enter would leave by."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from app.gui.lessons import keepfocus
+from app.gui.lessons.lessonpanel import LessonPanel
+from app.gui.lessons.lessonresults import LessonResults
+from app.session.progress import load_progress
+from lessons.catalogue import bundled, find
+
+
+@pytest.fixture
+def panel(qtbot, tmp_path, monkeypatch):
+    monkeypatch.setenv("SSDLAB_CONFIG_DIR", str(tmp_path))
+    results = LessonResults()
+    p = LessonPanel(bundled(), load_progress(), results)
+    keepfocus.install(p)
+    qtbot.addWidget(p)
+    qtbot.addWidget(results)
+    p.resize(320, 700)
+    p.show()
+    p.activateWindow()
+    qtbot.waitUntil(p.isActiveWindow)
+    p.start(find("1"), 0)
+    return p
+
+
+def _step(p, kind: str) -> int:
+    return next(i for i, s in enumerate(p.lesson.steps) if s.kind == kind)
+
+
+def test_run_hands_focus_to_cancel_and_cancel_to_next(qtbot, panel):
+    p = panel
+    p.show_step(_step(p, "predict"))
+    p.predict(1)
+    p.show_step(_step(p, "run"))
+    p.run_button.setFocus()
+    qtbot.waitUntil(p.run_button.hasFocus)
+    p.run_button.setEnabled(False)  # as a run starting does (lessonruns.start_job)
+    p.cancel_button.setEnabled(True)
+    qtbot.waitUntil(p.cancel_button.hasFocus)
+    p.next_button.setEnabled(True)  # as a run's end does
+    p.cancel_button.setEnabled(False)
+    qtbot.waitUntil(p.next_button.hasFocus)
+    assert QApplication.focusWidget() is not p.leave_button
+
+
+def test_next_to_a_predict_step_focuses_its_answers(qtbot, panel):
+    p = panel
+    p.show_step(_step(p, "predict") - 1)
+    p.next_button.setFocus()
+    qtbot.waitUntil(p.next_button.hasFocus)
+    qtbot.keyClick(p.next_button, " ")  # Space presses Next
+    assert p.step.kind == "predict" and not p.next_button.isEnabled()
+    qtbot.waitUntil(p.choices.hasFocus)
