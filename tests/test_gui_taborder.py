@@ -1,7 +1,9 @@
 """Tab follows the reading order (app/gui/frame/taborder.py) in every state: the control
 panel, then the button bar, maps and legends ("Colour by" among them), the charts or a
 lesson's results, then the lesson panel; within a part, rows top to bottom. The chain is read
-with nextInFocusChain after one real Tab press, so no walk of key presses is needed."""
+with nextInFocusChain after one real Tab press, so no walk of key presses is needed. After
+Enter in a field (focus goes to the window, so its plain keys work again) Tab goes on from
+the field."""
 
 from __future__ import annotations
 
@@ -38,7 +40,7 @@ def _check(w, state: str) -> None:
                          f"{b.accessibleName()!r}"
 
 
-def test_tab_follows_the_reading_order_in_every_state(qtbot, tmp_path, monkeypatch):
+def test_tab_follows_the_reading_order_in_every_state_and_after_enter(qtbot, tmp_path, monkeypatch):
     monkeypatch.setenv("SSDLAB_CONFIG_DIR", str(tmp_path / "config"))
     from app.gui.frame.workbench import Workbench
 
@@ -46,7 +48,17 @@ def test_tab_follows_the_reading_order_in_every_state(qtbot, tmp_path, monkeypat
     qtbot.addWidget(w)
     w.resize(1024, 768)
     w.show()
-    settle()
+    w.activateWindow()
+    qtbot.waitUntil(w.isActiveWindow)
+    # Enter in a field gives the window its keys back; the next Tab goes on from the field
+    spare = w.controls.widgets["spare_pct"]
+    spare.setFocus()
+    qtbot.waitUntil(spare.hasFocus)
+    QTest.keyClick(spare, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is w)
+    QTest.keyClick(w, Qt.Key.Key_Tab)
+    chain = _chain(w)
+    assert QApplication.focusWidget() is chain[chain.index(spare) + 1]
     _check(w, "first screen")
     names = [x.accessibleName() or getattr(x, "text", str)() for x in _chain(w)]
     # the map's "Colour by" sits under the map, before the charts and the lesson panel
@@ -58,3 +70,4 @@ def test_tab_follows_the_reading_order_in_every_state(qtbot, tmp_path, monkeypat
         settle()
         _check(w, state)
     w.close()
+

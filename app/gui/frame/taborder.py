@@ -78,16 +78,29 @@ def apply(window: QWidget) -> None:
 
 
 class TabKeys(QObject):
-    """Sets the order just before Tab or Shift+Tab moves the focus in the window."""
+    """Sets the order just before Tab or Shift+Tab moves the focus in the window. When a
+    control gave focus to the window itself (Enter in a field hands it back so that the
+    plain keys are the window's again), the next Tab goes on from that control rather than
+    from the window's first one."""
 
     def __init__(self, window: QWidget):
         super().__init__(window)
         self.window = window
+        self.resume: QWidget | None = None
+        QApplication.instance().focusChanged.connect(self._changed)
+
+    def _changed(self, old, new) -> None:
+        window = self.window
+        self.resume = old if new is window and isinstance(old, QWidget) \
+            and old.window() is window else None
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
         if event.type() == QEvent.Type.KeyPress and event.key() in TAB_KEYS \
                 and isinstance(obj, QWidget) and obj.window() is self.window:
             apply(self.window)
+            back = self.resume
+            if obj is self.window and back is not None and back.isVisible():
+                back.setFocus(Qt.FocusReason.OtherFocusReason)  # Tab goes on from it
         return False
 
     def settle(self) -> None:
