@@ -94,6 +94,8 @@ TABLE: tuple[Key, ...] = (
     Key(("Ctrl+Shift+K",), "clear the reference", "clear_reference", "View",
         "C&lear reference"),
     Key(("F1", "?"), "this list", "show_help", "View", "&Keyboard help"),
+    Key(("Shift+F1",), "the focused control's tooltip (what it does, its glossary "
+        "definition), as hovering shows it", ""),
     Key(("Ctrl+Shift+Left", "Ctrl+Shift+Right"), "move the divider between the control "
         "panel and the map", ""),
     Key(("Ctrl+Shift+Up", "Ctrl+Shift+Down"), "move the divider between the map and the "

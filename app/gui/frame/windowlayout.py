@@ -25,7 +25,16 @@ from ..drive import mapwiring
 from ..drive.driveview import DriveView
 from ..lessons.lessonresults import LessonResults
 from ..settings.controls import Controls
-from . import buttonbar, dockedlessons, exportdialog, shortcuts, splitterkeys, statusline, taborder
+from . import (
+    buttonbar,
+    dockedlessons,
+    exportdialog,
+    shortcuts,
+    splitterkeys,
+    statusline,
+    taborder,
+    tipkey,
+)
 
 
 class WindowLayout:
@@ -120,4 +129,5 @@ class WindowLayout:
         mapwiring.install(self)  # zoom, heat maps, breakpoints
         buttonbar.fill_menu(self)
         splitterkeys.install(self)  # the dividers by keyboard
+        tipkey.install(self)  # Shift+F1: the focused control's tooltip
         taborder.install(self)  # Tab in reading order, not the order widgets were made
