@@ -58,3 +58,12 @@ def test_next_to_a_predict_step_focuses_its_answers(qtbot, panel):
     qtbot.keyClick(p.next_button, " ")  # Space presses Next
     assert p.step.kind == "predict" and not p.next_button.isEnabled()
     qtbot.waitUntil(p.choices.hasFocus)
+
+
+def test_enter_in_the_quiz_field_goes_on_to_next(qtbot, panel):
+    p = panel
+    p.show_step(next(i for i, s in enumerate(p.lesson.steps) if s.kind == "quiz"))
+    p.quiz_answer.setFocus()
+    qtbot.waitUntil(p.quiz_answer.hasFocus)
+    p.window().setFocus()  # what Enter in a field does in the window (shortcuts.FieldKeys)
+    qtbot.waitUntil(p.next_button.hasFocus)

@@ -62,6 +62,7 @@ class MapCursor:
 
     def focus_out(self) -> None:
         QToolTip.hideText()
+        self.map.update()  # the ring goes with the focus; the cursor keeps its block
 
     def owns(self, key: int) -> bool:
         """True when the map's cursor uses key now (the window's shortcut stands aside)."""
@@ -119,7 +120,7 @@ class MapCursor:
 
     def paint(self, p: QPainter) -> None:
         box = self.box()
-        if box is None:
+        if box is None or not self.map.hasFocus():
             return
         p.save()
         p.setBrush(Qt.BrushStyle.NoBrush)

@@ -2,7 +2,8 @@
 Check button turns disabled (a run starts or ends, a step changes), Qt moves focus to the
 next control in the Tab chain that can take it, which was often "Lessons" (one more Enter
 and the lesson was left). The focus goes instead to the control the student wants next:
-Cancel while a run goes, Next when it ends, the step's own question on a new step.
+Cancel while a run goes, Next when it ends, the step's own question on a new step; and
+after Enter in a quiz's answer field (which checks it), Next.
 """
 
 from __future__ import annotations
@@ -46,8 +47,18 @@ class KeepFocus(QObject):
         for name in self.WATCHED:
             getattr(panel, name).installEventFilter(self)
 
-    def _changed(self, old, _new) -> None:
+    def _changed(self, old, new) -> None:
         self.had = old
+        if old is self.panel.quiz_answer and new is not None and new is self.panel.window():
+            # Enter checked the answer and handed focus to the window (the field rule):
+            # on to Next, where the ring shows and one more Enter goes on
+            QTimer.singleShot(0, self._after_answer)
+
+    def _after_answer(self) -> None:
+        w = self.panel.next_button
+        if QApplication.focusWidget() is self.panel.window() and w.isVisible() \
+                and w.isEnabled():
+            w.setFocus()
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
         if event.type() == QEvent.Type.EnabledChange and not obj.isEnabled() \
