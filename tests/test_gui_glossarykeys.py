@@ -4,27 +4,16 @@ the control, which a mouse user gets by hovering (app/gui/frame/tipkey.py)."""
 
 from __future__ import annotations
 
+from _lesson_panel import lesson_panel
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMainWindow, QSpinBox, QToolTip
 
 from app.gui.frame import tipkey
-from app.gui.lessons.lessonpanel import LessonPanel
-from app.gui.lessons.lessonresults import LessonResults
-from app.session.progress import load_progress
-from lessons.catalogue import bundled, find
 
 
 def test_tab_to_a_term_link_and_return_opens_it(qtbot, tmp_path, monkeypatch):
     monkeypatch.setenv("SSDLAB_CONFIG_DIR", str(tmp_path))
-    results = LessonResults()
-    p = LessonPanel(bundled(), load_progress(), results)
-    qtbot.addWidget(p)
-    qtbot.addWidget(results)
-    p.resize(320, 700)
-    p.show()
-    p.activateWindow()
-    qtbot.waitUntil(p.isActiveWindow)
-    p.start(find("1"), 0)
+    p = lesson_panel(qtbot)
     step = next(i for i, s in enumerate(p.lesson.steps) if "[[" in s.text)
     p.show_step(step)
     asked: list[str] = []

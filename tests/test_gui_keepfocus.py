@@ -5,28 +5,17 @@ predict step to the answers; never to "Lessons", which one more Enter would leav
 from __future__ import annotations
 
 import pytest
+from _lesson_panel import lesson_panel
 from PySide6.QtWidgets import QApplication
 
 from app.gui.lessons import keepfocus
-from app.gui.lessons.lessonpanel import LessonPanel
-from app.gui.lessons.lessonresults import LessonResults
-from app.session.progress import load_progress
-from lessons.catalogue import bundled, find
 
 
 @pytest.fixture
 def panel(qtbot, tmp_path, monkeypatch):
     monkeypatch.setenv("SSDLAB_CONFIG_DIR", str(tmp_path))
-    results = LessonResults()
-    p = LessonPanel(bundled(), load_progress(), results)
+    p = lesson_panel(qtbot)
     keepfocus.install(p)
-    qtbot.addWidget(p)
-    qtbot.addWidget(results)
-    p.resize(320, 700)
-    p.show()
-    p.activateWindow()
-    qtbot.waitUntil(p.isActiveWindow)
-    p.start(find("1"), 0)
     return p
 
 
