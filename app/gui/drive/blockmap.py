@@ -7,9 +7,10 @@ with more blocks than pixels. Zoomed far enough for each page to get at least tw
 every block is a little grid of its pages (valid, invalid, free, just copied by GC), framed
 in its colour; the map asks the worker for the pages of the blocks on screen (view_changed),
 never for the whole page map. Blocks are coloured by state or as a heat map (heatmap.py).
-Hover shows one block. A garbage collection the snapshot names (teaching pace, a step of one
-GC, a breakpoint on one) is drawn over the map by gcmarks.py: the victim outlined solid and
-labelled, the blocks its pages moved to outlined dashed and labelled, never by colour alone.
+Hover shows one block, and so does the keyboard's block cursor (mapcursor.py). A garbage
+collection the snapshot names (teaching pace, a step of one GC, a breakpoint on one) is
+drawn over the map by gcmarks.py: the victim outlined solid and labelled, the blocks its
+pages moved to outlined dashed and labelled, never by colour alone.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from ..appearance import theme
 from ..run.snapshot import CODE_FREE, Snapshot
 from . import gcmarks, heatmap, victimmarks
 from .flashguard import FlashGuard
+from .mapcursor import MapCursor
 from .mapview import Viewport, page_grid
 
 MARGIN = 2  # pixels round the grid
@@ -58,7 +60,10 @@ class BlockMap(QWidget):
         self.setToolTip("Every erase block of the drive. Hover a block for its valid pages, "
                         "erase count and age. Wheel or +/- zooms (down to single pages), "
                         "drag or the arrow keys pan, 0 shows the whole drive. "
+                        "Tab into it for a block cursor: arrows, Home, End, Page Up and "
+                        "Page Down move it and its block's details show. "
                         "Right-click to export it.")
+        self.cursor = MapCursor(self)  # the keyboard's hover (mapcursor.py)
         self.snapshot: Snapshot | None = None
         self.mode = "state"
         self.heat: heatmap.Heat | None = None
@@ -86,6 +91,8 @@ class BlockMap(QWidget):
             self._ensure_view()
         self._render()
         self.update()
+        if self.cursor.on:
+            self.cursor.refresh()
         self.shown.emit(snap)
 
     def set_mode(self, mode: str) -> None:
@@ -190,6 +197,9 @@ class BlockMap(QWidget):
                 Qt.KeyboardModifier.ShiftModifier):
             key = e.key()
             zoomed = self.view is not None and self.view.zoomed
+            if self.cursor.owns(key) and e.modifiers() != Qt.KeyboardModifier.ShiftModifier:
+                e.accept()
+                return True
             if key in ZOOM_KEYS or key == Qt.Key.Key_0 or (key in PAN_KEYS and zoomed):
                 e.accept()
                 return True
@@ -197,6 +207,9 @@ class BlockMap(QWidget):
 
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt name
         key = event.key()
+        shift = event.modifiers() == Qt.KeyboardModifier.ShiftModifier
+        if not shift and self.cursor.key(key):
+            return
         if key in ZOOM_KEYS:
             self.zoom(ZOOM_KEYS[key])
         elif key == Qt.Key.Key_0:
@@ -334,7 +347,16 @@ class BlockMap(QWidget):
                               self.page_level)
         if self.snapshot is not None and self.view is not None:
             gcmarks.draw(p, self.snapshot, self.view, MARGIN, self.rect())
+        self.cursor.paint(p)
         p.end()
+
+    def focusInEvent(self, event) -> None:  # noqa: N802 - Qt name
+        self.cursor.focus_in(event.reason())
+        super().focusInEvent(event)
+
+    def focusOutEvent(self, event) -> None:  # noqa: N802 - Qt name
+        self.cursor.focus_out()
+        super().focusOutEvent(event)
 
     # --- hover -----------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from lessons.glossary import load_glossary
 from lessons.lesson import LessonError
 from lessons.loader import load_lesson
 
+from ..lessons import keepfocus
 from ..lessons.glossarywindow import GlossaryWindow
 from ..lessons.lessonpanel import LessonPanel
 from ..settings.session import Session, Settings
@@ -30,6 +31,7 @@ def install(w) -> None:
     w.glossary_window: GlossaryWindow | None = None
     w.lesson_progress = load_progress()
     panel = w.lesson_panel = LessonPanel(lessons, w.lesson_progress, w.lesson_results)
+    keepfocus.install(panel)  # a button that turns disabled hands focus on sensibly
     panel.focus.connect(lambda f: show_focus(w, f))
     panel.drive_snapshot.connect(lambda snap: show_drive(w, snap))
     panel.second_drive.connect(lambda snap: show_drive(w, snap, 1))

@@ -94,6 +94,12 @@ TABLE: tuple[Key, ...] = (
     Key(("Ctrl+Shift+K",), "clear the reference", "clear_reference", "View",
         "C&lear reference"),
     Key(("F1", "?"), "this list", "show_help", "View", "&Keyboard help"),
+    Key(("Shift+F1",), "the focused control's tooltip (what it does, its glossary "
+        "definition), as hovering shows it", ""),
+    Key(("Ctrl+Shift+Left", "Ctrl+Shift+Right"), "move the divider between the control "
+        "panel and the map", ""),
+    Key(("Ctrl+Shift+Up", "Ctrl+Shift+Down"), "move the divider between the map and the "
+        "charts", ""),
     Key(("Ctrl+=", "Ctrl++"), "zoom in on the block map", ""),
     Key(("Ctrl+-",), "zoom the block map out", ""),
     Key(("Ctrl+0",), "the whole drive on the block map", ""),
@@ -108,7 +114,10 @@ FIELD_KEYS = (("Enter", "in a field: keep the value and leave the field"),
               ("Escape", "in a field: put the setting back and leave the field; in a "
                "lesson: cancel the run"),
               ("+ / - / 0, wheel, drag", "on the block map (click it first): zoom in, out, "
-               "whole drive; arrows pan while zoomed"))
+               "whole drive; arrows pan while zoomed"),
+              ("arrows, Home, End, Page Up / Down", "on the block map reached by Tab: move "
+               "the block cursor (its block's details show; + / - zoom about it; "
+               "Shift+arrows pan)"))
 
 
 def _native(text: str) -> str:

@@ -79,8 +79,8 @@ class Speech(QObject):
     def _describe(self, v, snap: Snapshot, changed_now: bool = False) -> bool:
         """Each description that may change now changes; True when all are up to date."""
         an, w = self.voice(v), self.w
-        done = self._paced(an, "map", lambda: {v.blockmap: map_description(snap)},
-                           changed_now)
+        done = self._paced(an, "map", lambda: {
+            v.blockmap: v.blockmap.cursor.described(map_description(snap))}, changed_now)
         if v is not w.views[0]:
             return done
 

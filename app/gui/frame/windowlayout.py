@@ -26,7 +26,16 @@ from ..drive import mapwiring
 from ..drive.driveview import DriveView
 from ..lessons.lessonresults import LessonResults
 from ..settings.controls import Controls
-from . import buttonbar, dockedlessons, exportdialog, shortcuts, statusline
+from . import (
+    buttonbar,
+    dockedlessons,
+    exportdialog,
+    shortcuts,
+    splitterkeys,
+    statusline,
+    taborder,
+    tipkey,
+)
 from .splitfit import SplitFit
 
 
@@ -139,3 +148,6 @@ class WindowLayout:
         exportdialog.install(self)
         mapwiring.install(self)  # zoom, heat maps, breakpoints
         buttonbar.fill_menu(self)
+        splitterkeys.install(self)  # the dividers by keyboard
+        tipkey.install(self)  # Shift+F1: the focused control's tooltip
+        taborder.install(self)  # Tab in reading order, not the order widgets were made

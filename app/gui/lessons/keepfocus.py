@@ -1,0 +1,81 @@
+"""Keyboard focus never falls out of a lesson: when the focused Run, Cancel, Next, Back or
+Check button turns disabled (a run starts or ends, a step changes), Qt moves focus to the
+next control in the Tab chain that can take it, which was often "Lessons" (one more Enter
+and the lesson was left). The focus goes instead to the control the student wants next:
+Cancel while a run goes, Next when it ends, the step's own question on a new step; and
+after Enter in a quiz's answer field (which checks it), Next.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication, QWidget
+
+
+def candidates(panel, gone: QWidget) -> list[QWidget]:
+    """Where focus goes when gone turns disabled, best first."""
+    question = [panel.choices, panel.estimate, panel.quiz_answer]
+    order = {
+        id(panel.run_button): [panel.cancel_button, panel.next_button],
+        id(panel.cancel_button): [panel.next_button, panel.run_button],
+        id(panel.next_button): [*question, panel.run_button, panel.next_button],
+        id(panel.quiz_button): [panel.reveal_button, panel.next_button],
+    }.get(id(gone), [panel.next_button])
+    return order + [*question, panel.run_button, panel.next_button, panel.back_button,
+                    panel.body]
+
+
+def target(panel, gone: QWidget) -> QWidget | None:
+    for w in candidates(panel, gone):
+        if w is not gone and w.isVisible() and w.isEnabled():
+            return w
+    return None
+
+
+class KeepFocus(QObject):
+    """Watches the panel's buttons; a disabled one that had focus hands it on (after the
+    slot that disabled it has enabled whatever comes next)."""
+
+    WATCHED = ("run_button", "cancel_button", "next_button", "back_button", "quiz_button",
+               "estimate_button", "reveal_button")
+
+    def __init__(self, panel):
+        super().__init__(panel)
+        self.panel = panel
+        self.had: QWidget | None = None  # the widget that lost focus last
+        QApplication.instance().focusChanged.connect(self._changed)
+        for name in self.WATCHED:
+            getattr(panel, name).installEventFilter(self)
+
+    def _changed(self, old, new) -> None:
+        self.had = old
+        if old is self.panel.quiz_answer and new is not None and new is self.panel.window():
+            # Enter checked the answer and handed focus to the window (the field rule):
+            # on to Next, where the ring shows and one more Enter goes on
+            QTimer.singleShot(0, self._after_answer)
+
+    def _after_answer(self) -> None:
+        w = self.panel.next_button
+        if QApplication.focusWidget() is self.panel.window() and w.isVisible() \
+                and w.isEnabled():
+            w.setFocus()
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
+        if event.type() == QEvent.Type.EnabledChange and not obj.isEnabled() \
+                and (obj is self.had or obj.hasFocus()):
+            # where Qt's own rule put it (the next in the chain that takes focus)
+            moved = QApplication.focusWidget()
+            QTimer.singleShot(0, lambda o=obj, m=moved: self._hand_on(o, m))
+        return False
+
+    def _hand_on(self, gone: QWidget, moved: QWidget | None) -> None:
+        now = QApplication.focusWidget()
+        if now is not moved and now is not None and now is not gone:
+            return  # the step put focus somewhere of its own since
+        w = target(self.panel, gone)
+        if w is not None:
+            w.setFocus()
+
+
+def install(panel) -> None:
+    panel._keep_focus = KeepFocus(panel)

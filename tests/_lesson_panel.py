@@ -1,0 +1,23 @@
+"""A lesson panel on its own (no workbench: a second instead of several), shown, active, with
+lesson 1 started; for the keyboard tests of the panel."""
+
+from __future__ import annotations
+
+from app.gui.lessons.lessonpanel import LessonPanel
+from app.gui.lessons.lessonresults import LessonResults
+from app.session.progress import load_progress
+from lessons.catalogue import bundled, find
+
+
+def lesson_panel(qtbot) -> LessonPanel:
+    """Call with SSDLAB_CONFIG_DIR set to a test folder (progress is kept there)."""
+    results = LessonResults()
+    p = LessonPanel(bundled(), load_progress(), results)
+    qtbot.addWidget(p)
+    qtbot.addWidget(results)
+    p.resize(320, 700)
+    p.show()
+    p.activateWindow()
+    qtbot.waitUntil(p.isActiveWindow)
+    p.start(find("1"), 0)
+    return p
