@@ -97,10 +97,11 @@ class FsAllocation:
 
     def _dirty_bitmaps(self, extents) -> None:
         layout = self.layout
+        bpg, meta = layout.blocks_per_group, self._meta
         for s, ln in extents:
-            for g in range(layout.group_of_block(s), layout.group_of_block(s + ln - 1) + 1):
-                self._meta(layout.block_bitmap(g))
-                self._meta(layout.descriptor_block(g))
+            for g in range(s // bpg, (s + ln - 1) // bpg + 1):
+                meta(layout.block_bitmap(g))
+                meta(layout.descriptor_block(g))
 
     def _release(self, extents, metadata: bool) -> None:
         """Free extents; they are trimmed after the freeing transaction commits."""
@@ -152,6 +153,7 @@ class FsAllocation:
         if stream:
             self._big_stream = new[-1][0] + new[-1][1]
         for s, ln in new:
+            inode.allocated_blocks += ln
             if inode.extents and inode.extents[-1][0] + inode.extents[-1][1] == s \
                     and inode.extents[-1][1] + ln <= MAX_EXTENT_BLOCKS:
                 inode.extents[-1][1] += ln
