@@ -144,9 +144,10 @@ class BlockAllocator:
 
     def mark(self, start: int, length: int, used: bool) -> None:
         seg = self.used[start:start + length]
-        if used and seg.any():
+        taken = np.count_nonzero(seg)  # one quick count instead of a ufunc reduction
+        if used and taken:
             raise AssertionError(f"blocks {start}+{length} allocated twice")
-        if not used and not seg.all():
+        if not used and taken != seg.size:
             raise AssertionError(f"blocks {start}+{length} freed twice")
         seg[:] = used
         sign = -1 if used else 1

@@ -145,15 +145,26 @@ class FileSystem(FsAllocation, FsWriteback, FsCommit):
         else:
             self._home(block)
 
+    def _meta_all(self, blocks: tuple[int, ...]) -> None:
+        """Several blocks of metadata changed now (as _meta each; the sets keep no order)."""
+        if self.tx is not None:
+            self.tx.metadata.update(blocks)
+        else:
+            for block in blocks:
+                self._meta(block)
+
     def _home(self, block: int) -> None:
         if not self.home_dirty:
             self.home_dirty_since = self.now
         self.home_dirty.add(block)
 
     def _inode_changed(self, ino: int) -> None:
-        # layout.inode_block, inlined: several calls per file created or deleted
+        self._meta(self._inode_block(ino))
+
+    def _inode_block(self, ino: int) -> int:
+        # layout.inode_block, with the layout's figures at hand: several calls a file
         g, idx = divmod(ino - 1, self._inodes_per_group)
-        self._meta(self._itable_starts[g] + idx // self._inodes_per_block)
+        return self._itable_starts[g] + idx // self._inodes_per_block
 
     # --- directories ----------------------------------------------------------------------
 
