@@ -84,6 +84,7 @@ def test_every_lesson_run_gives_exactly_its_recorded_steps(key):
 if __name__ == "__main__" and sys.argv[1:] == ["--record"]:
     import time
 
+    sys.path.insert(0, str(ROOT))  # this checkout's code, not an installed copy
     out = {}
     for key, scenario in lesson_runs().items():
         t = time.perf_counter()
