@@ -93,7 +93,7 @@ class BlockDevice:
         self._host = dict.fromkeys(("write_requests", "write_bytes", "read_requests",
                                     "read_bytes", "trim_requests", "trim_bytes",
                                     "flush_requests", "rmw_pages"), 0)
-        self._done = BatchStats()
+        self._done = _NOTHING
         self._shadow: np.ndarray | None = None
         if track_versions:
             self._start_shadow()
@@ -149,7 +149,7 @@ class BlockDevice:
         self._lpns.append(lpn)
         self._counts.append(count)
         if len(self._ops) >= _AUTO_SUBMIT_COMMANDS:
-            self._done = self._done + self._run()
+            self._finished(self._run())
 
     def write(self, offset: int, length: int) -> None:
         """Write length bytes at byte offset of the partition."""
@@ -191,7 +191,7 @@ class BlockDevice:
         self._lpns.extend((blocks + offset // self.page_bytes).tolist())
         self._counts.extend([1] * int(blocks.size))
         if len(self._ops) >= _AUTO_SUBMIT_COMMANDS:
-            self._done = self._done + self._run()
+            self._finished(self._run())
 
     def read(self, offset: int, length: int) -> None:
         self._check("read", offset, length)
@@ -240,10 +240,16 @@ class BlockDevice:
     @property
     def pending(self) -> bool:
         """Whether requests are queued (or were run) since the last submit."""
-        return bool(self._ops) or any(self._host.values()) or self._done != _NOTHING
+        return bool(self._ops) or any(self._host.values()) or self._done is not _NOTHING
+
+    def _finished(self, stats: BatchStats) -> None:
+        """Add a batch run early to what the next submit returns. An empty total is kept as
+        _NOTHING itself, so `pending` (asked after every host step) tests identity."""
+        done = self._done + stats
+        self._done = _NOTHING if done == _NOTHING else done
 
     def submit(self) -> BatchStats:
         """Run everything queued since the last submit; return what it cost."""
         stats = self._done + self._run()
-        self._done = BatchStats()
+        self._done = _NOTHING
         return stats

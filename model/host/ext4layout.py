@@ -144,9 +144,10 @@ class BlockAllocator:
 
     def mark(self, start: int, length: int, used: bool) -> None:
         seg = self.used[start:start + length]
-        if used and seg.any():
+        taken = np.count_nonzero(seg)  # one quick count instead of a ufunc reduction
+        if used and taken:
             raise AssertionError(f"blocks {start}+{length} allocated twice")
-        if not used and not seg.all():
+        if not used and taken != seg.size:
             raise AssertionError(f"blocks {start}+{length} freed twice")
         seg[:] = used
         sign = -1 if used else 1
@@ -162,12 +163,18 @@ class BlockAllocator:
     def free_runs(self, lo: int = 0, hi: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Starts and lengths of free runs in [lo, hi)."""
         hi = self.layout.total_blocks if hi is None else hi
-        free = ~self.used[lo:hi]
-        if not free.any():
+        used = self.used[lo:hi]
+        if used.all():
             return np.empty(0, np.int64), np.empty(0, np.int64)
-        edges = np.diff(free.astype(np.int8), prepend=0, append=0)
-        starts = np.flatnonzero(edges == 1)
-        ends = np.flatnonzero(edges == -1)
+        # Run boundaries: where a block differs from the one before; runs alternate between
+        # used and free, the first free one starting at 0 or at the first boundary.
+        bounds = np.flatnonzero(used[1:] != used[:-1]) + 1
+        if used[0]:
+            starts, ends = bounds[0::2], bounds[1::2]
+        else:
+            starts, ends = np.concatenate(([0], bounds[1::2])), bounds[0::2]
+        if ends.size < starts.size:  # the last run is free: it ends at hi
+            ends = np.append(ends, used.size)
         return starts + lo, ends - starts
 
     def _groups_from(self, goal: int):

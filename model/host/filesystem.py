@@ -74,6 +74,10 @@ class FileSystem(FsAllocation, FsWriteback, FsCommit):
         total = device.size_bytes // 4096
         self.layout = Layout(total, blocks_per_group=self.opt.blocks_per_group,
                              inodes_per_group=self.opt.inodes_per_group)
+        # the layout's figures _inode_changed needs, held here (it runs for every change)
+        self._inodes_per_group = self.layout.inodes_per_group
+        self._inodes_per_block = self.layout.inodes_per_block
+        self._itable_starts = [self.layout.itable_start(g) for g in range(self.layout.groups)]
         self.alloc = BlockAllocator(self.layout)
         self.now = now_s
         self.count = FsCounters()
@@ -131,13 +135,23 @@ class FileSystem(FsAllocation, FsWriteback, FsCommit):
 
     def _meta(self, block: int) -> None:
         """Block of metadata changed now: journal it, or queue its home write."""
-        if self.journal is not None:
-            if self.tx is None:
-                self._tid += 1
-                self.tx = Transaction(self._tid, self.now)
+        tx = self.tx  # the common case first: hundreds of thousands of calls per run
+        if tx is not None:
+            tx.metadata.add(block)
+        elif self.journal is not None:
+            self._tid += 1
+            self.tx = Transaction(self._tid, self.now)
             self.tx.metadata.add(block)
         else:
             self._home(block)
+
+    def _meta_all(self, blocks: tuple[int, ...]) -> None:
+        """Several blocks of metadata changed now (as _meta each; the sets keep no order)."""
+        if self.tx is not None:
+            self.tx.metadata.update(blocks)
+        else:
+            for block in blocks:
+                self._meta(block)
 
     def _home(self, block: int) -> None:
         if not self.home_dirty:
@@ -145,7 +159,12 @@ class FileSystem(FsAllocation, FsWriteback, FsCommit):
         self.home_dirty.add(block)
 
     def _inode_changed(self, ino: int) -> None:
-        self._meta(self.layout.inode_block(ino))
+        self._meta(self._inode_block(ino))
+
+    def _inode_block(self, ino: int) -> int:
+        # layout.inode_block, with the layout's figures at hand: several calls a file
+        g, idx = divmod(ino - 1, self._inodes_per_group)
+        return self._itable_starts[g] + idx // self._inodes_per_block
 
     # --- directories ----------------------------------------------------------------------
 
@@ -324,6 +343,7 @@ class FileSystem(FsAllocation, FsWriteback, FsCommit):
         if f.map_blocks:
             self._release([(b, 1) for b in f.map_blocks], metadata=True)
         f.extents, f.map_blocks, f.size = [], [], 0
+        f.allocated_blocks = 0
         f.pending_blocks = 0
         f.dirty_blocks.clear()
         self._inode_changed(ino)

@@ -187,6 +187,21 @@ def kernel_tree(scale: float = 1.0, seed: int = 2639,
     """
     if not scale > 0:
         raise ValueError(f"scale must be positive; got {scale}")
+    key = (float(scale), int(seed))
+    if key not in _TREES:
+        if len(_TREES) >= 4:  # a few trees of 37,000 files: a few MB each
+            _TREES.pop(next(iter(_TREES)))
+        _TREES[key] = tuple(_build_kernel_tree(scale, seed, cancel))
+    return list(_TREES[key])
+
+
+# Built trees by (scale, seed): a lesson runs the same tree in each of its configurations,
+# and building one takes about a second of random draws one at a time.
+_TREES: dict[tuple[float, int], tuple[FileSpec, ...]] = {}
+
+
+def _build_kernel_tree(scale: float, seed: int,
+                       cancel: Callable[[], bool] | None) -> list[FileSpec]:
     rng = np.random.default_rng(seed)
     n_files = max(1, round(KERNEL_FILES * scale))
     total = round(KERNEL_BYTES * scale)
@@ -222,10 +237,9 @@ def kernel_tree(scale: float = 1.0, seed: int = 2639,
             taken.add(name)
             paths.append(f"{directory}/{name}")
     paths.sort()
-    raw = np.empty(len(paths))
-    for i, path in enumerate(paths):
-        median, sigma = _SIZE_PARAMS[_size_kind(path)]
-        raw[i] = median * np.exp(sigma * rng.standard_normal())
+    # one normal draw per file in path order: the same stream as drawing them one by one
+    params = np.array([_SIZE_PARAMS[_size_kind(path)] for path in paths]).reshape(-1, 2)
+    raw = params[:, 0] * np.exp(params[:, 1] * rng.standard_normal(len(paths)))
     sizes = _fit_sizes(raw, total)
     return [FileSpec(p, int(s)) for p, s in zip(paths, sizes, strict=True)]
 

@@ -37,9 +37,8 @@ class FsAllocation:
             else:
                 continue
             self.free_inodes[g] -= 1
-            self._meta(layout.inode_bitmap(g))
-            self._meta(layout.descriptor_block(g))
-            self._inode_changed(ino)
+            self._meta_all((layout.inode_bitmap(g), layout.descriptor_block(g),
+                            self._inode_block(ino)))
             return ino
         raise OSError(28, "no free inodes")
 
@@ -47,9 +46,8 @@ class FsAllocation:
         g = self.layout.group_of_inode(ino)
         heapq.heappush(self._free_inos[g], ino)
         self.free_inodes[g] += 1
-        self._meta(self.layout.inode_bitmap(g))
-        self._meta(self.layout.descriptor_block(g))
-        self._inode_changed(ino)
+        self._meta_all((self.layout.inode_bitmap(g), self.layout.descriptor_block(g),
+                        self._inode_block(ino)))
         del self.inodes[ino]
 
     def _take_blocks(self, n: int, goal: int, small: bool) -> list[tuple[int, int]]:
@@ -97,10 +95,10 @@ class FsAllocation:
 
     def _dirty_bitmaps(self, extents) -> None:
         layout = self.layout
+        bpg = layout.blocks_per_group
         for s, ln in extents:
-            for g in range(layout.group_of_block(s), layout.group_of_block(s + ln - 1) + 1):
-                self._meta(layout.block_bitmap(g))
-                self._meta(layout.descriptor_block(g))
+            for g in range(s // bpg, (s + ln - 1) // bpg + 1):
+                self._meta_all((layout.block_bitmap(g), layout.descriptor_block(g)))
 
     def _release(self, extents, metadata: bool) -> None:
         """Free extents; they are trimmed after the freeing transaction commits."""
@@ -152,6 +150,7 @@ class FsAllocation:
         if stream:
             self._big_stream = new[-1][0] + new[-1][1]
         for s, ln in new:
+            inode.allocated_blocks += ln
             if inode.extents and inode.extents[-1][0] + inode.extents[-1][1] == s \
                     and inode.extents[-1][1] + ln <= MAX_EXTENT_BLOCKS:
                 inode.extents[-1][1] += ln
