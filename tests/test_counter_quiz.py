@@ -139,8 +139,8 @@ def test_what_lessons_11_to_13_say_about_their_own_runs():
     assert even["erase_count_max"] < 1.3 * even["erase_count_mean"]
     assert skewed["erase_count_min"] < 0.2 * skewed["erase_count_mean"]
     assert 2.5 < skewed["erase_count_max"] / skewed["erase_count_mean"] < 3.5  # "about three"
-    # "well under half the host writes": the most-worn blocks compared
-    assert skewed["erase_count_max"] > 2.2 * even["erase_count_max"]
+    # "under half the host writes": the most-worn blocks compared
+    assert skewed["erase_count_max"] > 2 * even["erase_count_max"]
     assert skewed["wa"] < 1.25 * even["wa"]  # "only a little higher"
     firmware = _figures("trim-both-sides")["firmware"]
     assert firmware["ignores"]["wa"] > 3 * firmware["honours"]["wa"]

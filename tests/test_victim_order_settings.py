@@ -48,7 +48,7 @@ def test_workbench_settings_build_the_drive_with_it():
     s = Settings(victim_order="oldest")
     check_settings(s)
     assert s.config().victim_order == "oldest"
-    assert Settings().config().victim_order == "newest"
+    assert Settings().config().victim_order == "oldest"
 
 
 def test_session_schema_refuses_an_unknown_order_by_name():

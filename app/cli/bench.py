@@ -95,7 +95,7 @@ def _write_random(drive, rng, pages: int, hot_cold: tuple | None,
 
 
 def run_speed_case(name: str, log2_pages: int, spare: float | None, progress=None,
-                   victim_order: str = "newest") -> dict:
+                   victim_order: str = "oldest") -> dict:
     """One speed case in this process: host writes per second of the timed part (one drive
     write after a sequential fill and a one-drive-write warm-up). progress(phase, fraction),
     if given, hears how far each phase is."""
@@ -169,7 +169,7 @@ def run_host_stack_case() -> dict:
 
 
 def _subprocess_case(name: str, log2_pages: int, spare: float | None,
-                     victim_order: str = "newest") -> dict:
+                     victim_order: str = "oldest") -> dict:
     call = ("run_host_stack_case()" if name == "host stack"
             else f"run_speed_case({name!r}, {log2_pages}, {spare!r}, "
                  f"victim_order={victim_order!r})")

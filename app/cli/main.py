@@ -69,10 +69,10 @@ def _add_simulate(sub) -> None:
                    help="where GC writes the pages it copies: an open block of its own "
                    "(separate, the default) or the host's open block (shared, one write "
                    "frontier, as Desnoyers' hot/cold model assumes)")
-    p.add_argument("--victim-order", choices=("newest", "oldest"), default="newest",
+    p.add_argument("--victim-order", choices=("newest", "oldest"), default="oldest",
                    help="which block greedy GC takes among those with the same fewest valid "
-                   "pages: the one that got there last (newest, the default) or first "
-                   "(oldest, as Desnoyers' simulator does)")
+                   "pages: the one that got there first (oldest, the default, as Desnoyers' "
+                   "simulator does) or last (newest)")
     p.add_argument("--mapping", choices=("page", "block", "fast"), default="page",
                    help="page-mapped, block-mapped (first generation) or hybrid log-block "
                    "(FAST)")
@@ -106,9 +106,9 @@ def _add_bench(sub) -> None:
     p.add_argument("--only", metavar="TEXT", default=None,
                    help="--physics: run only the cases whose name contains TEXT, such as "
                    "'greedy hot/cold' or '90/5 shared'")
-    p.add_argument("--victim-order", choices=("newest", "oldest"), default="newest",
+    p.add_argument("--victim-order", choices=("newest", "oldest"), default="oldest",
                    help="which block greedy GC takes among equally empty ones, in the "
-                   "physics and speed cases (default newest)")
+                   "physics and speed cases (default oldest)")
     p.add_argument("--repeat", type=whole(1, 100), default=3,
                    help="runs per case, 1 to 100; medians are quoted")
     p.add_argument("--sizes", type=whole_list(15, 30), default="20,24",

@@ -62,7 +62,7 @@ def physics_specs(args) -> list[tuple[str, object]]:
                          hot_write_fraction=float(fractions[1]), active_fraction=active)
         return RunSpec(Geometry(user_pages=args.user_pages, pages_per_block=256, spare=spare),
                        FtlConfig(gc=gc, d=d, gc_frontier=frontier,
-                                 victim_order=getattr(args, "victim_order", "newest")), w,
+                                 victim_order=getattr(args, "victim_order", "oldest")), w,
                        args.warmup_drive_writes * longer[0],
                        args.measure_drive_writes * longer[1])
 

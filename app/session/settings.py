@@ -43,7 +43,7 @@ class Settings:
     d: int = 2
     gc_low_blocks: int = 2
     gc_frontier: str = "separate"  # GC copies in their own open block, or the host's
-    victim_order: str = "newest"  # greedy, among equally empty blocks: emptied last/first
+    victim_order: str = "oldest"  # greedy, among equally empty blocks: emptied first/last
     seed: int = 1
     partition_start: int = 2048  # sectors of 512 bytes
     lvm_kib: int = 0  # LVM pe_start, KiB from the partition start (0 = no LVM)

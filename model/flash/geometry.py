@@ -165,8 +165,9 @@ class FtlConfig:
         block, one write frontier for both, as Desnoyers' analytic models assume. Block and
         fast mappings have no GC stream and ignore it.
     victim_order: which block greedy GC takes among closed blocks with the same fewest valid
-        pages: "newest", the one that reached that count last, or "oldest", the one that
-        reached it first (as Desnoyers' simulator does). Other policies ignore it.
+        pages: "oldest", the one that reached that count first (the default, as Desnoyers'
+        simulator does; it agrees better with his models), or "newest", the one that
+        reached it last. Other policies ignore it.
     """
 
     mapping: str = "page"
@@ -177,7 +178,7 @@ class FtlConfig:
     seed: int = 1
     track_versions: bool = False
     gc_frontier: str = "separate"
-    victim_order: str = "newest"
+    victim_order: str = "oldest"
 
     def __post_init__(self) -> None:
         _require(self.mapping in MAPPINGS, f"mapping must be one of {', '.join(MAPPINGS)}; "

@@ -136,14 +136,15 @@ def greedy_hotcold_wa(spare: float, pages_per_block: int, hot_lba_fraction: floa
     one victim at a time, copying its valid pages to the frontier before host writes go on;
     among blocks with equally few valid pages, the one longest at that count.
 
-    Measured (`ssdlab bench --physics`, 2^22 pages of 256-page blocks): this engine at the
-    shared frontier is within 2 % of it at 80/20, 90/10 and 90/5, spare 0.07 to 0.28
-    (largest +1.2 %, at 90/5 and spare 0.07). This engine breaks greedy ties the other way
-    (newest at its count first), which costs more under skew as blocks get smaller and spare
-    scarcer: at 90/5, b = 64, spare 0.07 it is 4 % above the model, at b = 32, spare 0.03
-    12 %, where an independent simulator with Desnoyers' tie order is within 1.2-1.6 %.
-    GC copies at a separate frontier have no model here; they write 0.5-18 % less than the
-    shared frontier at the skews and spares above, more with sharper skew and more spare.
+    Measured (`ssdlab bench --physics`, 2^20 pages of 256-page blocks): this engine at the
+    shared frontier, breaking greedy ties as his simulator does (victim order "oldest", the
+    default), is within 2 % of it at 80/20, 90/10 and 90/5, spare 0.07 to 0.28 (largest
+    +1.62 %, at 90/5 and spare 0.07; +1.79 % with the other order, "newest"). The newest
+    order costs more under skew as blocks get smaller and spare scarcer: at 90/5, b = 64,
+    spare 0.07 it is 4 % above the model, at b = 32, spare 0.03 12 %, where an independent
+    simulator with Desnoyers' tie order is within 1.2-1.6 %. GC copies at a separate
+    frontier have no model here; they write 1-19 % less than the shared frontier at the
+    skews and spares above, more with sharper skew and more spare.
     With r == f the traffic is uniform and this equals greedy_wa_desnoyers(spare, b).
     """
     s = check_spare(spare)
