@@ -206,12 +206,12 @@ def test_breakpoint_pauses_the_run_and_the_status_bar_names_it(until, bench, cap
     # named in the status bar where its figures leave room, else on the progress line
     said = f"Breakpoint: {snap.breakpoint}"
     # the worker's notice is a signal of its own, which may arrive after the paused snapshot
-    until(lambda: bench.status_message.text() == said
+    until(lambda: bench.status_message.message() == said
           or bench.progress_label.text().endswith(f" · {said}"))
     assert ("end of the batch" in snap.breakpoint) == (capacity == 6144.0)
     bench.toggle_play()  # play on: the Nth GC is behind, so it runs to the end
     until(lambda: not bench.snapshot.running and not bench.snapshot.segment)
-    assert "Breakpoint" not in bench.status_message.text()  # resumed: the notice is history
+    assert "Breakpoint" not in bench.status_message.message()  # resumed: the notice is history
     assert "Breakpoint" not in bench.progress_label.text()
     assert bench.snapshot.breakpoint_hits == 1
 

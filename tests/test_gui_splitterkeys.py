@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QListWidget, QMainWindow, QSplitter
 
-from app.gui.frame import splitterkeys
+from app.gui.frame import splitterkeys, statusline
 
 
 def _window(qtbot):
@@ -29,14 +29,16 @@ def _window(qtbot):
     return w
 
 
-def test_ctrl_shift_arrows_move_the_dividers_and_say_so(qtbot):
+def test_ctrl_shift_arrows_move_the_dividers_and_say_so(qtbot, monkeypatch):
+    said = []  # the workbench's status line (statusline.say), which this bare window lacks
+    monkeypatch.setattr(statusline, "say", lambda window, text: said.append(text))
     w = _window(qtbot)
     before = w.main_split.sizes()
     qtbot.keyClick(w.main_split.widget(0), Qt.Key.Key_Right,
                    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     after = w.main_split.sizes()
     assert after[0] > before[0] and sum(after) == sum(before)
-    assert "control panel" in w.statusBar().currentMessage()
+    assert said and said[-1].startswith("Divider: ") and "control panel" in said[-1]
     assert w.main_split.handle(1).accessibleName().startswith("Divider")
     top = w.right_split.sizes()[0]
     qtbot.keyClick(w.main_split.widget(0), Qt.Key.Key_Down,

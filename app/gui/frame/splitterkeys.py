@@ -11,6 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QSplitter
 
+from . import statusline
+
 STEP = 0.05  # of the room the two sides share
 
 # (window attribute, its name, first side, second side, key to grow the first, to shrink it)
@@ -56,7 +58,7 @@ def _moved(window, split: QSplitter, first: str, second: str, sign: int) -> None
     move(split, sign)
     text = shares(split, first, second)
     split.handle(1).setAccessibleDescription(text)
-    window.statusBar().showMessage(f"Divider: {text}")
+    statusline.say(window, f"Divider: {text}")  # the bar's own message painted over figures
 
 
 def install(window) -> None:

@@ -133,13 +133,11 @@ def say(w, text: str) -> None:
     # a breakpoint's notice is cleared with the notice (show: a run resumed or was reset)
     w.said_notice = text if text and text == w.notice else ""
     too_long = bar.fontMetrics().horizontalAdvance(text) > room
-    if w.said_notice and too_long and said_under_map(w):  # the map's sentence names that GC
-        label.set_message("")
-    elif w.said_notice and too_long:  # the progress line, which wraps, names it whole (show)
-        label.set_message("")
+    if w.said_notice and too_long and not said_under_map(w):
+        label.set_message("")  # the progress line, which wraps, names it whole (show)
         w.progress_label.setText(text)
-    else:  # shortened in the middle to the label's room, never over the figures
-        label.set_message(text)
+    else:  # shortened in the middle to the label's room, never over the figures (when the
+        label.set_message(text)  # map's sentence names the GC, the bar still says why)
     label.setToolTip(text)
     w.dismiss_button.setVisible(bool(label.message()))
     if text and text != before:

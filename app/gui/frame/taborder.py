@@ -8,7 +8,7 @@ screen, a lesson step, compare mode) gets it without each of them having to ask.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QApplication, QWidget
 
 TAB_KEYS = (Qt.Key.Key_Tab, Qt.Key.Key_Backtab)
@@ -112,6 +112,5 @@ def install(window: QWidget) -> None:
     app = QApplication.instance()
     app.installEventFilter(window._tab_keys)
     window.destroyed.connect(lambda _o=None, f=window._tab_keys: app.removeEventFilter(f))
-    # once the window is built: reordering in the middle of its construction crashed Qt
-    # in the style sheet's restyle that follows
-    QTimer.singleShot(0, window._tab_keys.settle)
+    # set on the first Tab only: set as soon as the window was built (even from the event
+    # loop), the reordered chain crashed Qt in the next window's style-sheet restyle

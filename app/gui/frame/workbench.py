@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import time
 
-from PySide6.QtCore import QTimer, Slot
+from PySide6.QtCore import Slot
 from PySide6.QtWidgets import (
-    QApplication,
     QMainWindow,
     QMessageBox,
     QWidget,
@@ -22,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from model.host.profiles import load_profile
 
-from ..appearance import accessnames, focusring, theme
+from ..appearance import accessnames, focusring
 from ..drive import mapwiring
 from ..drive.driveview import DriveView
 from ..run import preparing
@@ -37,6 +36,7 @@ from . import (
     shortcuts,
     speech,
     statusline,
+    themefit,
 )
 from .windowlayout import WindowLayout
 from .workloads import Workloads
@@ -443,51 +443,13 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
             action.blockSignals(False)
 
     def _apply_theme(self) -> None:
-        app = QApplication.instance()
-        app.setPalette(theme.current().palette())
-        sheet = theme.current().stylesheet()
-        if app.styleSheet() != sheet:  # setting it again restyles every widget: a second
-            app.setStyleSheet(sheet)   # or more, for nothing
-        self.controls.set_rows_wrapped(theme.current().name == "projector")
-        self._fit_panel()
-        # presentation type needs more room for the charts' labels: they get 60 %, and the
-        # map may shrink further (at 18 pt a 768-line screen has room for little else)
-        present = theme.current().name == "projector"
-        share = 0.52 if present else 0.45
-        self._map_share = 1 - share
-        compare.apply_theme(self)
-        self._share_split()
-        # again once the map's legend has wrapped in the new type: setSizes honours the
-        # minimum heights as they are then, so the legend's last row is not cut off
-        QTimer.singleShot(0, self._share_split)
-        self.charts.apply_theme()
-        QTimer.singleShot(0, self._show_charts)
+        themefit.apply_theme(self)
 
     def _share_split(self) -> None:
-        if self.in_lesson:
-            return  # a lesson sets its own share
-        height = sum(self.right_split.sizes()) or self.height()
-        top = int(height * self._map_share)
-        self.right_split.setSizes([top, height - top])
+        themefit.share_split(self)
 
     def _fit_panel(self) -> None:
-        """The panel is as wide as its widest row needs, and may grow a little; with its
-        scroll bar, nothing in it is cut at the side."""
-        bar = self.controls_scroll.verticalScrollBar().sizeHint().width() + 8
-        least = self._controls_width = self.controls.minimumSizeHint().width() + bar
-        if getattr(self, "in_lesson", False):
-            return  # a lesson narrows the panel to the settings it uses
-        self.controls_scroll.setMinimumWidth(least)
-        # in presentation mode no wider than that: a wider panel, kept from the sizes the
-        # window passed through, wrapped the legends beside it onto more rows than 768 px hold
-        presenting = getattr(self, "presentation", None) is not None and self.presentation.on
-        most = least if presenting else max(least, int(0.4 * self.width()))
-        self.controls_scroll.setMaximumWidth(most)
-        # the splitter keeps a wider share it gave the panel before, as empty room beside
-        # it: the rest goes to the map and charts
-        sizes = self.main_split.sizes() if hasattr(self, "main_split") else []
-        if len(sizes) == 2 and sizes[0] > most:
-            self.main_split.setSizes([most, sum(sizes) - most])
+        themefit.fit_panel(self)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt name
         super().resizeEvent(event)
