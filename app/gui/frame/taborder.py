@@ -9,6 +9,7 @@ screen, a lesson step, compare mode) gets it without each of them having to ask.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
 TAB_KEYS = (Qt.Key.Key_Tab, Qt.Key.Key_Backtab)
@@ -95,7 +96,10 @@ class TabKeys(QObject):
             and old.window() is window else None
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
-        if event.type() == QEvent.Type.KeyPress and event.key() in TAB_KEYS \
+        # every event of the application passes here: the class test is cheap, the type's
+        # enum is not (as in shortcuts.py)
+        if isinstance(event, QKeyEvent) and event.type() == QEvent.Type.KeyPress \
+                and event.key() in TAB_KEYS \
                 and isinstance(obj, QWidget) and obj.window() is self.window:
             apply(self.window)
             back = self.resume
