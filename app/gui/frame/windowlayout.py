@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from ..appearance import wheelguard
 from ..appearance.presentation import Presentation
+from ..appearance.scrollfit import ScrollFit
 from ..charts.charts import Charts
 from ..drive import mapwiring
 from ..drive.driveview import DriveView
@@ -95,7 +96,7 @@ class WindowLayout:
         split.addWidget(scroll)
         split.addWidget(right)
         split.setStretchFactor(1, 1)
-        self.setCentralWidget(split)
+        self.setCentralWidget(ScrollFit(split, "central"))  # scrolls on a small screen
 
         self.status: dict[str, QLabel] = {}
         statusline.install(self)

@@ -69,6 +69,9 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         self._apply_theme()
         self.settings_changed(self.views[0], self.views[0].settings, True)
         self._fit_to_screen(1280, 860)
+        self.presentation.tell = lambda text: statusline.say(self, text)
+        if self.presentation.prefs_problem:  # a bad preferences file: said, never raised
+            statusline.say(self, self.presentation.prefs_problem)
 
     def _prepare_engine(self) -> None:
         """Compile the engine before the first drive runs, Run and its neighbours waiting
@@ -414,6 +417,9 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
             # at 1024 px: the class sees the workbench; Ctrl+L or a lesson brings it back
             self.lesson_dock.hide()
 
+    def preferences_dialog(self) -> None:
+        self.presentation.open_preferences()
+
     def toggle_panel(self, shown: bool) -> None:
         self.presentation.set_panel(shown)
 
@@ -432,11 +438,11 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         app = QApplication.instance()
         app.setPalette(theme.current().palette())
         app.setStyleSheet(theme.current().stylesheet())
-        self.controls.set_rows_wrapped(theme.current().name == "projector")
+        self.controls.set_rows_wrapped(theme.current().large)
         self._fit_panel()
         # presentation type needs more room for the charts' labels: they get 60 %, and the
         # map may shrink further (at 18 pt a 768-line screen has room for little else)
-        present = theme.current().name == "projector"
+        present = theme.current().large
         share = 0.52 if present else 0.45
         self._map_share = 1 - share
         compare.apply_theme(self)
