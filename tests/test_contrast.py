@@ -76,7 +76,7 @@ def rule(sheet: str, selector: str) -> str:
 def test_the_style_sheet_draws_with_these_tokens(profile, pt):
     t = theme.set_current(profile, pt)
     try:
-        c, sheet = t.colours, stylesheet(t)
+        c, sheet = t.colours, stylesheet(t, theme.ICONS)
         for selector in ("QPushButton", "QToolButton", "QComboBox", "QAbstractSpinBox",
                          "QLineEdit"):
             assert f"border: 1px solid {c['control_edge']}" in rule(sheet, selector), selector

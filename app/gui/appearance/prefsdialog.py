@@ -1,12 +1,13 @@
-"""The Preferences dialog (View > Preferences..., Ctrl+,; in presentation mode under the Menu
-button): colour profile, reduced motion and text size (app/gui/appearance/preferences.py).
+"""The Preferences dialog (View > Preferences..., by keyboard Alt+V; in presentation mode
+under the Menu button): colour profile, reduced motion and text size
+(app/gui/appearance/preferences.py).
 Every control has a label a screen reader reads and works by keyboard; OK keeps the choice
 (saved for the next session), Cancel leaves things as they were.
 """
 
 from __future__ import annotations
 
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtGui import QAction, QFontDatabase
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -14,6 +15,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QLabel,
+    QMenu,
     QVBoxLayout,
     QWidget,
 )
@@ -80,6 +82,18 @@ class PreferencesDialog(QDialog):
         return Preferences(colours=self.colours.currentData(),
                            reduced_motion=self.motion.isChecked(),
                            text_pct=int(self.text.currentData()))
+
+
+def add_to_menu(neighbour: QAction, open_dialog) -> QAction:
+    """"Preferences..." in the menu that holds `neighbour` (View, beside presentation mode).
+    No key of its own: every key of the window is in its keyboard table, and the menu is
+    reached by keyboard (Alt+V) and, in presentation mode, by the Menu button."""
+    menu = next(m for m in neighbour.associatedObjects() if isinstance(m, QMenu))
+    action = QAction("P&references...", menu)
+    action.setToolTip("Colours, reduced motion and text size, kept for the next start.")
+    action.triggered.connect(lambda _checked=False: open_dialog())
+    menu.addAction(action)
+    return action
 
 
 def load() -> tuple[Preferences, str]:

@@ -10,16 +10,18 @@ is drawn fainter, text and edge.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from app.palette import OKABE_ITO
 
-from .theme import ICONS, Theme
+
+def _icon(icons: Path, name: str, colour: str) -> str:
+    return (icons / f"{name}_{colour.lstrip('#')}.svg").as_posix()
 
 
-def _icon(name: str, colour: str) -> str:
-    return (ICONS / f"{name}_{colour.lstrip('#')}.svg").as_posix()
-
-
-def stylesheet(t: Theme) -> str:
+def stylesheet(t, icons: Path) -> str:
+    """t: a theme.Theme (not imported: the theme imports this module); icons: the folder of
+    the arrow and tick pictures."""
     c = t.colours
     return (
         f"QWidget {{ font-size: {t.font_pt}pt; color: {c['text']}; }}"
@@ -47,13 +49,19 @@ def stylesheet(t: Theme) -> str:
         f" selection-color: {c['input_selected_text']}; }}"
         f"QAbstractItemView {{ selection-background-color: {c['input_selected']};"
         f" selection-color: {c['input_selected_text']}; }}"
-    ) + _control_edges(t) + _outlines(t) + _framed_spin_arrows(t) + _indicators(t) + (
+    ) + _control_edges(t, icons) + _outlines(t) + _framed_spin_arrows(t, icons) + _indicators(
+        t, icons) + (
         _compact_tabs(t) if t.large else "")
 
 
-def _control_edges(t: Theme) -> str:
+def _arrow_px(t) -> int:
+    """The side of a drop-down's or number box's arrow: about as narrow as the platform's."""
+    return max(10, t.font_pt * 2 // 3 + 2)
+
+
+def _control_edges(t, icons: Path) -> str:
     """Buttons and fields framed 3:1 and more; a disabled one in a faint edge and text."""
-    c = t.colours
+    c, arrow = t.colours, _arrow_px(t)
     buttons = "QPushButton, QToolButton"
     fields = "QComboBox, QAbstractSpinBox, QLineEdit"
     return (
@@ -68,11 +76,11 @@ def _control_edges(t: Theme) -> str:
         f" font-weight: bold; }}"
         f"{fields} {{ border: 1px solid {c['control_edge']}; border-radius: 2px;"
         f" background: {c['input_back']}; color: {c['input_text']}; padding: 1px 2px; }}"
-        f"QComboBox {{ padding-right: {t.font_pt + 2}px; }}"
+        f"QComboBox {{ padding-right: {arrow + 2}px; }}"
         f"QComboBox::drop-down {{ subcontrol-origin: padding; subcontrol-position: center right;"
-        f" width: {t.font_pt}px; border: none; }}"
-        f"QComboBox::down-arrow {{ image: url({_icon('arrow_down', c['text'])});"
-        f" width: {max(10, t.font_pt)}px; height: {max(10, t.font_pt) // 2 + 2}px; }}"
+        f" width: {arrow}px; border: none; }}"
+        f"QComboBox::down-arrow {{ image: url({_icon(icons, 'arrow_down', c['text'])});"
+        f" width: {arrow - 2}px; height: {arrow // 2 + 1}px; }}"
         f"QComboBox::down-arrow:disabled {{ image: none; }}"
         f"QAbstractScrollArea#list, QListWidget, QTableWidget, QTreeView {{"
         f" border: 1px solid {c['control_edge']}; }}"
@@ -82,7 +90,7 @@ def _control_edges(t: Theme) -> str:
     )
 
 
-def _outlines(t: Theme) -> str:
+def _outlines(t) -> str:
     """A setting that differs from drive A (dashed) and one the lesson uses (thick, bold)."""
     c = t.colours
     return (
@@ -93,14 +101,14 @@ def _outlines(t: Theme) -> str:
     )
 
 
-def _framed_spin_arrows(t: Theme) -> str:
+def _framed_spin_arrows(t, icons: Path) -> str:
     """A number box drawn by the style sheet (every one is: its edge above) loses the
     platform's arrows and draws empty squares: draw them from small pictures in the text's
     colour (assets/icons)."""
     c = t.colours
     boxes = ("QAbstractSpinBox", 'QAbstractSpinBox[invalid="true"]',
              'QAbstractSpinBox[differs="true"]')
-    size = max(10, t.font_pt)  # px: the arrow's side
+    size = _arrow_px(t)
     out = []
     for kind, corner in (("up", "top"), ("down", "bottom")):
         button = ", ".join(f"{b}::{kind}-button" for b in boxes)
@@ -108,14 +116,15 @@ def _framed_spin_arrows(t: Theme) -> str:
                    f" subcontrol-position: {corner} right; width: {size}px;"
                    f" border: none; background: transparent; }}")
         sel = ", ".join(f"{b}::{kind}-arrow" for b in boxes)
-        out.append(f"{sel} {{ image: url({_icon('arrow_' + kind, c['text'])}); width: {size}px;"
+        arrow = _icon(icons, "arrow_" + kind, c["text"])
+        out.append(f"{sel} {{ image: url({arrow}); width: {size}px;"
                    f" height: {size // 2 + 2}px; }}")
         out.append(f"QAbstractSpinBox::{kind}-arrow:disabled, QAbstractSpinBox::{kind}-arrow:off"
                    f" {{ image: none; }}")
     return "".join(out)
 
 
-def _indicators(t: Theme) -> str:
+def _indicators(t, icons: Path) -> str:
     """Check boxes and round choices: the platform draws them about 14 px with a grey edge
     (2:1 on the light page, gone on black); here as large as the type plus 6 px, framed in
     the control edge colour, ticked with a picture in the text colour (assets/icons)."""
@@ -127,12 +136,13 @@ def _indicators(t: Theme) -> str:
         out.append(f"{kind}::indicator {{ width: {size}px; height: {size}px;"
                    f" border: 2px solid {c['control_edge']}; border-radius: {radius}px;"
                    f" background: {c['input_back']}; }}"
-                   f"{kind}::indicator:checked {{ image: url({_icon(picture, c['text'])}); }}"
+                   f"{kind}::indicator:checked {{"
+                   f" image: url({_icon(icons, picture, c['text'])}); }}"
                    f"{kind}::indicator:disabled {{ border-color: {c['disabled_edge']}; }}")
     return "".join(out)
 
 
-def _compact_tabs(t: Theme) -> str:
+def _compact_tabs(t) -> str:
     """Chart tabs with little padding: in large type the platform's tabs are too wide for all
     seven charts in the 750 px beside the control panel, and a scrolled tab row hides the
     last ones (the selected tab stays marked by colour and a thick underline)."""

@@ -94,7 +94,7 @@ class Theme:
     def stylesheet(self) -> str:
         from .stylesheet import stylesheet
 
-        return stylesheet(self)
+        return stylesheet(self, ICONS)
 
     @property
     def large(self) -> bool:

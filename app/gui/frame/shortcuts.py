@@ -81,8 +81,6 @@ TABLE: tuple[Key, ...] = (
     Key(("F11",), "presentation mode: full screen, large type, projector colours (unless "
         "the preferences choose others)",
         "toggle_presentation", "View", "&Presentation mode", checkable=True),
-    Key(("Ctrl+,",), "preferences: colours, reduced motion, text size",
-        "preferences_dialog", "View", "P&references..."),
     Key(("F9",), "show / hide the control panel (the map and charts take the room)",
         "toggle_panel", "View", "&Control panel", checkable=True),
     Key(("Ctrl+D",), "compare two drives side by side (A and B, the same workload in "

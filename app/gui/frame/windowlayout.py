@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..appearance import wheelguard
+from ..appearance import prefsdialog, wheelguard
 from ..appearance.presentation import Presentation
 from ..appearance.scrollfit import ScrollFit
 from ..charts.charts import Charts
@@ -114,6 +114,8 @@ class WindowLayout:
             self.status[key] = lab
         dockedlessons.install(self)
         self.actions_by_slot = shortcuts.install(self, revert=self.show_settings)
+        prefsdialog.add_to_menu(self.actions_by_slot["toggle_presentation"],
+                                self.presentation.open_preferences)
         dockedlessons.add_menu(self)
         self.presentation.on_change = self._presentation_changed
         self._presentation_changed()

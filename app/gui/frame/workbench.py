@@ -417,9 +417,6 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
             # at 1024 px: the class sees the workbench; Ctrl+L or a lesson brings it back
             self.lesson_dock.hide()
 
-    def preferences_dialog(self) -> None:
-        self.presentation.open_preferences()
-
     def toggle_panel(self, shown: bool) -> None:
         self.presentation.set_panel(shown)
 
