@@ -10,7 +10,7 @@ from app.session.runlabels import differing
 # a valid value other than the default for each of a drive's own settings
 B_VALUES = {"profile": "intel_x25m_g1_80", "capacity_mib": 128.0, "spare_pct": 20.0,
             "page_kib": 8, "pages_per_block": 128, "mapping": "fast", "gc": "fifo", "d": 4,
-            "gc_low_blocks": 3, "gc_frontier": "shared", "victim_order": "oldest",
+            "gc_low_blocks": 3, "gc_frontier": "shared", "victim_order": "newest",
             "partition_start": 63,
             "lvm_kib": 192, "journal": False, "kernel": "modern", "data_compression": 0.5,
             "atime": "strict", "discard": True, "fstrim_every_min": 30.0,

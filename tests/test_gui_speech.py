@@ -33,7 +33,8 @@ def later(snap, k: int):
     wa[-1] = 1.0 + k / 10
     return replace(snap, counters=c | {"host_writes": c["host_writes"] + 100 * k,
                                        "nand_writes": c["nand_writes"] + 130 * k},
-                   series=snap.series | {"wa": wa}, sim_s=snap.sim_s + k, running=True)
+                   series=snap.series | {"wa": wa}, wa=1.0 + k / 10, sim_s=snap.sim_s + k,
+                   running=True)
 
 
 def frame(w, snap) -> None:

@@ -42,6 +42,7 @@ PAN_KEYS = {Qt.Key.Key_Left: (1, 0), Qt.Key.Key_Right: (-1, 0), Qt.Key.Key_Up: (
 class BlockMap(QWidget):
     """Shows a Snapshot; never touches the drive."""
 
+    MARGIN_PX = MARGIN  # for the keyboard's cursor (mapcursor.py), which draws on the grid
     MIN_WIDTH_PX = 224  # with the tally and a lesson beside it, 1024 px in all
 
     # the blocks on screen when they are drawn as pages (ascending indices), else None

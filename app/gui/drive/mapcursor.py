@@ -113,14 +113,12 @@ class MapCursor:
 
     def box(self, exact: bool = False) -> QRectF | None:
         """The cursor block's square in widget pixels (grown to MIN_BOX_PX unless exact)."""
-        from .blockmap import MARGIN
-
         v = self.map.view
         if not self.on or self.block is None or v is None or self.block >= v.n:
             return None
         s = v.scale.value
         r, c = divmod(self.block, v.cols)
-        box = QRectF(MARGIN + v.ox + c * s, MARGIN + v.oy + r * s, s, s)
+        box = QRectF(self.map.MARGIN_PX + v.ox + c * s, self.map.MARGIN_PX + v.oy + r * s, s, s)
         if not exact and s < MIN_BOX_PX:
             grow = (MIN_BOX_PX - s) / 2
             box = box.adjusted(-grow, -grow, grow, grow)
