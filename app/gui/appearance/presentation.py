@@ -1,7 +1,10 @@
-"""Presentation mode (F11): the window full screen, in the projector profile (black page,
-high-contrast colours, 18 pt type, 4 px chart lines), its menu bar hidden (every menu item
-keeps its key). The control panel folds away on its own key (F9) or button, in either mode,
-to give the block map and charts the screen; a message about a setting unfolds it.
+"""Presentation mode (F11): the window full screen, in large type (18 pt or more) and, unless
+the person's preferences say otherwise, the projector colour profile (black page,
+high-contrast colours, 4 px chart lines), its menu bar hidden (every menu item keeps its
+key). The preferences (app/gui/appearance/preferences.py) choose colours and type in either
+mode; they are read here at start and changed in the Preferences dialog. The control
+panel folds away on its own key (F9) or button, in either mode, to give the block map and
+charts the screen; a message about a setting unfolds it.
 """
 
 from __future__ import annotations
@@ -11,7 +14,8 @@ from collections.abc import Callable
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QMainWindow, QPushButton, QWidget
 
-from . import theme
+from . import preferences, prefsdialog, theme
+from .preferences import Preferences
 
 
 class Presentation(QObject):
@@ -36,6 +40,7 @@ class Presentation(QObject):
                                      "and charts the screen (F9).")
         self.panel_button.toggled.connect(self.set_panel)
         self.on_change: Callable[[], None] = lambda: None  # menu check marks follow
+        self.tell: Callable[[str], None] = lambda text: None  # the window's status line
         error.installEventFilter(self)
         window.installEventFilter(self)  # its layout changes: back to the screen's size
         self._grown = False  # the window outgrew the screen with its layout (_note_growth)
@@ -43,6 +48,39 @@ class Presentation(QObject):
         self._refit.setSingleShot(True)
         self._refit.timeout.connect(self.fill_screen)
         self._label()
+        self.prefs, self.prefs_problem = prefsdialog.load()
+        self.prefs_dialog: prefsdialog.PreferencesDialog | None = None
+        self._set_theme()  # the window applies it once built
+
+    def _set_theme(self) -> None:
+        p = self.prefs
+        theme.set_current(p.colour_profile(self.on),
+                          p.font_pt(prefsdialog.desktop_pt(), self.on, theme.PRESENTATION_PT))
+
+    def set_preferences(self, prefs: Preferences) -> str:
+        """The person's new choice, in force at once and saved; returns "" or why it could
+        not be saved."""
+        self.prefs, self.prefs_problem = prefs, ""
+        preferences.set_in_force(prefs)
+        self._set_theme()
+        self.apply_theme()
+        if self.on:
+            self._refit.start(0)
+        self.on_change()
+        return preferences.save(prefs)
+
+    def open_preferences(self) -> prefsdialog.PreferencesDialog:
+        """The Preferences dialog, window-modal; OK puts its choice in force."""
+        dialog = self.prefs_dialog = prefsdialog.PreferencesDialog(
+            self.prefs, self.prefs_problem, self.window)
+        dialog.accepted.connect(lambda: self._saved(self.set_preferences(dialog.chosen())))
+        dialog.open()
+        return dialog
+
+    def _saved(self, problem: str) -> None:
+        if problem:  # the choice holds for this session; the person is told it was not kept
+            self.prefs_problem = problem
+            self.tell(problem)
 
     def _label(self) -> None:
         self.panel_button.setText("Hide panel" if self.panel_shown() else "Show panel")
@@ -66,7 +104,7 @@ class Presentation(QObject):
         self.on = on
         self._grown = False
         w = self.window
-        theme.set_current("projector" if on else "normal")
+        self._set_theme()
         if on:
             self._was_maximized = w.isMaximized()
             self._geometry = w.geometry()

@@ -72,7 +72,7 @@ class Charts(QTabWidget):
         self.apply_theme()
 
     def apply_theme(self) -> None:
-        short = theme.current().name == "projector"
+        short = theme.current().large
         for i in range(self.count()):
             view = self.widget(i)
             view.apply_theme()

@@ -93,7 +93,7 @@ class SeriesChart(QChartView):
         In presentation type the tab names the chart, and the y title goes on top, on one
         line: upright at 18 pt it is longer than the plot is tall and QtCharts cut it to
         "write a..." at 1024 x 768."""
-        above = theme.current().name == "projector"
+        above = theme.current().large
         self.y_axis.setTitleText(upright_title(self._y))
         self.y_axis.setTitleVisible(not above)
         self._chart.setTitle(title_above(self._y) if above else self._title)
@@ -180,7 +180,7 @@ class SeriesChart(QChartView):
         self.setMinimumHeight(max(150, 8 * fm.height()))
         # in presentation type a chart is short and wide: its legend goes beside the plot,
         # leaving the plot the line of height a legend underneath takes
-        self._chart.legend().setAlignment(Qt.AlignmentFlag.AlignRight if t.name == "projector"
+        self._chart.legend().setAlignment(Qt.AlignmentFlag.AlignRight if t.large
                                           else Qt.AlignmentFlag.AlignBottom)
         self._chart.legend().setLabelColor(fg)
         self._chart.legend().setFont(font)

@@ -18,6 +18,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..appearance import preferences
+
 GAP_S = 0.35  # by default: at most three colour changes per block in any one second
 REDUCED_GAP_S = 1.0  # reduce motion: at most one a second
 SLACK_S = 1e-6  # a timer due at exactly the gap finds it passed, whatever the rounding
@@ -25,12 +27,24 @@ SLACK_S = 1e-6  # a timer due at exactly the gap finds it passed, whatever the r
 
 class FlashGuard:
     """What each block shows, held back to one change per gap_s; clock: seconds, monotonic
-    (a test gives its own)."""
+    (a test gives its own). gap_s None: the preference in force (reduced motion: one a
+    second, app/gui/appearance/preferences.py)."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic, gap_s: float = GAP_S):
+    def __init__(self, clock: Callable[[], float] = time.monotonic,
+                 gap_s: float | None = None):
         self.clock = clock
         self.gap_s = gap_s
         self.reset()
+
+    @property
+    def gap_s(self) -> float:
+        if self._gap_s is not None:
+            return self._gap_s
+        return REDUCED_GAP_S if preferences.in_force().reduced_motion else GAP_S
+
+    @gap_s.setter
+    def gap_s(self, gap_s: float | None) -> None:
+        self._gap_s = gap_s
 
     def reset(self) -> None:
         """Forget what was shown: the next colours are drawn at once (a new drive, another

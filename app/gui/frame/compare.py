@@ -234,7 +234,7 @@ def scenario_for_b(w, settings: Settings) -> Settings:
 
 def apply_theme(w) -> None:
     """Each map's minimum height in the current type (two maps share the same row)."""
-    present = theme.current().name == "projector"
+    present = theme.current().large
     for v in w.views:
         v.blockmap.setMinimumHeight(100 if present else 160)
         v.legend.refresh()

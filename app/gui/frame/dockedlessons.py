@@ -16,6 +16,7 @@ from lessons.glossary import load_glossary
 from lessons.lesson import LessonError
 from lessons.loader import load_lesson
 
+from ..appearance.scrollfit import ScrollFit
 from ..lessons import keepfocus
 from ..lessons.glossarywindow import GlossaryWindow
 from ..lessons.lessonpanel import LessonPanel
@@ -42,7 +43,7 @@ def install(w) -> None:
     panel.active_changed.connect(lambda on: set_active(w, on))
     dock = w.lesson_dock = QDockWidget("Lessons")
     dock.setObjectName("lessons")
-    dock.setWidget(panel)
+    dock.setWidget(ScrollFit(panel, "lessons"))  # its Back/Next row reachable on a small screen
     dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
                      | QDockWidget.DockWidgetFeature.DockWidgetMovable)
     dock.setMinimumWidth(280)

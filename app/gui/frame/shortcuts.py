@@ -78,7 +78,8 @@ TABLE: tuple[Key, ...] = (
     Key(("Ctrl+E",), "export a chart or the block map: PNG, SVG, PDF or CSV (or right-click "
         "it)", "export_dialog", "File", "&Export chart..."),
     Key(("Ctrl+Q",), "quit", "close", "File", "&Quit"),
-    Key(("F11",), "presentation mode: full screen, projector colours, large type",
+    Key(("F11",), "presentation mode: full screen, large type, projector colours (unless "
+        "the preferences choose others)",
         "toggle_presentation", "View", "&Presentation mode", checkable=True),
     Key(("F9",), "show / hide the control panel (the map and charts take the room)",
         "toggle_panel", "View", "&Control panel", checkable=True),

@@ -17,11 +17,11 @@ def apply_theme(w) -> None:
     sheet = theme.current().stylesheet()
     if app.styleSheet() != sheet:  # setting it again restyles every widget: a second
         app.setStyleSheet(sheet)   # or more, for nothing
-    w.controls.set_rows_wrapped(theme.current().name == "projector")
+    w.controls.set_rows_wrapped(theme.current().large)
     fit_panel(w)
     # presentation type needs more room for the charts' labels: they get 60 %, and the
     # map may shrink further (at 18 pt a 768-line screen has room for little else)
-    present = theme.current().name == "projector"
+    present = theme.current().large
     share = 0.52 if present else 0.45
     w._map_share = 1 - share
     compare.apply_theme(w)

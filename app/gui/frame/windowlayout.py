@@ -19,8 +19,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..appearance import wheelguard
+from ..appearance import prefsdialog, wheelguard
 from ..appearance.presentation import Presentation
+from ..appearance.scrollfit import ScrollFit
 from ..charts.charts import Charts
 from ..drive import mapwiring
 from ..drive.driveview import DriveView
@@ -124,7 +125,7 @@ class WindowLayout:
         split.addWidget(scroll)
         split.addWidget(right)
         split.setStretchFactor(1, 1)
-        self.setCentralWidget(split)
+        self.setCentralWidget(ScrollFit(split, "central"))  # scrolls on a small screen
 
         self.status: dict[str, QLabel] = {}
         statusline.install(self)
@@ -142,6 +143,8 @@ class WindowLayout:
             self.status[key] = lab
         dockedlessons.install(self)
         self.actions_by_slot = shortcuts.install(self, revert=self.show_settings)
+        prefsdialog.add_to_menu(self.actions_by_slot["toggle_presentation"],
+                                self.presentation.open_preferences)
         dockedlessons.add_menu(self)
         self.presentation.on_change = self._presentation_changed
         self._presentation_changed()

@@ -79,6 +79,9 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         self._apply_theme()
         self.settings_changed(self.views[0], self.views[0].settings, True)
         self._fit_to_screen(1280, 860)
+        self.presentation.tell = lambda text: statusline.say(self, text)
+        if self.presentation.prefs_problem:  # a bad preferences file: said, never raised
+            statusline.say(self, self.presentation.prefs_problem)
 
     def _prepare_engine(self) -> None:
         """Compile the engine before the first drive runs, Run and its neighbours waiting

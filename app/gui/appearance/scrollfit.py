@@ -1,0 +1,76 @@
+"""A part of the window that scrolls rather than grow the window past the screen.
+
+A top-level window is never smaller than its layout's minimum: at 1.5x scaling on a
+1366 x 768 screen (911 x 512 logical pixels) the workbench's minimum was 1064 x 601, so the
+window ran off the screen and the lesson's Back/Next row and the status bar with it. Inside
+a scroll area a part keeps its own minimum, the window's minimum shrinks to the scroll
+area's, and whatever does not fit is reached by scrolling (the scroll bars show only then).
+
+Only on a short screen: the window's layout is made for 1024 x 768 and more
+(tests/test_gui_present.py), where its parts keep their whole minimum as before (a scroll
+area there would squeeze rows that wrap, whose height depends on their width).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
+
+LEAST_PX = 120  # the scroll area's own minimum side: a scroll bar and a little content
+SHORT_SCREEN_PX = 700  # logical px: 768 lines at 1.25x scaling or more, a 600-line netbook
+
+
+class ScrollFit(QScrollArea):
+    """`inner` at the room's size, or at its least size with scroll bars when the room is
+    smaller. QScrollArea's own resizing gives a part whose text wraps its preferred height
+    (its text box as tall as its text), so a lesson's Back/Next row went below the fold
+    even where the text box could have shrunk: here the part's least height for the width
+    it has."""
+
+    def __init__(self, inner: QWidget, name: str = ""):
+        super().__init__()
+        self.setObjectName(name or "scrollfit")
+        self.setWidget(inner)
+        self.setWidgetResizable(False)  # sized by _fit
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        for policy in (self.setHorizontalScrollBarPolicy, self.setVerticalScrollBarPolicy):
+            policy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # its content takes focus, not the frame
+        inner.installEventFilter(self)
+
+    def least(self) -> QSize:
+        """The part's least size (its layout's minimum: a text box at its least height,
+        not the height of all its text)."""
+        inner = self.widget()
+        return inner.minimumSizeHint().expandedTo(inner.minimumSize())
+
+    def _fit(self) -> None:
+        room, least = self.viewport().size(), self.least()
+        if least.height() > room.height():  # a vertical scroll bar takes some width
+            room.setWidth(room.width() - self.verticalScrollBar().sizeHint().width())
+        self.widget().resize(room.expandedTo(least))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt name
+        super().resizeEvent(event)
+        self._fit()
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
+        if obj is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()  # the window's layout asks this one's minimum again
+            self._fit()
+        return super().eventFilter(obj, event)
+
+    def viewportEvent(self, event) -> bool:  # noqa: N802 - Qt name
+        # the part's minimum changed (posted to its parent, the viewport)
+        if event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()
+            self._fit()
+        return super().viewportEvent(event)
+
+    def minimumSizeHint(self):  # noqa: N802 - Qt name
+        screen = self.screen()
+        if screen is not None and screen.availableGeometry().height() < SHORT_SCREEN_PX:
+            return QSize(LEAST_PX, LEAST_PX)
+        inner = self.widget().minimumSizeHint()
+        edge = 2 * self.frameWidth()
+        return QSize(inner.width() + edge, inner.height() + edge)
