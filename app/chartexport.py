@@ -47,6 +47,7 @@ PNG_DPI = 300
 WIDTHS_IN = {"single": 3.5, "double": 7.0}  # journal column widths, inches
 HEIGHT_RATIO = {"single": 0.75, "double": 0.42}
 FONT_PT = 9.0
+DODGE = 0.12  # categories sit 1 apart: the offset between series drawn side by side in one
 
 PRINT_STYLE = {
     "font.family": "DejaVu Sans",  # installed everywhere SSD Lab is (setup.sh)
@@ -254,12 +255,23 @@ def _draw(ax, overlay: Overlay, title: str, highs: list, first_panel: bool = Tru
     shown = []
     lines = _lines(overlay)
     paired = _paired(overlay, lines)
+    labels = overlay.step_labels()
+    # at named categories, the measured series sit side by side within each category (where
+    # in its slot a point sits means nothing), so equal values do not hide one another
+    points = [n for n, entry in enumerate(lines) if not entry[1].dashed] if labels else []
     for n, (run, line, label, x, y, bars) in enumerate(lines):
+        if n in points:
+            x = x + DODGE * (points.index(n) - (len(points) - 1) / 2)
         style = line_style(chart, line, run.role,
                            refs.index(run.key) if run.key in refs else 0, x,
                            overlay.overlaid)
-        if line.key in paired:  # measured points on their model's dashed curve: points
+        # measured points on their model's dashed curve are points; so are measurements at
+        # named categories (partition starts, policies, steps): a line between two of them
+        # would claim values in between
+        if line.key in paired or (labels and not line.dashed):
             style["linestyle"] = "none"
+        if n in points:
+            style["markersize"] = 5.0  # alone, without a line to follow, a point is larger
         (artist,) = ax.plot(x, y, label=label, **style)
         # one <path> per series in the SVG, named by its run when runs are overlaid
         gid = f"series-{run.key}-{line.key}" if run.key else f"series-{line.key}"
@@ -272,7 +284,6 @@ def _draw(ax, overlay: Overlay, title: str, highs: list, first_panel: bool = Tru
             highs.append(bars[1])
         # legend: measured entries first, then the models (in two columns, side by side)
         shown.append(((place[id(run)], line.dashed and bool(paired), n), artist))
-    labels = overlay.step_labels()
     if labels:
         ax.set_xticks(np.arange(1, len(labels) + 1, dtype=float), labels, rotation=30,
                       ha="right")

@@ -83,12 +83,13 @@ DISCARD = Chart(
 
 # alignment: a 64 MiB file in 4 KiB direct writes at each partition start, on each drive
 ALIGN_STARTS = (63, 64, 2048)  # sectors of 512 bytes: DOS, 32 KiB, 1 MiB
-ALIGN_PROFILES = (("firstgen_block_64", "block-mapped (first generation)", "nand"),
-                  ("intel_x25m_g1_80", "page-mapped (Intel X25-M)", "host"))
+ALIGN_PROFILES = (("firstgen_block_64", "block-mapped, first generation", "nand"),
+                  ("intel_x25m_g1_80", "page-mapped, Intel X25-M", "host"))
 ALIGNMENT = Chart(
     "alignment", "", "4 KiB writes by partition start", "",
     Axis("partition start", "sector", "position"), _WA,
-    tuple(Line(p, label, token, f"wa_{p}", marker=True) for p, label, token in ALIGN_PROFILES),
+    tuple(Line(p, f"{label} (simulated)", token, f"wa_{p}", marker=True)
+          for p, label, token in ALIGN_PROFILES),
     source="gallery")
 
 # compression: ordinary use (new files, deletes, 4 KiB rewrites in place; user_mix) of a

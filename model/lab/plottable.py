@@ -19,6 +19,13 @@ import numpy as np
 
 from .charts import CHARTS, SWEEP_POLICIES, Axis, Chart, Line, Table
 
+# A field's plain name for axes and titles, short enough for a single-column figure (the
+# sidecar and the provenance keep the field names themselves).
+PLAIN = {"wa": "write amplification", "theory_wa": "analytic WA", "spare": "spare factor",
+         "gc": "GC policy", "pages_per_block": "pages per block", "user_pages": "user pages",
+         "hot_write_fraction": "hot share of writes", "hot_lba_fraction": "hot share of pages",
+         "gc_copies": "pages copied by GC", "erases": "block erases",
+         "host_writes": "host page writes", "nand_writes": "flash page writes"}
 MAX_LINES = 8  # beyond this many lines a single-column figure is not readable
 MAX_FACETS = 6
 SPREAD = "error bars: min to max over seeds"
@@ -220,7 +227,8 @@ def plot_tables(records: list[dict], x: str, y: str, by: str | None = None,
         token = text if by == "gc" and text in SWEEP_POLICIES else f"cycle{i}"
         lines.append(Line(f"s{i}", text if by == "gc" else (f"{by} = {text}" if by else y),
                           token, f"{y}" + (f"_{by}_{text}" if by else ""), marker=True))
-    chart = Chart("plot", "", f"{y} against {x}", "", Axis(_name(rows, x), "", x),
+    chart = Chart("plot", "", f"{PLAIN.get(y, y)} against {PLAIN.get(x, x)}", "",
+                  Axis(_name(rows, x), "", x),
                   Axis(_name(rows, y), "", y), tuple(lines), source="sweep")
     tables = []
     for fv in facet_values:
@@ -242,7 +250,7 @@ def _name(rows: list[dict], field: str) -> str:
     varied = {r.get("field") for r in rows}
     if field == "value" and len(varied) == 1 and isinstance(next(iter(varied)), str):
         return f"{next(iter(varied))} (value)"
-    return field
+    return PLAIN.get(field, field)
 
 
 def _values(rows: list[dict], name: str | None) -> list:
