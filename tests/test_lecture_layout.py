@@ -35,6 +35,26 @@ def test_a_note_keeps_the_height_its_words_need_as_the_panel_narrows(qtbot, unti
     assert note.height() >= note.heightForWidth(note.width())
 
 
+def test_a_note_gives_back_its_height_when_large_type_ends(qtbot, until):
+    """Presentation type and back: the notes kept their 18 pt height (112 px for two lines)
+    in blank bands between the fields once the type was normal again."""
+    box = QWidget()
+    form = QFormLayout(box)
+    note = FullNote()
+    form.addRow(note)
+    note.setText(WORDS)
+    qtbot.addWidget(box)
+    box.resize(300, 600)
+    box.show()
+    until(lambda: note.width() > 200 and note.minimumHeight() > 0)
+    normal = note.minimumHeight()
+    box.setStyleSheet("QLabel { font-size: 18pt; }")
+    until(lambda: note.minimumHeight() > 1.5 * normal)
+    box.setStyleSheet("")
+    until(lambda: note.minimumHeight() == normal and note.maximumHeight() == normal)
+    until(lambda: note.height() == normal)
+
+
 def test_an_empty_wa_chart_draws_its_analytic_level_across_tenths(qtbot):
     g = Geometry(user_pages=1024, pages_per_block=16, spare=0.25)
     recorder = Recorder(g)
