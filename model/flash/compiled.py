@@ -40,3 +40,8 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
 # which measured 40x slower than a plain loop. Small helpers are also inlined at IR level.
 jit = njit(cache=True, nogil=True, _nrt=False)
 inline = njit(cache=True, nogil=True, inline="always", _nrt=False)
+# Cold paths (once per block or per victim, not per page) are called instead: numba inlines
+# at IR level by copying the callee's IR into every call site, which made big helpers cost
+# more compile time than everything else. Called only from compiled code, so no Python
+# wrapper is built for them.
+called = njit(cache=True, nogil=True, _nrt=False, no_cpython_wrapper=True)

@@ -9,7 +9,7 @@ the first command it did not run.
 
 from __future__ import annotations
 
-from .compiled import inline, jit
+from .compiled import called, inline, jit
 from .gc import foreground_gc
 from .prefetch import prefetch_write
 from .primitives import (
@@ -227,7 +227,7 @@ def _fast_full_merge(a, lb):
         erase(a, old)
 
 
-@inline
+@called
 def _fast_new_log_block(a):
     """A fresh log block at the back of the log (free, or by reclaiming the oldest); -1 if
     none could be had."""

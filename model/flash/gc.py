@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .compiled import inline, jit
+from .compiled import called, inline, jit
 from .prefetch import prefetch_write
 from .primitives import emit, erase, fail, page_stamp, put_page, stream_program, unclose_block
 from .state import (
@@ -87,7 +87,7 @@ def _greedy_victim(a):
     return a.bucket_head[v]
 
 
-@inline
+@called
 def _cost_benefit_victim(a):
     ppb = a.regs[R_PAGES_PER_BLOCK]
     now = a.regs[R_NAND_WRITES]
@@ -107,7 +107,7 @@ def _cost_benefit_victim(a):
     return best
 
 
-@inline
+@called
 def _random_d_victim(a):
     n = a.regs[R_CLOSED_COUNT]
     if n == 0:

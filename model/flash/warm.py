@@ -9,17 +9,21 @@ machine code instead.
 Every entry point has exactly one signature (Drive passes contiguous int8/int64 arrays and
 Python ints), so `is_warm` can ask numba's own cache index whether each is there without
 compiling anything. Numba's cache is one index per function, so functions whose callees are
-already compiled can be compiled in separate processes at once: `prepare` runs them on
-`workers` processes in dependency order (a caller waits until its callees are cached, then
-loads them instead of compiling them again).
+already compiled can be compiled in separate processes at once: `prepare` hands them to
+`workers` long-lived processes in dependency order, the longest remaining chain first (a
+caller waits until its callees are cached, then loads them instead of compiling them
+again). One process per worker, not per function: each interpreter spends a second or two
+importing numba and setting up LLVM before it compiles anything.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+import select
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -30,29 +34,38 @@ PREPARING_MESSAGE = "preparing the simulator, once: about a minute"
 @dataclass(frozen=True)
 class EntryPoint:
     """One compiled function: module (in model.flash), name, the entry points it calls
-    (compiled before it), and its argument kinds: "a" the FlashArrays tuple, "i" an int64,
-    "ops" int8[::1], "pages" int64[::1]."""
+    (compiled before it), its argument kinds ("a" the FlashArrays tuple, "i" an int64,
+    "ops" int8[::1], "pages" int64[::1]), and its compile time in seconds, measured alone on
+    one core (only the order of work depends on it)."""
 
     module: str
     name: str
     calls: tuple[str, ...]
     args: tuple[str, ...]
+    compile_s: float
 
 
 ENTRY_POINTS = (
-    EntryPoint("gc", "collect_block", (), ("a", "i")),
-    EntryPoint("ftl", "fast_write_page", (), ("a", "i")),
-    EntryPoint("ftl", "block_write", (), ("a", "i", "i")),
-    EntryPoint("ftl", "block_trim", (), ("a", "i", "i")),
-    EntryPoint("gc", "collect", ("collect_block",), ("a",)),
-    EntryPoint("gc", "foreground_gc", ("collect",), ("a",)),
-    EntryPoint("gc", "idle_gc", ("collect_block",), ("a", "i", "i", "i")),
-    EntryPoint("ftl", "run_single_page_writes", ("foreground_gc",), ("a", "pages")),
+    EntryPoint("gc", "collect_block", (), ("a", "i"), 4.0),
+    EntryPoint("ftl", "fast_write_page", (), ("a", "i"), 6.0),
+    EntryPoint("ftl", "block_write", (), ("a", "i", "i"), 3.5),
+    EntryPoint("ftl", "block_trim", (), ("a", "i", "i"), 1.5),
+    EntryPoint("gc", "collect", ("collect_block",), ("a",), 1.5),
+    EntryPoint("gc", "foreground_gc", ("collect",), ("a",), 1.0),
+    EntryPoint("gc", "idle_gc", ("collect_block",), ("a", "i", "i", "i"), 1.0),
+    EntryPoint("ftl", "run_single_page_writes", ("foreground_gc",), ("a", "pages"), 4.0),
     EntryPoint("ftl", "run_commands",
                ("foreground_gc", "fast_write_page", "block_write", "block_trim"),
-               ("a", "ops", "pages", "pages", "i", "i")),
+               ("a", "ops", "pages", "pages", "i", "i"), 9.0),
 )
 _BY_NAME = {e.name: e for e in ENTRY_POINTS}
+
+
+def _chain_s(name: str) -> float:
+    """Compile seconds from the start of `name` to the end of the longest chain of callers
+    waiting on it: the longest chains start first, so the last caller is not left alone."""
+    callers = [e.name for e in ENTRY_POINTS if name in e.calls]
+    return _BY_NAME[name].compile_s + max((_chain_s(c) for c in callers), default=0.0)
 
 
 @dataclass(frozen=True)
@@ -114,10 +127,83 @@ def compile_entry(name: str) -> str:
     return name
 
 
-def _start(name: str) -> subprocess.Popen:
-    code = f"from model.flash.warm import compile_entry; compile_entry({name!r})"
-    return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+def serve() -> None:
+    """A worker: compile each entry point named on a line of stdin, answering "ok NAME" or
+    "error NAME: message" on stdout; ends at end of input. Anything else printed goes to
+    stderr, so nothing but answers reaches the pipe."""
+    answers = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
+    for line in sys.stdin:
+        name = line.strip()
+        try:
+            compile_entry(name)
+        except Exception as e:  # noqa: BLE001 - any compiler failure is reported, not raised
+            text = str(e).strip().splitlines()
+            print(f"error {name}: {text[-1] if text else type(e).__name__}", file=answers,
+                  flush=True)
+        else:
+            print(f"ok {name}", file=answers, flush=True)
+
+
+class _Worker:
+    """One compiling interpreter, its stderr kept in a file for when it dies."""
+
+    def __init__(self) -> None:
+        self.log = tempfile.TemporaryFile()
+        # Separate interpreters, not forks: a fork of a process holding numba's compiler
+        # state or Qt's threads is not safe, and multiprocessing's spawn re-imports the
+        # caller's __main__.
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", "from model.flash.warm import serve; serve()"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True)
+        self.name: str | None = None
+
+    def give(self, name: str) -> None:
+        self.name = name
+        self.proc.stdin.write(name + "\n")
+        self.proc.stdin.flush()
+
+    def answer(self) -> str:
+        """The name it finished; RuntimeError if it failed or died."""
+        line = self.proc.stdout.readline().strip()
+        name, self.name = self.name, None
+        if line == f"ok {name}":
+            return name
+        if line.startswith("error "):
+            raise RuntimeError(f"compiling the simulator ({name}) failed: "
+                               f"{line.split(': ', 1)[-1]}")
+        self.proc.wait()
+        self.log.seek(0)
+        err = self.log.read().decode(errors="replace").strip().splitlines()
+        last = err[-1] if err else f"exit {self.proc.returncode}"
+        raise RuntimeError(f"compiling the simulator ({name}) failed: {last}")
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        for f in (self.proc.stdin, self.proc.stdout, self.log):
+            f.close()
+
+
+def _parallel(todo: list[str], workers: int) -> Iterator[str]:
+    """Compile `todo` on `workers` processes, yielding each name as it is cached."""
+    todo = sorted(todo, key=_chain_s, reverse=True)
+    pool = [_Worker() for _ in range(min(workers, len(todo)))]
+    try:
+        while todo or any(w.name for w in pool):
+            for w in pool:
+                pending = set(todo) | {v.name for v in pool if v.name}
+                ready = [n for n in todo if not pending & set(_BY_NAME[n].calls)]
+                if w.name is None and ready:
+                    todo.remove(ready[0])
+                    w.give(ready[0])
+            busy = {w.proc.stdout: w for w in pool if w.name}
+            for f in select.select(list(busy), [], [])[0]:
+                yield busy[f].answer()
+    finally:
+        for w in pool:
+            w.close()
 
 
 def prepare(workers: int | None = None) -> Iterator[Step]:
@@ -133,42 +219,11 @@ def prepare(workers: int | None = None) -> Iterator[Step]:
     total = len(todo)
     if workers is None:
         workers = max(1, min(3, len(os.sched_getaffinity(0))))
-    done = 0
     if workers > 1 and total > 1:
-        # Separate interpreters, not forks: a fork of a process holding numba's compiler
-        # state or Qt's threads is not safe, and multiprocessing's spawn re-imports the
-        # caller's __main__.
-        running: dict[str, subprocess.Popen] = {}
-        try:
-            while todo or running:
-                for name in list(todo):
-                    busy = set(todo) | set(running)
-                    if len(running) < workers and not busy & set(_BY_NAME[name].calls):
-                        running[name] = _start(name)
-                        todo.remove(name)
-                for name, proc in list(running.items()):
-                    if proc.poll() is None:
-                        continue
-                    del running[name]
-                    err = proc.stderr.read().decode(errors="replace").strip()
-                    proc.stderr.close()
-                    if proc.returncode != 0:
-                        last = err.splitlines()[-1] if err else f"exit {proc.returncode}"
-                        raise RuntimeError(f"compiling the simulator ({name}) failed: {last}")
-                    done += 1
-                    yield Step(done, total, name, time.perf_counter() - t0)
-                time.sleep(0.05)
-        finally:
-            for proc in running.values():
-                proc.kill()
-                proc.wait()
-                proc.stderr.close()
-        for entry in ENTRY_POINTS:
-            compile_entry(entry.name)
-        return
-    for name in todo:
-        compile_entry(name)
-        done += 1
+        names = _parallel(todo, workers)
+    else:
+        names = (compile_entry(name) for name in todo)
+    for done, name in enumerate(names, 1):
         yield Step(done, total, name, time.perf_counter() - t0)
     for entry in ENTRY_POINTS:
         compile_entry(entry.name)
