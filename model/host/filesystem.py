@@ -78,6 +78,12 @@ class FileSystem(FsAllocation, FsWriteback, FsCommit):
         self._inodes_per_group = self.layout.inodes_per_group
         self._inodes_per_block = self.layout.inodes_per_block
         self._itable_starts = [self.layout.itable_start(g) for g in range(self.layout.groups)]
+        # per group, the metadata a change of its inodes or blocks dirties: (inode bitmap,
+        # descriptor) and (block bitmap, descriptor), tuples ready for _meta_all
+        self._ibitmap_meta = [(self.layout.inode_bitmap(g), self.layout.descriptor_block(g))
+                              for g in range(self.layout.groups)]
+        self._bbitmap_meta = [(self.layout.block_bitmap(g), self.layout.descriptor_block(g))
+                              for g in range(self.layout.groups)]
         self.alloc = BlockAllocator(self.layout)
         self.now = now_s
         self.count = FsCounters()
@@ -159,7 +165,13 @@ class FileSystem(FsAllocation, FsWriteback, FsCommit):
         self.home_dirty.add(block)
 
     def _inode_changed(self, ino: int) -> None:
-        self._meta(self._inode_block(ino))
+        # _meta(_inode_block(ino)) inline: it runs for every change of every inode
+        g, idx = divmod(ino - 1, self._inodes_per_group)
+        block = self._itable_starts[g] + idx // self._inodes_per_block
+        if self.tx is not None:
+            self.tx.metadata.add(block)
+        else:
+            self._meta(block)
 
     def _inode_block(self, ino: int) -> int:
         # layout.inode_block, with the layout's figures at hand: several calls a file
