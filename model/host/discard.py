@@ -35,6 +35,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
+import numpy as np
+
 from .ext4layout import BlockAllocator, Layout
 from .fstypes import KERNEL_ERAS
 
@@ -243,19 +245,40 @@ def still_free(extents: Iterable[tuple[int, int]],
                alloc: BlockAllocator) -> list[tuple[int, int]]:
     """The parts of extents that are free now (blocks freed in a transaction may have been
     allocated again before it committed; trimming them would lose a live file's data)."""
+    extents = [(int(s), int(ln)) for s, ln in extents if ln > 0]
     out = []
-    used = alloc.used
-    for s, ln in extents:
-        if ln <= 0:
-            continue
-        seg = used[s:s + ln]
+    for (s, ln), busy in zip(extents, _any_used(extents, alloc.used), strict=True):
         # Most extents are still wholly free: no run-finding needed.
-        if not seg.any():
-            out.append((int(s), int(ln)))
+        if not busy:
+            out.append((s, ln))
         else:
             starts, lengths = alloc.free_runs(s, s + ln)
             out += zip(starts.tolist(), lengths.tolist(), strict=True)
     return out
+
+
+_BATCH_BLOCKS = 256  # extents up to this long (small files') are looked up together
+_BATCH_EXTENTS = 4096  # at most a million blocks gathered at a time
+
+
+def _any_used(extents: list[tuple[int, int]], used: np.ndarray) -> list[bool]:
+    """Per extent (all of positive length), whether any of its blocks is in use: short
+    extents with one gather of their blocks per few thousand (a commit frees tens of
+    thousands of small files' extents), long ones one at a time."""
+    if not extents:
+        return []
+    starts, lengths = np.array(extents, dtype=np.int64).T
+    busy = np.zeros(len(extents), dtype=bool)
+    for i in np.flatnonzero(lengths > _BATCH_BLOCKS).tolist():
+        busy[i] = used[starts[i]:starts[i] + lengths[i]].any()
+    short = np.flatnonzero(lengths <= _BATCH_BLOCKS)
+    for lo in range(0, short.size, _BATCH_EXTENTS):
+        part = short[lo:lo + _BATCH_EXTENTS]
+        s, ln = starts[part], lengths[part]
+        offsets = np.cumsum(ln) - ln
+        blocks = np.repeat(s - offsets, ln) + np.arange(int(ln.sum()))
+        busy[part] = np.logical_or.reduceat(used[blocks], offsets)
+    return busy.tolist()
 
 
 def entry_runs(entry: tuple[int, int], alloc: BlockAllocator,

@@ -153,6 +153,9 @@ class BlockAllocator:
         sign = -1 if used else 1
         bpg = self.layout.blocks_per_group
         pos, end = start, start + length
+        if (end - 1) // bpg == pos // bpg:  # the common case: within one group
+            self.group_free[pos // bpg] += sign * length
+            pos = end
         while pos < end:
             g = pos // bpg
             stop = min(end, (g + 1) * bpg)

@@ -78,6 +78,12 @@ class FileSystem(FsAllocation, FsWriteback, FsCommit):
         self._inodes_per_group = self.layout.inodes_per_group
         self._inodes_per_block = self.layout.inodes_per_block
         self._itable_starts = [self.layout.itable_start(g) for g in range(self.layout.groups)]
+        # per group, the metadata a change of its inodes or blocks dirties: (inode bitmap,
+        # descriptor) and (block bitmap, descriptor), tuples ready for _meta_all
+        self._ibitmap_meta = [(self.layout.inode_bitmap(g), self.layout.descriptor_block(g))
+                              for g in range(self.layout.groups)]
+        self._bbitmap_meta = [(self.layout.block_bitmap(g), self.layout.descriptor_block(g))
+                              for g in range(self.layout.groups)]
         self.alloc = BlockAllocator(self.layout)
         self.now = now_s
         self.count = FsCounters()
@@ -159,7 +165,13 @@ class FileSystem(FsAllocation, FsWriteback, FsCommit):
         self.home_dirty.add(block)
 
     def _inode_changed(self, ino: int) -> None:
-        self._meta(self._inode_block(ino))
+        # _meta(_inode_block(ino)) inline: it runs for every change of every inode
+        g, idx = divmod(ino - 1, self._inodes_per_group)
+        block = self._itable_starts[g] + idx // self._inodes_per_block
+        if self.tx is not None:
+            self.tx.metadata.add(block)
+        else:
+            self._meta(block)
 
     def _inode_block(self, ino: int) -> int:
         # layout.inode_block, with the layout's figures at hand: several calls a file
@@ -235,7 +247,7 @@ class FileSystem(FsAllocation, FsWriteback, FsCommit):
         if name in p.entries:  # before an inode is taken, so a refusal changes nothing
             raise FileExistsError(17, f"{name} exists already")
         self._handle_start()
-        ino = self._new_ino(orlov.file_group(self, self.layout.group_of_inode(parent)))
+        ino = self._new_ino(orlov.file_group(self, (parent - 1) // self._inodes_per_group))
         self.inodes[ino] = Inode(ino, False, parent, atime=self.now, mtime=self.now)
         self._link(p, name, ino)
         if size_bytes:
@@ -246,7 +258,7 @@ class FileSystem(FsAllocation, FsWriteback, FsCommit):
         """Write length bytes at offset into a file (page cache)."""
         f = self.inodes[ino]
         first, last = offset // 4096, (offset + length - 1) // 4096
-        before = _dirty_pages(f)
+        before = f.pending_blocks + len(f.dirty_blocks)  # _dirty_pages(f), inline
         have = f.allocated_blocks + f.pending_blocks
         grow = max(0, last + 1 - have)
         # Like ext4's delalloc reservation: a write that could not be placed later fails
@@ -255,14 +267,15 @@ class FileSystem(FsAllocation, FsWriteback, FsCommit):
             raise OSError(28, f"file system full: {grow} blocks wanted, "
                           f"{self.alloc.free_blocks - self.reserved_blocks} free")
         self.reserved_blocks += grow
-        f.dirty_blocks.update(range(first, min(last + 1, f.allocated_blocks)))
+        if first < f.allocated_blocks:  # a new file has none placed yet
+            f.dirty_blocks.update(range(first, min(last + 1, f.allocated_blocks)))
         f.pending_blocks += grow
         if not self._dirty_inodes:
             # the kernel arms the flusher's timer when the first inode turns dirty
             self._next_flusher = self._flusher_due(self.now)
         if ino not in self._dirty_inodes:
             self._dirty_inodes[ino] = self.now
-        self.dirty_bytes += (_dirty_pages(f) - before) * 4096
+        self.dirty_bytes += (f.pending_blocks + len(f.dirty_blocks) - before) * 4096
         f.size = max(f.size, offset + length)
         f.mtime = self.now
         self._inode_changed(ino)

@@ -22,6 +22,8 @@ import numpy as np
 from model.flash.runner import Cancelled  # one class for all cancelled work
 from model.inputfile import open_input
 
+from .rawdraws import RawDraws
+
 # The kernel tree of seeds 000/001 (linux 2.6.39): file count and total size in bytes.
 KERNEL_FILES = 36_706
 KERNEL_BYTES = 493_000_000
@@ -83,6 +85,16 @@ _MIX_TOOLS = ((".c", 0.38), (".h", 0.22), (".sh", 0.16), (".py", 0.10), (".json"
 _MIX_BY_TOP = {"arch": _MIX_ARCH, "include": _MIX_INCLUDE, "Documentation": _MIX_DOCS,
                "tools": _MIX_TOOLS, "scripts": _MIX_TOOLS, "samples": _MIX_TOOLS}
 
+
+def _mix_table(mix: tuple) -> tuple[list[str], np.ndarray]:
+    """A mix as (extensions, probabilities summing to 1) for drawing from it."""
+    probs = np.array([p for _, p in mix])
+    return [e for e, _ in mix], probs / probs.sum()
+
+
+_MIX_CODE_TABLE = _mix_table(_MIX_CODE)
+_MIX_TABLES = {top: _mix_table(mix) for top, mix in _MIX_BY_TOP.items()}
+
 # Lognormal size parameters per extension before the tree is scaled to its total:
 # (median bytes, sigma of log size). Headers are small, C sources a few times larger.
 _SIZE_PARAMS = {
@@ -105,11 +117,11 @@ def _size_kind(path: str) -> str:
     return name[dot:] if dot > 0 else "Makefile"
 
 
-def _unique(name: str, taken: set[str], rng: np.random.Generator) -> str:
+def _unique(name: str, taken: set[str], draws: RawDraws) -> str:
     """A sibling name not yet in ``taken`` (a number is appended on a clash)."""
     candidate = name
     while candidate in taken:
-        candidate = f"{name}{int(rng.integers(0, 1000))}"
+        candidate = f"{name}{draws.integers(0, 1000)}"
     taken.add(candidate)
     return candidate
 
@@ -126,24 +138,27 @@ def _make_directories(n_dirs: int, rng: np.random.Generator) -> list[str]:
     shares = np.array([share for _, share in _TOP_LEVEL])
     per_top = rng.multinomial(n_dirs - len(tops), shares / shares.sum())
     result = list(tops)
-    for top, extra in zip(tops, per_top, strict=True):
-        paths = [top]
-        depth = [1]
-        children = [0]
-        names: list[set[str]] = [set()]
-        for _ in range(int(extra)):
-            d = np.array(depth)
-            weight = (1.0 + np.array(children)) * 0.55 ** (d - 1.0)
-            weight[d >= MAX_DIR_DEPTH] = 0.0
-            parent = int(rng.choice(len(paths), p=weight / weight.sum()))
-            word = _DIR_WORDS[int(rng.integers(len(_DIR_WORDS)))]
-            name = _unique(word, names[parent], rng)
-            paths.append(f"{paths[parent]}/{name}")
-            depth.append(depth[parent] + 1)
-            children.append(0)
-            names.append(set())
-            children[parent] += 1
-        result.extend(paths[1:])
+    with RawDraws(rng) as draws:  # rng's own stream, one value at a time, faster
+        for top, extra in zip(tops, per_top, strict=True):
+            paths = [top]
+            # per directory of this subtree so far (preallocated: a slice of them is the
+            # array of the directories made so far)
+            depth = np.zeros(int(extra) + 1, dtype=np.int64)
+            children = np.zeros(int(extra) + 1, dtype=np.int64)
+            depth[0] = 1
+            names: list[set[str]] = [set()]
+            for n in range(1, int(extra) + 1):
+                d = depth[:n]
+                weight = (1.0 + children[:n]) * 0.55 ** (d - 1.0)
+                weight[d >= MAX_DIR_DEPTH] = 0.0
+                parent = draws.choice(n, None, weight / weight.sum())
+                word = _DIR_WORDS[draws.integers(0, len(_DIR_WORDS))]
+                name = _unique(word, names[parent], draws)
+                paths.append(f"{paths[parent]}/{name}")
+                depth[n] = depth[parent] + 1
+                names.append(set())
+                children[parent] += 1
+            result.extend(paths[1:])
     return result
 
 
@@ -210,32 +225,31 @@ def _build_kernel_tree(scale: float, seed: int,
     weight = rng.lognormal(0.0, 1.0, size=len(dirs))
     counts = rng.multinomial(n_files, weight / weight.sum())
     paths: list[str] = []
-    for directory, count in zip(dirs, counts, strict=True):
-        _check_cancel(cancel, "building the kernel tree")
-        count = int(count)
-        top = directory.split("/", 1)[0]
-        taken: set[str] = set()
-        if count and top != "Documentation":
-            taken.add("Makefile")
-            paths.append(f"{directory}/Makefile")
-            count -= 1
-        mix = _MIX_BY_TOP.get(top, _MIX_CODE)
-        exts = [e for e, _ in mix]
-        probs = np.array([p for _, p in mix])
-        for ext_index in rng.choice(len(exts), size=count, p=probs / probs.sum()):
-            ext = exts[int(ext_index)]
-            if ext in ("Kconfig", "Kbuild") and ext not in taken:
-                taken.add(ext)
-                paths.append(f"{directory}/{ext}")
-                continue
-            if ext in ("Kconfig", "Kbuild"):
-                ext = ".h"
-            name = ""
-            while not name or name in taken:
-                stem = _FILE_WORDS[int(rng.integers(len(_FILE_WORDS)))]
-                name = f"{stem}{int(rng.integers(0, 1000))}{ext}"
-            taken.add(name)
-            paths.append(f"{directory}/{name}")
+    n_words = len(_FILE_WORDS)
+    with RawDraws(rng) as draws:  # rng's own stream, one value at a time, faster
+        for directory, count in zip(dirs, counts.tolist(), strict=True):
+            _check_cancel(cancel, "building the kernel tree")
+            top = directory.split("/", 1)[0]
+            taken: set[str] = set()
+            if count and top != "Documentation":
+                taken.add("Makefile")
+                paths.append(f"{directory}/Makefile")
+                count -= 1
+            exts, probs = _MIX_TABLES.get(top, _MIX_CODE_TABLE)
+            for ext_index in draws.choice(len(exts), count, probs).tolist():
+                ext = exts[ext_index]
+                if ext in ("Kconfig", "Kbuild") and ext not in taken:
+                    taken.add(ext)
+                    paths.append(f"{directory}/{ext}")
+                    continue
+                if ext in ("Kconfig", "Kbuild"):
+                    ext = ".h"
+                name = ""
+                while not name or name in taken:
+                    stem = _FILE_WORDS[draws.integers(0, n_words)]
+                    name = f"{stem}{draws.integers(0, 1000)}{ext}"
+                taken.add(name)
+                paths.append(f"{directory}/{name}")
     paths.sort()
     # one normal draw per file in path order: the same stream as drawing them one by one
     params = np.array([_SIZE_PARAMS[_size_kind(path)] for path in paths]).reshape(-1, 2)

@@ -37,17 +37,17 @@ class FsAllocation:
             else:
                 continue
             self.free_inodes[g] -= 1
-            self._meta_all((layout.inode_bitmap(g), layout.descriptor_block(g),
-                            self._inode_block(ino)))
+            self._meta_all(self._ibitmap_meta[g])
+            self._inode_changed(ino)
             return ino
         raise OSError(28, "no free inodes")
 
     def _free_ino(self, ino: int) -> None:
-        g = self.layout.group_of_inode(ino)
+        g = (ino - 1) // self._inodes_per_group
         heapq.heappush(self._free_inos[g], ino)
         self.free_inodes[g] += 1
-        self._meta_all((self.layout.inode_bitmap(g), self.layout.descriptor_block(g),
-                        self._inode_block(ino)))
+        self._meta_all(self._ibitmap_meta[g])
+        self._inode_changed(ino)
         del self.inodes[ino]
 
     def _take_blocks(self, n: int, goal: int, small: bool) -> list[tuple[int, int]]:
@@ -94,21 +94,25 @@ class FsAllocation:
         return extents
 
     def _dirty_bitmaps(self, extents) -> None:
-        layout = self.layout
-        bpg = layout.blocks_per_group
+        bpg = self.layout.blocks_per_group
+        meta = self._bbitmap_meta
         for s, ln in extents:
-            for g in range(s // bpg, (s + ln - 1) // bpg + 1):
-                self._meta_all((layout.block_bitmap(g), layout.descriptor_block(g)))
+            g, last = s // bpg, (s + ln - 1) // bpg
+            self._meta_all(meta[g])
+            while g < last:
+                g += 1
+                self._meta_all(meta[g])
 
     def _release(self, extents, metadata: bool) -> None:
         """Free extents; they are trimmed after the freeing transaction commits."""
+        bpg = self.layout.blocks_per_group
         for s, ln in extents:
             self.alloc.mark(s, ln, False)
             # ext4 clears a group's "trimmed" mark when blocks in it are freed (not when
             # they are allocated): fstrim skips the group until then
-            for g in range(self.layout.group_of_block(s),
-                           self.layout.group_of_block(s + ln - 1) + 1):
-                self._trimmed_groups.discard(g)
+            if self._trimmed_groups:
+                for g in range(s // bpg, (s + ln - 1) // bpg + 1):
+                    self._trimmed_groups.discard(g)
         self._dirty_bitmaps(extents)
         if self.tx is not None:
             self.tx.freed.extend(extents)

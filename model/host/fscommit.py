@@ -31,7 +31,9 @@ class FsCommit:
         would overflow it (journal.py); in ordered mode the data allocated so far goes out
         before. True when it committed. (The 2.6.39-era rule runs after the blocks are
         added and with the timers: _commit_if_full.)"""
-        if not self.journal_credits or not self._tx_full(credits, reserved):
+        journal, tx = self.journal, self.tx  # _tx_full inline: a handle starts per file
+        if journal is None or not journal.credits or tx is None \
+                or not journal.must_commit_before(len(tx.metadata), credits, reserved):
             return False
         if data:
             self._write_extents(data, "data_blocks")

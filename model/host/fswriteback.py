@@ -8,10 +8,11 @@ and the clock (`advance`) that runs the commit timer and the flusher when due.
 from __future__ import annotations
 
 from .fstypes import _dirty_pages
-from .journal import CONVERSION_CREDITS, WRITEPAGES_CREDITS
+from .journal import CONVERSION_CREDITS, CREATE_CREDITS, WRITEPAGES_CREDITS
 from .writeback import timer_fire_s
 
 WRITEBACK_CHUNK_BYTES = 4 * 2**20  # what one background writeback pass writes at least
+_NEVER = float("inf")
 
 
 class FsWriteback:
@@ -94,9 +95,10 @@ class FsWriteback:
     def advance(self, now_s: float) -> None:
         """Move the clock to now_s, running the commit timer and the flusher when due."""
         while True:
-            due_commit = (self.tx.started_s + self.opt.commit_interval_s
-                          if self.tx is not None else float("inf"))
-            due = min(due_commit, self._next_flusher)
+            tx = self.tx
+            due_commit = (tx.started_s + self.opt.commit_interval_s if tx is not None
+                          else _NEVER)
+            due = self._next_flusher if self._next_flusher < due_commit else due_commit
             if due > now_s:
                 break
             self.now = max(self.now, due)
@@ -105,10 +107,14 @@ class FsWriteback:
             else:
                 self._flusher()
                 self._next_flusher = self._flusher_due(self._next_flusher)
-        self.now = max(self.now, now_s)
+        if now_s > self.now:
+            self.now = now_s
         if self.dirty_bytes > self.wb.background_bytes:
             self._writeback_oldest()
-        self._commit_if_full()
+        tx = self.tx  # _commit_if_full inline: the clock moves after every file
+        if tx is not None and self.journal is not None and \
+                self.journal.must_commit_before(len(tx.metadata), CREATE_CREDITS):
+            self.commit()
 
     def _flusher_due(self, armed_s: float) -> float:
         """When the flusher armed at armed_s wakes: the interval later in 2.6.39, on the

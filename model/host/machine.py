@@ -155,7 +155,8 @@ class Machine:
         the drive (the kernel's balance_dirty_pages)."""
         self.clock += seconds
         self.fs.advance(self.clock)
-        self._io(wait=False)
+        if self.fs.discard_queue or self.dev.pending:  # what _io(wait=False) looks at first
+            self._io(wait=False)
         if self.fs.dirty_bytes + self._writeback_bytes() > self.writeback.throttle_bytes:
             while (self._in_flight and self.fs.dirty_bytes + self._writeback_bytes()
                    > self.writeback.throttle_bytes):

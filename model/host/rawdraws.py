@@ -1,0 +1,111 @@
+"""A numpy Generator's one-at-a-time draws, made in plain Python from its raw stream.
+
+Building the kernel tree draws a word and a number for each of its 36,706 files, one value
+at a time, and a numpy call costs microseconds however small its answer. `RawDraws` gives
+exactly the values the Generator's own calls give (`integers(low, high)` one at a time,
+`random(n)`, `choice(n, size, p=...)`), from the same PCG64 stream, at a fraction of the
+cost; `close()` moves the Generator past everything drawn, so numpy calls after it continue
+the same stream as if it had made every draw itself.
+
+How numpy draws (numpy 2.x, distributions.c): a bounded integer whose range fits in 32 bits
+takes 32-bit words (PCG64 hands out the low half of a 64-bit word, then keeps the high half
+for the next 32-bit draw) and maps them with Lemire's multiply-and-reject; a double takes a
+whole 64-bit word, `(word >> 11) * 2**-53`, and leaves the kept half alone. choice with p
+searches the normalised cumulative sum for each double. tests/test_rawdraws.py holds these
+against numpy's own calls.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+_CHUNK_WORDS = 1 << 14
+_U32 = 0xFFFFFFFF
+_DOUBLE_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+
+
+class RawDraws:
+    """Draws from rng's stream, exactly as rng would make them; call close() before rng
+    draws again itself (use it as a context manager)."""
+
+    def __init__(self, rng: np.random.Generator):
+        state = rng.bit_generator.state
+        if state["bit_generator"] != "PCG64":
+            raise ValueError(f"RawDraws follows PCG64 only; got {state['bit_generator']}")
+        self._rng = rng
+        self._copy = np.random.PCG64()  # read ahead in chunks without moving rng itself
+        self._copy.state = state
+        self._has32 = bool(state["has_uint32"])
+        self._u32 = int(state["uinteger"])
+        self._words: list[int] = []
+        self._pos = 0
+        self._used = 0  # 64-bit words taken so far
+
+    def __enter__(self) -> RawDraws:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _next64(self) -> int:
+        if self._pos == len(self._words):
+            self._words = self._copy.random_raw(_CHUNK_WORDS).tolist()
+            self._pos = 0
+        word = self._words[self._pos]
+        self._pos += 1
+        self._used += 1
+        return word
+
+    def _next32(self) -> int:
+        if self._has32:
+            self._has32 = False
+            return self._u32
+        word = self._next64()
+        self._has32 = True
+        self._u32 = word >> 32
+        return word & _U32
+
+    def integers(self, low: int, high: int) -> int:
+        """rng.integers(low, high): one integer in [low, high), a range of at most 2**32."""
+        span = high - 1 - low
+        if span < 0 or span > _U32:
+            raise ValueError(f"range must hold 1 to 2**32 values; got [{low}, {high})")
+        if span == 0:
+            return low
+        if span == _U32:
+            return low + self._next32()
+        excl = span + 1
+        m = self._next32() * excl
+        left = m & _U32
+        if left < excl:
+            threshold = (_U32 - span) % excl
+            while left < threshold:
+                m = self._next32() * excl
+                left = m & _U32
+        return low + (m >> 32)
+
+    def random(self, n: int) -> np.ndarray:
+        """rng.random(n): n doubles in [0, 1)."""
+        words = np.array([self._next64() for _ in range(n)], dtype=np.uint64)
+        return (words >> np.uint64(11)) * _DOUBLE_UNIT
+
+    def choice(self, n: int, size: int | None, p: np.ndarray) -> np.ndarray | int:
+        """rng.choice(n, size, p=p) for p of n probabilities (an int when size is None)."""
+        cdf = p.cumsum()
+        cdf /= cdf[-1]
+        if size is None:
+            return int(cdf.searchsorted(self.random(1)[0], side="right"))
+        return cdf.searchsorted(self.random(size), side="right")
+
+    def close(self) -> None:
+        """Move rng past every word drawn here, with PCG64's kept half as it is now."""
+        if self._rng is None:
+            return
+        bit_generator = self._rng.bit_generator
+        if self._used:
+            bit_generator.random_raw(self._used)
+        state = bit_generator.state
+        state["has_uint32"] = int(self._has32)
+        state["uinteger"] = self._u32
+        bit_generator.state = state
+        self._rng = None
