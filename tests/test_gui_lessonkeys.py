@@ -9,24 +9,22 @@ Preferences have a key of their own (Ctrl+,) that the F1 list shows."""
 from __future__ import annotations
 
 import pytest
-from _lesson_panel import lesson_panel
+from _lesson_panel import kept_panel
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from app.gui.appearance import announce
 from app.gui.frame import shortcuts
-from app.gui.lessons import keepfocus, lessonruns
+from app.gui.lessons import lessonruns
 
 K = Qt.Key
 
 
 @pytest.fixture
 def panel(qtbot, tmp_path, monkeypatch):
-    monkeypatch.setenv("SSDLAB_CONFIG_DIR", str(tmp_path))
-    p = lesson_panel(qtbot)
-    keepfocus.install(p)
-    return p
+    monkeypatch.setenv("SSDLAB_CONFIG_DIR", str(tmp_path))  # progress kept there
+    return kept_panel(qtbot)
 
 
 def quiz(p) -> int:
