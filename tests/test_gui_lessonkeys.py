@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.gui.appearance import announce
 from app.gui.frame import shortcuts
-from app.gui.lessons import lessonruns
+from app.gui.lessons import keepfocus, lessonruns
 
 K = Qt.Key
 
@@ -54,7 +54,10 @@ def test_next_onto_a_quiz_focuses_its_field_and_says_the_question(qtbot, panel):
     question = p.quiz_answer.accessibleDescription()
     assert question and question == p.body.toPlainText()
     assert p.step.text.split(".")[0] in question
-    assert announce.heard()[-1][0] == f"{p.where.text()}. {question}"
+    where = p.where.text()
+    assert announce.heard()[-1][0] == keepfocus.said(where, question)
+    assert keepfocus.said("What did it do?", "A drive.") == "What did it do? A drive."
+    assert keepfocus.said("Step 7", "A drive.") == "Step 7. A drive."
     assert p.where.text().startswith(f"Step {p.index + 1} of ")
     # the two states the quiz is about, beside the panel, are read out where Tab stops
     told = p.results.accessibleDescription()

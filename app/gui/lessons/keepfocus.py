@@ -38,6 +38,11 @@ def target(panel, gone: QWidget) -> QWidget | None:
     return None
 
 
+def said(first: str, then: str) -> str:
+    """Two sentences as one announcement ("...do?" is not followed by a full stop)."""
+    return f"{first}{'' if first.endswith(('.', '?', '!')) else '.'} {then}"
+
+
 class KeepFocus(QObject):
     """Watches the panel's buttons; a disabled one that had focus hands it on (after the
     slot that disabled it has enabled whatever comes next)."""
@@ -78,7 +83,7 @@ class KeepFocus(QObject):
             return
         if p.step.kind == "quiz" and p.quiz_answer.isVisible():
             p.quiz_answer.setFocus(Qt.FocusReason.TabFocusReason)
-            announce(p.quiz_answer, f"{p.where.text()}. {p.quiz_answer.accessibleDescription()}")
+            announce(p.quiz_answer, said(p.where.text(), p.quiz_answer.accessibleDescription()))
         else:
             announce(p.where, p.where.text())
 
