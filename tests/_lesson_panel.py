@@ -21,3 +21,12 @@ def lesson_panel(qtbot) -> LessonPanel:
     qtbot.waitUntil(p.isActiveWindow)
     p.start(find("1"), 0)
     return p
+
+
+def kept_panel(qtbot):
+    """lesson_panel with the window's focus keeping (app/gui/lessons/keepfocus.py)."""
+    from app.gui.lessons import keepfocus
+
+    p = lesson_panel(qtbot)
+    keepfocus.install(p)
+    return p

@@ -185,6 +185,11 @@ def test_every_key_of_the_table_works_in_presentation_mode(qtbot, until, bench, 
         bench.help_dialog.close()
         bench.help_dialog = None
         back_to(bench, until)
+    key("Ctrl+,")  # the preferences, by key, with the menu bar hidden
+    until(lambda: getattr(bench.presentation, "prefs_dialog", None) is not None
+          and bench.presentation.prefs_dialog.isVisible())
+    bench.presentation.prefs_dialog.reject()
+    back_to(bench, until)
     key("Ctrl+E")
     until(lambda: bool(top_level(exportdialog.ExportDialog)))
     for d in top_level(exportdialog.ExportDialog):

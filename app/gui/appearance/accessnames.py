@@ -6,7 +6,7 @@ no label names itself in words (Qt's accessible name) where it is made."""
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtWidgets import QApplication, QLabel, QWidget
+from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QWidget
 
 
 def label_text(label: QLabel) -> str:
@@ -21,6 +21,12 @@ def name_from_labels(root: QWidget) -> None:
         buddy = label.buddy()
         if buddy is not None and not buddy.accessibleName() and label_text(label):
             buddy.setAccessibleName(label_text(label))
+    # a drop-down's open list is a control of its own on the desktop's accessibility bus
+    # (AT-SPI listed thirteen nameless lists): it is named for its drop-down
+    for combo in root.findChildren(QComboBox):
+        view = combo.view()
+        if view is not None and not view.accessibleName() and combo.accessibleName():
+            view.setAccessibleName(f"{combo.accessibleName()}: choices")
 
 
 def named(widget: QWidget, name: str, description: str = "") -> QWidget:

@@ -7,7 +7,8 @@ Every control has a label a screen reader reads and works by keyboard; OK keeps 
 
 from __future__ import annotations
 
-from PySide6.QtGui import QAction, QFontDatabase
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QFontDatabase, QKeySequence
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -84,15 +85,21 @@ class PreferencesDialog(QDialog):
                            text_pct=int(self.text.currentData()))
 
 
-def add_to_menu(neighbour: QAction, open_dialog) -> QAction:
-    """"Preferences..." in the menu that holds `neighbour` (View, beside presentation mode).
-    No key of its own: every key of the window is in its keyboard table, and the menu is
-    reached by keyboard (Alt+V) and, in presentation mode, by the Menu button."""
+KEY = "Ctrl+,"  # the usual key for preferences; listed in the window's keyboard table
+
+
+def add_to_menu(neighbour: QAction, open_dialog, window: QWidget) -> QAction:
+    """"Preferences..." (Ctrl+,) in the menu that holds `neighbour` (View, beside
+    presentation mode). The action is the window's too, so its key works while the menu
+    bar is hidden (presentation mode), as the keyboard table's own actions do."""
     menu = next(m for m in neighbour.associatedObjects() if isinstance(m, QMenu))
     action = QAction("P&references...", menu)
     action.setToolTip("Colours, reduced motion and text size, kept for the next start.")
+    action.setShortcut(QKeySequence(KEY))
+    action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
     action.triggered.connect(lambda _checked=False: open_dialog())
     menu.addAction(action)
+    window.addAction(action)
     return action
 
 

@@ -61,6 +61,7 @@ class SeriesChart(QChartView):
         self.setToolTip(tooltip)
         self.setMinimumSize(220, 150)
         self._title = title
+        self.setAccessibleName(f"Chart: {title}")  # Tab stops here: a name, not only a tip
         self._chart.setTitle(title)
         self._chart.setMargins(QMargins(2, 2, 2, 2))
         self._chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)

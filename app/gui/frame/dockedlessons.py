@@ -43,7 +43,12 @@ def install(w) -> None:
     panel.active_changed.connect(lambda on: set_active(w, on))
     dock = w.lesson_dock = QDockWidget("Lessons")
     dock.setObjectName("lessons")
-    dock.setWidget(ScrollFit(panel, "lessons"))  # its Back/Next row reachable on a small screen
+    # its Back/Next row reachable on a small screen; kept by name: a ScrollFit only Qt held
+    # was collected by Python's garbage collector, from a simulation thread, with the
+    # panel and its running lesson job inside ("QThread: Destroyed while thread is still
+    # running", and the program aborted)
+    w.lessons_fit = ScrollFit(panel, "lessons")
+    dock.setWidget(w.lessons_fit)
     dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
                      | QDockWidget.DockWidgetFeature.DockWidgetMovable)
     dock.setMinimumWidth(280)
@@ -183,6 +188,7 @@ def show_glossary(w, term: str = "") -> None:
     if not (term and w.glossary_window.show_term(term)):
         w.glossary_window.show()
         w.glossary_window.raise_()
+        w.glossary_window.activateWindow()  # the keyboard goes with it
 
 
 def open_lesson_id(w, lesson_id: str) -> None:

@@ -108,6 +108,7 @@ TABLE: tuple[Key, ...] = (
         "a page", ""),
     Key(("Ctrl+L",), "show or hide the lessons panel", ""),
     Key(("Ctrl+G",), "the glossary, with a search", ""),
+    Key(("Ctrl+,",), "preferences: colour profile, reduced motion, text size", ""),
 )
 
 # Keys a text field keeps, listed in the help so the list is the whole story.

@@ -66,6 +66,8 @@ class WindowLayout:
         scroll = QScrollArea()
         scroll.setWidget(self.controls)
         scroll.setWidgetResizable(True)
+        # Tab stops on it when a lesson disables every setting in it: say what it is
+        scroll.setAccessibleName("Control panel")
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.controls_scroll = scroll
 
@@ -125,7 +127,9 @@ class WindowLayout:
         split.addWidget(scroll)
         split.addWidget(right)
         split.setStretchFactor(1, 1)
-        self.setCentralWidget(ScrollFit(split, "central"))  # scrolls on a small screen
+        # scrolls on a small screen; kept by name, as the lesson panel's (dockedlessons.py)
+        self.central_fit = ScrollFit(split, "central")
+        self.setCentralWidget(self.central_fit)
 
         self.status: dict[str, QLabel] = {}
         statusline.install(self)
@@ -144,7 +148,7 @@ class WindowLayout:
         dockedlessons.install(self)
         self.actions_by_slot = shortcuts.install(self, revert=self.show_settings)
         prefsdialog.add_to_menu(self.actions_by_slot["toggle_presentation"],
-                                self.presentation.open_preferences)
+                                self.presentation.open_preferences, self)
         dockedlessons.add_menu(self)
         self.presentation.on_change = self._presentation_changed
         self._presentation_changed()

@@ -10,11 +10,12 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
-    QTextBrowser,
     QVBoxLayout,
 )
 
 from lessons.glossary import Glossary, Term
+
+from ..appearance.linkring import LinkBrowser
 
 
 class GlossaryWindow(QDialog):
@@ -36,7 +37,7 @@ class GlossaryWindow(QDialog):
         self.list = QListWidget()
         self.list.setAccessibleName("Glossary terms")
         self.list.currentItemChanged.connect(lambda item, _old: self._show(item))
-        self.text = QTextBrowser()
+        self.text = LinkBrowser()
         self.text.setAccessibleName("Definition")
         self.text.setOpenLinks(False)
         self.text.anchorClicked.connect(self._link)
@@ -92,7 +93,16 @@ class GlossaryWindow(QDialog):
         self.list.setCurrentRow(names.index(term.term))
         self.show()
         self.raise_()
+        self.activateWindow()  # the keyboard goes with it (Escape closes it)
         return True
+
+    def done(self, result: int) -> None:
+        """Closed (Escape): the keyboard goes back to the window it was opened from, even
+        on a desktop whose window manager would leave it nowhere."""
+        super().done(result)
+        owner = self.parentWidget()
+        if owner is not None:
+            owner.window().activateWindow()
 
     def _link(self, url: QUrl) -> None:
         if url.scheme() == "lesson":

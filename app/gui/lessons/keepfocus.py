@@ -2,14 +2,20 @@
 Check button turns disabled (a run starts or ends, a step changes), Qt moves focus to the
 next control in the Tab chain that can take it, which was often "Lessons" (one more Enter
 and the lesson was left). The focus goes instead to the control the student wants next:
-Cancel while a run goes, Next when it ends, the step's own question on a new step; and
-after Enter in a quiz's answer field (which checks it), Next.
+Cancel while a run goes, Next when it ends, the step's own question on a new step (a quiz's
+answer field too, though Next stays enabled there, and a screen reader hears the step and
+its question; on other steps it hears which step came up);
+and after Enter in a quiz's answer field (which checks it), Next when the answer was right,
+Show answer when it was wrong (Tab goes on to Back and Next), the field again when it could
+not be read.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
+
+from ..appearance.announce import announce
 
 
 def candidates(panel, gone: QWidget) -> list[QWidget]:
@@ -30,6 +36,11 @@ def target(panel, gone: QWidget) -> QWidget | None:
         if w is not gone and w.isVisible() and w.isEnabled():
             return w
     return None
+
+
+def said(first: str, then: str) -> str:
+    """Two sentences as one announcement ("...do?" is not followed by a full stop)."""
+    return f"{first}{'' if first.endswith(('.', '?', '!')) else '.'} {then}"
 
 
 class KeepFocus(QObject):
@@ -55,10 +66,26 @@ class KeepFocus(QObject):
             QTimer.singleShot(0, self._after_answer)
 
     def _after_answer(self) -> None:
-        w = self.panel.next_button
-        if QApplication.focusWidget() is self.panel.window() and w.isVisible() \
-                and w.isEnabled():
-            w.setFocus()
+        p = self.panel
+        outcome, p.quiz_outcome = getattr(p, "quiz_outcome", None), None
+        w = {"wrong": p.reveal_button, "unreadable": p.quiz_answer}.get(outcome,
+                                                                        p.next_button)
+        if QApplication.focusWidget() is p.window() and w.isVisible() and w.isEnabled():
+            w.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def step_shown(self) -> None:
+        """A new step came up: if the student got there by Next or Back (focus still on
+        one of them), a screen reader hears which step it is (the focus did not move, so
+        nothing else would say it); on a quiz the answer field takes focus, and the
+        question is said with the step."""
+        p = self.panel
+        if QApplication.focusWidget() not in (p.next_button, p.back_button):
+            return
+        if p.step.kind == "quiz" and p.quiz_answer.isVisible():
+            p.quiz_answer.setFocus(Qt.FocusReason.TabFocusReason)
+            announce(p.quiz_answer, said(p.where.text(), p.quiz_answer.accessibleDescription()))
+        else:
+            announce(p.where, p.where.text())
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
         if event.type() == QEvent.Type.EnabledChange and not obj.isEnabled() \

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QSizePolicy,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -28,6 +27,7 @@ from PySide6.QtWidgets import (
 from lessons.quiz import QuizAnswerError
 
 from ..appearance.announce import announce
+from ..appearance.linkring import LinkBrowser
 from .lessonhome import bold
 
 ASSETS = Path(__file__).resolve().parents[3] / "assets"
@@ -45,7 +45,7 @@ class StepPage:
         self.where.setWordWrap(True)
         v.addWidget(self.title)
         v.addWidget(self.where)
-        self.body = QTextBrowser()
+        self.body = LinkBrowser()
         self.body.setAccessibleName("Lesson text")
         self.body.setOpenLinks(False)
         self.body.anchorClicked.connect(self._link)
@@ -230,10 +230,13 @@ class StepPage:
             verdict = self.play.check_quiz(step, self.quiz_answer.text())
         except (QuizAnswerError, ValueError) as e:
             self.feedback.setText(f"Answer: {e}")
+            self.quiz_outcome = "unreadable"  # where focus goes next (keepfocus.py)
         except KeyError:
             self.feedback.setText("Run the lesson's runs first: this quiz is about them.")
+            self.quiz_outcome = None
         else:
             self.reveal_button.setEnabled(True)
+            self.quiz_outcome = "right" if verdict.correct else "wrong"
             self.feedback.setText("Right: that is what the drive did." if verdict.correct
                                   else "Not quite: " + "; ".join(verdict.feedback))
         announce(self.feedback, self.feedback.text())  # a screen reader hears the verdict

@@ -29,6 +29,7 @@ from lessons.glossary import render_links
 from lessons.lesson import Lesson
 from lessons.player import LessonPlay
 
+from ..appearance.announce import announce
 from .lessonhome import LessonHome
 from .lessonpage import StepPage
 from .lessonresults import LessonResults
@@ -183,6 +184,10 @@ class LessonPanel(QWidget, StepPage, RunSteps):
             self.quiz_answer.clear()
             self.reveal_button.setEnabled(False)
         self.body.setMarkdown(render_links(text))
+        # a screen reader names the answer field, and says the question with it
+        question = self.body.toPlainText() if step.kind in ("predict", "quiz") else ""
+        for w in (self.choices, self.estimate, self.quiz_answer):
+            w.setAccessibleDescription(question)
         self.filler.setVisible(step.kind == "predict")
         if step.kind == "predict":  # the question, then its answers right below it
             self.body.document().setTextWidth(self.body.viewport().width())
@@ -196,6 +201,9 @@ class LessonPanel(QWidget, StepPage, RunSteps):
         self._update_next()
         self._show_results()
         self._focus()
+        keep = getattr(self, "_keep_focus", None)  # keepfocus.py, where the window has it
+        if keep is not None:
+            keep.step_shown()
 
     def _update_next(self) -> None:
         step, ok = self.step, self.job is None
@@ -212,6 +220,8 @@ class LessonPanel(QWidget, StepPage, RunSteps):
             return
         if self.index == len(self.lesson.steps) - 1:
             self.progress.finish(self.lesson.id)
+            # said: the first screen coming back moves focus, but not why
+            announce(self, f"Lesson {self.lesson.order} finished: {self.lesson.title}.")
             self.leave()
             return
         self.show_step(self.index + 1)

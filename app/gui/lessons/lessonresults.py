@@ -7,7 +7,7 @@ two states. The data come from lessons/charts.py; nothing here computes a figure
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtGui import QFont, QFontMetrics, QTextDocument
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from app.palette import RIGHT_ANSWER_LABEL
@@ -46,6 +46,23 @@ class LessonResults(QScrollArea):
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.note.setObjectName("note")
+        # Tab stops here (it scrolls): a screen reader hears what it holds, a quiz's two
+        # states above all (the quiz cannot be answered without them)
+        self.setAccessibleName("Lesson results")
+
+    def _describe(self) -> None:
+        """Its words (headings, states, keys, legends, notes) as its accessible description."""
+        words = []
+        for label in self._inner.findChildren(QLabel):
+            if label.isHidden() or not label.text():
+                continue
+            text = label.text()
+            if label.textFormat() != Qt.TextFormat.PlainText and "<" in text:  # html
+                doc = QTextDocument()
+                doc.setHtml(text)
+                text = doc.toPlainText()
+            words.append(text)
+        self.setAccessibleDescription("\n".join(words))
 
     def clear(self) -> None:
         while self._layout.count():
@@ -56,6 +73,7 @@ class LessonResults(QScrollArea):
                 w.deleteLater()
         self.charts, self.predictions, self.tables = [], [], []
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setAccessibleDescription("")
 
     def _fit_tables(self) -> None:
         """Monospaced tables in the theme's size, smaller (down to MIN_TABLE_SCALE) where
@@ -112,6 +130,7 @@ class LessonResults(QScrollArea):
         self.note.setText("")
         self._layout.addWidget(self.note)
         self._layout.addStretch(1)
+        self._describe()
 
     def show_results(self, charts: list[RunChart], pictures: list[PredictionPicture],
                      note: str = "") -> None:
@@ -152,3 +171,4 @@ class LessonResults(QScrollArea):
         self.note.setText(note)
         self._layout.addWidget(self.note)
         self._layout.addStretch(1)
+        self._describe()

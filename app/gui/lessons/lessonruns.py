@@ -169,8 +169,10 @@ class RunSteps:
         self.watch.start(job)
         self._started = self.clock()  # "Done in X s": wall time from Run to finished
         self.bar.setValue(0)
-        self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
+        if self.run_button.hasFocus():  # the keyboard goes to Cancel at once, not through
+            self.cancel_button.setFocus()  # Back and "Lessons" as each turns disabled
+        self.run_button.setEnabled(False)
         self.back_button.setEnabled(False)
         self.next_button.setEnabled(False)
         job.start()
