@@ -1,0 +1,56 @@
+"""A lecture's window fits a 768-line screen: in presentation mode at 1024 x 768 with a kept
+reference (its legend row under the charts once made it 824 px tall, the status bar off the
+screen), and at 1366 x 768 with the lesson panel open, in both colour profiles."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QApplication
+from test_gui_lecture import as_a_projector
+
+SCREEN_LINES = 768
+
+
+def hold(bench, until, width: int) -> None:
+    """The window width x 768 (the offscreen screen is 800 x 800), as test_gui_lecture's
+    hold_1024 holds it."""
+    def held() -> bool:
+        bench.presentation._grown = False
+        bench.setGeometry(0, 0, width, SCREEN_LINES)
+        QApplication.processEvents()
+        return bench.width() == width
+    until(held)
+
+
+def ran(bench, until) -> None:
+    bench.request(workload="random", amount=0.2)
+    bench.run_workload()
+    until(lambda: not bench.is_running() and bench.snapshot.counters["host_writes"] > 0)
+
+
+def test_a_kept_reference_fits_1024_by_768_in_presentation_mode(qtbot, until, bench):
+    as_a_projector(bench, until)
+    ran(bench, until)
+    assert bench.pin_reference() is not False
+    until(lambda: bench.charts.run_legend.isVisible())  # the reference's legend row is in
+    hold(bench, until, 1024)
+    assert bench.minimumSizeHint().height() <= SCREEN_LINES
+    assert bench.minimumSizeHint().width() <= 1024
+
+
+@pytest.mark.parametrize("present", [False, True], ids=["normal", "presentation"])
+def test_the_lesson_panel_fits_1366_by_768(qtbot, until, bench, present):
+    if present:
+        as_a_projector(bench, until)
+    ran(bench, until)
+    bench.pin_reference()
+    bench.lesson_dock.show()
+    until(lambda: bench.lesson_dock.isVisible())
+    hold(bench, until, 1366)
+    hint = bench.minimumSizeHint()
+    assert hint.height() <= SCREEN_LINES and hint.width() <= 1366
+    bench.lesson_panel.start(bench.lesson_panel.lessons[0])
+    QApplication.processEvents()
+    hint = bench.minimumSizeHint()
+    assert hint.height() <= SCREEN_LINES and hint.width() <= 1366
+    bench.lesson_panel.leave()
