@@ -8,6 +8,8 @@ import pytest
 from PySide6.QtWidgets import QApplication
 from test_gui_lecture import as_a_projector
 
+from app.gui.frame import reffit
+
 SCREEN_LINES = 768
 
 
@@ -28,14 +30,30 @@ def ran(bench, until) -> None:
     until(lambda: not bench.is_running() and bench.snapshot.counters["host_writes"] > 0)
 
 
-def test_a_kept_reference_fits_1024_by_768_in_presentation_mode(qtbot, until, bench):
+def test_a_kept_reference_fits_1024_by_768_in_presentation_mode(qtbot, until, bench,
+                                                                 monkeypatch):
+    """The offscreen screen is 800 px tall: the projector's 768 lines are told to the rule
+    that folds the control panel when the window cannot fit."""
+    monkeypatch.setattr(reffit, "room_px", lambda w: SCREEN_LINES)
     as_a_projector(bench, until)
     ran(bench, until)
     assert bench.pin_reference() is not False
     until(lambda: bench.charts.run_legend.isVisible())  # the reference's legend row is in
     hold(bench, until, 1024)
-    assert bench.minimumSizeHint().height() <= SCREEN_LINES
+    until(lambda: bench.minimumSizeHint().height() <= SCREEN_LINES)
     assert bench.minimumSizeHint().width() <= 1024
+    assert "F9" in bench.status_message.toolTip()  # it says where the panel went
+    bench.clear_reference()  # the panel comes back with the room
+    until(lambda: bench.presentation.panel_shown())
+
+
+def test_the_charts_note_claims_the_height_its_words_take(qtbot, until, bench):
+    """The note under the charts is in the window's least height at its width (a QLabel's
+    one line let the window fit on paper while the note squeezed the chart's tick labels
+    out)."""
+    note = bench.wa_note
+    until(lambda: note.isVisible() and note.text() and note.width() > 0)
+    assert note.minimumHeight() == note.heightForWidth(note.width())
 
 
 @pytest.mark.parametrize("present", [False, True], ids=["normal", "presentation"])

@@ -24,7 +24,7 @@ from ..charts.charts import Run
 from ..drive.driveview import DriveView
 from ..run.snapshot import Snapshot
 from ..settings.session import DRIVE_FIELDS, MOUNT_FIELDS, Settings, check_settings
-from . import statusline
+from . import reffit, statusline
 
 # Each drive's own settings; every other setting (the workload, its seed, the speed, the
 # map's colouring) is shared by both drives.
@@ -222,6 +222,7 @@ def _references_shown(w) -> None:
     w.reference_button.setChecked(bool(w.references))
     titles(w)
     w.show_run()
+    reffit.make_room(w)  # on a 768-line projector the control panel may fold
 
 
 def scenario_for_b(w, settings: Settings) -> Settings:

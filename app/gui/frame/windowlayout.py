@@ -27,6 +27,7 @@ from ..drive import mapwiring
 from ..drive.driveview import DriveView
 from ..lessons.lessonresults import LessonResults
 from ..settings.controls import Controls
+from ..settings.fullnote import FullNote
 from . import (
     buttonbar,
     dockedlessons,
@@ -94,7 +95,7 @@ class WindowLayout:
         v.addWidget(self.legends)
         self.charts = Charts()
         # why the WA shown is what it is (compression, the blocks a small drive holds back)
-        self.wa_note = QLabel()
+        self.wa_note = FullNote()  # its height the words' at its width: an honest minimum
         self.wa_note.setObjectName("note")
         self.wa_note.setWordWrap(True)
         self.wa_note.setToolTip("Why the write amplification shown differs from 1 or from "
