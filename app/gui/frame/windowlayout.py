@@ -32,6 +32,7 @@ from . import (
     buttonbar,
     dockedlessons,
     exportdialog,
+    reffit,
     shortcuts,
     splitterkeys,
     statusline,
@@ -143,6 +144,7 @@ class WindowLayout:
             self.statusBar().addPermanentWidget(lab)
             self.status[key] = lab
         dockedlessons.install(self)
+        reffit.install(self)  # a kept reference on a 768-line projector
         self.actions_by_slot = shortcuts.install(self, revert=self.show_settings)
         prefsdialog.add_to_menu(self.actions_by_slot["toggle_presentation"],
                                 self.presentation.open_preferences)
