@@ -118,7 +118,7 @@ class Charts(QTabWidget):
                     view.set_data({k: (np.empty(0), np.empty(0)) for k in view.series})
             return
         x_axis, y_axis = chart.spec.axes(self._timed)
-        chart.x_axis.setTitleText(x_axis.title)
+        chart.set_x_title(x_axis.title)
         chart.set_y_title(y_axis)
         data = {k: (np.empty(0), np.empty(0)) for k in chart.series}
         for run in runs:

@@ -89,15 +89,35 @@ class SeriesChart(QChartView):
             self._y = axis
             self._show_titles()
 
+    def set_x_title(self, text: str) -> None:
+        if text != self.x_axis.titleText():
+            self.x_axis.setTitleText(text)
+            self._show_titles()
+
     def _show_titles(self) -> None:
         """At the desk the chart's title on top and the y axis's title upright beside it.
-        In presentation type the tab names the chart, and the y title goes on top, on one
-        line: upright at 18 pt it is longer than the plot is tall and QtCharts cut it to
-        "write a..." at 1024 x 768."""
+        In presentation type the tab names the chart, and the axes' titles go on top, on one
+        line ("write amplification (NAND/host) against drive writes"): upright at 18 pt the
+        y title is longer than the plot is tall and QtCharts cut it to "write a..." at
+        1024 x 768, and the x title under the tick labels took a line the plot needs (at
+        1024 x 768 QtCharts dropped it, or cut the tick labels to "...")."""
         above = theme.current().large
         self.y_axis.setTitleText(upright_title(self._y))
         self.y_axis.setTitleVisible(not above)
-        self._chart.setTitle(title_above(self._y) if above else self._title)
+        self.x_axis.setTitleVisible(not above)
+        self._chart.setTitle(self._title_above() if above else self._title)
+
+    def _title_above(self) -> str:
+        """The axes' titles on one line, as much of the x title as the chart's width holds
+        (its unit first goes, then the whole of it)."""
+        y, x = title_above(self._y), self.x_axis.titleText()
+        plot = int(self._chart.plotArea().width())
+        room = plot if plot > 0 else self.width() - 8 * self._label_px // 7
+        fm = QFontMetrics(self._chart.titleFont())
+        for text in (f"{y} against {x}", f"{y} against {x.split(' (')[0]}"):
+            if fm.horizontalAdvance(text) <= room:
+                return text
+        return y
 
     def legend_in_order(self) -> None:
         """Series added last to first: the legend lists them first to last."""
@@ -177,12 +197,18 @@ class SeriesChart(QChartView):
         fm = QFontMetrics(font)
         self._label_px = fm.horizontalAdvance("0,000 k")
         self._chart.setMargins(QMargins(2, 2, fm.horizontalAdvance("0,000") // 2 + 4, 2))
-        # below about eight lines of type QtCharts cuts tick labels to "..."
-        self.setMinimumHeight(max(150, 8 * fm.height()))
+        # below about eight lines of type QtCharts cuts tick labels to "..."; in presentation
+        # type the legend beside the plot gives back its line underneath (a window with a
+        # kept reference then fits 768 lines: tests/test_gui_fit768.py)
+        self.setMinimumHeight(max(150, (7 if t.large else 8) * fm.height()))
         # in presentation type a chart is short and wide: its legend goes beside the plot,
         # leaving the plot the line of height a legend underneath takes
         self._chart.legend().setAlignment(Qt.AlignmentFlag.AlignRight if t.large
                                           else Qt.AlignmentFlag.AlignBottom)
+        # beside the plot, its strokes clear of the last x label's right half (the "1.5"
+        # under the legend's marks at 1024 x 768)
+        half = fm.horizontalAdvance("0,000") // 2 + 4 if t.large else 0
+        self._chart.legend().setContentsMargins(half, 0, 0, 0)
         self._chart.legend().setLabelColor(fg)
         self._chart.legend().setFont(font)
         for axis in (self.x_axis, self.y_axis):
@@ -247,6 +273,8 @@ class SeriesChart(QChartView):
         # ticks for the new size at once: the next redraw may be a while off, and the
         # old size's labels overlap (QtCharts cuts them to "...") in a smaller chart
         super().resizeEvent(event)
+        if theme.current().large:
+            self._show_titles()  # the x title's words as the width holds them
         self._show_spans()
 
     def points(self, name: str) -> int:

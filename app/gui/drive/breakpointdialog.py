@@ -73,6 +73,7 @@ class BreakpointDialog(QDialog):
         self.error = QLabel()
         self.error.setObjectName("error")
         self.error.setWordWrap(True)
+        self.error.hide()  # its dark-red bar shows only with a message in it
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel
                                    | QDialogButtonBox.StandardButton.Reset)
@@ -103,5 +104,6 @@ class BreakpointDialog(QDialog):
             self.result_breakpoints = Breakpoints.from_dict(self.chosen(), self.geometry_)
         except ValueError as e:  # the dialog stays open, naming the field
             self.error.setText(str(e))
+            self.error.setVisible(bool(str(e)))
             return
         super().accept()

@@ -62,6 +62,11 @@ def _label(p: QPainter, rect: QRectF, text: str, short: str, bounds,  # noqa: PL
     tag = below
     if below.bottom() > bounds.bottom() or (avoid is not None and below.intersects(avoid)):
         tag = above
+    if tag.top() < bounds.top() or tag.bottom() > bounds.bottom():
+        # zoomed in, the block reaches past the map's edges: the tag inside the map, over
+        # the part of the block in view ("cleaned" was cut at the map's top edge)
+        y = min(max(tag.top(), bounds.top()), bounds.bottom() - h)
+        tag = QRectF(x, max(y, bounds.top()), w, h)
     if avoid is not None and tag.intersects(avoid):
         # no room on a small map: the dashed outline marks the block, and the words under
         # the map name it (tally.gc_words)

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QWidget
 
 from app.session.wanotes import wa_figure
 
+from ..appearance import theme
 from ..run.runstatus import gc_words
 from ..run.snapshot import Snapshot
 
@@ -43,12 +44,14 @@ class Tally(QWidget):
         grid.setVerticalSpacing(2)
         grid.setHorizontalSpacing(6)
         self.values: dict[str, QLabel] = {}
+        self._names: dict[str, QLabel] = {}
         self._widths: list[QLabel] = []  # sized for the largest figure (changeEvent)
         self._user_pages = 0  # the drive's size the widths are for
         for row, (key, words, term) in enumerate(ROWS):
             # the words on one line (the WA's on two), the figure beside them: four rows
             # fit beside the map in the large type of presentation mode too
             name = QLabel(words.replace(" = ", "\n= "))
+            self._names[key] = name
             name.setToolTip(term)
             value = QLabel("-")
             value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -94,6 +97,15 @@ class Tally(QWidget):
         super().changeEvent(event)
         if event.type() == event.Type.FontChange:  # presentation type: widths again
             self._fix_widths()
+            self._name_wa()
+
+    def _name_wa(self) -> None:
+        """The WA row's words on two lines, or on one in large type ("flash ÷ host = WA",
+        the plain words first): the tally's height is its map row's, and a line less there
+        is what lets a window with a kept reference fit 768 lines in presentation mode."""
+        words = ROWS[3][1]
+        short = theme.current().large
+        self._names["wa"].setText("flash ÷ host = WA" if short else words.replace(" = ", "\n= "))
 
     def set_snapshot(self, snap: Snapshot | None) -> None:
         if snap is None:

@@ -24,7 +24,7 @@ from ..charts.charts import Run
 from ..drive.driveview import DriveView
 from ..run.snapshot import Snapshot
 from ..settings.session import DRIVE_FIELDS, MOUNT_FIELDS, Settings, check_settings
-from . import statusline
+from . import reffit, statusline
 
 # Each drive's own settings; every other setting (the workload, its seed, the speed, the
 # map's colouring) is shared by both drives.
@@ -222,6 +222,7 @@ def _references_shown(w) -> None:
     w.reference_button.setChecked(bool(w.references))
     titles(w)
     w.show_run()
+    reffit.make_room(w)  # on a 768-line projector the control panel may fold
 
 
 def scenario_for_b(w, settings: Settings) -> Settings:
@@ -232,11 +233,24 @@ def scenario_for_b(w, settings: Settings) -> Settings:
     return replace(settings, **own)
 
 
-def apply_theme(w) -> None:
+LESSON_MAP_SHARE = 3  # a lesson's map in presentation mode: a third of the screen's height
+
+
+def map_heights(w) -> None:
     """Each map's minimum height in the current type (two maps share the same row)."""
     present = theme.current().large
+    least = 100 if present else 160
+    if present and getattr(w, "in_lesson", False) and w.screen() is not None:
+        # a lesson in presentation mode: a map the back row can watch (it was 60 to 80 px
+        # tall), a third of the screen; the lesson's text beside and under it scrolls
+        least = max(least, w.screen().geometry().height() // LESSON_MAP_SHARE)
     for v in w.views:
-        v.blockmap.setMinimumHeight(100 if present else 160)
+        v.blockmap.setMinimumHeight(least)
+
+
+def apply_theme(w) -> None:
+    map_heights(w)
+    for v in w.views:
         v.legend.refresh()
         if v.shows_own_drive:
             v.blockmap.set_snapshot(v.snapshot)

@@ -128,6 +128,7 @@ def set_active(w, on: bool) -> None:
         Qt.ScrollBarPolicy.ScrollBarAlwaysOff if on else Qt.ScrollBarPolicy.ScrollBarAsNeeded)
     w.lower.setCurrentWidget(w.lesson_results if on else w.charts_box)
     statusline.fit(w)  # the status figures describe the workbench's own drive
+    compare.map_heights(w)  # the map's least height in a lesson, or the workbench's
     if on:  # after the controls narrowed, so the window need not grow to hold it
         w.lesson_dock.show()
         w._split_before = w.right_split.sizes()

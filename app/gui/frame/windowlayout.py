@@ -27,10 +27,12 @@ from ..drive import mapwiring
 from ..drive.driveview import DriveView
 from ..lessons.lessonresults import LessonResults
 from ..settings.controls import Controls
+from ..settings.fullnote import FullNote
 from . import (
     buttonbar,
     dockedlessons,
     exportdialog,
+    reffit,
     shortcuts,
     splitterkeys,
     statusline,
@@ -96,7 +98,7 @@ class WindowLayout:
         v.addWidget(self.legends)
         self.charts = Charts()
         # why the WA shown is what it is (compression, the blocks a small drive holds back)
-        self.wa_note = QLabel()
+        self.wa_note = FullNote()  # its height the words' at its width: an honest minimum
         self.wa_note.setObjectName("note")
         self.wa_note.setWordWrap(True)
         self.wa_note.setToolTip("Why the write amplification shown differs from 1 or from "
@@ -146,6 +148,7 @@ class WindowLayout:
             self.statusBar().addPermanentWidget(lab)
             self.status[key] = lab
         dockedlessons.install(self)
+        reffit.install(self)  # a kept reference on a 768-line projector
         self.actions_by_slot = shortcuts.install(self, revert=self.show_settings)
         prefsdialog.add_to_menu(self.actions_by_slot["toggle_presentation"],
                                 self.presentation.open_preferences, self)

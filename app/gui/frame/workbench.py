@@ -32,6 +32,7 @@ from . import (
     compare,
     dockedlessons,
     exportdialog,
+    reffit,
     runfiles,
     shortcuts,
     speech,
@@ -438,6 +439,9 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         """The View menu's check marks follow the state, however it changed."""
         statusline.fit(self)
         buttonbar.follow_presentation(self)
+        if self.presentation.on != self.__dict__.get("_presenting", False):
+            self._presenting = self.presentation.on  # turned on: a kept reference may not fit
+            reffit.make_room(self)
         for slot, on in (("toggle_presentation", self.presentation.on),
                          ("toggle_panel", self.presentation.panel_shown())):
             action = self.actions_by_slot[slot]

@@ -71,7 +71,8 @@ class LessonPanel(QWidget, StepPage, RunSteps):
         self.compared: dict[int, list] = {}  # compare step index -> rows
         # (run id, configuration index) -> the block map of that configuration as it ended
         self.maps: dict[tuple[str, int], object] = {}
-        self.run_seconds: dict[str, float] = {}  # run id -> wall seconds, Run to finished
+        # run id -> (seconds the simulation took, seconds its GCs were watched playing)
+        self.run_seconds: dict[str, tuple[float, float]] = {}
         self.clock = time.monotonic  # the wall clock runs are timed by (tests set their own)
         self._started = 0.0
         self._job_message = ""  # why the last job stopped early ("" when it finished)

@@ -47,6 +47,18 @@ def compare_text(rows) -> str:
     return "\n\n".join(out) if out else "*No rows to compare.*"
 
 
+def done_words(seconds: tuple[float, float] | None) -> str:
+    """The run note's first words for (the simulation's own seconds, seconds spent watching
+    its GCs at teaching pace): a watched run's time is never the simulation's."""
+    if seconds is None:
+        return "Done. "
+    own, watched = seconds
+    if watched <= 0:
+        return f"Done in {own:.1f} s. "
+    return (f"Done: the simulation took {own:.1f} s, plus {watched:.0f} s of watching its "
+            "GCs play slowly. ")
+
+
 class RunSteps:
     """LessonPanel methods for runs, compares and their results."""
 
@@ -141,8 +153,7 @@ class RunSteps:
         elif self.engine_notice and self.job is None:
             self._engine_note()
         elif done:
-            secs = self.run_seconds.get(step.id)
-            took = f"Done in {secs:.1f} s. " if secs is not None else "Done. "
+            took = done_words(self.run_seconds.get(step.id))
             self.run_note.setText(f"{took}Run again to watch it once more, or go on.")
             self.bar.setValue(1000)
         else:
@@ -167,7 +178,7 @@ class RunSteps:
         job.finished.connect(self._job_ended)
         self.job = job
         self.watch.start(job)
-        self._started = self.clock()  # "Done in X s": wall time from Run to finished
+        self._started = self.clock()  # "Done in X s": from Run to finished, less watching
         self.bar.setValue(0)
         self.cancel_button.setEnabled(True)
         if self.run_button.hasFocus():  # the keyboard goes to Cancel at once, not through
@@ -216,7 +227,9 @@ class RunSteps:
         if step.kind == "compare":
             self.compared[self.lesson.steps.index(step)] = out
         else:  # configurations side by side overlap: a sum of their times would overcount
-            self.run_seconds[step.id] = self.clock() - self._started
+            watched = self.watch.watched_s if self.watch.job is self.job else 0.0
+            own = self.clock() - self._started - watched
+            self.run_seconds[step.id] = (own, watched)
         self.bar.setValue(1000)
 
     def _job_failed(self, message: str) -> None:

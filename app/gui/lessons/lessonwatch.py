@@ -68,6 +68,10 @@ class LessonWatch(QObject):
         self._number = 0  # the GC on screen (1-based)
         self._more = 0  # GCs the same write made after the ones played
         self._last = 0  # the number of the last GC played of the write held
+        # seconds the run was held while its GCs played: "Done in" says the simulation's
+        # own time without them (lessonruns.py)
+        self.watched_s = 0.0
+        self._held_at: float | None = None
         self.button = SkipButton("Skip to end")
         self.button.setAccessibleName("Skip to end")
         self.button.setAccessibleDescription(
@@ -99,7 +103,8 @@ class LessonWatch(QObject):
         if not job.paced:
             return
         self.job = job
-        self.pacer = GcPacer(job.release, self)
+        self.watched_s, self._held_at = 0.0, None
+        self.pacer = GcPacer(lambda: self._released(job), self)
         self.pacer.show.connect(self._show)
         self.button.setEnabled(True)
         self.button.show()
@@ -119,8 +124,17 @@ class LessonWatch(QObject):
         if snap.gc_frames and self.job is not None:
             first, kept, self._more = self.job.gc_held
             self._number, self._last = first - 1, first + kept - 1
+            if self._held_at is None:
+                self._held_at = self.panel.clock()
         self.pacer.offer(snap)
         return True
+
+    def _released(self, job) -> None:
+        """A GC has played: the job goes on, and the time it was held is the watching's."""
+        if self._held_at is not None:
+            self.watched_s += self.panel.clock() - self._held_at
+            self._held_at = None
+        job.release()
 
     def _show(self, snap: Snapshot) -> None:
         phase = snap.gc_phase

@@ -1,0 +1,93 @@
+"""A lecture's window fits a 768-line screen: in presentation mode at 1024 x 768 with a kept
+reference (its legend row under the charts once made it 824 px tall, the status bar off the
+screen), and at 1366 x 768 with the lesson panel open, in both colour profiles."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QApplication
+from test_gui_lecture import as_a_projector
+
+from app.gui.frame import reffit
+
+SCREEN_LINES = 768
+
+
+@pytest.fixture(autouse=True)
+def _presentation_ends(bench):
+    """Presentation mode's style sheet is the application's: left on, the next test in this
+    process would start in 18 pt type."""
+    yield
+    bench.toggle_presentation(False)
+
+
+def hold(bench, until, width: int) -> None:
+    """The window width x 768 (the offscreen screen is 800 x 800), as test_gui_lecture's
+    hold_1024 holds it."""
+    def held() -> bool:
+        bench.presentation._grown = False
+        bench.setGeometry(0, 0, width, SCREEN_LINES)
+        QApplication.processEvents()
+        return bench.width() == width
+    until(held)
+
+
+def ran(bench, until) -> None:
+    bench.request(workload="random", amount=0.2)
+    bench.run_workload()
+    until(lambda: not bench.is_running() and bench.snapshot.counters["host_writes"] > 0)
+
+
+def test_a_kept_reference_fits_1024_by_768_in_presentation_mode(qtbot, until, bench,
+                                                                 monkeypatch):
+    """The offscreen screen is 800 px tall: the projector's 768 lines are told to the rule
+    that folds the control panel when the window cannot fit."""
+    monkeypatch.setattr(reffit, "room_px", lambda w: SCREEN_LINES)
+    as_a_projector(bench, until)
+    ran(bench, until)
+    assert bench.pin_reference() is not False
+    until(lambda: bench.charts.run_legend.isVisible())  # the reference's legend row is in
+    hold(bench, until, 1024)
+    until(lambda: bench.minimumSizeHint().height() <= SCREEN_LINES)
+    assert bench.minimumSizeHint().width() <= 1024
+    if not bench.presentation.panel_shown():  # folded to fit: it says where the panel went
+        assert "F9" in bench.status_message.toolTip()
+    bench.clear_reference()  # the panel comes back with the room
+    until(lambda: bench.presentation.panel_shown())
+
+
+def test_the_charts_note_claims_the_height_its_words_take(qtbot, until, bench):
+    """The note under the charts is in the window's least height at its width (a QLabel's
+    one line let the window fit on paper while the note squeezed the chart's tick labels
+    out)."""
+    note = bench.wa_note
+    until(lambda: note.isVisible() and note.text() and note.width() > 0)
+    assert note.minimumHeight() == note.heightForWidth(note.width())
+
+
+@pytest.mark.parametrize("present", [False, True], ids=["normal", "presentation"])
+def test_the_lesson_panel_fits_1366_by_768(qtbot, until, bench, present):
+    if present:
+        as_a_projector(bench, until)
+    ran(bench, until)
+    bench.pin_reference()
+    bench.lesson_dock.show()
+    until(lambda: bench.lesson_dock.isVisible())
+    hold(bench, until, 1366)
+    hint = bench.minimumSizeHint()
+    assert hint.height() <= SCREEN_LINES and hint.width() <= 1366
+    bench.lesson_panel.start(bench.lesson_panel.lessons[0])
+    QApplication.processEvents()
+    hint = bench.minimumSizeHint()
+    assert hint.height() <= SCREEN_LINES and hint.width() <= 1366
+    bench.lesson_panel.leave()
+
+
+def test_a_lessons_map_is_a_third_of_the_screen_in_presentation_mode(qtbot, until, bench):
+    """It was 60 to 80 px tall beside the lesson panel; the lesson's text scrolls instead."""
+    bench.toggle_presentation(True)
+    bench.lesson_panel.start(bench.lesson_panel.lessons[0])
+    third = bench.screen().geometry().height() // 3
+    assert bench.blockmap.minimumHeight() >= third
+    bench.lesson_panel.leave()
+    assert bench.blockmap.minimumHeight() < third  # the workbench's own map as before
