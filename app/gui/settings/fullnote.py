@@ -21,7 +21,7 @@ class FullNote(QLabel):
         super().__init__(text, parent)
         self.setWordWrap(True)
 
-    def _need(self) -> int:
+    def needed_height(self) -> int:
         """The height the words need at the label's width, px, measured in its font now
         (QLabel.heightForWidth kept the large type's answer after the style sheet went
         back to normal type: 112 px for two lines of 9 pt)."""
@@ -34,7 +34,7 @@ class FullNote(QLabel):
         return rect.height() + m.top() + m.bottom() + 2 * self.margin()
 
     def _fit(self) -> None:
-        need = self._need()
+        need = self.needed_height()
         if need > 0 and (need != self.minimumHeight() or need != self.maximumHeight()):
             # no more either: a panel with room to spare gave it to the notes, which then
             # floated in blank bands between the fields (1024x768, expert options open)
