@@ -177,6 +177,28 @@ def test_a_scenario_remount_shows_in_the_controls(until, bench, tmp_path):
     assert bench.snapshot.steps[5]["step"] == "remount (discard: off)"
 
 
+def test_the_controls_follow_a_remount_made_between_two_snapshots(bench):
+    """A fast run can remount and go on before the window takes another snapshot: the first
+    snapshot the view sees may already hold the new options. The worker counts the run's
+    own remounts, so the view follows them however many snapshots it skipped, and a
+    snapshot without a new one never undoes what the controls asked."""
+    from dataclasses import replace
+
+    view = bench.views[0]
+    on = replace(bench.session.settings, atime="strict", discard=True)
+    bench.session.settings = on
+    before = replace(bench.snapshot, mounted=True, mount=("strict", True), run_remounts=0)
+    view._follow_mount(before)
+    # the controls asked for discard off; a snapshot from before that request still says on
+    bench.session.settings = replace(on, discard=False)
+    view._follow_mount(before)
+    assert not bench.session.settings.discard
+    # the run remounted with discard (two remounts, both between this view's snapshots)
+    bench.session.settings = on
+    view._follow_mount(replace(before, mount=("relatime", False), run_remounts=2))
+    assert (bench.session.settings.atime, bench.session.settings.discard) == ("relatime", False)
+
+
 def test_file_system_throughput_is_what_the_drive_completed(until, bench):
     """The throughput chart of a file-system run follows the drive's clock: a fill that
     lands in the page cache at memory speed shows at the drive's speed, never above its

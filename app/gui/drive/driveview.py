@@ -49,7 +49,7 @@ class DriveView(QObject):
         self.frame_times: deque[float] = deque(maxlen=240)
         self.run_status = RunStatus()
         self.shows_own_drive = True  # False while a lesson shows its drive on this map
-        self._last_mount: tuple[str, bool] | None = None  # mount options of the last snapshot
+        self._run_remounts = 0  # the worker's count of the run's own remounts, as last seen
         self._settling: list[tuple[int, QEventLoop]] = []  # (ticket, loop) of each settle()
         self.blockmap = BlockMap()
         self.tally = Tally()  # beside the map: the pages behind the WA, as the map shows them
@@ -152,12 +152,13 @@ class DriveView(QObject):
 
     def _follow_mount(self, snap: Snapshot) -> None:
         """A scenario's remount step changed the mount options: the settings follow (the
-        file system already has them, so nothing is sent back)."""
+        file system already has them, so nothing is sent back). Counted by the worker, so
+        a run that remounted between two snapshots this view took is followed too."""
         s = self.session.settings
-        last, self._last_mount = self._last_mount, snap.mount
-        # only a change the model made: a snapshot taken before a remount the controls asked
+        seen, self._run_remounts = self._run_remounts, snap.run_remounts
+        # only a change the run made: a snapshot taken before a remount the controls asked
         # for still shows the old options, and must not undo the request
-        if snap.mount is not None and last is not None and snap.mount != last \
+        if snap.mount is not None and snap.run_remounts != seen \
                 and snap.mount != (s.atime, s.discard):
             self.session.settings = replace(s, atime=snap.mount[0], discard=snap.mount[1])
             self.mount_followed.emit(self)

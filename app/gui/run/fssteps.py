@@ -36,6 +36,7 @@ class FileSystemSteps:
             settings = replace(settings, **self._initial_mount)
         m = build_machine(settings)
         self._machine = m
+        self._mount_seen = (m.fs.opt.atime, m.fs.opt.discard)
         self._recorder.follow(m)
         self.drive = m.drive
         self.animated = False
@@ -55,6 +56,7 @@ class FileSystemSteps:
         except ValueError as e:
             self.failed.emit(str(e))
             return
+        self._mount_seen = (m.fs.opt.atime, m.fs.opt.discard)  # asked for: not the run's
         if (m.fs.opt.atime, m.fs.opt.discard) != old and not self._replaying:
             # Logged after the step running now, if any: a replay remounts when it ends.
             step = FsStep("remount", {"atime": m.fs.opt.atime, "discard": m.fs.opt.discard},
@@ -64,6 +66,17 @@ class FileSystemSteps:
             self._steps.append({"step": step.label, "host_mb": 0.0, "nand_mb": 0.0,
                                 "wa": float("nan"), "trims": 0, "seconds": 0.0,
                                 "mb_s": float("nan")})
+
+    def _mount_now(self) -> tuple[str, bool] | None:
+        """The mounted file system's options (atime, discard), None without one; a change
+        this worker did not ask for (a scenario's remount step) is counted as the run's."""
+        if self._machine is None:
+            return None
+        now = (self._machine.fs.opt.atime, self._machine.fs.opt.discard)
+        if self._mount_seen is not None and now != self._mount_seen:
+            self._run_remounts += 1
+        self._mount_seen = now
+        return now
 
     def _schedule_fstrim(self) -> None:
         every = self._settings.fstrim_every_min if self._settings is not None else 0

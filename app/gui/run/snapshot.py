@@ -70,6 +70,7 @@ class Snapshot:
     steps: list[dict] = field(default_factory=list)  # file-system steps run (StepResult)
     mounted: bool = False  # the drive holds the file system (a Machine drives it)
     mount: tuple[str, bool] | None = None  # its mount options now: (atime, discard)
+    run_remounts: int = 0  # mount changes the run itself made (scenario remount steps)
     message: str = ""  # what the last file-system step reported (trace summary)
     handled: int = 0  # the ticket (Worker.send) of the last command handled before it
     # the blocks whose pages `pages` holds, in that order (None: every block)

@@ -86,6 +86,11 @@ class Worker(QThread, FileSystemSteps, BlockBatches, TeachingPace):
         self._latest: Snapshot | None = None
         self._seq = 0
         self._initial_mount: dict | None = None  # mount options a replayed run began with
+        # Mount options as this worker last set or saw them, and how many times the run
+        # itself (a scenario's remount step) changed them since: the view follows those
+        # changes however many snapshots it skipped, and never undoes one the controls asked.
+        self._mount_seen: tuple[str, bool] | None = None
+        self._run_remounts = 0
         self.drive: Drive | None = None
         self._view_blocks: np.ndarray | None = None  # blocks whose pages the map shows
         self._breakpoints: Breakpoints | None = None
@@ -444,8 +449,7 @@ class Worker(QThread, FileSystemSteps, BlockBatches, TeachingPace):
             sim_s=self._sim_s, animated=self.animated and not self._replaying,
             log=[dict(d) for d in self._log],
             steps=[dict(d) for d in self._steps], mounted=self._machine is not None,
-            mount=None if self._machine is None else (self._machine.fs.opt.atime,
-                                                      self._machine.fs.opt.discard),
+            mount=self._mount_now(), run_remounts=self._run_remounts,
             message=self._message, handled=self._working_on, breakpoint=self._bp_message,
             breakpoint_hits=self._bp_hits,
         )
