@@ -265,6 +265,28 @@ def test_arrows_pan_the_zoomed_map_and_step_otherwise(qtbot, until, bench):
     assert written(bench) == steps
 
 
+def test_a_breakpoint_said_on_the_progress_line_moves_to_the_bar_when_the_map_names_its_gc(
+        bench):
+    """An animated run plays the breakpoint's GC a moment after the notice: a notice too
+    long for the bar went to the progress line, which stops repeating it once the sentence
+    under the map names the GC; the bar then says why the run paused."""
+    from app.gui.frame import statusline
+
+    text = "Breakpoint: GC number 1,234 (end of the batch it fell in) " * 4
+    bench.notice = text
+    statusline.say(bench, text)
+    assert bench.status_message.message() == "" and text in bench.progress_label.text()
+    now = bench.views[0].tally.now
+    now.setText("Breakpoint: GC victim block 3, shown as GC found it, with 5 valid pages.")
+    now.show()
+    statusline.show(bench)
+    assert bench.status_message.message() == text
+    assert text not in bench.progress_label.text()  # said once
+    bench.notice = ""  # the run resumed: the notice goes
+    statusline.show(bench)
+    assert bench.status_message.message() == ""
+
+
 def test_reopening_a_session_replays_it_past_the_breakpoints(until, bench, tmp_path):
     g = bench.session.settings.geometry()
     assert mapwiring.set_breakpoints(bench, Breakpoints(lpn=0), g)

@@ -53,6 +53,11 @@ def show(w) -> None:
         note = ""  # the note explains one drive's figure: with two it would name only A's
     if w.notice and not said_under_map(w):  # a breakpoint that paused the run, until
         w.progress_label.setText(f"{w.progress_label.text()} · {w.notice}")  # the next run
+    elif w.said_notice and w.said_notice == w.notice and w.status_message.message() != w.notice:
+        # said on the progress line, then the map's sentence took over naming the GC (an
+        # animated run plays the breakpoint's GC a moment after the notice): the bar says why
+        w.status_message.set_message(w.notice)
+        w.dismiss_button.show()
     w.wa_note.setText(note)
     w.wa_note.setToolTip(spare_detail(s) or "Why the write amplification shown is what it is.")
     w.wa_note.setVisible(bool(note))
