@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtWidgets import QApplication
 from test_gui_lecture import as_a_projector
 
-from app.gui.frame import reffit
+from app.gui.frame import dockedlessons, reffit
 
 SCREEN_LINES = 768
 
@@ -92,3 +92,67 @@ def test_a_lessons_map_is_a_third_of_the_screen_in_presentation_mode(qtbot, unti
     assert bench.blockmap.minimumHeight() >= third
     bench.lesson_panel.leave()
     assert bench.blockmap.minimumHeight() < third  # the workbench's own map as before
+
+
+def test_a_lessons_control_panel_is_not_cut_in_presentation_mode(qtbot, until, bench):
+    """In a lesson the panel is 240 px at most; in projector type a list's ten characters
+    and a spin box's largest number (216 px) made its contents wider than that, cut at the
+    right edge with no scroll bar. Read-only there, the fields narrow to the panel."""
+    as_a_projector(bench, until)
+    bench.lesson_panel.start(bench.lesson_panel.lessons[0])
+    scroll = bench.controls_scroll
+    until(lambda: bench.controls.isVisible() and scroll.viewport().width() > 0)
+    assert bench.controls.minimumSizeHint().width() <= scroll.viewport().width()
+    until(lambda: scroll.widget().width() <= scroll.viewport().width())
+    bench.lesson_panel.leave()
+    spin = bench.controls.widgets["capacity_mib"]
+    assert spin.minimumWidth() == 0  # the workbench's own panel as before
+
+
+def test_a_lesson_on_one_drive_folds_the_control_panel_on_a_1024_px_projector(
+        qtbot, until, bench, monkeypatch):
+    """Its map with the tally beside it, the read-only control panel and the lesson panel
+    needed 1,176 px in projector type (lesson 2): the control panel folds, the status line
+    says F9 brings it back, and it returns when the lesson panel closes."""
+    monkeypatch.setattr(dockedlessons, "screen_width_px", lambda w: 1024)
+    as_a_projector(bench, until)
+    panel = bench.lesson_panel
+    panel.start(panel.lessons[1])
+    until(lambda: not bench.presentation.panel_shown())
+    assert "F9" in bench.status_message.message()
+    until(lambda: bench.minimumSizeHint().width() <= 1024)
+    panel.leave()
+    bench.lesson_dock.hide()
+    until(lambda: bench.presentation.panel_shown())
+
+
+def test_the_lesson_panel_narrows_again_after_a_wide_moment(qtbot, until, bench):
+    """The dock's layout took the least width it set on the dock as a floor: one step wide
+    for a moment kept the panel that wide for the rest of the session."""
+    panel = bench.lesson_panel
+    panel.start(panel.lessons[0])
+    dock = bench.lesson_dock
+    until(lambda: dock.isVisible())
+    QApplication.processEvents()
+    narrow = dock.minimumSizeHint().width()
+    words = panel.title.text()
+    panel.title.setText("W" * 60)  # one long word: the panel's least width grows
+    until(lambda: dock.minimumSizeHint().width() > narrow + 100)
+    panel.title.setText(words)
+    until(lambda: dock.minimumSizeHint().width() == narrow)
+    panel.leave()
+
+
+def test_the_hidden_charts_do_not_widen_a_lesson(qtbot, until, bench):
+    """In a lesson the lower half shows the lesson's results; the workbench's charts,
+    hidden, made its least width theirs (954 px in projector type)."""
+    as_a_projector(bench, until)
+    panel = bench.lesson_panel
+    panel.start(panel.lessons[0])
+    until(lambda: bench.lower.currentWidget() is bench.lesson_results)
+    QApplication.processEvents()
+    assert bench.charts_box.minimumSizeHint().width() > bench.lower.minimumSizeHint().width()
+    panel.leave()
+    until(lambda: bench.lower.currentWidget() is bench.charts_box)
+    QApplication.processEvents()
+    assert bench.lower.minimumSizeHint().width() >= bench.charts_box.minimumSizeHint().width()

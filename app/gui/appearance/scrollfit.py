@@ -14,7 +14,7 @@ area there would squeeze rows that wrap, whose height depends on their width).
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QSize, Qt
-from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
+from PySide6.QtWidgets import QDockWidget, QFrame, QScrollArea, QWidget
 
 LEAST_PX = 120  # the scroll area's own minimum side: a scroll bar and a little content
 SHORT_SCREEN_PX = 700  # logical px: 768 lines at 1.25x scaling or more, a 600-line netbook
@@ -56,16 +56,26 @@ class ScrollFit(QScrollArea):
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
         if obj is self.widget() and event.type() == QEvent.Type.LayoutRequest:
-            self.updateGeometry()  # the window's layout asks this one's minimum again
-            self._fit()
+            self._least_changed()
         return super().eventFilter(obj, event)
 
     def viewportEvent(self, event) -> bool:  # noqa: N802 - Qt name
         # the part's minimum changed (posted to its parent, the viewport)
         if event.type() == QEvent.Type.LayoutRequest:
-            self.updateGeometry()
-            self._fit()
+            self._least_changed()
         return super().viewportEvent(event)
+
+    def _least_changed(self) -> None:
+        """The window's layout asks this one's minimum again. A dock's layout sets the
+        dock's least size from its content's, then counts that as a floor: a lesson step
+        that was wide for a moment (473 px in projector type) kept the lesson panel that
+        wide for every step and lesson after it, the window wider than a 1024 px screen.
+        The dock's least size is cleared, so its layout sets it from the content again."""
+        parent = self.parentWidget()
+        if isinstance(parent, QDockWidget):
+            parent.setMinimumSize(0, 0)
+        self.updateGeometry()
+        self._fit()
 
     def minimumSizeHint(self):  # noqa: N802 - Qt name
         screen = self.screen()

@@ -6,7 +6,7 @@ with Workbench.compare(settings_a, settings_b)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFileDialog
 
@@ -21,7 +21,7 @@ from ..lessons import keepfocus
 from ..lessons.glossarywindow import GlossaryWindow
 from ..lessons.lessonpanel import LessonPanel
 from ..settings.session import Session, Settings
-from . import compare, statusline
+from . import compare, statusline, themefit
 
 
 def install(w) -> None:
@@ -67,16 +67,36 @@ def make_room(w, shown: bool) -> None:
     away (Show panel, F9, brings it back) and returns when the lesson panel closes."""
     present = w.presentation
     if shown and present.on and not w.in_lesson and present.panel_shown():
-        screen = w.screen()
         need = (w.centralWidget().minimumSizeHint().width()
                 + w.lesson_dock.minimumSizeHint().width())
-        if screen is not None and need > screen.geometry().width():
+        if need > screen_width_px(w):
             w.panel_folded_for_lessons = True
             present.set_panel(False)
     elif not shown and w.panel_folded_for_lessons:
         w.panel_folded_for_lessons = False
         if present.on and not present.panel_shown():
             present.set_panel(True)
+
+
+def fold_for_lesson(w) -> None:
+    """In presentation type a lesson's run on one drive (its map with the tally beside it),
+    the read-only control panel and the lesson panel are wider than a 1024 px screen
+    (1,176 px): the control panel folds, once per lesson (Show panel, F9, brings it back
+    and it stays), and returns when the lesson panel closes (make_room)."""
+    present = w.presentation
+    if not (w.in_lesson and present.on and present.panel_shown()) \
+            or w.panel_folded_for_lessons:
+        return
+    if w.minimumSizeHint().width() > screen_width_px(w):
+        w.panel_folded_for_lessons = True
+        present.set_panel(False)
+        statusline.say(w, "Panel folded to fit (F9 shows it)")
+
+
+def screen_width_px(w) -> int:
+    """The width of the screen the window is on, px."""
+    screen = w.screen()
+    return screen.geometry().width() if screen is not None else 1 << 20
 
 
 def add_menu(w) -> None:
@@ -120,8 +140,7 @@ def set_active(w, on: bool) -> None:
         w.panel_folded_for_lessons = False
         w.presentation.set_panel(True)
     if on:
-        w.controls_scroll.setMaximumWidth(240)
-        w.controls_scroll.setMinimumWidth(min(180, w._controls_width))
+        themefit.fit_lesson_panel(w)
     else:
         w._fit_panel()
     w.controls_scroll.setHorizontalScrollBarPolicy(
@@ -131,6 +150,7 @@ def set_active(w, on: bool) -> None:
     compare.map_heights(w)  # the map's least height in a lesson, or the workbench's
     if on:  # after the controls narrowed, so the window need not grow to hold it
         w.lesson_dock.show()
+        QTimer.singleShot(0, w, lambda: fold_for_lesson(w))
         w._split_before = w.right_split.sizes()
         total = sum(w._split_before)
         w.right_split.setSizes([int(total * 0.42), total - int(total * 0.42)])
@@ -167,6 +187,8 @@ def show_focus(w, focus) -> None:
     shown = Session(settings)
     w.controls.show_settings(settings, shown.op_text(), shown.alignment_note())
     w.controls.set_lesson(used)
+    themefit.fit_lesson_panel(w)  # as wide as the settings it now shows need
+    QTimer.singleShot(0, w, lambda: fold_for_lesson(w))  # once the new step is laid out
 
 
 def show_drive(w, snap, view: int = 0) -> None:

@@ -42,13 +42,29 @@ def share_split(w) -> None:
     w.right_split.setSizes([top, height - top])
 
 
+LESSON_PANEL_PX = 240  # a lesson's panel at most: its few settings, read-only
+
+
+def _least_width(w) -> int:
+    """The panel's contents' least width, with its scroll bar (px)."""
+    bar = w.controls_scroll.verticalScrollBar().sizeHint().width() + 8
+    return w.controls.minimumSizeHint().width() + bar
+
+
+def fit_lesson_panel(w) -> None:
+    """In a lesson the panel shows only the settings the lesson uses: as narrow as they
+    let it be, never narrower (there is no sideways scroll bar there), 240 px at most."""
+    w.controls_scroll.setMaximumWidth(LESSON_PANEL_PX)
+    w.controls_scroll.setMinimumWidth(min(_least_width(w), LESSON_PANEL_PX))
+
+
 def fit_panel(w) -> None:
     """The panel is as wide as its widest row needs, and may grow a little; with its
     scroll bar, nothing in it is cut at the side."""
-    bar = w.controls_scroll.verticalScrollBar().sizeHint().width() + 8
-    least = w._controls_width = w.controls.minimumSizeHint().width() + bar
+    least = w._controls_width = _least_width(w)
     if getattr(w, "in_lesson", False):
-        return  # a lesson narrows the panel to the settings it uses
+        fit_lesson_panel(w)  # a lesson narrows the panel to the settings it uses
+        return
     w.controls_scroll.setMinimumWidth(least)
     # in presentation mode no wider than that: a wider panel, kept from the sizes the
     # window passed through, wrapped the legends beside it onto more rows than 768 px hold

@@ -46,15 +46,18 @@ class WindowLayout:
     """Workbench's _build: the widgets of the window, made once."""
 
     def _size_lower_pages(self) -> None:
-        """The hidden page of the lower half ignored in height (its own policy kept for
-        when it shows)."""
+        """The hidden page of the lower half ignored in height and width (its own policy
+        kept for when it shows): in a lesson the workbench's hidden charts, 954 px at least
+        in projector type, made the window 1,480 px wide on a 1024 px screen."""
         own = self.__dict__.setdefault("_lower_policies", {})
         for i in range(self.lower.count()):
             page = self.lower.widget(i)
             policy = page.sizePolicy()
-            own.setdefault(page, policy.verticalPolicy())
-            policy.setVerticalPolicy(own[page] if page is self.lower.currentWidget()
-                                     else QSizePolicy.Policy.Ignored)
+            own.setdefault(page, (policy.horizontalPolicy(), policy.verticalPolicy()))
+            shown = page is self.lower.currentWidget()
+            ignored = QSizePolicy.Policy.Ignored
+            policy.setHorizontalPolicy(own[page][0] if shown else ignored)
+            policy.setVerticalPolicy(own[page][1] if shown else ignored)
             page.setSizePolicy(policy)
         self.lower.updateGeometry()
 

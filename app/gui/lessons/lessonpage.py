@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from lessons.quiz import QuizAnswerError
 
 from ..appearance.announce import announce
+from ..appearance.flowlayout import FlowLayout
 from ..appearance.linkring import LinkBrowser
 from .lessonhome import bold
 
@@ -82,15 +83,18 @@ class StepPage:
         self.run_box = QWidget()
         rv = QVBoxLayout(self.run_box)
         rv.setContentsMargins(0, 0, 0, 0)
-        row = QHBoxLayout()
+        # Cancel goes under Run where the panel is narrow: side by side at 18 pt ("Run 4
+        # configurations", Cancel) they made the panel 391 px, the window wider than 1024
+        buttons = QWidget()
+        row = FlowLayout(buttons)
         self.run_button = QPushButton("Run")
         self.run_button.clicked.connect(self.start_job)
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setToolTip("Stop the run (Esc); what finished is kept.")
         self.cancel_button.clicked.connect(self.cancel_job)
-        row.addWidget(self.run_button, 1)
+        row.addWidget(self.run_button)
         row.addWidget(self.cancel_button)
-        rv.addLayout(row)
+        rv.addWidget(buttons)
         self.bar = QProgressBar()
         self.bar.setRange(0, 1000)
         self.bar.setTextVisible(False)

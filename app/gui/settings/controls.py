@@ -329,6 +329,7 @@ class Controls(QWidget):
             self.lesson_note.hide()
             for name, w in self.widgets.items():
                 w.setEnabled(True)
+                w.setMinimumWidth(0)  # its own least width again (set by its contents)
                 self._mark(w, "")
                 if name in self._form_of:
                     self._form_of[name].setRowVisible(w, True)
@@ -348,6 +349,10 @@ class Controls(QWidget):
             key = "partition_start" if name == "partition_custom" else name
             visible = key in shown
             w.setEnabled(False)
+            # read-only, it may be narrower than its longest value: in projector type a
+            # list's ten characters or a spin box's largest number (216 px) were wider
+            # than the lesson's narrow panel, and cut it at its right edge
+            w.setMinimumWidth(1)
             self._mark(w, "used" if key in used else "")
             if form is not None:
                 form.setRowVisible(w, visible)
