@@ -156,3 +156,28 @@ def test_the_hidden_charts_do_not_widen_a_lesson(qtbot, until, bench):
     until(lambda: bench.lower.currentWidget() is bench.charts_box)
     QApplication.processEvents()
     assert bench.lower.minimumSizeHint().width() >= bench.charts_box.minimumSizeHint().width()
+
+
+def test_the_first_screen_folds_the_control_panel_where_the_screen_is_narrow(
+        qtbot, until, bench, monkeypatch):
+    """At 1.5x scaling a 1366 x 768 screen is 911 logical px wide: the control panel, the
+    map with its tally and the lesson panel needed about 1,000, and the map and charts
+    scrolled sideways. Where the screen is narrower than they need, the control panel
+    folds while the lesson panel shows; at 1024 px in the normal type all three fit."""
+    def screen(px: int) -> None:
+        monkeypatch.setattr(dockedlessons, "screen_width_px", lambda w: px)
+
+    dock = bench.lesson_dock
+    screen(1 << 20)
+    dock.show()
+    until(lambda: dock.isVisible())
+    need = dockedlessons.needed_width_px(bench)
+    assert bench.presentation.panel_shown() and need <= 1024
+    dock.hide()
+    until(lambda: not dock.isVisible())
+    screen(need - 1)
+    dock.show()
+    until(lambda: not bench.presentation.panel_shown())  # once the dock is laid out
+    until(lambda: dockedlessons.needed_width_px(bench) < need)
+    dock.hide()
+    until(lambda: bench.presentation.panel_shown())

@@ -60,41 +60,88 @@ def install(w) -> None:
     dock.visibilityChanged.connect(lambda shown: make_room(w, shown))
 
 
+SEPARATOR_PX = 6  # the handle between the lesson panel and the rest, about
+
+
 def make_room(w, shown: bool) -> None:
-    """In presentation type the lesson panel, the control panel and the map with its
-    tally are wider than a 1024 px screen (the window grew to 1248 px, its right part off
-    the screen): while the lesson panel shows outside a lesson, the control panel folds
-    away (Show panel, F9, brings it back) and returns when the lesson panel closes."""
+    """The lesson panel, the control panel and the map with its tally were wider than the
+    screen in presentation type at 1024 px (the window grew to 1,248 px, its right part
+    off the screen), and at 1.5x scaling on 1366 x 768 (1,004 of 911 logical px: the map
+    area scrolled sideways): while the lesson panel shows outside a lesson, the control
+    panel folds away (Show panel, F9, brings it back) and returns when the lesson panel
+    closes."""
     present = w.presentation
-    if shown and present.on and not w.in_lesson and present.panel_shown():
-        need = (w.centralWidget().minimumSizeHint().width()
-                + w.lesson_dock.minimumSizeHint().width())
-        if need > screen_width_px(w):
-            w.panel_folded_for_lessons = True
-            present.set_panel(False)
-    elif not shown and w.panel_folded_for_lessons:
+    if shown:  # measured once the dock has its width (a dock not yet laid out is 640 px)
+        QTimer.singleShot(0, w, lambda: _fold_beside_lessons(w))
+    elif w.panel_folded_for_lessons:
         w.panel_folded_for_lessons = False
-        if present.on and not present.panel_shown():
+        if not present.panel_shown():
             present.set_panel(True)
 
 
-def fold_for_lesson(w) -> None:
-    """In presentation type a lesson's run on one drive (its map with the tally beside it),
-    the read-only control panel and the lesson panel are wider than a 1024 px screen
-    (1,176 px): the control panel folds, once per lesson (Show panel, F9, brings it back
-    and it stays), and returns when the lesson panel closes (make_room)."""
+def _fold_beside_lessons(w) -> None:
     present = w.presentation
-    if not (w.in_lesson and present.on and present.panel_shown()) \
-            or w.panel_folded_for_lessons:
+    if not (w.lesson_dock.isVisible() and not w.in_lesson and present.panel_shown()):
         return
-    if w.minimumSizeHint().width() > screen_width_px(w):
+    if needed_width_px(w) > screen_width_px(w):
+        w.panel_folded_for_lessons = True
+        present.set_panel(False)
+    else:
+        narrow_lessons(w)
+
+
+def fold_for_lesson(w) -> None:
+    """A lesson's run on one drive (its map with the tally beside it), the read-only
+    control panel and the lesson panel were wider than a 1024 px screen in presentation
+    type (1,176 px), and than a 1366 px screen at 1.5x scaling: the control panel folds,
+    once per lesson (Show panel, F9, brings it back and it stays), and returns when the
+    lesson panel closes (make_room)."""
+    present = w.presentation
+    if not (w.in_lesson and present.panel_shown()) or w.panel_folded_for_lessons:
+        narrow_lessons(w)
+        return
+    if needed_width_px(w) > screen_width_px(w):
         w.panel_folded_for_lessons = True
         present.set_panel(False)
         statusline.say(w, "Panel folded to fit (F9 shows it)")
+    else:
+        narrow_lessons(w)
+
+
+def narrow_lessons(w) -> None:
+    """The lesson panel gives the rest of the window the width it needs: a dock keeps the
+    width it was given, and on a short screen the map and charts (which scroll there)
+    claim little, so at 1.5x scaling they scrolled sideways beside a lesson panel 140 px
+    wider than its least."""
+    dock = w.lesson_dock
+    least = w.central_fit.least().width()
+    if dock.isVisible() and w.central_fit.width() < least:
+        room = w.width() - least - SEPARATOR_PX
+        if room >= dock_least_px(w):
+            w.resizeDocks([dock], [room], Qt.Orientation.Horizontal)
+
+
+def needed_width_px(w) -> int:
+    """The width the window needs, px: the map, charts and control panel at their least
+    width (on a short screen they scroll, and claim little: they would scroll sideways)
+    beside the lesson panel at its least."""
+    need = max(w.central_fit.least().width(), w.central_fit.minimumSizeHint().width())
+    dock = w.lesson_dock
+    if dock.isVisibleTo(w):
+        need += dock_least_px(w) + SEPARATOR_PX
+    return need
+
+
+def dock_least_px(w) -> int:
+    """The lesson panel's least width with its frame, px (its own, not the little its
+    scroll area claims on a short screen)."""
+    fit = w.lessons_fit
+    frame = w.lesson_dock.minimumSizeHint().width() - fit.minimumSizeHint().width()
+    return frame + max(fit.least().width(), fit.minimumSizeHint().width())
 
 
 def screen_width_px(w) -> int:
-    """The width of the screen the window is on, px."""
+    """The width of the screen the window is on, px (logical: scaling divides it)."""
     screen = w.screen()
     return screen.geometry().width() if screen is not None else 1 << 20
 
