@@ -159,17 +159,29 @@ def parse_answer(text: str) -> Operations:
     return Operations(**{n: frozenset(found[n]) for n in OPERATIONS})
 
 
+WHAT = {"write": ("page", "pages", "wrote"), "trim": ("page", "pages", "trimmed"),
+        "gc": ("block", "blocks", "cleaned")}
+
+
+def _count(n: int, name: str) -> str:
+    one, many, _ = WHAT[name]
+    return f"{n} {one if n == 1 else many}"
+
+
 def check_answer(quiz: Quiz, text: str) -> Verdict:
-    """Compare the answer with the engine's log, kind by kind."""
+    """Compare the answer with the engine's log, kind by kind. A wrong answer is told how
+    many it missed or named wrongly, kind by kind, never which: the student looks again
+    (Show answer gives the engine's log)."""
     answer = parse_answer(text)
     feedback = []
     for name in OPERATIONS:
         said, did = getattr(answer, name), getattr(quiz.truth, name)
-        missing, extra = sorted(did - said), sorted(said - did)
+        missing, extra = len(did - said), len(said - did)
+        verb = WHAT[name][2]
         if missing:
-            feedback.append(f"{name}: the drive also did {' '.join(map(str, missing))}")
+            feedback.append(f"{name}: the drive {verb} {_count(missing, name)} more")
         if extra:
-            feedback.append(f"{name}: the drive did not do {' '.join(map(str, extra))}")
+            feedback.append(f"{name}: {_count(extra, name)} you named the drive never {verb}")
     return Verdict(not feedback, tuple(feedback))
 
 

@@ -70,6 +70,11 @@ def check_run_quiz(quiz: RunQuiz, text: str) -> Verdict:
     guess = parse_number(text)
     if abs(guess - quiz.value) <= quiz.tolerance * abs(quiz.value):
         return Verdict(True, ())
+    # how far off, never the figure itself: the student looks at the run again (Show
+    # answer gives it)
     way = "high" if guess > quiz.value else "low"
-    return Verdict(False, (f"{number(guess)} is too {way}: the run's figure is "
-                           f"{number(quiz.value)} {quiz.unit}".rstrip(),))
+    far = max(guess, quiz.value) / min(guess, quiz.value) \
+        if guess > 0 and quiz.value > 0 else 1.0
+    size = "far too" if far >= 2 else "too"
+    return Verdict(False, (f"{number(guess)} is {size} {way}; look at the run's figures "
+                           "again",))

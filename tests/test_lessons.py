@@ -305,6 +305,48 @@ def test_the_truth_comes_from_the_event_log_and_checks_right(seed):
     assert not check_answer(q, wrong).correct
 
 
+@pytest.mark.parametrize("seed", range(20))
+def test_a_wrong_state_answer_is_told_how_many_not_which(seed):
+    """Trying again must still be worth it: a wrong answer hears, kind by kind, how many
+    pages or blocks it missed or named wrongly, never their numbers (Show answer gives
+    them)."""
+    q = make_quiz(seed, 1 + seed % 6)
+    verdict = check_answer(q, "")  # nothing named: everything the drive did is missed
+    assert not verdict.correct
+    said = "; ".join(verdict.feedback)
+    for name in ("write", "trim", "gc"):
+        did = getattr(q.truth, name)
+        if did:
+            assert f"{name}: the drive " in said and f" {len(did)} " in f" {said} "
+    # one page missed and one named wrongly read the same, whichever pages they are
+    from lessons.quiz import Operations
+
+    truth = q.truth
+    free = sorted(set(range(24)) - truth.write - truth.trim)
+    wrote = sorted(truth.write)
+    if len(wrote) >= 2 and len(free) >= 2:
+        def answer(drop: int, add: int) -> str:
+            write = frozenset((set(wrote) - {drop}) | {add})
+            return Operations(write, truth.gc, truth.trim).text()
+
+        first = check_answer(q, answer(wrote[0], free[0]))
+        last = check_answer(q, answer(wrote[-1], free[-1]))
+        assert first.feedback == last.feedback == (
+            "write: the drive wrote 1 page more", "write: 1 page you named the drive never wrote")
+
+
+def test_a_wrong_number_is_told_high_or_low_not_the_figure():
+    from lessons.runquiz import RunQuiz, check_run_quiz
+
+    q = RunQuiz((), 7.43, "", 0.1)
+    assert check_run_quiz(q, "7.5").correct
+    for guess, words in (("9", "too high"), ("20", "far too high"), ("5", "too low"),
+                         ("1", "far too low")):
+        verdict = check_run_quiz(q, guess)
+        assert not verdict.correct and words in verdict.feedback[0]
+        assert "7.43" not in verdict.feedback[0]
+
+
 def test_quiz_answers_are_parsed_with_clear_errors():
     ops = parse_answer("write 3, 5 7-8\ntrim 10-11; GC 4")
     assert ops.write == {3, 5, 7, 8} and ops.trim == {10, 11} and ops.gc == {4}
