@@ -142,3 +142,28 @@ def test_finishing_a_lesson_is_said(qtbot, panel):
     QTest.keyClick(p.next_button, K.Key_Space)  # "Finish"
     assert p.pages.currentIndex() == 0
     assert announce.heard()[-1][0] == f"Lesson 1 finished: {p.home.lessons[0].title}."
+
+
+def test_next_onto_a_prediction_never_passes_the_focus_through_lessons(qtbot, panel):
+    """Next turns disabled on a prediction step (predict first): Qt handed the focus to
+    the next control in the chain, "Lessons", before it moved on to the question, and a
+    screen reader said "Lessons" first."""
+    p = panel
+    first = next(i for i, s in enumerate(p.lesson.steps) if s.kind == "predict")
+    p.show_step(first - 1)
+    p.next_button.setFocus()
+    qtbot.waitUntil(p.next_button.hasFocus)
+    focused = []
+
+    def seen(_old, new) -> None:
+        focused.append(new)
+
+    app = QApplication.instance()
+    app.focusChanged.connect(seen)
+    try:
+        QTest.keyClick(p.next_button, K.Key_Space)
+        assert p.step.kind == "predict" and not p.next_button.isEnabled()
+        qtbot.waitUntil(lambda: p.choices.hasFocus() or p.estimate.hasFocus())
+    finally:
+        app.focusChanged.disconnect(seen)
+    assert p.leave_button not in focused and p.back_button not in focused

@@ -30,6 +30,7 @@ from lessons.lesson import Lesson
 from lessons.player import LessonPlay
 
 from ..appearance.announce import announce
+from . import keepfocus
 from .lessonhome import LessonHome
 from .lessonpage import StepPage
 from .lessonresults import LessonResults
@@ -199,6 +200,7 @@ class LessonPanel(QWidget, StepPage, RunSteps):
         self.back_button.setEnabled(index > 0 and self.job is None)
         last = index == len(lesson.steps) - 1
         self.next_button.setText("Finish" if last else "Next")
+        self._hand_focus_before_next_turns_off()
         self._update_next()
         self._show_results()
         self._focus()
@@ -206,14 +208,28 @@ class LessonPanel(QWidget, StepPage, RunSteps):
         if keep is not None:
             keep.step_shown()
 
-    def _update_next(self) -> None:
+    def _hand_focus_before_next_turns_off(self) -> None:
+        """A focused Next about to turn disabled (a prediction to make, a run to play
+        first) hands the focus on now, where keepfocus.py would: left to Qt, it went to
+        the next control in the Tab chain ("Lessons") for a moment, and a screen reader
+        said "Lessons" first."""
+        if self.next_button.hasFocus() and not self._next_allowed():
+            to = keepfocus.target(self, self.next_button)
+            if to is not None:
+                to.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _next_allowed(self) -> bool:
         step, ok = self.step, self.job is None
         if step.kind == "predict":
             ok = ok and step.id in self.play.answers
-            if not ok and self.job is None:
-                self.feedback.setText("Make your prediction to go on.")
         elif step.kind == "run":
             ok = ok and step.id in self.play.runs
+        return ok
+
+    def _update_next(self) -> None:
+        ok = self._next_allowed()
+        if self.step.kind == "predict" and not ok and self.job is None:
+            self.feedback.setText("Make your prediction to go on.")
         self.next_button.setEnabled(ok)
 
     def next(self) -> None:
