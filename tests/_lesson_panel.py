@@ -30,3 +30,15 @@ def kept_panel(qtbot):
     p = lesson_panel(qtbot)
     keepfocus.install(p)
     return p
+
+
+def at_lesson_one_run(p: LessonPanel) -> None:
+    """Panel p on lesson 1's first run step, its predictions made (the lesson's own
+    answers), not yet run."""
+    lesson = next(x for x in bundled() if x.id == "write-amplification")
+    run = next(i for i, s in enumerate(lesson.steps) if s.kind == "run")
+    p.start(lesson, run)
+    for s in lesson.steps[:run]:
+        if s.kind == "predict":
+            p.play.predict(s, s.answer)
+    p.show_step(run)

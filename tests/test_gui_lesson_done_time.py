@@ -3,6 +3,8 @@ held playing at teaching pace are said apart, in plain words (they were counted 
 
 from __future__ import annotations
 
+from _lesson_panel import at_lesson_one_run
+
 from app.gui.lessons.lessonruns import done_words
 from app.session.progress import Progress
 from lessons.catalogue import bundled
@@ -26,13 +28,7 @@ def test_a_watched_run_is_timed_without_its_watching(qtbot, tmp_path, compiled_e
     now = [100.0]
     p.clock = lambda: now[0]
     p.show()
-    lesson = next(x for x in bundled() if x.id == "write-amplification")
-    run = next(i for i, s in enumerate(lesson.steps) if s.kind == "run")
-    p.start(lesson, run)
-    for s in lesson.steps[:run]:
-        if s.kind == "predict":
-            p.play.predict(s, s.answer)
-    p.show_step(run)
+    at_lesson_one_run(p)
     assert p.step.pace == "teach"
     p.start_job()
     until(lambda: p.watch.playing)  # held at 100 s

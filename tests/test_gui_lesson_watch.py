@@ -6,6 +6,7 @@ run finish at full speed with the figures the headless player gets."""
 from __future__ import annotations
 
 import pytest
+from _lesson_panel import at_lesson_one_run
 from PySide6.QtCore import Qt
 
 from app.session.progress import Progress
@@ -29,13 +30,7 @@ def panel(qtbot, tmp_path, compiled_engine, request):
     p.drive_snapshot.connect(shown.append)
     p.shown = shown
     p.show()
-    lesson = next(x for x in bundled() if x.id == "write-amplification")
-    run = next(i for i, s in enumerate(lesson.steps) if s.kind == "run")
-    p.start(lesson, run)
-    for s in lesson.steps[:run]:
-        if s.kind == "predict":
-            p.play.predict(s, s.answer)
-    p.show_step(run)
+    at_lesson_one_run(p)
     yield p
     if p.job is not None:
         p.cancel_job()
