@@ -197,10 +197,12 @@ class SeriesChart(QChartView):
         fm = QFontMetrics(font)
         self._label_px = fm.horizontalAdvance("0,000 k")
         self._chart.setMargins(QMargins(2, 2, fm.horizontalAdvance("0,000") // 2 + 4, 2))
-        # below about eight lines of type QtCharts cuts tick labels to "..."; in presentation
-        # type the legend beside the plot gives back its line underneath (a window with a
-        # kept reference then fits 768 lines: tests/test_gui_fit768.py)
-        self.setMinimumHeight(max(150, (7 if t.large else 8) * fm.height()))
+        # QtCharts cuts the x tick labels to "..." when the chart is short: with the legend
+        # and the axis title underneath that was 150 px (ten lines) in the normal type (the first
+        # screen at 1.5x scaling, where the charts get their least height and scroll); in
+        # presentation type the legend beside the plot gives back its line underneath (a
+        # window with a kept reference then fits 768 lines: tests/test_gui_fit768.py)
+        self.setMinimumHeight(max(150, (7 if t.large else 14) * fm.height()))
         # in presentation type a chart is short and wide: its legend goes beside the plot,
         # leaving the plot the line of height a legend underneath takes
         self._chart.legend().setAlignment(Qt.AlignmentFlag.AlignRight if t.large
