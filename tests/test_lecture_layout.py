@@ -16,18 +16,24 @@ from model.flash.geometry import Geometry
 WORDS = "7.2 % of physical = 7.8 % of user capacity; 276 blocks"
 
 
-def test_a_note_keeps_the_height_its_words_need_as_the_panel_narrows(qtbot, until):
+def note_in_a_form(qtbot, width: int, height: int) -> tuple[QWidget, FullNote]:
+    """A note of WORDS in a form, shown at width x height px, in 9 pt type whatever type an
+    earlier test left the application in (at 18 pt its longest word alone is wider than
+    the narrow width the tests wait for)."""
     box = QWidget()
     form = QFormLayout(box)
     note = FullNote()
     form.addRow(note)
     qtbot.addWidget(box)
     note.setText(WORDS)
-    # 9 pt whatever type an earlier test left the application in: at 18 pt its longest word
-    # alone is wider than the narrow width below
     box.setStyleSheet("QLabel { font-size: 9pt; }")
-    box.resize(400, 40)
+    box.resize(width, height)
     box.show()
+    return box, note
+
+
+def test_a_note_keeps_the_height_its_words_need_as_the_panel_narrows(qtbot, until):
+    box, note = note_in_a_form(qtbot, 400, 40)
     until(lambda: note.width() > 300 and note.minimumHeight() == note.needed_height())
     wide = note.minimumHeight()
     box.resize(90, 40)  # narrower: more lines, and the note asks for them
@@ -39,17 +45,7 @@ def test_a_note_keeps_the_height_its_words_need_as_the_panel_narrows(qtbot, unti
 def test_a_note_gives_back_its_height_when_large_type_ends(qtbot, until):
     """Presentation type and back: the notes kept their 18 pt height (112 px for two lines)
     in blank bands between the fields once the type was normal again."""
-    box = QWidget()
-    form = QFormLayout(box)
-    note = FullNote()
-    form.addRow(note)
-    note.setText(WORDS)
-    qtbot.addWidget(box)
-    # the type set on the box itself: the application's style sheet may be in either type,
-    # as an earlier test in this process left it
-    box.setStyleSheet("QLabel { font-size: 9pt; }")
-    box.resize(300, 600)
-    box.show()
+    box, note = note_in_a_form(qtbot, 300, 600)
     until(lambda: note.width() > 200 and note.minimumHeight() > 0)
     normal = note.minimumHeight()
     box.setStyleSheet("QLabel { font-size: 18pt; }")

@@ -80,14 +80,8 @@ def make_room(w, shown: bool) -> None:
 
 
 def _fold_beside_lessons(w) -> None:
-    present = w.presentation
-    if not (w.lesson_dock.isVisible() and not w.in_lesson and present.panel_shown()):
-        return
-    if needed_width_px(w) > screen_width_px(w):
-        w.panel_folded_for_lessons = True
-        present.set_panel(False)
-    else:
-        narrow_lessons(w)
+    if w.lesson_dock.isVisible() and not w.in_lesson and w.presentation.panel_shown():
+        _fold_or_narrow(w, tell=False)
 
 
 def fold_for_lesson(w) -> None:
@@ -96,14 +90,20 @@ def fold_for_lesson(w) -> None:
     type (1,176 px), and than a 1366 px screen at 1.5x scaling: the control panel folds,
     once per lesson (Show panel, F9, brings it back and it stays), and returns when the
     lesson panel closes (make_room)."""
-    present = w.presentation
-    if not (w.in_lesson and present.panel_shown()) or w.panel_folded_for_lessons:
+    if not (w.in_lesson and w.presentation.panel_shown()) or w.panel_folded_for_lessons:
         narrow_lessons(w)
-        return
+    else:
+        _fold_or_narrow(w, tell=True)
+
+
+def _fold_or_narrow(w, tell: bool) -> None:
+    """Fold the control panel where the window needs more than the screen (saying so when
+    tell), else let the lesson panel give the rest the room it needs."""
     if needed_width_px(w) > screen_width_px(w):
         w.panel_folded_for_lessons = True
-        present.set_panel(False)
-        statusline.say(w, "Panel folded to fit (F9 shows it)")
+        w.presentation.set_panel(False)
+        if tell:
+            statusline.say(w, "Panel folded to fit (F9 shows it)")
     else:
         narrow_lessons(w)
 

@@ -61,10 +61,10 @@ def fit_lesson_panel(w) -> None:
 def fit_panel(w) -> None:
     """The panel is as wide as its widest row needs, and may grow a little; with its
     scroll bar, nothing in it is cut at the side."""
-    least = w._controls_width = _least_width(w)
     if getattr(w, "in_lesson", False):
         fit_lesson_panel(w)  # a lesson narrows the panel to the settings it uses
         return
+    least = _least_width(w)
     w.controls_scroll.setMinimumWidth(least)
     # in presentation mode no wider than that: a wider panel, kept from the sizes the
     # window passed through, wrapped the legends beside it onto more rows than 768 px hold
