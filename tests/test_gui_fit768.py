@@ -5,6 +5,7 @@ screen), and at 1366 x 768 with the lesson panel open, in both colour profiles."
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from test_gui_lecture import as_a_projector
 
@@ -56,6 +57,40 @@ def test_a_kept_reference_fits_1024_by_768_in_presentation_mode(qtbot, until, be
     until(lambda: bench.presentation.panel_shown())
 
 
+def test_the_panel_shown_again_after_the_fold_scrolls_the_main_area(qtbot, until, bench,
+                                                                    monkeypatch):
+    """F9 after the fold is the person's choice: the panel comes back and the window still
+    fits its screen, the main area scrolling by what it is too tall. The screen is told to
+    be 30 px shorter than the window needs with the panel, whatever the fonts; out of
+    presentation mode nothing is squeezed."""
+    from test_gui_present import key
+
+    room = [1 << 20]
+    monkeypatch.setattr(reffit, "room_px", lambda w: room[0])
+
+    def fits() -> bool:
+        return bench.minimumSizeHint().height() <= room[0]
+
+    as_a_projector(bench, until)
+    ran(bench, until)
+    bench.pin_reference()
+    until(lambda: bench.charts.run_legend.isVisible())
+    hold(bench, until, 1024)
+    assert bench.presentation.panel_shown()
+    room[0] = bench.minimumSizeHint().height() - 30
+    bench.clear_reference()
+    bench.pin_reference()
+    until(lambda: not bench.presentation.panel_shown() and fits())  # folded
+    assert bench.panel_folded_for_reference
+    key(bench, Qt.Key.Key_F9)
+    until(lambda: bench.presentation.panel_shown() and fits())
+    until(lambda: bench.central_fit.squeeze_px > 0)  # not only between two layouts
+    key(bench, Qt.Key.Key_F9)
+    until(lambda: not bench.presentation.panel_shown() and fits())
+    bench.toggle_presentation(False)
+    until(lambda: bench.central_fit.squeeze_px == 0)
+
+
 def test_the_charts_note_claims_the_height_its_words_take(qtbot, until, bench):
     """The note under the charts is in the window's least height at its width (a QLabel's
     one line let the window fit on paper while the note squeezed the chart's tick labels
@@ -67,7 +102,15 @@ def test_the_charts_note_claims_the_height_its_words_take(qtbot, until, bench):
 
 
 @pytest.mark.parametrize("present", [False, True], ids=["normal", "presentation"])
-def test_the_lesson_panel_fits_1366_by_768(qtbot, until, bench, present):
+def test_the_lesson_panel_fits_1366_by_768(qtbot, until, bench, monkeypatch, present):
+    """In presentation mode the map with its tally, the charts with the reference's legend
+    and the lesson panel need about 790 px at 18 pt: the main area scrolls by the rest."""
+    monkeypatch.setattr(reffit, "room_px", lambda w: SCREEN_LINES)
+
+    def fits() -> bool:
+        hint = bench.minimumSizeHint()
+        return hint.height() <= SCREEN_LINES and hint.width() <= 1366
+
     if present:
         as_a_projector(bench, until)
     ran(bench, until)
@@ -75,12 +118,9 @@ def test_the_lesson_panel_fits_1366_by_768(qtbot, until, bench, present):
     bench.lesson_dock.show()
     until(lambda: bench.lesson_dock.isVisible())
     hold(bench, until, 1366)
-    hint = bench.minimumSizeHint()
-    assert hint.height() <= SCREEN_LINES and hint.width() <= 1366
+    until(fits)
     bench.lesson_panel.start(bench.lesson_panel.lessons[0])
-    QApplication.processEvents()
-    hint = bench.minimumSizeHint()
-    assert hint.height() <= SCREEN_LINES and hint.width() <= 1366
+    until(fits)
     bench.lesson_panel.leave()
 
 

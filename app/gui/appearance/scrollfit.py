@@ -36,7 +36,17 @@ class ScrollFit(QScrollArea):
         for policy in (self.setHorizontalScrollBarPolicy, self.setVerticalScrollBarPolicy):
             policy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # its content takes focus, not the frame
+        self.squeeze_px = 0  # see squeeze()
         inner.installEventFilter(self)
+
+    def squeeze(self, px: int) -> None:
+        """Claim `px` less height than the part needs (down to LEAST_PX), so that a window
+        the person made taller than its screen scrolls here instead (frame/reffit.py)."""
+        px = max(0, px)
+        if px != self.squeeze_px:
+            self.squeeze_px = px
+            self.updateGeometry()
+            self._fit()  # a scroll bar no longer needed goes at once
 
     def least(self) -> QSize:
         """The part's least size (its layout's minimum: a text box at its least height,
@@ -83,4 +93,7 @@ class ScrollFit(QScrollArea):
             return QSize(LEAST_PX, LEAST_PX)
         inner = self.widget().minimumSizeHint()
         edge = 2 * self.frameWidth()
-        return QSize(inner.width() + edge, inner.height() + edge)
+        height = inner.height() + edge
+        if self.squeeze_px:
+            height = max(LEAST_PX, height - self.squeeze_px)
+        return QSize(inner.width() + edge, height)

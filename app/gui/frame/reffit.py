@@ -3,7 +3,12 @@ charts (and the charts' note, at the width the control panel leaves) put the win
 height past the screen (791 px on 1024 x 768: the status bar off the screen). Then the
 control panel folds away, as it does for the lesson panel (dockedlessons.make_room), and
 the status line says so; Show panel (F9) brings it back, and it returns by itself when the
-reference is cleared."""
+reference is cleared.
+
+Whatever else makes the window taller than the screen in presentation mode (the panel brought
+back by F9 beside a reference, a lesson's panel beside the map at 18 pt on a 1366 x 768
+screen), the main area then scrolls by what the window is too tall, rather than the status
+bar running off the screen."""
 
 from __future__ import annotations
 
@@ -19,18 +24,23 @@ def room_px(w) -> int:
 
 
 class _Watch(QObject):
-    """The window grew past the screen with a reference kept (a new run's longer note, a
-    second reference): the same fold, then."""
+    """The window's layout changed or it grew past the screen in presentation mode (a new
+    run's longer note, a second reference, a lesson's panel): the same fold with a
+    reference kept, and the main area scrolls by what is still too tall. Measured once the
+    layout has settled (the charts' note rewrapped to its new width)."""
 
     def __init__(self, w):
         super().__init__(w)
         self.w = w
+        self._again = QTimer(self)
+        self._again.setSingleShot(True)
+        self._again.timeout.connect(lambda: _fit(w, squeeze=True))
         w.installEventFilter(self)
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
-        if event.type() == QEvent.Type.Resize and obj is self.w and self.w.references \
-                and event.size().height() > room_px(self.w):
-            make_room(self.w)
+        if obj is self.w and self.w.presentation.on and event.type() in (
+                QEvent.Type.Resize, QEvent.Type.LayoutRequest):
+            self._again.start(0)
         return False
 
 
@@ -42,22 +52,40 @@ def install(w) -> None:
 def make_room(w) -> None:
     """See the module docstring. Folding waits for the reference's legend to be laid out;
     the panel comes back at once (the map's size settles before the next key)."""
+    w.central_fit.squeeze(0)  # what the main area needs is measured afresh (_Watch)
     if w.references:
         QTimer.singleShot(0, w, lambda: _fit(w))
     else:
         _fit(w)
 
 
-def _fit(w) -> None:
+def panel_changed(w) -> None:
+    """Shown or hidden (F9): the main area scrolls only while it must. Its need is measured
+    afresh: squeezed, its scroll bar narrows it and the rewrapped note would count as need
+    (a scroll bar kept after the panel was hidden). Unsqueezed, the window grows past the
+    screen if it must, and _Watch squeezes it again."""
+    w.central_fit.squeeze(0)
+
+
+def _fit(w, squeeze: bool = False) -> None:
     present = w.presentation
     folded = w.panel_folded_for_reference
     if w.references and present.on and present.panel_shown() and not w.in_lesson \
             and not folded:  # once: Show panel (F9) after it is the person's choice
-        if w.minimumSizeHint().height() > room_px(w):
+        if unsqueezed_px(w) > room_px(w):
             w.panel_folded_for_reference = True
             present.set_panel(False)
             statusline.say(w, "Panel folded to fit (F9 shows it)")
+            return  # what is still too tall is measured once the layout has the fold
     elif not w.references and folded:
         w.panel_folded_for_reference = False
         if present.on and not present.panel_shown():
             present.set_panel(True)
+    if squeeze and present.on:
+        # still too tall after any fold: the main area claims that much less and scrolls
+        w.central_fit.squeeze(unsqueezed_px(w) - room_px(w))
+
+
+def unsqueezed_px(w) -> int:
+    """The window's least height if the main area claimed all it needs, px."""
+    return w.minimumSizeHint().height() + w.central_fit.squeeze_px

@@ -442,6 +442,8 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         if self.presentation.on != self.__dict__.get("_presenting", False):
             self._presenting = self.presentation.on  # turned on: a kept reference may not fit
             reffit.make_room(self)
+        else:
+            reffit.panel_changed(self)
         for slot, on in (("toggle_presentation", self.presentation.on),
                          ("toggle_panel", self.presentation.panel_shown())):
             action = self.actions_by_slot[slot]
