@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QFormLayout, QWidget
 
+from app.gui.appearance.fullnote import FullNote
 from app.gui.charts.charts import Charts
 from app.gui.run.snapshot import drive_snapshot
-from app.gui.settings.fullnote import FullNote
 from app.session.recorder import Recorder
 from model.flash.drive import Drive
 from model.flash.geometry import Geometry

@@ -40,9 +40,9 @@ class ScrollFit(QScrollArea):
         inner.installEventFilter(self)
 
     def squeeze(self, px: int) -> None:
-        """Claim `px` less height than the part needs (down to LEAST_PX), so that a window
+        """Claim `px` less height than the part needs, down to LEAST_PX, so that a window
         the person made taller than its screen scrolls here instead (frame/reffit.py)."""
-        px = max(0, px)
+        px = max(0, min(px, self._needed_px() - LEAST_PX))
         if px != self.squeeze_px:
             self.squeeze_px = px
             self.updateGeometry()
@@ -91,9 +91,10 @@ class ScrollFit(QScrollArea):
         screen = self.screen()
         if screen is not None and screen.availableGeometry().height() < SHORT_SCREEN_PX:
             return QSize(LEAST_PX, LEAST_PX)
-        inner = self.widget().minimumSizeHint()
         edge = 2 * self.frameWidth()
-        height = inner.height() + edge
-        if self.squeeze_px:
-            height = max(LEAST_PX, height - self.squeeze_px)
-        return QSize(inner.width() + edge, height)
+        return QSize(self.widget().minimumSizeHint().width() + edge,
+                     max(LEAST_PX, self._needed_px() - self.squeeze_px))
+
+    def _needed_px(self) -> int:
+        """The height the part claims on a tall screen, unsqueezed, px."""
+        return self.widget().minimumSizeHint().height() + 2 * self.frameWidth()

@@ -52,7 +52,7 @@ def install(w) -> None:
 def make_room(w) -> None:
     """See the module docstring. Folding waits for the reference's legend to be laid out;
     the panel comes back at once (the map's size settles before the next key)."""
-    w.central_fit.squeeze(0)  # what the main area needs is measured afresh (_Watch)
+    _unsqueeze(w)  # what the main area needs is measured afresh (_Watch)
     if w.references:
         QTimer.singleShot(0, w, lambda: _fit(w))
     else:
@@ -64,7 +64,17 @@ def panel_changed(w) -> None:
     afresh: squeezed, its scroll bar narrows it and the rewrapped note would count as need
     (a scroll bar kept after the panel was hidden). Unsqueezed, the window grows past the
     screen if it must, and _Watch squeezes it again."""
-    w.central_fit.squeeze(0)
+    _unsqueeze(w)
+
+
+def _parts(w) -> tuple:
+    """The window's parts that scroll rather than grow it: the main area, the lessons."""
+    return w.central_fit, w.lessons_fit
+
+
+def _unsqueeze(w) -> None:
+    for part in _parts(w):
+        part.squeeze(0)
 
 
 def _fit(w, squeeze: bool = False) -> None:
@@ -81,11 +91,15 @@ def _fit(w, squeeze: bool = False) -> None:
         w.panel_folded_for_reference = False
         if present.on and not present.panel_shown():
             present.set_panel(True)
-    if squeeze and present.on:
-        # still too tall after any fold: the main area claims that much less and scrolls
-        w.central_fit.squeeze(unsqueezed_px(w) - room_px(w))
+    over = w.minimumSizeHint().height() - room_px(w)
+    if squeeze and present.on and over > 0:
+        # still too tall after any fold: the main area and the lessons panel beside it
+        # each claim that much less and scroll if they must (the shorter one never needs
+        # to: the window keeps the screen's height; each stops at its least height)
+        for part in _parts(w):
+            part.squeeze(part.squeeze_px + over)
 
 
 def unsqueezed_px(w) -> int:
-    """The window's least height if the main area claimed all it needs, px."""
-    return w.minimumSizeHint().height() + w.central_fit.squeeze_px
+    """The window's least height if its parts claimed all they need, px."""
+    return w.minimumSizeHint().height() + max(part.squeeze_px for part in _parts(w))

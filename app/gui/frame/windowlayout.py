@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..appearance import prefsdialog, wheelguard
+from ..appearance.fullnote import FullNote
 from ..appearance.presentation import Presentation
 from ..appearance.scrollfit import ScrollFit
 from ..charts.charts import Charts
@@ -27,7 +28,6 @@ from ..drive import mapwiring
 from ..drive.driveview import DriveView
 from ..lessons.lessonresults import LessonResults
 from ..settings.controls import Controls
-from ..settings.fullnote import FullNote
 from . import (
     buttonbar,
     dockedlessons,

@@ -13,7 +13,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -28,6 +27,7 @@ from lessons.quiz import QuizAnswerError
 
 from ..appearance.announce import announce
 from ..appearance.flowlayout import FlowLayout
+from ..appearance.fullnote import FullNote
 from ..appearance.linkring import LinkBrowser
 from .lessonhome import bold
 
@@ -40,10 +40,11 @@ class StepPage:
     def _step_page(self) -> None:
         page = QWidget()
         v = QVBoxLayout(page)
-        self.title = bold(QLabel(), 1.15)
-        self.where = QLabel()
+        # the page's wrapped lines claim their height: at 18 pt on a 1.5x screen the run's
+        # note took six lines counted as one, and Cancel lay under the progress bar
+        self.title = bold(FullNote(), 1.15)
+        self.where = FullNote()
         self.where.setObjectName("note")
-        self.where.setWordWrap(True)
         v.addWidget(self.title)
         v.addWidget(self.where)
         self.body = LinkBrowser()
@@ -99,8 +100,7 @@ class StepPage:
         self.bar.setRange(0, 1000)
         self.bar.setTextVisible(False)
         rv.addWidget(self.bar)
-        self.run_note = QLabel()
-        self.run_note.setWordWrap(True)
+        self.run_note = FullNote()
         rv.addWidget(self.run_note)
         v.addWidget(self.run_box)
 
@@ -122,8 +122,7 @@ class StepPage:
         buttons.addStretch(1)
         qv.addLayout(buttons)
         v.addWidget(self.quiz_box)
-        self.feedback = QLabel()
-        self.feedback.setWordWrap(True)
+        self.feedback = FullNote()
         self.feedback.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         v.addWidget(self.feedback)
 

@@ -32,8 +32,8 @@ from app.session.streams import KINDS
 from model.host.profiles import load_profile
 
 from ..appearance.elidedcombo import ElidedCombo
+from ..appearance.fullnote import FullNote
 from .controltips import FS_TIP, MAPPING_NAMES, TIPS, glossary_tip
-from .fullnote import FullNote
 from .session import Settings
 
 
