@@ -22,6 +22,7 @@ import numpy as np
 from model.flash.runner import Cancelled  # one class for all cancelled work
 from model.inputfile import open_input
 
+from . import treecache
 from .rawdraws import RawDraws
 
 # The kernel tree of seeds 000/001 (linux 2.6.39): file count and total size in bytes.
@@ -206,12 +207,19 @@ def kernel_tree(scale: float = 1.0, seed: int = 2639,
     if key not in _TREES:
         if len(_TREES) >= 4:  # a few trees of 37,000 files: a few MB each
             _TREES.pop(next(iter(_TREES)))
-        _TREES[key] = tuple(_build_kernel_tree(scale, seed, cancel))
+        kept = treecache.load(*key)
+        if kept is None:
+            files = _build_kernel_tree(scale, seed, cancel)
+            treecache.store(*key, [f.path for f in files], [f.size_bytes for f in files])
+        else:
+            files = [FileSpec(p, s) for p, s in zip(*kept, strict=True)]
+        _TREES[key] = tuple(files)
     return list(_TREES[key])
 
 
 # Built trees by (scale, seed): a lesson runs the same tree in each of its configurations,
-# and building one takes about a second of random draws one at a time.
+# and building one takes about half a second of random draws one at a time (kept on disk
+# too, for the next run: treecache.py).
 _TREES: dict[tuple[float, int], tuple[FileSpec, ...]] = {}
 
 
