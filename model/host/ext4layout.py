@@ -136,10 +136,13 @@ class BlockAllocator:
         for g in range(layout.groups):
             end = min(layout.metadata_end(g), layout.total_blocks)
             self.used[layout.group_start(g):end] = True
-        bpg = layout.blocks_per_group
-        padded = np.ones(layout.groups * bpg, dtype=bool)
-        padded[:layout.total_blocks] = self.used
-        self.group_free = bpg - padded.reshape(layout.groups, bpg).sum(axis=1)
+        # group by group (a padded copy of the bitmap summed per group read a whole large
+        # file system's worth of blocks twice more); the last group may be short
+        bpg, total = layout.blocks_per_group, layout.total_blocks
+        self.group_free = np.array(
+            [min(total, (g + 1) * bpg) - g * bpg
+             - int(np.count_nonzero(self.used[g * bpg:(g + 1) * bpg]))
+             for g in range(layout.groups)], dtype=np.int64)
         self.free_blocks = int(self.group_free.sum())
 
     def mark(self, start: int, length: int, used: bool) -> None:

@@ -270,9 +270,11 @@ def directories(files: Iterable[FileSpec]) -> list[str]:
     """Every directory the files need, ancestors included, parents before children."""
     found: set[str] = set()
     for spec in files:
-        parts = spec.path.split("/")[:-1]
-        for i in range(1, len(parts) + 1):
-            found.add("/".join(parts[:i]))
+        # up from the file's directory until one already found: its ancestors are too
+        d, sep, _ = spec.path.rpartition("/")
+        while sep and d not in found:
+            found.add(d)
+            d, sep, _ = d.rpartition("/")
     return sorted(found, key=lambda d: (d.count("/"), d))
 
 
