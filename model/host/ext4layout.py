@@ -183,6 +183,28 @@ class BlockAllocator:
             ends = np.append(ends, used.size)
         return starts + lo, ends - starts
 
+    def _first_fit(self, lo: int, stop: int, hi: int, n: int) -> int | None:
+        """The first free run of free_runs(lo, hi) that starts before stop and holds n
+        blocks: its start, None if there is none, -1 if a few runs were too short (then
+        free_runs over the window answers). Run by run, each a search that stops at the
+        first block it looks for, instead of finding every run of a two-group window."""
+        used = self.used
+        pos = lo
+        for _ in range(8):
+            seg = used[pos:stop]
+            if seg.size == 0:
+                return None
+            i = int(seg.argmin())  # the first free block, if any
+            if seg[i]:
+                return None
+            s = pos + i
+            run = used[s:min(hi, s + n)]
+            j = int(run.argmax())  # the first used block after s, if any
+            if not run[j]:
+                return s if run.size == n else None  # else the last run, cut at hi
+            pos = s + j
+        return -1
+
     def _groups_from(self, goal: int):
         """Group numbers from goal's group onwards, wrapping once."""
         g0 = goal // self.layout.blocks_per_group
@@ -208,6 +230,12 @@ class BlockAllocator:
                     continue
                 lo = goal if g == goal // bpg else g * bpg
                 hi = min(total, (g + 2) * bpg)
+                if not (align > 1 and n >= align):
+                    s = self._first_fit(lo, min(hi, (g + 1) * bpg), hi, n)
+                    if s is None:
+                        continue
+                    if s >= 0:
+                        return self._take([(s, n)])
                 starts, lengths = self.free_runs(lo, hi)
                 starts, lengths = starts[starts < (g + 1) * bpg], lengths[starts < (g + 1) * bpg]
                 if align > 1 and n >= align:
