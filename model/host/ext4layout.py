@@ -12,6 +12,7 @@ contiguous blocks, at most 32,768 long as in ext4.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -132,17 +133,20 @@ class BlockAllocator:
 
     def __init__(self, layout: Layout):
         self.layout = layout
-        self.used = np.zeros(layout.total_blocks, dtype=bool)
-        for g in range(layout.groups):
-            end = min(layout.metadata_end(g), layout.total_blocks)
-            self.used[layout.group_start(g):end] = True
-        # group by group (a padded copy of the bitmap summed per group read a whole large
-        # file system's worth of blocks twice more); the last group may be short
         bpg, total = layout.blocks_per_group, layout.total_blocks
-        self.group_free = np.array(
-            [min(total, (g + 1) * bpg) - g * bpg
-             - int(np.count_nonzero(self.used[g * bpg:(g + 1) * bpg]))
-             for g in range(layout.groups)], dtype=np.int64)
+        self.used = np.zeros(total, dtype=bool)
+        # Counted only in the groups the metadata reaches: the rest of a large file system's
+        # bitmap is never read, so its zeroed pages are not even mapped yet.
+        marked: set[int] = set()
+        for g in range(layout.groups):
+            start, end = layout.group_start(g), min(layout.metadata_end(g), total)
+            if end > start:
+                self.used[start:end] = True
+                marked.update(range(start // bpg, (end - 1) // bpg + 1))
+        free = [min(total, (g + 1) * bpg) - g * bpg for g in range(layout.groups)]
+        for g in marked:
+            free[g] -= int(np.count_nonzero(self.used[g * bpg:(g + 1) * bpg]))
+        self.group_free = np.array(free, dtype=np.int64)
         self.free_blocks = int(self.group_free.sum())
 
     def mark(self, start: int, length: int, used: bool) -> None:
@@ -209,7 +213,7 @@ class BlockAllocator:
         """Group numbers from goal's group onwards, wrapping once."""
         g0 = goal // self.layout.blocks_per_group
         groups = self.layout.groups
-        return ((g0 + k) % groups for k in range(groups))
+        return itertools.chain(range(g0, groups), range(g0))
 
     def allocate(self, n: int, goal: int, align: int = 0) -> list[tuple[int, int]]:
         """Allocate n blocks as few extents as possible, searching forward from goal (and
