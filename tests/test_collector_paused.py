@@ -8,7 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from model.lab.scenario import collector_paused, make_step, parse_scenario, run_scenario
+from model.lab.collector import collector_paused
+from model.lab.scenario import make_step, parse_scenario, run_scenario
 from model.lab.steps import StepError
 
 TEXT = """version = 1

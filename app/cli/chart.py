@@ -99,7 +99,8 @@ def _finish(args, files, tables, provenance) -> int:
 
 def play(scenario, series_every: float, show: bool):
     """Play a scenario headless once: (machine, series, step results)."""
-    from model.lab.scenario import build_machine, collector_paused, run_scenario
+    from model.lab.collector import collector_paused
+    from model.lab.scenario import build_machine, run_scenario
     from model.lab.series import Series
 
     def progress(i: int, label: str, done: int, total: int, unit: str) -> None:

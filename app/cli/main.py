@@ -273,14 +273,15 @@ def _step_cells(r) -> list[str]:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from model.lab.collector import collector_paused
+
+    with collector_paused():  # from before the simulator's imports (collector.py)
+        return _play(args)
+
+
+def _play(args: argparse.Namespace) -> int:
     from app.cli.outputs import OutputFileError, check_outputs, files_read, write_csv
-    from model.lab.scenario import (
-        ScenarioError,
-        build_machine,
-        collector_paused,
-        load_scenario,
-        run_scenario,
-    )
+    from model.lab.scenario import ScenarioError, build_machine, load_scenario, run_scenario
     from model.lab.series import COLUMNS, Series
     from model.lab.steps import Context, StepError
 
@@ -324,10 +325,9 @@ def _run(args: argparse.Namespace) -> int:
               f"({100 * done / max(1, total):.0f} %)", end="", file=sys.stderr, flush=True)
 
     try:
-        with collector_paused():
-            series = Series(build_machine(scenario), args.series_every)
-            results = run_scenario(scenario, on_step, progress=progress if show else None,
-                                   series=series, context=context)
+        series = Series(build_machine(scenario), args.series_every)
+        results = run_scenario(scenario, on_step, progress=progress if show else None,
+                               series=series, context=context)
     except (ScenarioError, StepError) as e:  # bad input found at load or at run time
         print(f"ssdlab run: error: {e}", file=sys.stderr)
         return 2

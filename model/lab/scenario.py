@@ -20,12 +20,10 @@ number, its `do` and the field the failure is charged to.
 
 from __future__ import annotations
 
-import gc
 import re
 import time
 import tomllib
 from collections.abc import Callable
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +33,7 @@ from model.host.partition import Partition
 from model.host.profiles import load_host_profile, load_profile
 from model.inputfile import InputFileError, read_text_input
 
+from .collector import collector_paused
 from .preflight import drive_problems, fs_bytes, step_problems
 from .schema import (
     STEP_FIELDS,
@@ -287,32 +286,10 @@ def run_scenario(s: Scenario, on_step: Callable[[int, StepResult], None] | None 
     label, done, total, unit) about every every_s seconds of wall time within a step, and
     series (built on the same machine) learns when each step began. context: pass one to
     read what the steps left there (replay reports) during and after the run. A step that
-    cannot run raises StepError located at its number and line in the file."""
+    cannot run raises StepError located at its number and line in the file. The cyclic
+    garbage collector is paused meanwhile (collector.py)."""
     with collector_paused():
         return _run_steps(s, on_step, machine, progress, every_s, series, context)
-
-
-@contextmanager
-def collector_paused():
-    """Pause CPython's cyclic garbage collector while a run builds and plays its machine
-    (run_scenario does; a caller that builds the machine itself, with the engine's first
-    call, pauses it from there).
-
-    A run makes hundreds of thousands of small containers that live on (inodes with their
-    extent lists and block sets, directory entries, the kernel tree's files), and the
-    collector traverses them again each time they age into an older generation: about a
-    fifth of `ssdlab run discard_vertex_le`'s CPU. Nothing in a run waits for the collector:
-    reference counting frees what a step drops, as before, and what is left in cycles (a
-    machine and its last tree refer to each other) is collected once the run is over, when
-    the collector resumes. Nested runs leave it paused until the outermost ends.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _run_steps(s: Scenario, on_step, machine, progress, every_s, series, context
