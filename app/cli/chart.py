@@ -99,6 +99,7 @@ def _finish(args, files, tables, provenance) -> int:
 
 def play(scenario, series_every: float, show: bool):
     """Play a scenario headless once: (machine, series, step results)."""
+    from model.lab.collector import collector_paused
     from model.lab.scenario import build_machine, run_scenario
     from model.lab.series import Series
 
@@ -108,9 +109,11 @@ def play(scenario, series_every: float, show: bool):
               flush=True)
 
     try:
-        machine = build_machine(scenario)
-        series = Series(machine, series_every)
-        results = run_scenario(scenario, progress=progress if show else None, series=series)
+        with collector_paused():
+            machine = build_machine(scenario)
+            series = Series(machine, series_every)
+            results = run_scenario(scenario, progress=progress if show else None,
+                                   series=series)
     finally:
         if show:
             print("\r\033[K", end="", file=sys.stderr, flush=True)

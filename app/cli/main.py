@@ -273,6 +273,13 @@ def _step_cells(r) -> list[str]:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from model.lab.collector import collector_paused
+
+    with collector_paused():  # from before the simulator's imports (collector.py)
+        return _play(args)
+
+
+def _play(args: argparse.Namespace) -> int:
     from app.cli.outputs import OutputFileError, check_outputs, files_read, write_csv
     from model.lab.scenario import ScenarioError, build_machine, load_scenario, run_scenario
     from model.lab.series import COLUMNS, Series

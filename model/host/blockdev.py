@@ -94,6 +94,9 @@ class BlockDevice:
                                     "read_bytes", "trim_requests", "trim_bytes",
                                     "flush_requests", "rmw_pages"), 0)
         self._done = _NOTHING
+        # a request came since the last submit: what `pending` says, asked after every host
+        # step, kept as a flag instead of looking through the queue and the host counts
+        self._requested = False
         self._shadow: np.ndarray | None = None
         if track_versions:
             self._start_shadow()
@@ -157,6 +160,7 @@ class BlockDevice:
         start = offset + self.partition.offset_bytes
         end = start + length
         first, last = start // self.page_bytes, (end - 1) // self.page_bytes
+        self._requested = True
         self._host["write_requests"] += 1
         self._host["write_bytes"] += length
         # A partly covered page must be read first so its other bytes survive.
@@ -185,6 +189,7 @@ class BlockDevice:
             return
         self._check("write", int(blocks.min()) * block_bytes, block_bytes)
         self._check("write", int(blocks.max()) * block_bytes, block_bytes)
+        self._requested = True
         self._host["write_requests"] += int(blocks.size)
         self._host["write_bytes"] += int(blocks.size) * block_bytes
         self._ops.extend([OP_WRITE] * int(blocks.size))
@@ -197,6 +202,7 @@ class BlockDevice:
         self._check("read", offset, length)
         start = offset + self.partition.offset_bytes
         first, last = start // self.page_bytes, (start + length - 1) // self.page_bytes
+        self._requested = True
         self._host["read_requests"] += 1
         self._host["read_bytes"] += length
         self._queue(OP_READ, first, last - first + 1)
@@ -207,6 +213,7 @@ class BlockDevice:
         start = offset + self.partition.offset_bytes
         first = -(-start // self.page_bytes)
         end_page = (start + length) // self.page_bytes
+        self._requested = True
         self._host["trim_requests"] += 1
         self._host["trim_bytes"] += length
         # A range with no whole page in it unmaps nothing; the host still sent (and the
@@ -218,6 +225,7 @@ class BlockDevice:
 
     def flush(self) -> None:
         """A cache flush (FUA/flush request): no flash work here, counted for timing."""
+        self._requested = True
         self._host["flush_requests"] += 1
 
     def _run(self) -> BatchStats:
@@ -240,16 +248,15 @@ class BlockDevice:
     @property
     def pending(self) -> bool:
         """Whether requests are queued (or were run) since the last submit."""
-        return bool(self._ops) or any(self._host.values()) or self._done is not _NOTHING
+        return self._requested
 
     def _finished(self, stats: BatchStats) -> None:
-        """Add a batch run early to what the next submit returns. An empty total is kept as
-        _NOTHING itself, so `pending` (asked after every host step) tests identity."""
-        done = self._done + stats
-        self._done = _NOTHING if done == _NOTHING else done
+        """Add a batch run early to what the next submit returns."""
+        self._done = self._done + stats
 
     def submit(self) -> BatchStats:
         """Run everything queued since the last submit; return what it cost."""
         stats = self._done + self._run()
         self._done = _NOTHING
+        self._requested = False
         return stats

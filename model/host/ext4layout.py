@@ -12,6 +12,7 @@ contiguous blocks, at most 32,768 long as in ext4.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -132,14 +133,20 @@ class BlockAllocator:
 
     def __init__(self, layout: Layout):
         self.layout = layout
-        self.used = np.zeros(layout.total_blocks, dtype=bool)
+        bpg, total = layout.blocks_per_group, layout.total_blocks
+        self.used = np.zeros(total, dtype=bool)
+        # Counted only in the groups the metadata reaches: the rest of a large file system's
+        # bitmap is never read, so its zeroed pages are not even mapped yet.
+        marked: set[int] = set()
         for g in range(layout.groups):
-            end = min(layout.metadata_end(g), layout.total_blocks)
-            self.used[layout.group_start(g):end] = True
-        bpg = layout.blocks_per_group
-        padded = np.ones(layout.groups * bpg, dtype=bool)
-        padded[:layout.total_blocks] = self.used
-        self.group_free = bpg - padded.reshape(layout.groups, bpg).sum(axis=1)
+            start, end = layout.group_start(g), min(layout.metadata_end(g), total)
+            if end > start:
+                self.used[start:end] = True
+                marked.update(range(start // bpg, (end - 1) // bpg + 1))
+        free = [min(total, (g + 1) * bpg) - g * bpg for g in range(layout.groups)]
+        for g in marked:
+            free[g] -= int(np.count_nonzero(self.used[g * bpg:(g + 1) * bpg]))
+        self.group_free = np.array(free, dtype=np.int64)
         self.free_blocks = int(self.group_free.sum())
 
     def mark(self, start: int, length: int, used: bool) -> None:
@@ -180,11 +187,33 @@ class BlockAllocator:
             ends = np.append(ends, used.size)
         return starts + lo, ends - starts
 
+    def _first_fit(self, lo: int, stop: int, hi: int, n: int) -> int | None:
+        """The first free run of free_runs(lo, hi) that starts before stop and holds n
+        blocks: its start, None if there is none, -1 if a few runs were too short (then
+        free_runs over the window answers). Run by run, each a search that stops at the
+        first block it looks for, instead of finding every run of a two-group window."""
+        used = self.used
+        pos = lo
+        for _ in range(8):
+            seg = used[pos:stop]
+            if seg.size == 0:
+                return None
+            i = int(seg.argmin())  # the first free block, if any
+            if seg[i]:
+                return None
+            s = pos + i
+            run = used[s:min(hi, s + n)]
+            j = int(run.argmax())  # the first used block after s, if any
+            if not run[j]:
+                return s if run.size == n else None  # else the last run, cut at hi
+            pos = s + j
+        return -1
+
     def _groups_from(self, goal: int):
         """Group numbers from goal's group onwards, wrapping once."""
         g0 = goal // self.layout.blocks_per_group
         groups = self.layout.groups
-        return ((g0 + k) % groups for k in range(groups))
+        return itertools.chain(range(g0, groups), range(g0))
 
     def allocate(self, n: int, goal: int, align: int = 0) -> list[tuple[int, int]]:
         """Allocate n blocks as few extents as possible, searching forward from goal (and
@@ -205,6 +234,12 @@ class BlockAllocator:
                     continue
                 lo = goal if g == goal // bpg else g * bpg
                 hi = min(total, (g + 2) * bpg)
+                if not (align > 1 and n >= align):
+                    s = self._first_fit(lo, min(hi, (g + 1) * bpg), hi, n)
+                    if s is None:
+                        continue
+                    if s >= 0:
+                        return self._take([(s, n)])
                 starts, lengths = self.free_runs(lo, hi)
                 starts, lengths = starts[starts < (g + 1) * bpg], lengths[starts < (g + 1) * bpg]
                 if align > 1 and n >= align:

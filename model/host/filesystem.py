@@ -42,6 +42,7 @@ from .fstypes import (
 )
 from .fswriteback import FsWriteback
 from .journal import (
+    CREATE_CREDITS,
     Journal,
     Transaction,
 )
@@ -84,6 +85,11 @@ class FileSystem(FsAllocation, FsWriteback, FsCommit):
                               for g in range(self.layout.groups)]
         self._bbitmap_meta = [(self.layout.block_bitmap(g), self.layout.descriptor_block(g))
                               for g in range(self.layout.groups)]
+        # orlov.first_goal of a file (index False) and a directory (True), per inode group:
+        # asked for every file placed
+        self._first_goals = tuple([orlov.first_goal(self.layout, g, is_dir)
+                                   for g in range(self.layout.groups)]
+                                  for is_dir in (False, True))
         self.alloc = BlockAllocator(self.layout)
         self.now = now_s
         self.count = FsCounters()
@@ -118,6 +124,9 @@ class FileSystem(FsAllocation, FsWriteback, FsCommit):
             modern = self.opt.kernel != "2.6.39"
             self.journal = Journal(start, jblocks, max_transaction_share=1 / 3 if modern
                                    else 0.25, credits=modern)
+        # advance's test whether the next create's handle commits the running transaction
+        self._create_commit_blocks = (self.journal.commit_at(CREATE_CREDITS)
+                                      if self.journal is not None else float("inf"))
         self._mkfs()
 
     # --- format ---------------------------------------------------------------------------
@@ -248,11 +257,30 @@ class FileSystem(FsAllocation, FsWriteback, FsCommit):
             raise FileExistsError(17, f"{name} exists already")
         self._handle_start()
         ino = self._new_ino(orlov.file_group(self, (parent - 1) // self._inodes_per_group))
-        self.inodes[ino] = Inode(ino, False, parent, atime=self.now, mtime=self.now)
+        f = self.inodes[ino] = Inode(ino, False, parent, atime=self.now, mtime=self.now)
         self._link(p, name, ino)
         if size_bytes:
-            self.write(ino, 0, size_bytes)
+            self._write_new(f, size_bytes)
         return ino
+
+    def _write_new(self, f: Inode, length: int) -> None:
+        """write(f.ino, 0, length) into a file just created, with what write works out
+        known: nothing of it is placed, pending or dirty yet, and its inode block is in
+        the running transaction already (_new_ino put it there)."""
+        grow = (length + 4095) // 4096
+        if grow > self.alloc.free_blocks - self.reserved_blocks:
+            raise OSError(28, f"file system full: {grow} blocks wanted, "
+                          f"{self.alloc.free_blocks - self.reserved_blocks} free")
+        self.reserved_blocks += grow
+        f.pending_blocks = grow
+        if not self._dirty_inodes:
+            self._next_flusher = self._flusher_due(self.now)
+        self._dirty_inodes[f.ino] = self.now
+        self.dirty_bytes += grow * 4096
+        f.size = length
+        f.mtime = self.now
+        if 2 * self.reserved_blocks > self.alloc.free_blocks:  # as in write
+            self._writeback_inodes(list(self._dirty_inodes))
 
     def write(self, ino: int, offset: int, length: int) -> None:
         """Write length bytes at offset into a file (page cache)."""

@@ -22,6 +22,7 @@ import numpy as np
 from model.flash.runner import Cancelled  # one class for all cancelled work
 from model.inputfile import open_input
 
+from . import treecache
 from .rawdraws import RawDraws
 
 # The kernel tree of seeds 000/001 (linux 2.6.39): file count and total size in bytes.
@@ -206,12 +207,19 @@ def kernel_tree(scale: float = 1.0, seed: int = 2639,
     if key not in _TREES:
         if len(_TREES) >= 4:  # a few trees of 37,000 files: a few MB each
             _TREES.pop(next(iter(_TREES)))
-        _TREES[key] = tuple(_build_kernel_tree(scale, seed, cancel))
+        kept = treecache.load(*key)
+        if kept is None:
+            files = _build_kernel_tree(scale, seed, cancel)
+            treecache.store(*key, [f.path for f in files], [f.size_bytes for f in files])
+        else:
+            files = [FileSpec(p, s) for p, s in zip(*kept, strict=True)]
+        _TREES[key] = tuple(files)
     return list(_TREES[key])
 
 
 # Built trees by (scale, seed): a lesson runs the same tree in each of its configurations,
-# and building one takes about a second of random draws one at a time.
+# and building one takes about half a second of random draws one at a time (kept on disk
+# too, for the next run: treecache.py).
 _TREES: dict[tuple[float, int], tuple[FileSpec, ...]] = {}
 
 
@@ -262,9 +270,11 @@ def directories(files: Iterable[FileSpec]) -> list[str]:
     """Every directory the files need, ancestors included, parents before children."""
     found: set[str] = set()
     for spec in files:
-        parts = spec.path.split("/")[:-1]
-        for i in range(1, len(parts) + 1):
-            found.add("/".join(parts[:i]))
+        # up from the file's directory until one already found: its ancestors are too
+        d, sep, _ = spec.path.rpartition("/")
+        while sep and d not in found:
+            found.add(d)
+            d, sep, _ = d.rpartition("/")
     return sorted(found, key=lambda d: (d.count("/"), d))
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import heapq
 
-from . import orlov
 from .ext4layout import MAX_EXTENT_BLOCKS
 from .fstypes import (
     DIRECT_BLOCKS,
@@ -144,7 +143,7 @@ class FsAllocation:
             last_s, last_n = inode.extents[-1]
             goal = last_s + last_n
         else:
-            goal = orlov.first_goal(self, inode.ino, inode.is_dir)
+            goal = self._first_goals[inode.is_dir][(inode.ino - 1) // self._inodes_per_group]
         total = inode.allocated_blocks + n
         small = (not inode.is_dir) and total < SMALL_FILE_BLOCKS
         stream = not inode.is_dir and not small

@@ -77,7 +77,7 @@ class FsCounters:
         return FsCounters(**vars(self))
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)  # slots: quicker to make and read, tens of thousands a run
 class Inode:
     ino: int
     is_dir: bool

@@ -8,7 +8,7 @@ and the clock (`advance`) that runs the commit timer and the flusher when due.
 from __future__ import annotations
 
 from .fstypes import _dirty_pages
-from .journal import CONVERSION_CREDITS, CREATE_CREDITS, WRITEPAGES_CREDITS
+from .journal import CONVERSION_CREDITS, WRITEPAGES_CREDITS
 from .writeback import timer_fire_s
 
 WRITEBACK_CHUNK_BYTES = 4 * 2**20  # what one background writeback pass writes at least
@@ -112,8 +112,7 @@ class FsWriteback:
         if self.dirty_bytes > self.wb.background_bytes:
             self._writeback_oldest()
         tx = self.tx  # _commit_if_full inline: the clock moves after every file
-        if tx is not None and self.journal is not None and \
-                self.journal.must_commit_before(len(tx.metadata), CREATE_CREDITS):
+        if tx is not None and len(tx.metadata) >= self._create_commit_blocks:
             self.commit()
 
     def _flusher_due(self, armed_s: float) -> float:

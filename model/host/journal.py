@@ -130,6 +130,16 @@ class Journal:
         reserved = min(reserved_credits, limit // 2)
         return self._descriptor_credits + metadata_blocks + reserved + handle_credits > limit
 
+    def commit_at(self, handle_credits: int) -> int:
+        """The fewest metadata blocks in the running transaction at which a handle asking
+        handle_credits, with nothing reserved, commits it first: must_commit_before(n,
+        handle_credits) is n >= commit_at(handle_credits), one comparison for callers
+        that ask after every file."""
+        limit = self._max_transaction_blocks
+        if not self.credits:
+            return limit
+        return limit - self._descriptor_credits - handle_credits + 1
+
     @property
     def needs_checkpoint(self) -> bool:
         """JBD2 forces a checkpoint when the log is about three quarters full."""

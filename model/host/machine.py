@@ -157,7 +157,11 @@ class Machine:
         self.fs.advance(self.clock)
         if self.fs.discard_queue or self.dev.pending:  # what _io(wait=False) looks at first
             self._io(wait=False)
-        if self.fs.dirty_bytes + self._writeback_bytes() > self.writeback.throttle_bytes:
+        # in-flight bytes only shrink as the drive finishes them, so under the threshold with
+        # all of them counted the drive's progress need not be looked at (most files)
+        throttle = self.writeback.throttle_bytes
+        if self.fs.dirty_bytes + self._in_flight_bytes > throttle and \
+                self.fs.dirty_bytes + self._writeback_bytes() > throttle:
             while (self._in_flight and self.fs.dirty_bytes + self._writeback_bytes()
                    > self.writeback.throttle_bytes):
                 self.clock = max(self.clock, self._in_flight[0][0])

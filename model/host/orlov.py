@@ -105,10 +105,10 @@ def file_group(fs, parent_group: int) -> int:
     return _first_with_inode(fs, parent_group // FLEX_GROUPS)
 
 
-def first_goal(fs, ino: int, is_dir: bool) -> int:
-    """Block from which the first extent of a new file or directory is sought."""
-    layout = fs.layout
-    g = flex_first(layout.group_of_inode(ino))
+def first_goal(layout, group: int, is_dir: bool) -> int:
+    """Block from which the first extent of a new file or directory whose inode is in
+    group is sought."""
+    g = flex_first(group)
     if not is_dir and g + 1 < layout.groups:
         g += 1
     return layout.group_start(g)

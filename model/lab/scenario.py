@@ -33,6 +33,7 @@ from model.host.partition import Partition
 from model.host.profiles import load_host_profile, load_profile
 from model.inputfile import InputFileError, read_text_input
 
+from .collector import collector_paused
 from .preflight import drive_problems, fs_bytes, step_problems
 from .schema import (
     STEP_FIELDS,
@@ -285,7 +286,14 @@ def run_scenario(s: Scenario, on_step: Callable[[int, StepResult], None] | None 
     label, done, total, unit) about every every_s seconds of wall time within a step, and
     series (built on the same machine) learns when each step began. context: pass one to
     read what the steps left there (replay reports) during and after the run. A step that
-    cannot run raises StepError located at its number and line in the file."""
+    cannot run raises StepError located at its number and line in the file. The cyclic
+    garbage collector is paused meanwhile (collector.py)."""
+    with collector_paused():
+        return _run_steps(s, on_step, machine, progress, every_s, series, context)
+
+
+def _run_steps(s: Scenario, on_step, machine, progress, every_s, series, context
+               ) -> list[StepResult]:
     m = machine or (series.m if series is not None else build_machine(s))
     context = context if context is not None else Context()
     results = []
