@@ -100,3 +100,22 @@ def test_a_gc_said_under_the_map_is_not_repeated_on_the_progress_line(bench, unt
     bench._status()
     assert bench.progress_label.text().endswith(bench.notice)
     bench.notice = ""
+
+
+def test_a_chart_too_short_for_its_upright_y_title_puts_the_titles_above(qtbot, until):
+    """At its least height at 1.5x scaling QtCharts cut the upright y title to "write
+    ampl..."; there the titles go above the plot, and upright again once it is tall."""
+    from app.gui.charts.seriescharts import SeriesChart
+    from model.lab.charts import Axis
+
+    chart = SeriesChart("Write amplification", "host writes (drive capacities)",
+                        Axis("write amplification", "NAND/host", "wa"), "")
+    qtbot.addWidget(chart)
+    chart.resize(500, 400)
+    chart.show()
+    until(lambda: chart.y_axis.isTitleVisible())
+    chart.resize(500, 150)
+    until(lambda: not chart.y_axis.isTitleVisible()
+          and chart.chart().title().startswith("write amplification"))
+    chart.resize(500, 400)
+    until(lambda: chart.y_axis.isTitleVisible() and chart.chart().title() == "Write amplification")

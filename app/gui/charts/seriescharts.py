@@ -81,7 +81,9 @@ class SeriesChart(QChartView):
         self.y_floor = 0.0
         self._label_px = 40  # width of a typical tick label in the current type
         self._spans = ((0.0, 1.0, False), (0.0, 1.0, False))  # (lo, hi, whole) of x and y
+        self._titles_above = False
         self._show_titles()
+        self._chart.plotAreaChanged.connect(self._titles_still_fit)
 
     def set_y_title(self, axis) -> None:
         """The y axis shows this description's label and unit (timed or not)."""
@@ -101,11 +103,32 @@ class SeriesChart(QChartView):
         y title is longer than the plot is tall and QtCharts cut it to "write a..." at
         1024 x 768, and the x title under the tick labels took a line the plot needs (at
         1024 x 768 QtCharts dropped it, or cut the tick labels to "...")."""
-        above = theme.current().large
+        above = self._titles_above = theme.current().large or self._too_short()
         self.y_axis.setTitleText(upright_title(self._y))
         self.y_axis.setTitleVisible(not above)
         self.x_axis.setTitleVisible(not above)
         self._chart.setTitle(self._title_above() if above else self._title)
+
+    def _too_short(self) -> bool:
+        """The plot is shorter than the y title's words upright: QtCharts cut them ("write
+        ampl...") at the least chart height at 1.5x scaling. Then the titles go above, as
+        in presentation type. Judged with the room the x title's line would give back, so
+        that moving the titles above does not make the plot tall enough to move them back
+        at once."""
+        plot = int(self._chart.plotArea().height())
+        if plot <= 0:
+            return False
+        fm = QFontMetrics(self.y_axis.titleFont())
+        words = fm.horizontalAdvance(self._y.label)
+        if self._titles_above:
+            plot -= 2 * fm.lineSpacing()  # the x title's line comes back with them upright
+        return plot < words + fm.lineSpacing()
+
+    def _titles_still_fit(self, _area) -> None:
+        """The plot changed size (the legend, a second line of note): above or upright
+        again, if that changed."""
+        if (theme.current().large or self._too_short()) != self._titles_above:
+            self._show_titles()
 
     def _title_above(self) -> str:
         """The axes' titles on one line, as much of the x title as the chart's width holds
@@ -275,8 +298,7 @@ class SeriesChart(QChartView):
         # ticks for the new size at once: the next redraw may be a while off, and the
         # old size's labels overlap (QtCharts cuts them to "...") in a smaller chart
         super().resizeEvent(event)
-        if theme.current().large:
-            self._show_titles()  # the x title's words as the width holds them
+        self._show_titles()  # the x title's words as the width holds them, above or not
         self._show_spans()
 
     def points(self, name: str) -> int:
