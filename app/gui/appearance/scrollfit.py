@@ -27,8 +27,14 @@ class ScrollFit(QScrollArea):
     even where the text box could have shrunk: here the part's least height for the width
     it has."""
 
-    def __init__(self, inner: QWidget, name: str = ""):
+    def __init__(self, inner: QWidget, name: str = "", keep_width: bool = False):
+        """keep_width: on a short screen too, never narrower than the part (with the
+        vertical scroll bar it then needs): for a column such as the lessons panel, which
+        scrolled sideways at 1.5x scaling in presentation type when its scroll bar took
+        the last of its width."""
         super().__init__()
+        self.keep_width = keep_width
+        self._barred = False  # the vertical scroll bar counted in the width kept
         self.setObjectName(name or "scrollfit")
         self.setWidget(inner)
         self.setWidgetResizable(False)  # sized by _fit
@@ -56,9 +62,13 @@ class ScrollFit(QScrollArea):
 
     def _fit(self) -> None:
         room, least = self.viewport().size(), self.least()
-        if least.height() > room.height():  # a vertical scroll bar takes some width
+        barred = least.height() > room.height()
+        if barred:  # a vertical scroll bar takes some width
             room.setWidth(room.width() - self.verticalScrollBar().sizeHint().width())
         self.widget().resize(room.expandedTo(least))
+        if self.keep_width and barred != self._barred:
+            self._barred = barred
+            self.updateGeometry()  # the width it keeps counts the bar, or no longer
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt name
         super().resizeEvent(event)
@@ -90,7 +100,11 @@ class ScrollFit(QScrollArea):
     def minimumSizeHint(self):  # noqa: N802 - Qt name
         screen = self.screen()
         if screen is not None and screen.availableGeometry().height() < SHORT_SCREEN_PX:
-            return QSize(LEAST_PX, LEAST_PX)
+            if not self.keep_width:
+                return QSize(LEAST_PX, LEAST_PX)
+            bar = self.verticalScrollBar().sizeHint().width() if self._barred else 0
+            width = self.least().width() + bar + 2 * self.frameWidth()
+            return QSize(max(LEAST_PX, width), LEAST_PX)
         edge = 2 * self.frameWidth()
         return QSize(self.widget().minimumSizeHint().width() + edge,
                      max(LEAST_PX, self._needed_px() - self.squeeze_px))

@@ -47,7 +47,7 @@ def install(w) -> None:
     # was collected by Python's garbage collector, from a simulation thread, with the
     # panel and its running lesson job inside ("QThread: Destroyed while thread is still
     # running", and the program aborted)
-    w.lessons_fit = ScrollFit(panel, "lessons")
+    w.lessons_fit = ScrollFit(panel, "lessons", keep_width=True)
     dock.setWidget(w.lessons_fit)
     dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetClosable
                      | QDockWidget.DockWidgetFeature.DockWidgetMovable)
