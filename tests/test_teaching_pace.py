@@ -214,6 +214,34 @@ def test_breakpoint_on_a_gc_shows_the_victim_with_its_valid_pages(qtbot, until, 
         r.stop()
 
 
+def test_a_gc_step_after_a_breakpoint_says_what_else_the_counters_took_in(qtbot, until,
+                                                                         quick_teach):
+    """The breakpoint shows the drive as the GC found it, but the batch ran on: a step of
+    one GC from there names what the counters took in besides (at a lecture the copies
+    went 0 to 52 while the sentence said 18 pages moved)."""
+    r = Run(qtbot, "normal", Breakpoints(gc_count=3))
+    try:
+        r.w.send("workload", Segment("random", PAGES, seed=5))
+        until(lambda: bool(r.hits) and r.last() is not None and not r.last().running
+              and r.last().gc_phase == "breakpoint")
+        shown = r.last()
+        r.w.send("gc")
+        until(lambda: r.last().gc_phase == "stepped")
+        s = r.last()
+        gcs, host = s.gc_rest
+        assert host == s.counters["host_writes"] - shown.counters["host_writes"]
+        assert gcs + 1 == s.counters["erases"] - shown.counters["erases"]  # and the step's
+        assert gcs >= 1  # the GC the breakpoint showed was finished in its batch
+        words = gc_words(s)
+        assert "the rest of the paused batch" in words
+        assert f"{gcs} GC" in words and (host == 0 or f"{host:,} host page" in words)
+        r.w.send("play")
+        until(lambda: r.last().handled >= r.w._sent)
+        assert "paused batch" not in gc_words(r.last())
+    finally:
+        r.stop()
+
+
 def test_a_breakpoint_that_stays_armed_says_so(qtbot, until, quick_teach):
     r = Run(qtbot, "normal", Breakpoints(victim_valid=1))
     try:

@@ -30,6 +30,21 @@ def gc_words(snap: Snapshot) -> str:
     to_words = f" to block {to}" if len(snap.gc_destinations) == 1 else (
         f" to blocks {to}" if to else "")
     pages = f"{n} valid page{'s' if n != 1 else ''}"
+    return _phase_words(snap, b, pages, to_words) + _rest_words(snap)
+
+
+def _rest_words(snap: Snapshot) -> str:
+    """After a GC step from a breakpoint: what else the counters now count."""
+    gcs, host = snap.gc_rest if snap.gc_phase == "stepped" else (0, 0)
+    if not (gcs or host):
+        return ""
+    parts = [f"{gcs} GC{'s' if gcs != 1 else ''}"] if gcs else []
+    parts += [f"{host:,} host page{'s' if host != 1 else ''}"] if host else []
+    return (" The counters also hold the rest of the paused batch: "
+            f"{' and '.join(parts)}.")
+
+
+def _phase_words(snap: Snapshot, b: int, pages: str, to_words: str) -> str:
     return {
         "mark": f"Garbage collection picks block {b}: it still holds {pages}.",
         "move": f"Moving block {b}'s {pages}{to_words}.",

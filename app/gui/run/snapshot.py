@@ -85,6 +85,9 @@ class Snapshot:
     gc_victim: int = -1  # block
     gc_valid: int = 0  # valid pages it held when chosen: the pages GC moved out of it
     gc_destinations: tuple[int, ...] = ()  # blocks the moved pages went to
+    # a GC step after a breakpoint on a GC: (GCs, host pages) the paused batch ran after
+    # the moment the breakpoint showed, which the counters now count too
+    gc_rest: tuple[int, int] = (0, 0)
     # teaching pace: the GC's phases to play, in order, before this snapshot (each a
     # Snapshot of the drive at that phase); gc_serial numbers the GC they show
     gc_frames: tuple = ()

@@ -37,6 +37,7 @@ class TeachingPace:
         self._gc_held = None  # the GC phases waiting for the display (teaching pace)
         self._gc_serial = getattr(self, "_gc_serial", 0)
         self._gc_note = None  # ("stepped" | "breakpoint", GcPhase or (block, valid, dests))
+        self._gc_rest = (0, 0)  # see Snapshot.gc_rest
         self._pre_batch = None  # the drive's arrays before the batch, when needed
 
     def _pages_shown(self) -> bool:
@@ -113,6 +114,7 @@ class TeachingPace:
         drive = self.drive
         before = self._arrays_before() if drive.event_capacity and self._pages_shown() \
             else None
+        self._gc_rest = self._rest_of_paused_batch()
         self._gc_note = None
         moved = drive.collect_one()
         events = drive.take_events() if drive.event_capacity else None
@@ -129,6 +131,16 @@ class TeachingPace:
         else:
             block, valid = drive.last_victim
             self._gc_note = ("stepped", (block, valid, ()))
+
+    def _rest_of_paused_batch(self) -> tuple[int, int]:
+        """(GCs, host pages) the drive ran after the moment a breakpoint on a GC shows: it
+        pauses after the batch that GC fell in. Without this a GC step from there seemed to
+        copy 52 pages while it said 18 moved (lecture rehearsal, 64 MiB drive)."""
+        note = self._gc_note
+        if note is None or note[0] != "breakpoint" or isinstance(note[1], tuple):
+            return (0, 0)
+        shown, now = note[1].counters, self.drive.counters()
+        return (now["erases"] - shown["erases"], now["host_writes"] - shown["host_writes"])
 
     def _breakpoint_on_gc(self, watch, events: np.ndarray | None) -> str:
         """A breakpoint fired: note the GC it fired on (the map keeps the victim marked, as
@@ -168,7 +180,8 @@ class TeachingPace:
             else:  # stepped: the drive as it is, the block cleaned and its destination named
                 snap = replace(snap, gc_phase=kind, gc_victim=what.episode.victim,
                                gc_valid=what.episode.valid_pages,
-                               gc_destinations=what.episode.destinations)
+                               gc_destinations=what.episode.destinations,
+                               gc_rest=self._gc_rest)
         if self._gc_held:
             frames = tuple(phase_snapshot(snap, p) for p in self._gc_held)
             snap = replace(snap, gc_frames=frames, gc_serial=self._gc_serial)
