@@ -103,7 +103,7 @@ class SeriesChart(QChartView):
         y title is longer than the plot is tall and QtCharts cut it to "write a..." at
         1024 x 768, and the x title under the tick labels took a line the plot needs (at
         1024 x 768 QtCharts dropped it, or cut the tick labels to "...")."""
-        above = self._titles_above = theme.current().large or self._too_short()
+        above = self._titles_above = self._want_above()
         self.y_axis.setTitleText(upright_title(self._y))
         self.y_axis.setTitleVisible(not above)
         self.x_axis.setTitleVisible(not above)
@@ -127,8 +127,12 @@ class SeriesChart(QChartView):
     def _titles_still_fit(self, _area) -> None:
         """The plot changed size (the legend, a second line of note): above or upright
         again, if that changed."""
-        if (theme.current().large or self._too_short()) != self._titles_above:
+        if self._want_above() != self._titles_above:
             self._show_titles()
+
+    def _want_above(self) -> bool:
+        """The axes' titles go above the plot: presentation type, or a plot too short."""
+        return theme.current().large or self._too_short()
 
     def _title_above(self) -> str:
         """The axes' titles on one line, as much of the x title as the chart's width holds

@@ -91,8 +91,10 @@ def _fit(w, squeeze: bool = False) -> None:
         w.panel_folded_for_reference = False
         if present.on and not present.panel_shown():
             present.set_panel(True)
+    if not (squeeze and present.on):
+        return
     over = w.minimumSizeHint().height() - room_px(w)
-    if squeeze and present.on and over > 0:
+    if over > 0:
         # still too tall after any fold: the main area and the lessons panel beside it
         # each claim that much less and scroll if they must (the shorter one never needs
         # to: the window keeps the screen's height; each stops at its least height)
