@@ -97,9 +97,13 @@ class ScrollFit(QScrollArea):
         self.updateGeometry()
         self._fit()
 
-    def minimumSizeHint(self):  # noqa: N802 - Qt name
+    def scrolls(self) -> bool:
+        """Whether the part claims less than it needs and scrolls (a short screen)."""
         screen = self.screen()
-        if screen is not None and screen.availableGeometry().height() < SHORT_SCREEN_PX:
+        return screen is not None and screen.availableGeometry().height() < SHORT_SCREEN_PX
+
+    def minimumSizeHint(self):  # noqa: N802 - Qt name
+        if self.scrolls():
             if not self.keep_width:
                 return QSize(LEAST_PX, LEAST_PX)
             bar = self.verticalScrollBar().sizeHint().width() if self._barred else 0

@@ -14,7 +14,7 @@ from collections import deque
 from dataclasses import replace
 
 from PySide6.QtCore import QEvent, QEventLoop, QObject, Qt, Signal, Slot
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from model.host.profiles import load_profile
 from model.lab.lockstep import Lockstep
@@ -68,7 +68,7 @@ class DriveView(QObject):
         v.setContentsMargins(0, 0, 0, 0)
         v.setSpacing(2)
         v.addWidget(self.title)
-        row = QHBoxLayout()
+        row = self._row = QBoxLayout(QBoxLayout.Direction.LeftToRight)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.blockmap, 1)
         row.addWidget(self.tally)
@@ -89,6 +89,22 @@ class DriveView(QObject):
             self.tally.setHidden(not self.title.isHidden())
             self.tally.now.setHidden(not self.title.isHidden())
         return False
+
+    def stack(self, under: bool) -> None:
+        """The tally under the map (under) or beside it (frame/tallyfit.py decides)."""
+        row = self._row
+        row.setDirection(QBoxLayout.Direction.TopToBottom if under
+                         else QBoxLayout.Direction.LeftToRight)
+        row.setAlignment(self.tally, Qt.AlignmentFlag.AlignLeft if under
+                         else Qt.AlignmentFlag(0))
+
+    def stacked(self) -> bool:
+        return self._row.direction() == QBoxLayout.Direction.TopToBottom
+
+    def beside_px(self) -> int:
+        """How much wider the map with its tally is beside it than under it, px."""
+        map_px, tally_px = self.blockmap.minimumWidth(), self.tally.minimumSizeHint().width()
+        return map_px + self._row.spacing() + tally_px - max(map_px, tally_px)
 
     @property
     def settings(self) -> Settings:

@@ -112,11 +112,13 @@ def narrow_lessons(w) -> None:
     """The lesson panel gives the rest of the window the width it needs: a dock keeps the
     width it was given, and on a short screen the map and charts (which scroll there)
     claim little, so at 1.5x scaling they scrolled sideways beside a lesson panel 140 px
-    wider than its least."""
-    dock = w.lesson_dock
-    least = w.central_fit.least().width()
-    if dock.isVisible() and w.central_fit.width() < least:
-        room = w.width() - least - SEPARATOR_PX
+    wider than its least. The map area's own vertical scroll bar counts too (lesson 8's
+    map area was 14 px short after its run)."""
+    dock, area = w.lesson_dock, w.central_fit
+    least = area.least().width()
+    edge = area.width() - area.viewport().width()  # its vertical scroll bar, when shown
+    if dock.isVisible() and area.viewport().width() < least:
+        room = w.width() - least - edge - SEPARATOR_PX
         if room >= dock_least_px(w):
             w.resizeDocks([dock], [room], Qt.Orientation.Horizontal)
 

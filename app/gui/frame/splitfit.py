@@ -47,6 +47,11 @@ class SplitFit(QObject):
         want = min(need, room)
         if total and sizes[0] < want:
             self.split.setSizes([want, total - want])
+        # and as its least height: where the charts cannot give it all, the window (or the
+        # main area, which scrolls on a short screen) grows rather than the half's rows
+        # lying over each other (a lesson's tally under its map at 1.5x scaling)
+        if top.minimumHeight() != need:
+            top.setMinimumHeight(need)
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
         if event.type() in (QEvent.Type.LayoutRequest, QEvent.Type.Resize):

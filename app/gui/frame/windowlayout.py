@@ -37,6 +37,7 @@ from . import (
     splitterkeys,
     statusline,
     taborder,
+    tallyfit,
     tipkey,
 )
 from .splitfit import SplitFit
@@ -152,6 +153,7 @@ class WindowLayout:
             self.status[key] = lab
         dockedlessons.install(self)
         reffit.install(self)  # a kept reference on a 768-line projector
+        tallyfit.install(self)  # the tally's words on two lines where the map area is narrow
         self.actions_by_slot = shortcuts.install(self, revert=self.show_settings)
         prefsdialog.add_to_menu(self.actions_by_slot["toggle_presentation"],
                                 self.presentation.open_preferences, self)
