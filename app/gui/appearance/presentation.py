@@ -33,12 +33,12 @@ class Presentation(QObject):
         self._panel = True
         self._was_maximized = False
         self._geometry = None  # the window's before presentation mode
+        # a plain button named for what it does: as a toggle it was heard as "Hide panel,
+        # pressed", which reads as the panel hidden when it shows
         self.panel_button = QPushButton()
-        self.panel_button.setCheckable(True)
-        self.panel_button.setChecked(True)
         self.panel_button.setToolTip("Show or hide the control panel, to give the block map "
                                      "and charts the screen (F9).")
-        self.panel_button.toggled.connect(self.set_panel)
+        self.panel_button.clicked.connect(lambda: self.set_panel(not self._panel))
         self.on_change: Callable[[], None] = lambda: None  # menu check marks follow
         self.tell: Callable[[str], None] = lambda text: None  # the window's status line
         error.installEventFilter(self)
@@ -91,9 +91,6 @@ class Presentation(QObject):
     def set_panel(self, shown: bool) -> None:
         self._panel = shown
         self.panel.setVisible(shown)
-        self.panel_button.blockSignals(True)
-        self.panel_button.setChecked(shown)
-        self.panel_button.blockSignals(False)
         self._label()
         self.on_change()
 

@@ -106,6 +106,8 @@ TABLE: tuple[Key, ...] = (
     Key(("Ctrl+0",), "the whole drive on the block map", ""),
     Key(("Ctrl+B",), "breakpoints: pause on WA, Nth GC, a full victim, free blocks, wear or "
         "a page", ""),
+    Key(("F6", "Shift+F6"), "to the next or previous part of the window: the control panel, "
+        "the map and its buttons, the charts, the lessons panel", ""),
     Key(("Ctrl+L",), "show or hide the lessons panel", ""),
     Key(("Ctrl+G",), "the glossary, with a search", ""),
     Key(("Ctrl+,",), "preferences: colour profile, reduced motion, text size", ""),

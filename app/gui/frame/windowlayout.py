@@ -32,6 +32,7 @@ from . import (
     buttonbar,
     dockedlessons,
     exportdialog,
+    partkeys,
     reffit,
     shortcuts,
     splitterkeys,
@@ -166,3 +167,4 @@ class WindowLayout:
         splitterkeys.install(self)  # the dividers by keyboard
         tipkey.install(self)  # Shift+F1: the focused control's tooltip
         taborder.install(self)  # Tab in reading order, not the order widgets were made
+        partkeys.install(self)  # F6: from one part of the window to the next
