@@ -210,6 +210,10 @@ def test_every_key_of_the_table_works_in_presentation_mode(qtbot, until, bench, 
     until(lambda: not bench.controls_scroll.isVisible())
     key("F9")
     until(lambda: bench.controls_scroll.isVisible())
+    for text in ("F6", "Shift+F6"):  # part to part (test_gui_partkeys.py has the order)
+        before = QApplication.focusWidget()
+        key(text)
+        until(lambda b=before: QApplication.focusWidget() not in (None, b))
     bench.request(spare_pct=28.0)
     key("Alt+R")
     assert bench.session.settings.spare_pct == 7.0
