@@ -87,6 +87,9 @@ def spoken(widget: QWidget | None) -> str:
         # a closed combo is named by its choice; Orca says the label it is labelled by
         labels = [o.text(QAccessible.Text.Name)
                   for o, _r in iface.relations(QAccessible.Relation.Label)]
+        if len(labels) > 1:
+            labels = [f"{x} ({o.role().name})" for x, (o, _r) in
+                      zip(labels, iface.relations(QAccessible.Relation.Label), strict=True)]
         if labels:
             parts.append(f"labelled '{' '.join(labels)}'")
     child = iface.focusChild()
