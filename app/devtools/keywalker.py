@@ -143,8 +143,11 @@ class KeyWalker:
             f"said{' (assertive)' if loud else ''}: {text}"))
 
     def stop(self) -> None:
-        """The accessibility machinery as it was before the walk."""
+        """The accessibility machinery and the store of what was said as they were before
+        the walk (a later walk or test hears nothing through this one)."""
         QAccessible.setActive(self._was_active)
+        app = QApplication.instance()
+        app._heard = deque(app._heard, maxlen=announce.HEARD)
 
     # --- keys ---------------------------------------------------------------------------
 
