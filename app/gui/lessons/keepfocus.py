@@ -73,19 +73,25 @@ class KeepFocus(QObject):
         if QApplication.focusWidget() is p.window() and w.isVisible() and w.isEnabled():
             w.setFocus(Qt.FocusReason.OtherFocusReason)
 
-    def step_shown(self) -> None:
-        """A new step came up: if the student got there by Next or Back (focus still on
-        one of them), a screen reader hears which step it is (the focus did not move, so
-        nothing else would say it); on a quiz the answer field takes focus, and the
-        question is said with the step."""
+    def step_shown(self, keyed: bool) -> None:
+        """A new step came up: if the student got there by Next or Back (keyed: one of
+        them had focus), a screen reader hears which step it is (nothing else would say
+        it: the focus stayed on Next, or went on to the step's Run or question, which say
+        only themselves); on a quiz the answer field takes focus, and the question is said
+        with the step; on a "what happened" step, the prediction and what the drive did."""
         p = self.panel
-        if QApplication.focusWidget() not in (p.next_button, p.back_button):
+        if not keyed:
             return
+        where = p.where.text()
         if p.step.kind == "quiz" and p.quiz_answer.isVisible():
             p.quiz_answer.setFocus(Qt.FocusReason.TabFocusReason)
-            announce(p.quiz_answer, said(p.where.text(), p.quiz_answer.accessibleDescription()))
+            announce(p.quiz_answer, said(where, p.quiz_answer.accessibleDescription()))
+        elif p.step.kind == "reflect":
+            first = p.body.document().firstBlock()  # "You predicted: X." "The drive did: Y."
+            verdict = " ".join(b.text().strip() for b in (first, first.next()) if b.isValid())
+            announce(p.where, said(where, verdict))
         else:
-            announce(p.where, p.where.text())
+            announce(p.where, where)
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
         if event.type() == QEvent.Type.EnabledChange and not obj.isEnabled() \

@@ -19,6 +19,7 @@ import time
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QApplication,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -117,9 +118,14 @@ class LessonPanel(QWidget, StepPage, RunSteps):
         self.partial, self.compared, self.maps, self.run_seconds = {}, {}, {}, {}
         self._restore_answers()
         start = self.progress.at.get(lesson.id, 0) if at is None else at
+        # opened by a key on the first screen: the page swap moves the focus to the step's
+        # text, which says nothing of which lesson and step came up; the panel says it
+        keyed = self.home.isAncestorOf(QApplication.focusWidget())
         self.pages.setCurrentIndex(1)
         self.active_changed.emit(True)
         self.show_step(min(start, len(lesson.steps) - 1))
+        if keyed:
+            announce(self.where, keepfocus.said(self.title.text(), self.where.text()))
         # runs are not kept (seconds to minutes of simulation, replayed exactly): say so
         lost = [i for i, s in enumerate(lesson.steps[:self.index]) if s.kind == "run"]
         if lost and at is None:
@@ -200,13 +206,15 @@ class LessonPanel(QWidget, StepPage, RunSteps):
         self.back_button.setEnabled(index > 0 and self.job is None)
         last = index == len(lesson.steps) - 1
         self.next_button.setText("Finish" if last else "Next")
+        # by Next or Back (the key's button has focus), before the focus is handed on
+        keyed = QApplication.focusWidget() in (self.next_button, self.back_button)
         self._hand_focus_before_next_turns_off()
         self._update_next()
         self._show_results()
         self._focus()
         keep = getattr(self, "_keep_focus", None)  # keepfocus.py, where the window has it
         if keep is not None:
-            keep.step_shown()
+            keep.step_shown(keyed)
 
     def _hand_focus_before_next_turns_off(self) -> None:
         """A focused Next about to turn disabled (a prediction to make, a run to play

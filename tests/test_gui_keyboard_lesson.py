@@ -1,0 +1,69 @@
+"""A lesson taken start to finish by keyboard alone in the whole window (issue 25): from the
+workbench, Ctrl+L brings the lessons back, Tab reaches "Start with lesson 1", and every step
+is done with Tab, arrows, Space, Return and typing sent to whatever has focus
+(app/devtools/keywalker.py): the prediction chosen in its list, the run played and its
+teaching-pace GCs skipped with "Skip to end", a quiz answered wrong and its answer shown,
+the other right, and Finish. A control Tab cannot reach or a key that does nothing on it
+fails the walk, naming the step and the controls Tab visited. Runs are waited on, never
+timed. The slow variant takes every bundled lesson the same way."""
+
+from __future__ import annotations
+
+import pytest
+
+from lessons.catalogue import bundled, find
+
+
+@pytest.fixture
+def window(request, tmp_path, monkeypatch):
+    """The whole window (`bench`) with progress of its own: no lesson finished yet."""
+    monkeypatch.setenv("SSDLAB_CONFIG_DIR", str(tmp_path))
+    w = request.getfixturevalue("bench")
+    w.activateWindow()  # the window has the keyboard, as a started app's has; no control
+    request.getfixturevalue("until")(w.isActiveWindow)
+    return w
+
+
+@pytest.fixture
+def walker(window, until):
+    from app.devtools.keywalker import KeyWalker
+
+    k = KeyWalker(window, until)
+    yield k
+    k.stop()
+
+
+def test_lesson_one_start_to_finish_by_keyboard_alone(window, walker):
+    k = walker
+    k.take_lesson(find("1"), wrong_first_quiz=True)
+    p = window.lesson_panel
+    assert p.pages.currentIndex() == 0 and "write-amplification" in p.progress.finished
+    said = "\n".join(line for line in k.lines if line.lstrip().startswith("said"))
+    # the walk went through every kind of step, and a screen reader heard the verdicts,
+    # which step came up each time (also where Next handed the focus on to Run or the
+    # answers) and, on the "what happened" step, the prediction beside the outcome
+    for words in ("1. What write amplification is. Step 1 of 8",
+                  *(f"Step {i} of 8" for i in range(2, 9)), "Prediction saved",
+                  "You predicted: ", "Not quite", "The answer:", "Right",
+                  "Lesson 1 finished"):
+        assert words in said, f"never said: {words}"
+
+
+def test_a_control_tab_cannot_reach_stops_the_walk(window, walker):
+    """The walker fails, naming the step and what Tab visited, when Next takes no focus."""
+    from PySide6.QtCore import Qt
+
+    from app.devtools.keywalker import Unreachable
+
+    window.lesson_panel.next_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    k = walker
+    with pytest.raises(Unreachable, match=r"lesson 1 step 1 \(read\): Next not reached"):
+        k.take_lesson(find("1"))
+
+
+@pytest.mark.slow
+# lesson 1 is the quick test's above
+@pytest.mark.parametrize("lesson", bundled()[1:], ids=lambda x: f"{x.order:02d}-{x.id}")
+def test_every_lesson_by_keyboard_alone(window, walker, lesson):
+    walker.take_lesson(lesson, wrong_first_quiz=True)  # Show answer taken in each
+    assert lesson.id in window.lesson_panel.progress.finished
