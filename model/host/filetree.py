@@ -410,16 +410,16 @@ def make_schedule(files: Sequence[FileSpec], seed: int = 2639,
         local.setdefault(path.rsplit("/", 1)[0], []).append(path)
     units: list[MakeUnit] = []
     seen: set[str] = set()
-    for spec in files:
-        if not spec.path.endswith(".c") or not in_targets(spec.path, targets):
-            continue
-        near = local.get(spec.path.rsplit("/", 1)[0], [])[:3]
-        picks = [pool[int(i)] for i in rng.choice(len(pool), size=min(headers_per_unit,
-                                                                      len(pool)),
-                                                  replace=False)] if pool else []
-        reads = (spec.path, *near, *picks)
-        seen.update(reads)
-        units.append(MakeUnit(reads, (objects[spec.path[:-2] + ".o"],)))
+    size = min(headers_per_unit, len(pool))
+    with RawDraws(rng) as draws:  # rng.choice(len(pool), size, replace=False) a unit
+        for spec in files:
+            if not spec.path.endswith(".c") or not in_targets(spec.path, targets):
+                continue
+            near = local.get(spec.path.rsplit("/", 1)[0], [])[:3]
+            picks = [pool[i] for i in draws.sample(len(pool), size)] if pool else []
+            reads = (spec.path, *near, *picks)
+            seen.update(reads)
+            units.append(MakeUnit(reads, (objects[spec.path[:-2] + ".o"],)))
     if targets:
         return units
     rest = tuple(p for p in headers if p not in seen)

@@ -3,9 +3,10 @@
 Building the kernel tree draws a word and a number for each of its 36,706 files, one value
 at a time, and a numpy call costs microseconds however small its answer. `RawDraws` gives
 exactly the values the Generator's own calls give (`integers(low, high)` one at a time,
-`random(n)`, `choice(n, size, p=...)`), from the same PCG64 stream, at a fraction of the
-cost; `close()` moves the Generator past everything drawn, so numpy calls after it continue
-the same stream as if it had made every draw itself.
+`random(n)`, `choice(n, size, p=...)`, `choice(n, size, replace=False)`), from the same
+PCG64 stream, at a fraction of the cost; `close()` moves the Generator past everything
+drawn, so numpy calls after it continue the same stream as if it had made every draw
+itself.
 
 How numpy draws (numpy 2.x, distributions.c): a bounded integer whose range fits in 32 bits
 takes 32-bit words (PCG64 hands out the low half of a 64-bit word, then keeps the high half
@@ -22,6 +23,7 @@ import numpy as np
 _CHUNK_WORDS = 1 << 14
 _U32 = 0xFFFFFFFF
 _DOUBLE_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+_FLOYD_MAX = 10_000  # choice without replacement from more values may take another path
 
 
 class RawDraws:
@@ -96,6 +98,24 @@ class RawDraws:
         if size is None:
             return int(cdf.searchsorted(self.random(1)[0], side="right"))
         return cdf.searchsorted(self.random(size), side="right")
+
+    def sample(self, n: int, size: int) -> list[int]:
+        """rng.choice(n, size, replace=False).tolist(), for n up to 10,000 (the branch numpy
+        takes there: Floyd's algorithm, then a shuffle of the picks)."""
+        if not 0 <= size <= n <= _FLOYD_MAX:
+            raise ValueError(f"sample takes 0 <= size <= n <= {_FLOYD_MAX}; got {size}, {n}")
+        picks: list[int] = []
+        taken: set[int] = set()
+        for j in range(n - size, n):
+            val = self.integers(0, j + 1)
+            if val in taken:
+                val = j  # Floyd: j itself is new, as every earlier pick is below it
+            taken.add(val)
+            picks.append(val)
+        for i in range(size - 1, 0, -1):  # numpy's _shuffle_int(size, 1, ...)
+            k = self.integers(0, i + 1)
+            picks[i], picks[k] = picks[k], picks[i]
+        return picks
 
     def close(self) -> None:
         """Move rng past every word drawn here, with PCG64's kept half as it is now."""
