@@ -65,3 +65,33 @@ def test_a_submit_with_only_a_flush_leaves_the_drive_counters_alone():
     dev.submit()
     dev.flush()
     assert dev.submit() == BatchStats(flush_requests=1)
+
+
+RUN = st.tuples(st.integers(0, 120), st.integers(1, 130), st.sampled_from([1, 2, 3, 8]),
+                st.sampled_from([0, 0, 100, 2048]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(runs=st.lists(RUN, min_size=1, max_size=12), sector=st.sampled_from([0, 63]),
+       auto=st.sampled_from([7, 40, blockdev._AUTO_SUBMIT_COMMANDS]))
+def test_write_run_is_a_loop_of_writes(runs, sector, auto):
+    """The same requests, the same read-modify-writes, the same batches (the queue's
+    automatic submits included) as write called request by request."""
+    saved = blockdev._AUTO_SUBMIT_COMMANDS
+    blockdev._AUTO_SUBMIT_COMMANDS = auto
+    try:
+        devs = [BlockDevice(Drive(Geometry(user_pages=256, pages_per_block=16, spare=0.4),
+                                  FtlConfig()), Partition(start_sector=sector))
+                for _ in range(2)]
+        for page, pages, per_request, tail in runs:
+            offset, length = page * 4096, min(pages * 4096 + tail, 128 * 4096)
+            devs[0].write_run(offset, length, per_request * 4096)
+            for at in range(offset, offset + length, per_request * 4096):
+                devs[1].write(at, min(per_request * 4096, offset + length - at))
+            assert devs[0]._done == devs[1]._done
+            assert devs[0]._ops == devs[1]._ops and devs[0]._lpns == devs[1]._lpns
+            assert devs[0]._counts == devs[1]._counts
+            assert devs[0]._chunks == devs[1]._chunks == []
+        assert devs[0].submit() == devs[1].submit()
+    finally:
+        blockdev._AUTO_SUBMIT_COMMANDS = saved

@@ -185,6 +185,30 @@ class BlockDevice:
         if self._shadow is not None:
             self._shadow_write(first, last - first + 1)
 
+    def write_run(self, offset: int, length: int, request_bytes: int) -> None:
+        """Write length bytes at byte offset as requests of request_bytes (the last may be
+        shorter), in order: what writeback of one long extent sends. Queued in one go when
+        every request covers whole pages and the queue does not fill on the way; otherwise
+        request by request, as write does."""
+        requests = -(-length // request_bytes)
+        page = self.page_bytes
+        if ((offset + self.partition.offset_bytes) % page or length % page
+                or request_bytes % page or self._shadow is not None
+                or len(self._ops) + self._chunked + requests >= _AUTO_SUBMIT_COMMANDS):
+            for at in range(offset, offset + length, request_bytes):
+                self.write(at, min(request_bytes, offset + length - at))
+            return
+        self._check("write", offset, length)
+        first = (offset + self.partition.offset_bytes) // page
+        pages, step = length // page, request_bytes // page
+        self._requested = True
+        self._host["write_requests"] += requests
+        self._host["write_bytes"] += length
+        self._ops.extend([OP_WRITE] * requests)
+        self._lpns.extend(range(first, first + pages, step))
+        self._counts.extend([step] * (requests - 1))
+        self._counts.append(pages - step * (requests - 1))
+
     def write_blocks(self, blocks: np.ndarray, block_bytes: int = 4096) -> None:
         """One write request of block_bytes per entry of blocks (block numbers from the
         partition's start), in order: what many small in-place writes send. Queued as

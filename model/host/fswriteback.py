@@ -46,11 +46,7 @@ class FsWriteback:
         total = 0
         for s, ln in merged:
             total += ln
-            while ln > 0:
-                n = min(ln, limit)
-                self.dev.write(s * 4096, n * 4096)
-                s += n
-                ln -= n
+            self.dev.write_run(s * 4096, ln * 4096, limit * 4096)
         setattr(self.count, counter, getattr(self.count, counter) + total)
 
     def _writeback_inodes(self, inos) -> None:
