@@ -396,9 +396,10 @@ def random_writes_steps(m: Machine, inos: int | Sequence[int], requests: int,
     picks = np.random.default_rng(seed).integers(0, int(ends[-1]), size=requests)
     which = np.searchsorted(ends, picks, side="right")
     offsets = picks - (ends[which] - blocks[which])
+    copy_s = block_bytes / (m.host.copy_mb_s * 1e6)  # the same each request
     for i, (f, b) in enumerate(zip(which.tolist(), offsets.tolist(), strict=True)):
         fs.write(inos[f], b * block_bytes, block_bytes)
-        m.cpu(block_bytes / (m.host.copy_mb_s * 1e6))
+        m.cpu(copy_s)
         if (i + 1) % fsync_every == 0 or i + 1 == requests:
             for ino in inos:
                 m.fsync(ino)

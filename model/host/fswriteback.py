@@ -46,7 +46,10 @@ class FsWriteback:
         total = 0
         for s, ln in merged:
             total += ln
-            self.dev.write_run(s * 4096, ln * 4096, limit * 4096)
+            if ln <= limit:  # one request (random rewrites: most extents are a block)
+                self.dev.write(s * 4096, ln * 4096)
+            else:
+                self.dev.write_run(s * 4096, ln * 4096, limit * 4096)
         setattr(self.count, counter, getattr(self.count, counter) + total)
 
     def _writeback_inodes(self, inos) -> None:
