@@ -4,6 +4,7 @@ drive's counters as they moved (the host stack's speed work keeps a queue of arr
 and reads the counters in one go)."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -67,14 +68,14 @@ def test_a_submit_with_only_a_flush_leaves_the_drive_counters_alone():
     assert dev.submit() == BatchStats(flush_requests=1)
 
 
-RUN = st.tuples(st.integers(0, 120), st.integers(1, 130), st.sampled_from([1, 2, 3, 8]),
-                st.sampled_from([0, 0, 100, 2048]))
+EXTENT = st.tuples(st.integers(0, 250), st.integers(1, 40))
 
 
 @settings(max_examples=60, deadline=None)
-@given(runs=st.lists(RUN, min_size=1, max_size=12), sector=st.sampled_from([0, 63]),
+@given(calls=st.lists(st.lists(EXTENT, max_size=12), min_size=1, max_size=8),
+       per_request=st.sampled_from([1, 3, 8]), sector=st.sampled_from([0, 63]),
        auto=st.sampled_from([7, 40, blockdev._AUTO_SUBMIT_COMMANDS]))
-def test_write_run_is_a_loop_of_writes(runs, sector, auto):
+def test_write_extents_is_a_loop_of_writes(calls, per_request, sector, auto):
     """The same requests, the same read-modify-writes, the same batches (the queue's
     automatic submits included) as write called request by request."""
     saved = blockdev._AUTO_SUBMIT_COMMANDS
@@ -83,11 +84,13 @@ def test_write_run_is_a_loop_of_writes(runs, sector, auto):
         devs = [BlockDevice(Drive(Geometry(user_pages=256, pages_per_block=16, spare=0.4),
                                   FtlConfig()), Partition(start_sector=sector))
                 for _ in range(2)]
-        for page, pages, per_request, tail in runs:
-            offset, length = page * 4096, min(pages * 4096 + tail, 128 * 4096)
-            devs[0].write_run(offset, length, per_request * 4096)
-            for at in range(offset, offset + length, per_request * 4096):
-                devs[1].write(at, min(per_request * 4096, offset + length - at))
+        room = devs[0].size_bytes // 4096
+        for extents in calls:
+            extents = [(s, min(n, room - s)) for s, n in extents if s < room]
+            devs[0].write_extents(extents, per_request)
+            for first, blocks in extents:
+                for at in range(first, first + blocks, per_request):
+                    devs[1].write(at * 4096, min(per_request, first + blocks - at) * 4096)
             assert devs[0]._done == devs[1]._done
             assert devs[0]._ops == devs[1]._ops and devs[0]._lpns == devs[1]._lpns
             assert devs[0]._counts == devs[1]._counts
@@ -95,3 +98,9 @@ def test_write_run_is_a_loop_of_writes(runs, sector, auto):
         assert devs[0].submit() == devs[1].submit()
     finally:
         blockdev._AUTO_SUBMIT_COMMANDS = saved
+
+
+def test_an_extent_past_the_partition_is_refused_as_write_refuses_it():
+    dev = _device(False)
+    with pytest.raises(ValueError, match="must lie inside the partition"):
+        dev.write_extents([(0, 2), (250, 10)], 4)

@@ -185,29 +185,42 @@ class BlockDevice:
         if self._shadow is not None:
             self._shadow_write(first, last - first + 1)
 
-    def write_run(self, offset: int, length: int, request_bytes: int) -> None:
-        """Write length bytes at byte offset as requests of request_bytes (the last may be
-        shorter), in order: what writeback of one long extent sends. Queued in one go when
-        every request covers whole pages and the queue does not fill on the way; otherwise
-        request by request, as write does."""
-        requests = -(-length // request_bytes)
+    def write_extents(self, extents, request_blocks: int, block_bytes: int = 4096) -> None:
+        """Write each (first block, blocks) extent of the partition, in order, as requests
+        of at most request_blocks blocks: what writeback sends. Queued in one go when the
+        blocks are whole, aligned pages and the queue does not fill on the way (thousands
+        of extents a sync); otherwise request by request, as write does."""
         page = self.page_bytes
-        if ((offset + self.partition.offset_bytes) % page or length % page
-                or request_bytes % page or self._shadow is not None
-                or len(self._ops) + self._chunked + requests >= _AUTO_SUBMIT_COMMANDS):
-            for at in range(offset, offset + length, request_bytes):
-                self.write(at, min(request_bytes, offset + length - at))
-            return
-        self._check("write", offset, length)
-        first = (offset + self.partition.offset_bytes) // page
-        pages, step = length // page, request_bytes // page
-        self._requested = True
-        self._host["write_requests"] += requests
-        self._host["write_bytes"] += length
-        self._ops.extend([OP_WRITE] * requests)
-        self._lpns.extend(range(first, first + pages, step))
-        self._counts.extend([step] * (requests - 1))
-        self._counts.append(pages - step * (requests - 1))
+        shift, rest = divmod(self.partition.offset_bytes, page)
+        if block_bytes == page and not rest and self._shadow is None:
+            lpns, counts = [], []
+            limit = self.size_bytes // block_bytes
+            for first, blocks in extents:
+                if first < 0 or blocks < 1 or first + blocks > limit:
+                    break  # request by request below: write says what is wrong
+                first += shift
+                while blocks > request_blocks:
+                    lpns.append(first)
+                    counts.append(request_blocks)
+                    first += request_blocks
+                    blocks -= request_blocks
+                lpns.append(first)
+                counts.append(blocks)
+            else:
+                if len(self._ops) + self._chunked + len(lpns) < _AUTO_SUBMIT_COMMANDS:
+                    self._requested = True
+                    self._host["write_requests"] += len(lpns)
+                    self._host["write_bytes"] += sum(counts) * block_bytes
+                    self._ops.extend([OP_WRITE] * len(lpns))
+                    self._lpns.extend(lpns)
+                    self._counts.extend(counts)
+                    return
+        for first, blocks in extents:
+            while blocks > 0:
+                n = min(blocks, request_blocks)
+                self.write(first * block_bytes, n * block_bytes)
+                first += n
+                blocks -= n
 
     def write_blocks(self, blocks: np.ndarray, block_bytes: int = 4096) -> None:
         """One write request of block_bytes per entry of blocks (block numbers from the

@@ -43,13 +43,8 @@ class FsWriteback:
                 merged[-1][1] += ln
             else:
                 merged.append([s, ln])
-        total = 0
-        for s, ln in merged:
-            total += ln
-            if ln <= limit:  # one request (random rewrites: most extents are a block)
-                self.dev.write(s * 4096, ln * 4096)
-            else:
-                self.dev.write_run(s * 4096, ln * 4096, limit * 4096)
+        self.dev.write_extents(merged, limit)
+        total = sum(ln for _, ln in merged)
         setattr(self.count, counter, getattr(self.count, counter) + total)
 
     def _writeback_inodes(self, inos) -> None:
