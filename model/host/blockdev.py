@@ -48,7 +48,7 @@ class BatchStats:
     def __add__(self, other: BatchStats) -> BatchStats:
         # field by field, in order (a few thousand sums per run: fields() each time cost
         # more than the sums)
-        return BatchStats(*map(operator.add, _values(self), _values(other)))
+        return BatchStats(*map(operator.add, astuple(self), astuple(other)))
 
     @property
     def page_wa(self) -> float:
@@ -63,7 +63,9 @@ class BatchStats:
                                    stored_fraction)
 
 
-_values = operator.attrgetter(*(f.name for f in fields(BatchStats)))
+# a BatchStats' figures as a tuple, in field order (dataclasses' own astuple copies each
+# value deeply: slow for a few thousand batches a run)
+astuple = operator.attrgetter(*(f.name for f in fields(BatchStats)))
 # BatchStats' fields, in order: the host's counts, then the drive's (what _run passes)
 _HOST_COUNTS = ("write_requests", "write_bytes", "read_requests", "read_bytes",
                 "trim_requests", "trim_bytes", "flush_requests", "rmw_pages")
@@ -304,8 +306,7 @@ class BlockDevice:
             before = regs[_COUNTER_REGS]
             self.drive.run_all(cmds)
             stats = BatchStats(*host, *(regs[_COUNTER_REGS] - before).tolist())
-        for k in self._host:
-            self._host[k] = 0
+        self._host = dict.fromkeys(_HOST_COUNTS, 0)
         return stats
 
     @property
