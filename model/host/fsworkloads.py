@@ -280,14 +280,21 @@ def fill_free_and_delete(m: Machine, name: str = "zero.fill", margin: float = 0.
     m.sync()
 
 
-def _extent_blocks(extents: list) -> np.ndarray:
-    """Every block of these [start, length] extents, in order (one arange each, joined,
-    without a numpy call per extent: a year of use holds thousands of files)."""
-    if not extents:
-        raise ValueError("no live file blocks to rewrite")
-    starts, lengths = np.array(extents, dtype=np.int64).T
-    before = np.cumsum(lengths) - lengths  # blocks of the extents ahead of each
-    return np.repeat(starts - before, lengths) + np.arange(int(lengths.sum()))
+class _ExtentBlocks:
+    """Every block of these [start, length] extents, in order, read by index and never
+    listed: a year of use holds millions of live blocks and rewrites a tenth of them."""
+
+    def __init__(self, extents: list):
+        if not extents:
+            raise ValueError("no live file blocks to rewrite")
+        self.starts, lengths = np.array(extents, dtype=np.int64).T
+        self.ends = np.cumsum(lengths)
+        self.before = self.ends - lengths  # blocks of the extents ahead of each
+        self.size = int(self.ends[-1])
+
+    def __getitem__(self, index: np.ndarray) -> np.ndarray:
+        extent = np.searchsorted(self.ends, index, side="right")
+        return self.starts[extent] + (index - self.before[extent])
 
 
 def user_mix_steps(m: Machine, drive_writes: float, rng: np.random.Generator,
@@ -321,8 +328,8 @@ def user_mix_steps(m: Machine, drive_writes: float, rng: np.random.Generator,
             churn += size
             yield int((written + churn) / 1e6)
         m.sync()
-        blocks = _extent_blocks([e for f in files
-                                 for e in fs.inodes[fs.lookup(ROOT_INO, f)].extents])
+        blocks = _ExtentBlocks([e for f in files
+                                for e in fs.inodes[fs.lookup(ROOT_INO, f)].extents])
         n = int(churn // 4096)
         if hot_share > 0:
             hot = max(1, int(hot_share * blocks.size))
@@ -331,7 +338,8 @@ def user_mix_steps(m: Machine, drive_writes: float, rng: np.random.Generator,
                              rng.integers(hot, max(hot + 1, blocks.size), n))
             rewrite = blocks[np.minimum(picks, blocks.size - 1)]
         else:
-            rewrite = rng.choice(blocks, size=n)
+            # rng.choice(blocks, size=n) as numpy makes it: n indices, then the blocks
+            rewrite = blocks[rng.integers(0, blocks.size, size=n)]
         m.dev.write_blocks(rewrite)
         m.sync()
         written += 2 * churn
