@@ -9,6 +9,7 @@ batches by `submit`, which returns what the batch cost as a `BatchStats`.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -16,7 +17,7 @@ import numpy as np
 from model.flash.amplification import page_wa, write_amplification
 from model.flash.commands import Commands
 from model.flash.drive import Drive
-from model.flash.state import OP_READ, OP_TRIM, OP_WRITE
+from model.flash.state import COUNTER_NAMES, OP_READ, OP_TRIM, OP_WRITE
 
 from .partition import Partition
 
@@ -45,8 +46,9 @@ class BatchStats:
     merges: int = 0
 
     def __add__(self, other: BatchStats) -> BatchStats:
-        return BatchStats(**{f.name: getattr(self, f.name) + getattr(other, f.name)
-                             for f in fields(self)})
+        # field by field, in order (a few thousand sums per run: fields() each time cost
+        # more than the sums)
+        return BatchStats(*map(operator.add, astuple(self), astuple(other)))
 
     @property
     def page_wa(self) -> float:
@@ -61,9 +63,18 @@ class BatchStats:
                                    stored_fraction)
 
 
+# a BatchStats' figures as a tuple, in field order (dataclasses' own astuple copies each
+# value deeply: slow for a few thousand batches a run)
+astuple = operator.attrgetter(*(f.name for f in fields(BatchStats)))
+# BatchStats' fields, in order: the host's counts, then the drive's (what _run passes)
+_HOST_COUNTS = ("write_requests", "write_bytes", "read_requests", "read_bytes",
+                "trim_requests", "trim_bytes", "flush_requests", "rmw_pages")
 _DRIVE_COUNTERS = {"host_pages_written": "host_writes", "nand_writes": "nand_writes",
                    "nand_reads": "nand_reads", "gc_copies": "gc_copies", "erases": "erases",
                    "trimmed_pages": "trimmed_pages", "merges": "merges"}
+# the drive's registers holding those counters, read in one go before and after a batch
+_COUNTER_REGS = np.array([COUNTER_NAMES[v] for v in _DRIVE_COUNTERS.values()],
+                         dtype=np.intp)
 
 
 _NOTHING = BatchStats()  # an empty batch (BatchStats is frozen: one serves every test)
@@ -87,12 +98,14 @@ class BlockDevice:
             raise ValueError(f"partition start ({offset} bytes) must lie inside the drive "
                              f"({drive.geometry.user_bytes} bytes)")
         self.size_bytes = drive.geometry.user_bytes - offset
+        # the queue: requests one at a time in three lists, and before them, in order,
+        # what came as arrays (write_blocks) or was sealed to make way for such a chunk
         self._ops: list[int] = []
         self._lpns: list[int] = []
         self._counts: list[int] = []
-        self._host = dict.fromkeys(("write_requests", "write_bytes", "read_requests",
-                                    "read_bytes", "trim_requests", "trim_bytes",
-                                    "flush_requests", "rmw_pages"), 0)
+        self._chunks: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        self._chunked = 0  # commands in _chunks
+        self._host = dict.fromkeys(_HOST_COUNTS, 0)
         self._done = _NOTHING
         # a request came since the last submit: what `pending` says, asked after every host
         # step, kept as a flag instead of looking through the queue and the host counts
@@ -151,7 +164,7 @@ class BlockDevice:
         self._ops.append(op)
         self._lpns.append(lpn)
         self._counts.append(count)
-        if len(self._ops) >= _AUTO_SUBMIT_COMMANDS:
+        if len(self._ops) + self._chunked >= _AUTO_SUBMIT_COMMANDS:
             self._finished(self._run())
 
     def write(self, offset: int, length: int) -> None:
@@ -174,6 +187,43 @@ class BlockDevice:
         if self._shadow is not None:
             self._shadow_write(first, last - first + 1)
 
+    def write_extents(self, extents, request_blocks: int, block_bytes: int = 4096) -> None:
+        """Write each (first block, blocks) extent of the partition, in order, as requests
+        of at most request_blocks blocks: what writeback sends. Queued in one go when the
+        blocks are whole, aligned pages and the queue does not fill on the way (thousands
+        of extents a sync); otherwise request by request, as write does."""
+        page = self.page_bytes
+        shift, rest = divmod(self.partition.offset_bytes, page)
+        if block_bytes == page and not rest and self._shadow is None:
+            lpns, counts = [], []
+            limit = self.size_bytes // block_bytes
+            for first, blocks in extents:
+                if first < 0 or blocks < 1 or first + blocks > limit:
+                    break  # request by request below: write says what is wrong
+                first += shift
+                while blocks > request_blocks:
+                    lpns.append(first)
+                    counts.append(request_blocks)
+                    first += request_blocks
+                    blocks -= request_blocks
+                lpns.append(first)
+                counts.append(blocks)
+            else:
+                if len(self._ops) + self._chunked + len(lpns) < _AUTO_SUBMIT_COMMANDS:
+                    self._requested = True
+                    self._host["write_requests"] += len(lpns)
+                    self._host["write_bytes"] += sum(counts) * block_bytes
+                    self._ops.extend([OP_WRITE] * len(lpns))
+                    self._lpns.extend(lpns)
+                    self._counts.extend(counts)
+                    return
+        for first, blocks in extents:
+            while blocks > 0:
+                n = min(blocks, request_blocks)
+                self.write(first * block_bytes, n * block_bytes)
+                first += n
+                blocks -= n
+
     def write_blocks(self, blocks: np.ndarray, block_bytes: int = 4096) -> None:
         """One write request of block_bytes per entry of blocks (block numbers from the
         partition's start), in order: what many small in-place writes send. Queued as
@@ -190,12 +240,14 @@ class BlockDevice:
         self._check("write", int(blocks.min()) * block_bytes, block_bytes)
         self._check("write", int(blocks.max()) * block_bytes, block_bytes)
         self._requested = True
-        self._host["write_requests"] += int(blocks.size)
-        self._host["write_bytes"] += int(blocks.size) * block_bytes
-        self._ops.extend([OP_WRITE] * int(blocks.size))
-        self._lpns.extend((blocks + offset // self.page_bytes).tolist())
-        self._counts.extend([1] * int(blocks.size))
-        if len(self._ops) >= _AUTO_SUBMIT_COMMANDS:
+        n = int(blocks.size)
+        self._host["write_requests"] += n
+        self._host["write_bytes"] += n * block_bytes
+        self._seal()
+        self._chunks.append((np.full(n, OP_WRITE, dtype=np.int8),
+                             blocks + offset // self.page_bytes, np.ones(n, dtype=np.int64)))
+        self._chunked += n
+        if self._chunked >= _AUTO_SUBMIT_COMMANDS:
             self._finished(self._run())
 
     def read(self, offset: int, length: int) -> None:
@@ -228,22 +280,34 @@ class BlockDevice:
         self._requested = True
         self._host["flush_requests"] += 1
 
-    def _run(self) -> BatchStats:
-        before = self.drive.counters()
+    def _seal(self) -> None:
+        """Turn the requests queued one at a time into a chunk of arrays."""
         if self._ops:
-            cmds = Commands(np.array(self._ops, dtype=np.int8),
-                            np.array(self._lpns, dtype=np.int64),
-                            np.array(self._counts, dtype=np.int64))
+            self._chunks.append((np.array(self._ops, dtype=np.int8),
+                                 np.array(self._lpns, dtype=np.int64),
+                                 np.array(self._counts, dtype=np.int64)))
+            self._chunked += len(self._ops)
             self._ops.clear()
             self._lpns.clear()
             self._counts.clear()
+
+    def _run(self) -> BatchStats:
+        host = self._host.values()
+        if not self._ops and not self._chunks:  # nothing for the drive: its counters stay
+            stats = BatchStats(*host)
+        else:
+            self._seal()
+            chunks = self._chunks
+            cmds = (Commands(*chunks[0]) if len(chunks) == 1 else
+                    Commands(*(np.concatenate(column) for column in zip(*chunks, strict=True))))
+            self._chunks = []
+            self._chunked = 0
+            regs = self.drive.arrays.regs
+            before = regs[_COUNTER_REGS]
             self.drive.run_all(cmds)
-        after = self.drive.counters()
-        host = dict(self._host)
-        for k in self._host:
-            self._host[k] = 0
-        return BatchStats(**host, **{k: after[v] - before[v]
-                                     for k, v in _DRIVE_COUNTERS.items()})
+            stats = BatchStats(*host, *(regs[_COUNTER_REGS] - before).tolist())
+        self._host = dict.fromkeys(_HOST_COUNTS, 0)
+        return stats
 
     @property
     def pending(self) -> bool:
@@ -256,7 +320,9 @@ class BlockDevice:
 
     def submit(self) -> BatchStats:
         """Run everything queued since the last submit; return what it cost."""
-        stats = self._done + self._run()
-        self._done = _NOTHING
+        stats = self._run()
+        if self._done is not _NOTHING:
+            stats = self._done + stats
+            self._done = _NOTHING
         self._requested = False
         return stats

@@ -410,16 +410,17 @@ def make_schedule(files: Sequence[FileSpec], seed: int = 2639,
         local.setdefault(path.rsplit("/", 1)[0], []).append(path)
     units: list[MakeUnit] = []
     seen: set[str] = set()
-    for spec in files:
-        if not spec.path.endswith(".c") or not in_targets(spec.path, targets):
-            continue
-        near = local.get(spec.path.rsplit("/", 1)[0], [])[:3]
-        picks = [pool[int(i)] for i in rng.choice(len(pool), size=min(headers_per_unit,
-                                                                      len(pool)),
-                                                  replace=False)] if pool else []
-        reads = (spec.path, *near, *picks)
+    sources = [spec.path for spec in files
+               if spec.path.endswith(".c") and in_targets(spec.path, targets)]
+    # rng.choice(len(pool), size, replace=False) a unit, drawn for all units at once
+    with RawDraws(rng) as draws:
+        chosen = (draws.samples(len(pool), min(headers_per_unit, len(pool)), len(sources))
+                  if pool else [[]] * len(sources))
+    for path, picks in zip(sources, chosen, strict=True):
+        near = local.get(path.rsplit("/", 1)[0], [])[:3]
+        reads = (path, *near, *[pool[i] for i in picks])
         seen.update(reads)
-        units.append(MakeUnit(reads, (objects[spec.path[:-2] + ".o"],)))
+        units.append(MakeUnit(reads, (objects[path[:-2] + ".o"],)))
     if targets:
         return units
     rest = tuple(p for p in headers if p not in seen)

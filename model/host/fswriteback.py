@@ -43,14 +43,8 @@ class FsWriteback:
                 merged[-1][1] += ln
             else:
                 merged.append([s, ln])
-        total = 0
-        for s, ln in merged:
-            total += ln
-            while ln > 0:
-                n = min(ln, limit)
-                self.dev.write(s * 4096, n * 4096)
-                s += n
-                ln -= n
+        self.dev.write_extents(merged, limit)
+        total = sum(ln for _, ln in merged)
         setattr(self.count, counter, getattr(self.count, counter) + total)
 
     def _writeback_inodes(self, inos) -> None:

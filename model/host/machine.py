@@ -10,14 +10,15 @@ TRIMs and simulated seconds.
 
 from __future__ import annotations
 
+import operator
 from collections import deque
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, fields, replace
 
 from model.flash.amplification import write_amplification
 from model.flash.drive import Drive
 
 from . import timing
-from .blockdev import BatchStats, BlockDevice
+from .blockdev import BatchStats, BlockDevice, astuple
 from .filesystem import FileSystem, FsOptions
 from .partition import Partition
 from .profiles import DeviceProfile, HostProfile
@@ -88,7 +89,9 @@ class Machine:
         self.dev.submit()  # mkfs happens before anything is measured
         self.clock = 0.0
         self.busy_until = 0.0
-        self._io_stats = BatchStats()
+        # everything sent to the drive so far, field by field in BatchStats' order: summed
+        # in place after each batch instead of a new BatchStats each time
+        self._io_totals = [0] * len(fields(BatchStats))
         # (start s, end s, BatchStats, free blocks after) of every batch the drive worked
         # on, when something (a time series) asked for it; None: not recorded
         self.timeline: list[tuple[float, float, BatchStats, int]] | None = None
@@ -99,7 +102,7 @@ class Machine:
     @property
     def io_stats(self) -> BatchStats:
         """Everything sent to the drive so far (requests in bytes, drive counters in pages)."""
-        return self._io_stats
+        return BatchStats(*self._io_totals)
 
     # --- time -------------------------------------------------------------------------------
 
@@ -111,7 +114,7 @@ class Machine:
         if stats.write_bytes:
             self._in_flight.append((self.busy_until, stats.write_bytes))
             self._in_flight_bytes += stats.write_bytes
-        self._io_stats = self._io_stats + stats
+        self._io_totals[:] = map(operator.add, self._io_totals, astuple(stats))
         if self.timeline is not None:
             self.timeline.append((start, self.busy_until, stats, self.drive.free_blocks))
         if wait:
@@ -179,9 +182,10 @@ class Machine:
             after = self.drive.counters()
             # The drive's own work counts in the step it happened in: copies made in idle
             # time are flash writes the next burst no longer makes, not writes that vanish.
-            self._io_stats = self._io_stats + BatchStats(**{
-                name: after[name] - before[name]
-                for name in ("nand_writes", "nand_reads", "gc_copies", "erases")})
+            done = BatchStats(**{name: after[name] - before[name]
+                                 for name in ("nand_writes", "nand_reads", "gc_copies",
+                                              "erases")})
+            self._io_totals[:] = map(operator.add, self._io_totals, astuple(done))
 
     def sync_steps(self):
         """sync, yielding between groups of files so a caller can pause; the clock reaches
@@ -208,7 +212,7 @@ class Machine:
 
     def begin(self, name: str) -> None:
         self._io(wait=False)
-        self._step = (name, self.clock, self.fs.count.copy(), self._io_stats)
+        self._step = (name, self.clock, self.fs.count.copy(), self.io_stats)
 
     def end(self, settle: bool = False) -> StepResult:
         """Close the step begun last. Background I/O still running belongs to what comes
@@ -221,7 +225,7 @@ class Machine:
             self.finish_discards(wait=False)
         name, t0, c0, s0 = self._step
         self._step = None
-        c1, s1 = self.fs.count, self._io_stats
+        c1, s1 = self.fs.count, self.io_stats
         page = self.drive.geometry.page_bytes
         host_bytes = s1.write_bytes - s0.write_bytes
         # a compressing drive (SandForce) stores each page in a fraction of a flash page

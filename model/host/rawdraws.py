@@ -3,9 +3,10 @@
 Building the kernel tree draws a word and a number for each of its 36,706 files, one value
 at a time, and a numpy call costs microseconds however small its answer. `RawDraws` gives
 exactly the values the Generator's own calls give (`integers(low, high)` one at a time,
-`random(n)`, `choice(n, size, p=...)`), from the same PCG64 stream, at a fraction of the
-cost; `close()` moves the Generator past everything drawn, so numpy calls after it continue
-the same stream as if it had made every draw itself.
+`random(n)`, `choice(n, size, p=...)`, `choice(n, size, replace=False)`), from the same
+PCG64 stream, at a fraction of the cost; `close()` moves the Generator past everything
+drawn, so numpy calls after it continue the same stream as if it had made every draw
+itself.
 
 How numpy draws (numpy 2.x, distributions.c): a bounded integer whose range fits in 32 bits
 takes 32-bit words (PCG64 hands out the low half of a 64-bit word, then keeps the high half
@@ -22,6 +23,7 @@ import numpy as np
 _CHUNK_WORDS = 1 << 14
 _U32 = 0xFFFFFFFF
 _DOUBLE_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+_FLOYD_MAX = 10_000  # choice without replacement from more values may take another path
 
 
 class RawDraws:
@@ -96,6 +98,75 @@ class RawDraws:
         if size is None:
             return int(cdf.searchsorted(self.random(1)[0], side="right"))
         return cdf.searchsorted(self.random(size), side="right")
+
+    def sample(self, n: int, size: int) -> list[int]:
+        """rng.choice(n, size, replace=False).tolist(), for n up to 10,000 (the branch numpy
+        takes there: Floyd's algorithm, then a shuffle of the picks)."""
+        if not 0 <= size <= n <= _FLOYD_MAX:
+            raise ValueError(f"sample takes 0 <= size <= n <= {_FLOYD_MAX}; got {size}, {n}")
+        picks: list[int] = []
+        taken: set[int] = set()
+        for j in range(n - size, n):
+            val = self.integers(0, j + 1)
+            if val in taken:
+                val = j  # Floyd: j itself is new, as every earlier pick is below it
+            taken.add(val)
+            picks.append(val)
+        for i in range(size - 1, 0, -1):  # numpy's _shuffle_int(size, 1, ...)
+            k = self.integers(0, i + 1)
+            picks[i], picks[k] = picks[k], picks[i]
+        return picks
+
+    def samples(self, n: int, size: int, count: int) -> list[list[int]]:
+        """[sample(n, size) for _ in range(count)], the draws made as arrays: each is
+        Lemire's multiply of one 32-bit word, unless a word falls where Lemire may reject
+        it (about 1 in 10^8 here); then, or when a draw takes no word (n == size), the
+        words go back and the samples are drawn one by one."""
+        if not 0 < size < n <= _FLOYD_MAX or count < 1:
+            return [self.sample(n, size) for _ in range(count)]
+        # the ranges of a sample's draws: Floyd's (n - size + t + 1), then the shuffle's
+        excl = np.array([n - size + t + 1 for t in range(size)] + list(range(size, 1, -1)),
+                        dtype=np.uint64)
+        saved = (self._copy.state, self._words, self._pos, self._used, self._has32,
+                 self._u32)
+        prod = self._take32(excl.size * count).reshape(count, excl.size) * excl
+        if ((prod & np.uint64(_U32)) < excl).any():
+            (self._copy.state, self._words, self._pos, self._used, self._has32,
+             self._u32) = saved
+            return [self.sample(n, size) for _ in range(count)]
+        draws = (prod >> np.uint64(32)).astype(np.int64)
+        picks = draws[:, :size].copy()
+        for t in range(1, size):  # Floyd: a value picked before gives way to j itself
+            taken = (picks[:, :t] == picks[:, t:t + 1]).any(axis=1)
+            picks[taken, t] = n - size + t
+        rows = np.arange(count)
+        for col, i in enumerate(range(size - 1, 0, -1), start=size):  # the shuffle
+            k = draws[:, col]
+            held = picks[rows, i].copy()
+            picks[rows, i] = picks[rows, k]
+            picks[rows, k] = held
+        return picks.tolist()
+
+    def _take32(self, count: int) -> np.ndarray:
+        """The next count 32-bit words as _next32 gives them, as uint64."""
+        head = [self._u32] if self._has32 else []
+        need = count - len(head)
+        words = -(-need // 2)
+        rest = self._words[self._pos:self._pos + words]
+        if len(rest) < words:
+            rest += self._copy.random_raw(words - len(rest)).tolist()
+            self._words, self._pos = [], 0
+        else:
+            self._pos += words
+        self._used += words
+        raw = np.array(rest, dtype=np.uint64)
+        halves = np.empty(2 * words, dtype=np.uint64)
+        halves[0::2] = raw & np.uint64(_U32)
+        halves[1::2] = raw >> np.uint64(32)
+        self._has32 = need % 2 == 1
+        if self._has32:
+            self._u32 = int(halves[-1])
+        return np.concatenate((np.array(head, dtype=np.uint64), halves[:need]))
 
     def close(self) -> None:
         """Move rng past every word drawn here, with PCG64's kept half as it is now."""

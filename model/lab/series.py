@@ -52,8 +52,16 @@ class Completed:
         sums = np.zeros(len(NAMES))
         keep = []
         t0 = self.t
-        for batch in line:
+        # The Machine records batches in the order the drive takes them, one after the
+        # other (each starts when the one before ended, or later): from the first that
+        # starts after t on, none adds anything yet, so they are kept unread instead of
+        # looked at once per interval (a run of 12,835 fsyncs took 1.5 s in this loop).
+        later = len(line)
+        for i, batch in enumerate(line):
             start, stop, stats, free_after = batch
+            if start > t:
+                later = i
+                break
             if stop <= start:  # instant, and not yet counted (counted ones are dropped)
                 share = 1.0 if stop <= t else 0.0
             else:
@@ -68,7 +76,7 @@ class Completed:
                         self.history = None
             else:
                 keep.append(batch)
-        line[:] = keep
+        line[:] = keep + line[later:]
         self.t = max(t0, t)
         return dict(zip(NAMES, sums.tolist(), strict=True))
 
