@@ -57,7 +57,7 @@ from .state import (
 )
 
 # Pages ahead whose l2p entries a GC copy loop keeps loading.
-PREFETCH_GC = 16
+PREFETCH_GC = 32
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
