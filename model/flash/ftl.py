@@ -415,8 +415,9 @@ def run_commands(a, ops, lpns, counts, start, stop):
 
 # How far ahead the whole-drive loop starts loading: the l2p entry of the write PREFETCH_L2P
 # writes ahead, and the old copy's p2l entry of the write PREFETCH_OLD writes ahead (by then
-# its l2p entry has arrived). The per-block records (valid counts, buckets) are small enough
-# to stay cached; prefetching them measured slower. Tuned at 2^24 pages (bench).
+# its l2p entry has arrived), with, under greedy, that block's valid count and bucket links:
+# at 2^24 pages they no longer stay cached (the profile showed writes stalled on them).
+# Tuned at 2^24 pages (bench).
 PREFETCH_L2P = 64
 PREFETCH_OLD = 32
 
@@ -428,6 +429,8 @@ def run_single_page_writes(a, lpns):
     fast mappings run single-page writes through run_commands (Drive.write_pages), so this
     loop compiles only the page-mapped write."""
     n = lpns.shape[0]
+    ppb = a.regs[R_PAGES_PER_BLOCK]
+    greedy = a.regs[R_POLICY] == GC_GREEDY
     for i in range(n):
         if i + PREFETCH_L2P < n:
             prefetch_write(a.l2p, lpns[i + PREFETCH_L2P])
@@ -435,6 +438,12 @@ def run_single_page_writes(a, lpns):
             old = a.l2p[lpns[i + PREFETCH_OLD]]
             if old >= 0:
                 prefetch_write(a.p2l, old)
+                if greedy:
+                    # The old page's block moves down a bucket: its count and links.
+                    b = old // ppb
+                    prefetch_write(a.valid, b)
+                    prefetch_write(a.bucket_prev, b)
+                    prefetch_write(a.bucket_next, b)
         write_page(a, lpns[i])
         if a.regs[R_ERROR] != 0:
             return i

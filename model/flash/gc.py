@@ -18,7 +18,7 @@ import numpy as np
 
 from .compiled import called, inline, jit
 from .prefetch import prefetch_write
-from .primitives import emit, erase, fail, page_stamp, put_page, stream_program, unclose_block
+from .primitives import close_block, emit, erase, fail, pop_free, unclose_block
 from .state import (
     BLOCK_VICTIM,
     ERR_GC_STUCK,
@@ -52,11 +52,12 @@ from .state import (
     R_NAND_WRITES,
     R_PAGES_PER_BLOCK,
     R_POLICY,
+    R_TRACK_VERSIONS,
     R_VICTIM_ORDER,
 )
 
 # Pages ahead whose l2p entries a GC copy loop keeps loading.
-PREFETCH_GC = 16
+PREFETCH_GC = 32
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -148,6 +149,16 @@ def collect(a):
     return collect_block(a, v)
 
 
+@inline
+def _count_copies(a, v, b, n):
+    """n pages went from victim v to block b: one NAND read and one program each."""
+    a.valid[v] -= n
+    a.valid[b] += n
+    a.regs[R_NAND_WRITES] += n
+    a.regs[R_GC_COPIES] += n
+    a.regs[R_NAND_READS] += n
+
+
 @jit
 def collect_block(a, v):
     """Collect closed block v, which pick_victim just chose (for FIFO, v is the ring's head).
@@ -166,13 +177,21 @@ def collect_block(a, v):
     ppb = a.regs[R_PAGES_PER_BLOCK]
     first = v * ppb
     end = first + ppb
-    # Each stream's registers as constants in its own call, so the compiler folds them.
-    shared = a.regs[R_COPY_BLOCK] == R_HOST_BLOCK
     # Each copy remaps its page: keep the l2p entries of the next PREFETCH_GC copies loading.
     for src in range(first, min(first + PREFETCH_GC, end)):
         ahead = a.p2l[src]
         if ahead >= 0:
             prefetch_write(a.l2p, ahead)
+    r_block = R_HOST_BLOCK if a.regs[R_COPY_BLOCK] == R_HOST_BLOCK else R_GC_BLOCK
+    r_offset = R_HOST_OFFSET if r_block == R_HOST_BLOCK else R_GC_OFFSET
+    track = a.regs[R_TRACK_VERSIONS] != 0
+    # The copies into one destination block run with their counts in locals, written back
+    # when the block fills and at the end: the l2p stores miss the cache, x86 commits stores
+    # in order, and every counter store queued behind a miss held the loop up (measured at
+    # 2^24 pages). Nothing reads these counts before they are written back.
+    b = a.regs[r_block]
+    off = a.regs[r_offset]
+    done = 0  # copies into block b not yet counted
     for src in range(first, end):
         if src + PREFETCH_GC < end:
             ahead = a.p2l[src + PREFETCH_GC]
@@ -181,21 +200,32 @@ def collect_block(a, v):
         lpn = a.p2l[src]
         if lpn < 0:
             continue
-        stamp = page_stamp(a, src)
+        if b < 0:
+            # The stream needs a block, taken only when a page is there to copy.
+            b = pop_free(a)
+            if b < 0:
+                return -1
+            a.regs[r_block] = b
+            off = 0
+        dst = b * ppb + off
+        if track:
+            a.stamp[dst] = a.stamp[src]
         a.p2l[src] = INVALID_PAGE
-        a.valid[v] -= 1
-        if shared:
-            dst = stream_program(a, R_HOST_BLOCK, R_HOST_OFFSET, lpn, stamp)
-        else:
-            dst = stream_program(a, R_GC_BLOCK, R_GC_OFFSET, lpn, stamp)
-        if dst < 0:
-            # No block for the copy: put the page back so nothing is lost, and stop.
-            put_page(a, src, lpn, stamp)
-            a.regs[R_NAND_WRITES] -= 1
-            return -1
-        a.regs[R_GC_COPIES] += 1
-        a.regs[R_NAND_READS] += 1
+        a.p2l[dst] = lpn
+        a.l2p[lpn] = dst
         emit(a, EV_COPY, src, dst, lpn)
+        off += 1
+        done += 1
+        if off == ppb:
+            _count_copies(a, v, b, done)
+            a.regs[r_offset] = off
+            close_block(a, b)
+            a.regs[r_block] = -1
+            b = -1
+            done = 0
+    if b >= 0:
+        _count_copies(a, v, b, done)
+        a.regs[r_offset] = off
     erase(a, v)
     a.regs[R_GC_VICTIMS] += 1
     a.victim_valid[moved] += 1

@@ -107,6 +107,14 @@ def bucket_remove(a, b):
     a.bucket_next[b] = -1
 
 
+@inline
+def in_bucket(a, b):
+    """Whether block b is in a greedy bucket (a closed block under greedy). Asked of the bucket
+    links, not closed_pos: a host write already loads these lines, and closed_pos would be
+    one more cache miss on every write."""
+    return a.bucket_prev[b] >= 0 or a.bucket_head[a.valid[b]] == b
+
+
 # --- closed blocks -------------------------------------------------------------------------
 
 @inline
@@ -154,7 +162,7 @@ def invalidate(a, ppn):
     b = ppn // ppb
     emit(a, EV_INVALIDATE, ppn, a.p2l[ppn], 0)
     a.p2l[ppn] = INVALID_PAGE
-    if a.regs[R_POLICY] == GC_GREEDY and a.closed_pos[b] >= 0:
+    if a.regs[R_POLICY] == GC_GREEDY and in_bucket(a, b):
         bucket_remove(a, b)
         a.valid[b] -= 1
         bucket_add(a, b)
