@@ -35,9 +35,21 @@ def walker(window, until):
 
 
 def test_lesson_one_start_to_finish_by_keyboard_alone(window, walker):
+    from PySide6.QtWidgets import QApplication
+
     k = walker
-    k.take_lesson(find("1"), wrong_first_quiz=True)
     p = window.lesson_panel
+    focused = []  # every control the focus went to once the lesson had opened
+
+    def moved(_old, new) -> None:
+        if focused or p.pages.currentIndex() == 1:
+            focused.append(new)
+
+    QApplication.instance().focusChanged.connect(moved)
+    try:
+        k.take_lesson(find("1"), wrong_first_quiz=True)
+    finally:
+        QApplication.instance().focusChanged.disconnect(moved)
     assert p.pages.currentIndex() == 0 and "write-amplification" in p.progress.finished
     said = "\n".join(line for line in k.lines if line.lstrip().startswith("said"))
     # the walk went through every kind of step, and a screen reader heard the verdicts,
@@ -48,6 +60,12 @@ def test_lesson_one_start_to_finish_by_keyboard_alone(window, walker):
                   "You predicted: ", "Not quite", "The answer:", "Right",
                   "Lesson 1 finished"):
         assert words in said, f"never said: {words}"
+    # the focus never passed through anything a screen reader would say on the way: not
+    # "Lessons" (one more Enter left the lesson), the window, or a part outside the panel
+    # (heard over AT-SPI: after Skip to end, at the run's end, after a quiz answer, at
+    # Finish and on opening the lesson)
+    strays = [w for w in focused if w is None or w is p.leave_button or not p.isAncestorOf(w)]
+    assert not strays, [w.accessibleName() or type(w).__name__ if w else None for w in strays]
 
 
 def test_a_control_tab_cannot_reach_stops_the_walk(window, walker):

@@ -187,6 +187,13 @@ class BlockDevice:
         if self._shadow is not None:
             self._shadow_write(first, last - first + 1)
 
+    def _watched(self) -> bool:
+        """Whether a caller replaced this device's write to see each request (the ext4
+        phase replay times every write outside the journal): then the batched paths send
+        request by request through it. Batched, the paced untar's first data write went
+        unseen until 36 s instead of 30.7 s."""
+        return "write" in vars(self)
+
     def write_extents(self, extents, request_blocks: int, block_bytes: int = 4096) -> None:
         """Write each (first block, blocks) extent of the partition, in order, as requests
         of at most request_blocks blocks: what writeback sends. Queued in one go when the
@@ -194,7 +201,7 @@ class BlockDevice:
         of extents a sync); otherwise request by request, as write does."""
         page = self.page_bytes
         shift, rest = divmod(self.partition.offset_bytes, page)
-        if block_bytes == page and not rest and self._shadow is None:
+        if block_bytes == page and not rest and self._shadow is None and not self._watched():
             lpns, counts = [], []
             limit = self.size_bytes // block_bytes
             for first, blocks in extents:
@@ -233,7 +240,7 @@ class BlockDevice:
             return
         offset = self.partition.offset_bytes
         if (block_bytes != self.page_bytes or offset % self.page_bytes
-                or self._shadow is not None):
+                or self._shadow is not None or self._watched()):
             for b in blocks.tolist():
                 self.write(b * block_bytes, block_bytes)
             return

@@ -229,7 +229,11 @@ class FieldKeys(QObject):
 
     def _leave(self, field: QWidget) -> None:
         if field.hasFocus() or field.isAncestorOf(QApplication.focusWidget()):
-            self.window.setFocus(Qt.FocusReason.OtherFocusReason)
+            # a field may name where Enter takes the keyboard (a quiz's answer: Show answer
+            # or Next), so a screen reader does not hear the window's name on the way
+            after = getattr(field, "focus_after_enter", None)
+            to = after() if after is not None else None
+            (to or self.window).setFocus(Qt.FocusReason.OtherFocusReason)
 
 
 def help_dialog(parent: QWidget) -> QDialog:

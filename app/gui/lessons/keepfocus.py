@@ -26,16 +26,69 @@ def candidates(panel, gone: QWidget) -> list[QWidget]:
         id(panel.cancel_button): [panel.next_button, panel.run_button],
         id(panel.next_button): [*question, panel.run_button, panel.next_button],
         id(panel.quiz_button): [panel.reveal_button, panel.next_button],
+        id(panel.watch.button): [panel.cancel_button, panel.next_button],  # Skip to end
     }.get(id(gone), [panel.next_button])
     return order + [*question, panel.run_button, panel.next_button, panel.back_button,
                     panel.body]
 
 
-def target(panel, gone: QWidget) -> QWidget | None:
-    for w in candidates(panel, gone):
-        if w is not gone and w.isVisible() and w.isEnabled():
+def _shown(w: QWidget) -> bool:
+    """Shown, and not inside a part being hidden (whose children keep their own flag until
+    the hiding is done: Qt asks where the focus goes in between)."""
+    return w.isVisible() and w.isVisibleTo(w.window())
+
+
+def _usable(w: QWidget, gone: QWidget) -> bool:
+    return w is not gone and _shown(w) and w.isEnabled()
+
+
+def redirect(panel) -> bool:
+    """Qt is about to move the focus off a control of the panel that turned disabled or
+    hidden (to the next in the Tab chain, often "Lessons", which a screen reader then said:
+    heard over AT-SPI after Skip to end and at a run's end). Instead: straight to the
+    control the student wants next if it can take the focus now; a disabled control keeps
+    the focus a moment if it cannot (KeepFocus hands it on once the step is shown, so the
+    reader hears nothing in between). False: not such a move (a Tab), Qt's own rule."""
+    gone = QApplication.focusWidget()
+    if getattr(panel, "_keep_focus", None) is None or gone is None \
+            or not panel.isAncestorOf(gone) or (gone.isEnabled() and _shown(gone)):
+        return False
+    best = candidates(panel, gone)
+    if _shown(gone):  # disabled: only the first choice now, else wait for it
+        first = next((w for w in best if w is not gone), None)
+        if first is not None and _usable(first, gone):
+            first.setFocus(Qt.FocusReason.OtherFocusReason)
+        return True
+    # hidden: straight on if there is somewhere to go. The first screen coming back
+    # (Finish) is not shown yet while the lesson's page hides, and Qt's own rule took the
+    # keyboard out to the control panel: it stays a moment, the page swap hands it on
+    w = target(panel, gone) or first_control(panel)
+    if w is not None:
+        w.setFocus(Qt.FocusReason.OtherFocusReason)
+    else:
+        QTimer.singleShot(0, panel, lambda: _not_left_hidden(panel, gone))
+    return True
+
+
+def _not_left_hidden(panel, gone: QWidget) -> None:
+    if QApplication.focusWidget() is gone and not _shown(gone):
+        w = first_control(panel)
+        (w or panel.window()).setFocus(Qt.FocusReason.OtherFocusReason)
+
+
+def first_control(panel) -> QWidget | None:
+    """The panel's first shown control that Tab reaches, in its focus chain."""
+    w = panel.nextInFocusChain()
+    while w is not None and w is not panel and panel.isAncestorOf(w):
+        if w.focusPolicy() & Qt.FocusPolicy.TabFocus == Qt.FocusPolicy.TabFocus \
+                and _shown(w) and w.isEnabled() and w.focusProxy() is None:
             return w
+        w = w.nextInFocusChain()
     return None
+
+
+def target(panel, gone: QWidget) -> QWidget | None:
+    return next((w for w in candidates(panel, gone) if _usable(w, gone)), None)
 
 
 def said(first: str, then: str) -> str:
@@ -55,6 +108,7 @@ class KeepFocus(QObject):
         self.panel = panel
         self.had: QWidget | None = None  # the widget that lost focus last
         QApplication.instance().focusChanged.connect(self._changed)
+        panel.quiz_answer.focus_after_enter = self._answer_target  # shortcuts.FieldKeys
         for name in self.WATCHED:
             getattr(panel, name).installEventFilter(self)
 
@@ -66,12 +120,17 @@ class KeepFocus(QObject):
             QTimer.singleShot(0, self._after_answer)
 
     def _after_answer(self) -> None:
+        w = self._answer_target()
+        if QApplication.focusWidget() is self.panel.window() and w is not None:
+            w.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _answer_target(self) -> QWidget | None:
+        """Where Enter in the quiz's field takes the keyboard, by how the answer fared."""
         p = self.panel
         outcome, p.quiz_outcome = getattr(p, "quiz_outcome", None), None
         w = {"wrong": p.reveal_button, "unreadable": p.quiz_answer}.get(outcome,
                                                                         p.next_button)
-        if QApplication.focusWidget() is p.window() and w.isVisible() and w.isEnabled():
-            w.setFocus(Qt.FocusReason.OtherFocusReason)
+        return w if w.isVisible() and w.isEnabled() else None
 
     def step_shown(self, keyed: bool) -> None:
         """A new step came up: if the student got there by Next or Back (keyed: one of

@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import Qt, QUrl, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QAccessible, QAccessibleEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
     QStackedWidget,
@@ -121,6 +121,8 @@ class LessonPanel(QWidget, StepPage, RunSteps):
         # opened by a key on the first screen: the page swap moves the focus to the step's
         # text, which says nothing of which lesson and step came up; the panel says it
         keyed = self.home.isAncestorOf(QApplication.focusWidget())
+        if keyed:  # the page swap takes the keyboard to the text, not to a stale Run
+            self.body.setFocus(Qt.FocusReason.OtherFocusReason)
         self.pages.setCurrentIndex(1)
         self.active_changed.emit(True)
         self.show_step(min(start, len(lesson.steps) - 1))
@@ -154,6 +156,10 @@ class LessonPanel(QWidget, StepPage, RunSteps):
             self.cancel_job()
             self.job.wait()
         self.lesson = self.play = None
+        # the keyboard goes to the first screen before the window changes round it: after
+        # it, a screen reader heard the charts' tabs first (over AT-SPI, at Finish)
+        if self.isAncestorOf(QApplication.focusWidget()):
+            self.show_home()
         self.focus.emit(None)
         self.drive_snapshot.emit(None)
         self.results.clear()
@@ -171,8 +177,12 @@ class LessonPanel(QWidget, StepPage, RunSteps):
         self.title.setText(f"{lesson.order}. {lesson.title}")
         self.where.setText(f"Step {index + 1} of {len(lesson.steps)} · "
                            f"{KIND_NAMES[step.kind]}: {step.title}")
+        # the step's own box is shown below: hidden first, a focused Cancel inside it lost
+        # the focus to the lesson text at a run's end (heard over AT-SPI), before Next
+        own = {"predict": self.predict_box, "run": self.run_box, "quiz": self.quiz_box}
         for w in (self.predict_box, self.run_box, self.quiz_box):
-            w.hide()
+            if w is not own.get(step.kind):
+                w.hide()
         self.feedback.setText("")
         text = getattr(step, "text", "") or ""
         if step.kind == "predict":
@@ -205,7 +215,13 @@ class LessonPanel(QWidget, StepPage, RunSteps):
             self.body.setMaximumHeight(16777215)
         self.back_button.setEnabled(index > 0 and self.job is None)
         last = index == len(lesson.steps) - 1
-        self.next_button.setText("Finish" if last else "Next")
+        words = "Finish" if last else "Next"
+        if self.next_button.text() != words:
+            self.next_button.setText(words)
+            # told to the desktop's accessibility bus: over AT-SPI a focused Finish was
+            # still named "Next"
+            QAccessible.updateAccessibility(
+                QAccessibleEvent(self.next_button, QAccessible.Event.NameChanged))
         # by Next or Back (the key's button has focus), before the focus is handed on
         keyed = QApplication.focusWidget() in (self.next_button, self.back_button)
         self._hand_focus_before_next_turns_off()
@@ -215,6 +231,10 @@ class LessonPanel(QWidget, StepPage, RunSteps):
         keep = getattr(self, "_keep_focus", None)  # keepfocus.py, where the window has it
         if keep is not None:
             keep.step_shown(keyed)
+
+    def focusNextPrevChild(self, next_: bool) -> bool:  # noqa: N802 - Qt name
+        # also how Qt moves the focus off a control that turned disabled or hidden
+        return keepfocus.redirect(self) or super().focusNextPrevChild(next_)
 
     def _hand_focus_before_next_turns_off(self) -> None:
         """A focused Next about to turn disabled (a prediction to make, a run to play
