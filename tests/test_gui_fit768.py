@@ -22,12 +22,12 @@ def _presentation_ends(bench):
     bench.toggle_presentation(False)
 
 
-def hold(bench, until, width: int) -> None:
+def hold(bench, until, width: int, height: int = SCREEN_LINES) -> None:
     """The window width x 768 (the offscreen screen is 800 x 800), as test_gui_lecture's
     hold_1024 holds it."""
     def held() -> bool:
         bench.presentation._grown = False
-        bench.setGeometry(0, 0, width, SCREEN_LINES)
+        bench.setGeometry(0, 0, width, height)
         QApplication.processEvents()
         return bench.width() == width
     until(held)

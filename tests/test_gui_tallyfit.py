@@ -6,7 +6,7 @@ right."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtWidgets import QApplication
+from test_gui_fit768 import hold
 from test_gui_lecture import as_a_projector
 
 from app.gui.appearance import scrollfit
@@ -16,15 +16,6 @@ from app.gui.appearance import scrollfit
 def _presentation_ends(bench):
     yield
     bench.toggle_presentation(False)
-
-
-def hold(bench, until, width: int, height: int) -> None:
-    def held() -> bool:
-        bench.presentation._grown = False
-        bench.setGeometry(0, 0, width, height)
-        QApplication.processEvents()
-        return bench.width() == width
-    until(held)
 
 
 def test_a_narrow_map_area_puts_the_tally_under_the_map_and_a_wide_one_beside_it(
