@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 
 from PySide6.QtCore import Qt, QUrl, Signal
-from PySide6.QtGui import QAccessible, QAccessibleEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
     QStackedWidget,
@@ -215,13 +215,7 @@ class LessonPanel(QWidget, StepPage, RunSteps):
             self.body.setMaximumHeight(16777215)
         self.back_button.setEnabled(index > 0 and self.job is None)
         last = index == len(lesson.steps) - 1
-        words = "Finish" if last else "Next"
-        if self.next_button.text() != words:
-            self.next_button.setText(words)
-            # told to the desktop's accessibility bus: over AT-SPI a focused Finish was
-            # still named "Next"
-            QAccessible.updateAccessibility(
-                QAccessibleEvent(self.next_button, QAccessible.Event.NameChanged))
+        self.next_button.setText("Finish" if last else "Next")
         # by Next or Back (the key's button has focus), before the focus is handed on
         keyed = QApplication.focusWidget() in (self.next_button, self.back_button)
         self._hand_focus_before_next_turns_off()
