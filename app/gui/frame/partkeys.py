@@ -4,7 +4,7 @@ panel), as in a browser or an office suite. With Tab alone, a keyboard-only stud
 through every control of the workbench (15 presses at 1.5x scaling, 27 at 1.0x) before
 reaching "Start with lesson 1"; with F6 it is one or two presses. A part that is hidden or
 holds nothing to focus is passed over; the focus lands on the part's first control in Tab's
-order (taborder.py), which a screen reader then says.
+order (appearance/focuschain.py), which a screen reader then says.
 """
 
 from __future__ import annotations
@@ -13,21 +13,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QApplication, QWidget
 
+from ..appearance.focuschain import first_control
 from . import taborder
-
-
-def _first_in(part: QWidget, window: QWidget) -> QWidget | None:
-    """The first control of part in the focus chain (Tab's order) that can take the focus
-    now. Only the part's own stretch of the chain is walked: a walk of the whole window's
-    chain from Python before a restyle (F6, then F11 for presentation mode) crashed Qt in
-    the restyle, in 3 of 4 runs of the every-key test."""
-    w = part.nextInFocusChain()
-    while w is not None and w is not part and part.isAncestorOf(w):
-        if w.focusPolicy() & Qt.FocusPolicy.TabFocus == Qt.FocusPolicy.TabFocus \
-                and w.focusProxy() is None and w.isVisibleTo(window) and w.isEnabled():
-            return w
-        w = w.nextInFocusChain()
-    return None
 
 
 def _first_controls(window: QWidget) -> list[tuple[QWidget, QWidget]]:
@@ -35,7 +22,7 @@ def _first_controls(window: QWidget) -> list[tuple[QWidget, QWidget]]:
     out = []
     for part in taborder.regions(window):
         if part.isVisibleTo(window):
-            first = _first_in(part, window)
+            first = first_control(part)
             if first is not None:
                 out.append((part, first))
     return out

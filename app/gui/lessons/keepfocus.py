@@ -16,6 +16,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 
 from ..appearance.announce import announce
+from ..appearance.focuschain import first_control
 
 
 def candidates(panel, gone: QWidget) -> list[QWidget]:
@@ -74,17 +75,6 @@ def _not_left_hidden(panel, gone: QWidget) -> None:
     if QApplication.focusWidget() is gone and not _shown(gone):
         w = first_control(panel)
         (w or panel.window()).setFocus(Qt.FocusReason.OtherFocusReason)
-
-
-def first_control(panel) -> QWidget | None:
-    """The panel's first shown control that Tab reaches, in its focus chain."""
-    w = panel.nextInFocusChain()
-    while w is not None and w is not panel and panel.isAncestorOf(w):
-        if w.focusPolicy() & Qt.FocusPolicy.TabFocus == Qt.FocusPolicy.TabFocus \
-                and _shown(w) and w.isEnabled() and w.focusProxy() is None:
-            return w
-        w = w.nextInFocusChain()
-    return None
 
 
 def target(panel, gone: QWidget) -> QWidget | None:
