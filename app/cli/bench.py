@@ -22,6 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from app.cli import scenariobench
 from app.cli.physics import job_count, physics, physics_specs
 
 REPO = Path(__file__).resolve().parents[2]
@@ -176,6 +177,11 @@ def _subprocess_case(name: str, log2_pages: int, spare: float | None,
     code = f"import json, sys; from app.cli.bench import *; print(json.dumps({call}))"
     done = _child([sys.executable, "-c", code], f"bench case {name!r}", cwd=REPO)
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _print_step(what: str) -> None:
+    sys.stderr.write(f"\r\033[K{what}")
+    sys.stderr.flush()
 
 
 def _print_progress(phase: str, fraction: float) -> None:
@@ -355,11 +361,24 @@ def check_arguments(args) -> None:
 def main(args) -> int:
     try:
         check_arguments(args)
+        against = scenariobench.check_against(args.against)
+        if against is not None and not args.scenarios:
+            raise ValueError("--against goes with --scenarios")
+        if args.scenarios:
+            names = scenariobench.scenario_names(args.only)
     except ValueError as e:
         print(f"ssdlab bench: error: {e}", file=sys.stderr)
         return 2
     try:
-        if args.physics:
+        if args.scenarios:
+            show = sys.stderr.isatty() and not args.json
+            rows = scenariobench.scenarios(names, args.repeat, against,
+                                           _print_step if show else None)
+            if show:
+                sys.stderr.write("\r\033[K")
+            if not args.json:
+                scenariobench.print_table(rows, against)
+        elif args.physics:
             rows = physics(args)
         elif args.tib:
             rows = [tib(args)]
@@ -368,7 +387,7 @@ def main(args) -> int:
             rows.append(host_stack(args))
             if not args.json:
                 _print_memory_note()
-    except BenchError as e:
+    except (BenchError, scenariobench.ScenarioBenchError) as e:
         print(f"ssdlab bench: error: {e}", file=sys.stderr)
         return 1
     if args.json:

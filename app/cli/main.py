@@ -103,9 +103,16 @@ def _add_bench(sub) -> None:
                    help="simulate a 1 TiB drive (2^28 pages of 4 KiB) in one process and "
                    "print its peak memory against 2.5 GiB; takes several minutes, with "
                    "progress, and Ctrl-C stops it")
+    p.add_argument("--scenarios", action="store_true",
+                   help="time every shipped scenario, whole and split into build, host "
+                   "stack and engine (CPU seconds, medians of --repeat)")
+    p.add_argument("--against", metavar="DIR", default=None,
+                   help="--scenarios: another checkout of SSD Lab timed beside this one, "
+                   "alternating, with ratios")
     p.add_argument("--only", metavar="TEXT", default=None,
                    help="--physics: run only the cases whose name contains TEXT, such as "
-                   "'greedy hot/cold' or '90/5 shared'")
+                   "'greedy hot/cold' or '90/5 shared'; --scenarios: only the scenarios "
+                   "whose file name contains TEXT")
     p.add_argument("--victim-order", choices=("newest", "oldest"), default="oldest",
                    help="which block greedy GC takes among equally empty ones, in the "
                    "physics and speed cases (default oldest)")
