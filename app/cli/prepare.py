@@ -3,12 +3,22 @@ simulates gives when it finds the engine not compiled (a fresh install, an engin
 
 Without it the first run waits, silently, for numba to compile (about a minute on two busy
 cores); here it says so at once and shows each function as it becomes ready.
+
+prepare then replays the documented experiments the lessons' compare steps show, into the
+rows cache (model/lab/rowcache.py), so that no compare step makes a student wait for a
+replay: lesson 7's journal experiment alone takes about 22 s of processor time.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import time
+
+# Processor seconds of each replay on the two-core machine (Nov 2026; the rest under 2 s):
+# the longest starts first, so it does not run alone at the end.
+REPLAY_COST_S = {"journal": 22.0, "vertex60": 6.0, "discard": 5.0, "corsair": 4.0}
 
 # The subcommands that build a drive, and so need the compiled engine.
 SIMULATING = ("simulate", "run", "experiments", "lesson", "sweep", "bench", "chart", "figures")
@@ -49,6 +59,47 @@ def ensure_compiled(command: str, workers: int | None = None) -> None:
         print(file=sys.stderr, flush=True)
 
 
+def lesson_experiments() -> list[str]:
+    """The documented experiments the bundled lessons' compare steps show, costliest first."""
+    from lessons.catalogue import bundled
+
+    names = {step.experiment for lesson in bundled() for step in lesson.steps
+             if step.kind == "compare" and step.experiment is not None}
+    return sorted(names, key=lambda n: (-REPLAY_COST_S.get(n, 0.0), n))
+
+
+def _replay(name: str) -> str:
+    from model.lab.rowcache import cached_rows
+
+    cached_rows(name)
+    return name
+
+
+def ensure_rows(workers: int | None = None) -> int:
+    """Replay the lessons' experiments the rows cache lacks, side by side, with a line as
+    each is kept; returns how many the lessons use."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from multiprocessing import get_context
+
+    from model.lab.rowcache import is_cached
+
+    names = lesson_experiments()
+    missing = [n for n in names if not is_cached(n)]
+    if not missing:
+        return len(names)
+    print(f"ssdlab prepare: replaying the {len(missing)} documented experiments the lessons "
+          "compare with, once: under a minute", file=sys.stderr, flush=True)
+    workers = workers or min(os.cpu_count() or 1, 3)
+    t0 = time.monotonic()
+    # spawn: a fork would copy this process's numba and LLVM state into each worker
+    with ProcessPoolExecutor(min(workers, len(missing)), mp_context=get_context("spawn")) as pool:
+        jobs = [pool.submit(_replay, n) for n in missing]
+        for done, job in enumerate(as_completed(jobs), 1):
+            print(f"  replayed {done} of {len(missing)} ({job.result()}), "
+                  f"{time.monotonic() - t0:.0f} s", file=sys.stderr, flush=True)
+    return len(names)
+
+
 def main(args: argparse.Namespace) -> int:
     from model.flash import warm
 
@@ -59,4 +110,12 @@ def main(args: argparse.Namespace) -> int:
         return 1
     print(f"ssdlab prepare: the simulator is compiled ({len(warm.ENTRY_POINTS)} functions "
           "in the cache)", file=sys.stderr)
+    try:
+        count = ensure_rows(args.workers)
+    except Exception as e:  # noqa: BLE001 - only a head start is lost: a compare replays
+        print(f"ssdlab prepare: warning: the lessons' experiments were not replayed ({e}); "
+              "each compare step replays its own when it is shown", file=sys.stderr)
+        return 0
+    print(f"ssdlab prepare: the {count} documented experiments the lessons compare with are "
+          "replayed and kept", file=sys.stderr)
     return 0

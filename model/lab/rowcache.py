@@ -1,12 +1,13 @@
 """A documented experiment's rows, replayed once per version of the model and kept on disk.
 
 A lesson's compare step shows an experiment's rows; replaying the journal experiment (eight
-clone / make / make clean runs) takes one to two minutes on a busy two-core machine, too long
-to wait for in class every time. The replay is deterministic, so its rows are a function of
-the code and data that produce them: they are kept under ~/.cache/ssdlab/experiments/ ($XDG_
-CACHE_HOME moves it), in a file named by a hash of every source file under model/ and every
-scenario and profile file, and replayed again whenever any of them changes. A file that
-cannot be read is replayed over, never trusted. `ssdlab experiments` always replays.
+clone / make / make clean runs) takes about 22 s of processor time, too long to wait for in
+class, so `ssdlab prepare` (setup) replays the lessons' experiments ahead. The replay is
+deterministic, so its rows are a function of the code and data that produce them: they are
+kept under ~/.cache/ssdlab/experiments/ ($XDG_CACHE_HOME moves it), in a file named by a
+hash of every source file under model/ and every scenario and profile file, and replayed
+again whenever any of them changes. A file that cannot be read is replayed over, never
+trusted. `ssdlab experiments` always replays.
 """
 
 from __future__ import annotations
@@ -45,14 +46,28 @@ def cache_dir() -> Path:
     return Path(base) / "ssdlab" / "experiments"
 
 
-def cached_rows(name: str, replay: Callable[[], list[Row]] | None = None) -> tuple[Row, ...]:
-    """The rows of experiment `name`, from the cache when this model version replayed it
-    before, else replayed now (and kept for next time when the cache can be written)."""
+def _kept(name: str) -> tuple[Row, ...] | None:
+    """The rows this model version keeps for experiment `name`, or None (none yet, or a file
+    that cannot be read)."""
     path = cache_dir() / f"{name}-{model_version()}.json"
     try:
         return tuple(Row.from_dict(d) for d in json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, TypeError):
-        pass  # none yet, or unreadable: replay
+        return None
+
+
+def is_cached(name: str) -> bool:
+    """Whether experiment `name` would come from the cache rather than be replayed."""
+    return _kept(name) is not None
+
+
+def cached_rows(name: str, replay: Callable[[], list[Row]] | None = None) -> tuple[Row, ...]:
+    """The rows of experiment `name`, from the cache when this model version replayed it
+    before, else replayed now (and kept for next time when the cache can be written)."""
+    kept = _kept(name)
+    if kept is not None:
+        return kept
+    path = cache_dir() / f"{name}-{model_version()}.json"
     rows = tuple((replay or EXPERIMENTS[name])())
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
