@@ -27,10 +27,12 @@ SIMULATING = ("simulate", "run", "experiments", "lesson", "sweep", "bench", "cha
 def add_parser(sub) -> None:
     p = sub.add_parser("prepare", help="compile the simulator once (setup.sh runs this)",
                        description="Compile the simulator's engine into numba's cache, so "
-                       "that the first run starts at once. Does nothing when it is compiled "
-                       "already.")
+                       "that the first run starts at once, then replay the documented "
+                       "experiments the lessons compare with into the rows cache. Does "
+                       "nothing for what is there already.")
     p.add_argument("--workers", type=int, choices=range(1, 9), metavar="N",
-                   help="processes compiling at once, 1 to 8 (default: the CPUs, at most 3)")
+                   help="processes compiling or replaying at once, 1 to 8 (default: the "
+                   "CPUs, at most 3)")
 
 
 def needs_engine(args: argparse.Namespace) -> bool:
