@@ -130,8 +130,9 @@ def print_table(rows: list[dict], against: Path | None) -> None:
     print(head)
     columns = (("whole command", "command_cpu"), ("scenario in process", "scenario_s"),
                ("host stack", "host"), ("engine", "engine"))
-    width = 22 if against is not None else 8
-    print(f"{'scenario':30s}" + "".join(f"{title:>{width}s}" for title, _ in columns))
+    columns = [(title, key, max(len(title), len(_cell(rows[0], key))) + 2)
+               for title, key in columns]
+    print(f"{'scenario':26s}" + "".join(f"{title:>{w}s}" for title, _, w in columns))
     for row in rows:
-        print(f"{row['scenario'][:-5]:30s}" +
-              "".join(f"{_cell(row, key):>{width}s}" for _, key in columns))
+        print(f"{row['scenario'][:-5]:26s}" +
+              "".join(f"{_cell(row, key):>{w}s}" for _, key, w in columns))
