@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .compiled import called, inline, jit
-from .prefetch import prefetch_write
+from .prefetch import prefetch, prefetch_write
 from .primitives import close_block, emit, erase, fail, pop_free, unclose_block
 from .state import (
     BLOCK_VICTIM,
@@ -58,6 +58,8 @@ from .state import (
 
 # Pages ahead whose l2p entries a GC copy loop keeps loading.
 PREFETCH_GC = 32
+# int32 p2l entries in one 64-byte cache line.
+P2L_PER_LINE = 16
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -177,6 +179,11 @@ def collect_block(a, v):
     ppb = a.regs[R_PAGES_PER_BLOCK]
     first = v * ppb
     end = first + ppb
+    # The victim's p2l entries are read in order, but a block's few lines are too short a
+    # run for the hardware prefetcher: ask for them all now, or every line stalls the loop.
+    for src in range(first, end, P2L_PER_LINE):
+        prefetch(a.p2l, src)
+    prefetch(a.p2l, end - 1)
     # Each copy remaps its page: keep the l2p entries of the next PREFETCH_GC copies loading.
     for src in range(first, min(first + PREFETCH_GC, end)):
         ahead = a.p2l[src]
