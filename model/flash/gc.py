@@ -161,6 +161,26 @@ def _count_copies(a, v, b, n):
     a.regs[R_NAND_READS] += n
 
 
+@inline
+def _prefetch_next_victim(a):
+    """Start loading the p2l lines of the block greedy or FIFO would collect next, as things
+    stand (a look only: nothing is stored), so its copy loop does not start on a miss."""
+    policy = a.regs[R_POLICY]
+    ppb = a.regs[R_PAGES_PER_BLOCK]
+    nxt = -1
+    if policy == GC_GREEDY:
+        m = a.regs[R_MIN_VALID]
+        while m <= ppb and a.bucket_head[m] < 0:
+            m += 1
+        if m <= ppb:
+            nxt = a.bucket_tail[m] if a.regs[R_VICTIM_ORDER] == ORDER_OLDEST else a.bucket_head[m]
+    elif policy == GC_FIFO and a.regs[R_FIFO_COUNT] > 0:
+        nxt = a.fifo_ring[a.regs[R_FIFO_HEAD]]
+    if nxt >= 0:
+        for src in range(nxt * ppb, nxt * ppb + ppb, P2L_PER_LINE):
+            prefetch(a.p2l, src)
+
+
 @jit
 def collect_block(a, v):
     """Collect closed block v, which pick_victim just chose (for FIFO, v is the ring's head).
@@ -234,6 +254,7 @@ def collect_block(a, v):
         _count_copies(a, v, b, done)
         a.regs[r_offset] = off
     erase(a, v)
+    _prefetch_next_victim(a)
     a.regs[R_GC_VICTIMS] += 1
     a.victim_valid[moved] += 1
     a.regs[R_LAST_VICTIM] = v  # what a step of one GC or a breakpoint names without events
