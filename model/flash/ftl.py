@@ -19,6 +19,7 @@ from .primitives import (
     fail,
     host_stamp,
     invalidate,
+    invalidate_in,
     pop_free,
     put_page,
     stream_program,
@@ -66,11 +67,16 @@ from .state import (
 # --- page mapping --------------------------------------------------------------------------
 
 @inline
-def write_page(a, lpn):
-    """Host write of one logical page: stale the old copy, GC if a block is needed, program."""
+def write_page(a, lpn, shift):
+    """Host write of one logical page: stale the old copy, GC if a block is needed, program.
+    shift: log2 of pages per block when that is a power of two (a page's block is then a
+    shift, the same value as the division for a page number >= 0), else -1."""
     old = a.l2p[lpn]
     if old >= 0:
-        invalidate(a, old)
+        if shift >= 0:
+            invalidate_in(a, old, old >> shift)
+        else:
+            invalidate(a, old)
     if a.regs[R_HOST_BLOCK] < 0:
         if a.regs[R_COPY_BLOCK] == R_HOST_BLOCK:
             # One frontier, in Desnoyers' order: the host takes its next block first, so
@@ -323,7 +329,7 @@ def write_range(a, lpn, count):
     mapping = a.regs[R_MAPPING]
     if mapping == MAP_PAGE:
         for page in range(lpn, lpn + count):
-            write_page(a, page)
+            write_page(a, page, -1)
             if a.regs[R_ERROR] != 0:
                 return
     elif mapping == MAP_BLOCK:
@@ -431,6 +437,11 @@ def run_single_page_writes(a, lpns):
     n = lpns.shape[0]
     ppb = a.regs[R_PAGES_PER_BLOCK]
     greedy = a.regs[R_POLICY] == GC_GREEDY
+    shift = -1
+    if ppb & (ppb - 1) == 0:
+        shift = 0
+        while (1 << shift) < ppb:
+            shift += 1
     for i in range(n):
         if i + PREFETCH_L2P < n:
             prefetch_write(a.l2p, lpns[i + PREFETCH_L2P])
@@ -440,11 +451,11 @@ def run_single_page_writes(a, lpns):
                 prefetch_write(a.p2l, old)
                 if greedy:
                     # The old page's block moves down a bucket: its count and links.
-                    b = old // ppb
+                    b = old >> shift if shift >= 0 else old // ppb
                     prefetch_write(a.valid, b)
                     prefetch_write(a.bucket_prev, b)
                     prefetch_write(a.bucket_next, b)
-        write_page(a, lpns[i])
+        write_page(a, lpns[i], shift)
         if a.regs[R_ERROR] != 0:
             return i
     return n

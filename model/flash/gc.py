@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from .compiled import called, inline, jit
-from .prefetch import prefetch_write
+from .prefetch import prefetch, prefetch_write
 from .primitives import close_block, emit, erase, fail, pop_free, unclose_block
 from .state import (
     BLOCK_VICTIM,
@@ -58,6 +58,8 @@ from .state import (
 
 # Pages ahead whose l2p entries a GC copy loop keeps loading.
 PREFETCH_GC = 32
+# int32 p2l entries in one 64-byte cache line.
+P2L_PER_LINE = 16
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -159,6 +161,26 @@ def _count_copies(a, v, b, n):
     a.regs[R_NAND_READS] += n
 
 
+@inline
+def _prefetch_next_victim(a):
+    """Start loading the p2l lines of the block greedy or FIFO would collect next, as things
+    stand (a look only: nothing is stored), so its copy loop does not start on a miss."""
+    policy = a.regs[R_POLICY]
+    ppb = a.regs[R_PAGES_PER_BLOCK]
+    nxt = -1
+    if policy == GC_GREEDY:
+        m = a.regs[R_MIN_VALID]
+        while m <= ppb and a.bucket_head[m] < 0:
+            m += 1
+        if m <= ppb:
+            nxt = a.bucket_tail[m] if a.regs[R_VICTIM_ORDER] == ORDER_OLDEST else a.bucket_head[m]
+    elif policy == GC_FIFO and a.regs[R_FIFO_COUNT] > 0:
+        nxt = a.fifo_ring[a.regs[R_FIFO_HEAD]]
+    if nxt >= 0:
+        for src in range(nxt * ppb, nxt * ppb + ppb, P2L_PER_LINE):
+            prefetch(a.p2l, src)
+
+
 @jit
 def collect_block(a, v):
     """Collect closed block v, which pick_victim just chose (for FIFO, v is the ring's head).
@@ -177,6 +199,11 @@ def collect_block(a, v):
     ppb = a.regs[R_PAGES_PER_BLOCK]
     first = v * ppb
     end = first + ppb
+    # The victim's p2l entries are read in order, but a block's few lines are too short a
+    # run for the hardware prefetcher: ask for them all now, or every line stalls the loop.
+    for src in range(first, end, P2L_PER_LINE):
+        prefetch(a.p2l, src)
+    prefetch(a.p2l, end - 1)
     # Each copy remaps its page: keep the l2p entries of the next PREFETCH_GC copies loading.
     for src in range(first, min(first + PREFETCH_GC, end)):
         ahead = a.p2l[src]
@@ -227,6 +254,7 @@ def collect_block(a, v):
         _count_copies(a, v, b, done)
         a.regs[r_offset] = off
     erase(a, v)
+    _prefetch_next_victim(a)
     a.regs[R_GC_VICTIMS] += 1
     a.victim_valid[moved] += 1
     a.regs[R_LAST_VICTIM] = v  # what a step of one GC or a breakpoint names without events

@@ -158,8 +158,12 @@ def unclose_block(a, b):
 @inline
 def invalidate(a, ppn):
     """Mark physical page ppn stale and keep its block's valid count (and bucket) right."""
-    ppb = a.regs[R_PAGES_PER_BLOCK]
-    b = ppn // ppb
+    invalidate_in(a, ppn, ppn // a.regs[R_PAGES_PER_BLOCK])
+
+
+@inline
+def invalidate_in(a, ppn, b):
+    """invalidate, given ppn's block b (the host loop finds it by a shift, not a division)."""
     emit(a, EV_INVALIDATE, ppn, a.p2l[ppn], 0)
     a.p2l[ppn] = INVALID_PAGE
     if a.regs[R_POLICY] == GC_GREEDY and in_bucket(a, b):
@@ -219,9 +223,15 @@ def host_stamp(a, lpn):
 @inline
 def put_page(a, ppn, lpn, stamp):
     """Program physical page ppn with logical page lpn and map it."""
+    program_in(a, ppn, ppn // a.regs[R_PAGES_PER_BLOCK], lpn, stamp)
+
+
+@inline
+def program_in(a, ppn, b, lpn, stamp):
+    """put_page, given ppn's block b (a write stream knows it: no division)."""
     a.p2l[ppn] = lpn
     a.l2p[lpn] = ppn
-    a.valid[ppn // a.regs[R_PAGES_PER_BLOCK]] += 1
+    a.valid[b] += 1
     a.regs[R_NAND_WRITES] += 1
     if a.regs[R_TRACK_VERSIONS]:
         a.stamp[ppn] = stamp
@@ -264,7 +274,7 @@ def stream_program(a, r_block, r_offset, lpn, stamp):
         a.regs[r_offset] = 0
     off = a.regs[r_offset]
     ppn = b * ppb + off
-    put_page(a, ppn, lpn, stamp)
+    program_in(a, ppn, b, lpn, stamp)
     off += 1
     a.regs[r_offset] = off
     if off == ppb:
