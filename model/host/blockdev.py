@@ -48,7 +48,7 @@ class BatchStats:
     def __add__(self, other: BatchStats) -> BatchStats:
         # field by field, in order (a few thousand sums per run: fields() each time cost
         # more than the sums)
-        return BatchStats(*map(operator.add, astuple(self), astuple(other)))
+        return _stats(tuple(map(operator.add, astuple(self), astuple(other))))
 
     @property
     def page_wa(self) -> float:
@@ -66,6 +66,20 @@ class BatchStats:
 # a BatchStats' figures as a tuple, in field order (dataclasses' own astuple copies each
 # value deeply: slow for a few thousand batches a run)
 astuple = operator.attrgetter(*(f.name for f in fields(BatchStats)))
+_FIELDS = tuple(f.name for f in fields(BatchStats))
+_ZEROS = (0,) * len(_FIELDS)
+_new = object.__new__
+
+
+def _stats(values: tuple[int, ...]) -> BatchStats:
+    """BatchStats(*values) (the fields in order, the rest 0) without the frozen dataclass's
+    field-by-field __init__: the same record, equal and hashed alike, in about half the time
+    (the block device makes one per batch: 12,835 in sysbench_vertex60)."""
+    stats = _new(BatchStats)
+    stats.__dict__.update(zip(_FIELDS, values + _ZEROS, strict=False))  # pads with 0
+    return stats
+
+
 # BatchStats' fields, in order: the host's counts, then the drive's (what _run passes)
 _HOST_COUNTS = ("write_requests", "write_bytes", "read_requests", "read_bytes",
                 "trim_requests", "trim_bytes", "flush_requests", "rmw_pages")
@@ -301,7 +315,7 @@ class BlockDevice:
     def _run(self) -> BatchStats:
         host = self._host.values()
         if not self._ops and not self._chunks:  # nothing for the drive: its counters stay
-            stats = BatchStats(*host)
+            stats = _stats(tuple(host))
         else:
             self._seal()
             chunks = self._chunks
@@ -312,7 +326,7 @@ class BlockDevice:
             regs = self.drive.arrays.regs
             before = regs[_COUNTER_REGS]
             self.drive.run_all(cmds)
-            stats = BatchStats(*host, *(regs[_COUNTER_REGS] - before).tolist())
+            stats = _stats((*host, *(regs[_COUNTER_REGS] - before).tolist()))
         self._host = dict.fromkeys(_HOST_COUNTS, 0)
         return stats
 

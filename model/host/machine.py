@@ -108,7 +108,7 @@ class Machine:
 
     def account(self, stats: BatchStats, wait: bool = True) -> None:
         """Charge a batch that was sent to the device from outside (a trace replay)."""
-        seconds = timing.batch_seconds(self.profile, stats).seconds
+        seconds = timing.batch_wait_s(self.profile, stats)
         start = max(self.clock, self.busy_until)
         self.busy_until = start + seconds
         if stats.write_bytes:
