@@ -114,6 +114,7 @@ class BlockDevice:
             raise ValueError(f"partition start ({offset} bytes) must lie inside the drive "
                              f"({drive.geometry.user_bytes} bytes)")
         self.size_bytes = drive.geometry.user_bytes - offset
+        self._offset = offset  # the partition's offset_bytes (it is frozen), at hand
         # the queue: requests one at a time in three lists, and before them, in order,
         # what came as arrays (write_blocks) or was sealed to make way for such a chunk
         self._ops: list[int] = []
@@ -185,21 +186,30 @@ class BlockDevice:
 
     def write(self, offset: int, length: int) -> None:
         """Write length bytes at byte offset of the partition."""
-        self._check("write", offset, length)
-        start = offset + self.partition.offset_bytes
+        if offset < 0 or length <= 0 or offset + length > self.size_bytes:
+            self._check("write", offset, length)  # says what is wrong
+        page = self.page_bytes
+        start = offset + self._offset
         end = start + length
-        first, last = start // self.page_bytes, (end - 1) // self.page_bytes
+        first, last = start // page, (end - 1) // page
         self._requested = True
-        self._host["write_requests"] += 1
-        self._host["write_bytes"] += length
+        host = self._host
+        host["write_requests"] += 1
+        host["write_bytes"] += length
         # A partly covered page must be read first so its other bytes survive.
-        if start % self.page_bytes:
+        if start % page:
             self._queue(OP_READ, first, 1)
-            self._host["rmw_pages"] += 1
-        if end % self.page_bytes and (last != first or not start % self.page_bytes):
+            self._host["rmw_pages"] += 1  # a new batch's counts if _queue submitted
+        if end % page and (last != first or not start % page):
             self._queue(OP_READ, last, 1)
             self._host["rmw_pages"] += 1
-        self._queue(OP_WRITE, first, last - first + 1)
+        # _queue(OP_WRITE, first, last - first + 1) inline: writeback and commits call
+        # write for every journal run and commit block
+        self._ops.append(OP_WRITE)
+        self._lpns.append(first)
+        self._counts.append(last - first + 1)
+        if len(self._ops) + self._chunked >= _AUTO_SUBMIT_COMMANDS:
+            self._finished(self._run())
         if self._shadow is not None:
             self._shadow_write(first, last - first + 1)
 
@@ -216,7 +226,7 @@ class BlockDevice:
         blocks are whole, aligned pages and the queue does not fill on the way (thousands
         of extents a sync); otherwise request by request, as write does."""
         page = self.page_bytes
-        shift, rest = divmod(self.partition.offset_bytes, page)
+        shift, rest = divmod(self._offset, page)
         if block_bytes == page and not rest and self._shadow is None and not self._watched():
             lpns, counts = [], []
             limit = self.size_bytes // block_bytes

@@ -38,13 +38,14 @@ class FsWriteback:
     def _write_extents(self, extents, counter: str) -> None:
         limit = self.opt.max_request_bytes // 4096
         merged: list[list[int]] = []
+        total = 0
         for s, ln in sorted(extents):
+            total += ln
             if merged and merged[-1][0] + merged[-1][1] == s:
                 merged[-1][1] += ln
             else:
                 merged.append([s, ln])
         self.dev.write_extents(merged, limit)
-        total = sum(ln for _, ln in merged)
         setattr(self.count, counter, getattr(self.count, counter) + total)
 
     def _writeback_inodes(self, inos) -> None:
