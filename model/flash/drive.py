@@ -74,16 +74,20 @@ class Drive:
     def run(self, commands: Commands, start: int = 0, checked: bool = False) -> int:
         """Run commands from index start; returns the index reached (len(commands) unless the
         event buffer filled first: take the events and call again from there). checked: the
-        caller made every command within bounds itself (the block device checks each
-        request as it is queued), so they are not checked again."""
-        if start == 0 and not checked:
-            commands.check(self.geometry.user_pages)
-        # Contiguous int8/int64 arrays always (no copy when they are already): one compiled
-        # specialisation, the one `python -m model.flash.warm` prepares.
-        reached = ftl.run_commands(self.arrays, np.ascontiguousarray(commands.ops, np.int8),
-                                   np.ascontiguousarray(commands.lpns, np.int64),
-                                   np.ascontiguousarray(commands.counts, np.int64),
-                                   start, len(commands))
+        caller made every command within bounds, as C-contiguous int8/int64 arrays, itself
+        (the block device checks each request as it is queued and builds its arrays so), so
+        they are neither checked nor converted again."""
+        if checked:
+            ops, lpns, counts = commands.ops, commands.lpns, commands.counts
+        else:
+            if start == 0:
+                commands.check(self.geometry.user_pages)
+            # Contiguous int8/int64 arrays always (no copy when they are already): one
+            # compiled specialisation, the one `python -m model.flash.warm` prepares.
+            ops = np.ascontiguousarray(commands.ops, np.int8)
+            lpns = np.ascontiguousarray(commands.lpns, np.int64)
+            counts = np.ascontiguousarray(commands.counts, np.int64)
+        reached = ftl.run_commands(self.arrays, ops, lpns, counts, start, ops.shape[0])
         self._raise_if_broken()
         return int(reached)
 

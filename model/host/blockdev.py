@@ -343,7 +343,8 @@ class BlockDevice:
             regs = self.drive.arrays.regs
             before = regs[_COUNTER_REGS]
             # every request was checked against the partition as it was queued (_check,
-            # write_extents' bounds), and the partition lies inside the drive
+            # write_extents' bounds), the partition lies inside the drive, and the queue's
+            # arrays are C-contiguous int8/int64 (np.array, np.full/ones, sums, concatenate)
             self.drive.run_all(cmds, checked=True)
             stats = _stats((*host, *(regs[_COUNTER_REGS] - before).tolist()))
         self._host = dict.fromkeys(_HOST_COUNTS, 0)
