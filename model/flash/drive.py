@@ -71,25 +71,31 @@ class Drive:
 
     # --- commands ---------------------------------------------------------------------------
 
-    def run(self, commands: Commands, start: int = 0) -> int:
+    def run(self, commands: Commands, start: int = 0, checked: bool = False) -> int:
         """Run commands from index start; returns the index reached (len(commands) unless the
-        event buffer filled first: take the events and call again from there)."""
-        if start == 0:
-            commands.check(self.geometry.user_pages)
-        # Contiguous int8/int64 arrays always (no copy when they are already): one compiled
-        # specialisation, the one `python -m model.flash.warm` prepares.
-        reached = ftl.run_commands(self.arrays, np.ascontiguousarray(commands.ops, np.int8),
-                                   np.ascontiguousarray(commands.lpns, np.int64),
-                                   np.ascontiguousarray(commands.counts, np.int64),
-                                   start, len(commands))
+        event buffer filled first: take the events and call again from there). checked: the
+        caller made every command within bounds, as C-contiguous int8/int64 arrays, itself
+        (the block device checks each request as it is queued and builds its arrays so), so
+        they are neither checked nor converted again."""
+        if checked:
+            ops, lpns, counts = commands.ops, commands.lpns, commands.counts
+        else:
+            if start == 0:
+                commands.check(self.geometry.user_pages)
+            # Contiguous int8/int64 arrays always (no copy when they are already): one
+            # compiled specialisation, the one `python -m model.flash.warm` prepares.
+            ops = np.ascontiguousarray(commands.ops, np.int8)
+            lpns = np.ascontiguousarray(commands.lpns, np.int64)
+            counts = np.ascontiguousarray(commands.counts, np.int64)
+        reached = ftl.run_commands(self.arrays, ops, lpns, counts, start, ops.shape[0])
         self._raise_if_broken()
         return int(reached)
 
-    def run_all(self, commands: Commands) -> None:
+    def run_all(self, commands: Commands, checked: bool = False) -> None:
         """Run every command; only for drives without events (or with room for them all)."""
         if self.event_capacity:
             raise ValueError("run_all is for drives without events; use run() and take events")
-        self.run(commands)
+        self.run(commands, checked=checked)
 
     def write_pages(self, lpns: np.ndarray) -> None:
         """Host writes of single pages, the whole-drive hot path (no events)."""

@@ -201,6 +201,13 @@ def kernel_tree(scale: float = 1.0, seed: int = 2639,
     every directory has a Makefile except under Documentation. cancel: asked once per
     directory; True raises Cancelled.
     """
+    paths, sizes = _kernel_tree_columns(scale, seed, cancel)
+    return [FileSpec(p, s) for p, s in zip(paths, sizes, strict=True)]
+
+
+def _kernel_tree_columns(scale: float, seed: int, cancel: Callable[[], bool] | None
+                         ) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """kernel_tree's paths and sizes in bytes (kernel_tree_on_disk makes its own files)."""
     if not scale > 0:
         raise ValueError(f"scale must be positive; got {scale}")
     key = (float(scale), int(seed))
@@ -210,17 +217,16 @@ def kernel_tree(scale: float = 1.0, seed: int = 2639,
         kept = treecache.load(*key)
         if kept is None:
             files = _build_kernel_tree(scale, seed, cancel)
-            treecache.store(*key, [f.path for f in files], [f.size_bytes for f in files])
-        else:
-            files = [FileSpec(p, s) for p, s in zip(*kept, strict=True)]
-        _TREES[key] = tuple(files)
-    return list(_TREES[key])
+            kept = [f.path for f in files], [f.size_bytes for f in files]
+            treecache.store(*key, *kept)
+        _TREES[key] = (tuple(kept[0]), tuple(kept[1]))
+    return _TREES[key]
 
 
-# Built trees by (scale, seed): a lesson runs the same tree in each of its configurations,
-# and building one takes about half a second of random draws one at a time (kept on disk
-# too, for the next run: treecache.py).
-_TREES: dict[tuple[float, int], tuple[FileSpec, ...]] = {}
+# Built trees by (scale, seed), as paths and sizes: a lesson runs the same tree in each of
+# its configurations, and building one takes about half a second of random draws one at a
+# time (kept on disk too, for the next run: treecache.py).
+_TREES: dict[tuple[float, int], tuple[tuple[str, ...], tuple[int, ...]]] = {}
 
 
 def _build_kernel_tree(scale: float, seed: int,
@@ -325,14 +331,31 @@ def build_outputs(files: Sequence[FileSpec], seed: int = 2639) -> list[FileSpec]
     for its ELF headers and sections; vmlinux.o and vmlinux are about 4-5 % of the source
     tree each, bzImage about 1 %, System.map well under 1 %.
     """
-    rng = np.random.default_rng(seed)
     sources = [spec for spec in files if spec.path.endswith(".c")]
-    ratios = rng.uniform(1.2, 2.0, size=len(sources))
-    out = [FileSpec(spec.path[:-2] + ".o", max(4096, int(spec.size_bytes * r)))
-           for spec, r in zip(sources, ratios, strict=True)]
-    tree = total_bytes(files)
-    out.extend(FileSpec(path, max(4096, int(tree * share))) for path, share in _LINK_PRODUCTS)
+    out = [_object(spec, r) for spec, r in zip(sources, _object_ratios(len(sources), seed),
+                                                strict=True)]
+    out.extend(_link_products(files))
     return out
+
+
+def output_paths(files: Sequence[FileSpec]) -> list[str]:
+    """The paths of build_outputs(files), in its order, without drawing their sizes."""
+    return [spec.path[:-2] + ".o" for spec in files if spec.path.endswith(".c")] + [
+        path for path, _ in _LINK_PRODUCTS]
+
+
+def _object_ratios(n: int, seed: int) -> list[float]:
+    """Object size / source size of the tree's n .c files, in order."""
+    return np.random.default_rng(seed).uniform(1.2, 2.0, size=n).tolist()
+
+
+def _object(source: FileSpec, ratio: float) -> FileSpec:
+    return FileSpec(source.path[:-2] + ".o", max(4096, int(source.size_bytes * ratio)))
+
+
+def _link_products(files: Sequence[FileSpec]) -> list[FileSpec]:
+    tree = total_bytes(files)
+    return [FileSpec(path, max(4096, int(tree * share))) for path, share in _LINK_PRODUCTS]
 
 
 # The pack of a one-commit (shallow) clone as a share of the checked-out tree's bytes,
@@ -400,8 +423,8 @@ def make_schedule(files: Sequence[FileSpec], seed: int = 2639,
     are compiled, nothing is linked and headers are read only as the compiles pull them.
     """
     rng = np.random.default_rng(seed)
-    outputs = build_outputs(files, seed)
-    objects = {spec.path: spec for spec in outputs}
+    c_files = [spec for spec in files if spec.path.endswith(".c")]
+    ratios = _object_ratios(len(c_files), seed)  # build_outputs' sizes, made for the units
     headers = [spec.path for spec in files if spec.path.endswith(".h")]
     pool = [p for p in headers if p.startswith("include/")][:common_headers] or headers[
         :common_headers]
@@ -410,25 +433,27 @@ def make_schedule(files: Sequence[FileSpec], seed: int = 2639,
         local.setdefault(path.rsplit("/", 1)[0], []).append(path)
     units: list[MakeUnit] = []
     seen: set[str] = set()
-    sources = [spec.path for spec in files
-               if spec.path.endswith(".c") and in_targets(spec.path, targets)]
+    # in_targets for each .c file, with the prefixes made once
+    exact, prefixes = set(targets), tuple(t.rstrip("/") + "/" for t in targets)
+    sources = [(spec, r) for spec, r in zip(c_files, ratios, strict=True)
+               if not targets or spec.path in exact or spec.path.startswith(prefixes)]
     # rng.choice(len(pool), size, replace=False) a unit, drawn for all units at once
     with RawDraws(rng) as draws:
         chosen = (draws.samples(len(pool), min(headers_per_unit, len(pool)), len(sources))
                   if pool else [[]] * len(sources))
-    for path, picks in zip(sources, chosen, strict=True):
+    for (spec, ratio), picks in zip(sources, chosen, strict=True):
+        path = spec.path
         near = local.get(path.rsplit("/", 1)[0], [])[:3]
         reads = (path, *near, *[pool[i] for i in picks])
         seen.update(reads)
-        units.append(MakeUnit(reads, (objects[path[:-2] + ".o"],)))
+        units.append(MakeUnit(reads, (_object(spec, ratio),)))
     if targets:
         return units
     rest = tuple(p for p in headers if p not in seen)
     if rest:
         units.append(MakeUnit(rest, ()))
-    n_objects = sum(1 for spec in files if spec.path.endswith(".c"))
-    object_paths = tuple(spec.path for spec in outputs[:n_objects])
-    units.append(MakeUnit(object_paths, tuple(outputs[n_objects:])))
+    object_paths = tuple(spec.path[:-2] + ".o" for spec in c_files)
+    units.append(MakeUnit(object_paths, tuple(_link_products(files))))
     return units
 
 
@@ -440,12 +465,14 @@ def kernel_tree_on_disk(disk_bytes: int = KERNEL_DISK_BYTES, scale: float = 1.0,
                         cancel: Callable[[], bool] | None = None) -> list[FileSpec]:
     """The kernel tree with file sizes scaled so that it occupies disk_bytes in 4 KiB blocks
     (what du reports, and how the seeds size the 2.6.39 tree: 36,706 files, 493 MB)."""
-    files = kernel_tree(scale=scale, cancel=cancel)
-    sizes = np.array([f.size_bytes for f in files], dtype=np.float64)
+    paths, raw = _kernel_tree_columns(scale, 2639, cancel)  # kernel_tree's own seed
+    sizes = np.array(raw, dtype=np.float64)
     target = disk_bytes * scale
     lo, hi = 0.1, 1.0
     for _ in range(50):
         mid = (lo + hi) / 2
         on_disk = (np.ceil(sizes * mid / 4096) * 4096).sum()
         lo, hi = (mid, hi) if on_disk < target else (lo, mid)
-    return [FileSpec(f.path, max(1, int(f.size_bytes * lo))) for f in files]
+    # max(1, int(size * lo)) for every file: the same double product, truncated alike
+    scaled = np.maximum(1, (sizes * lo).astype(np.int64)).tolist()
+    return [FileSpec(p, s) for p, s in zip(paths, scaled, strict=True)]

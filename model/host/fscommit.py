@@ -62,8 +62,10 @@ class FsCommit:
             self.count.journal_blocks += writes.journal_blocks
             self.count.commits += 1
             self.count.flushes += 2
-            for b in tx.metadata:
-                self._home(b)
+            if tx.metadata:  # _home of each block, in one set update
+                if not self.home_dirty:
+                    self.home_dirty_since = self.now
+                self.home_dirty.update(tx.metadata)
             if self.journal.needs_checkpoint:
                 self._write_home()
         if self.opt.discard and tx.freed:

@@ -17,11 +17,11 @@ from .filetree import (
     PACK_RATIO,
     Cancelled,
     FileSpec,
-    build_outputs,
     clone_outputs,
     directories,
     make_schedule,
     makefiles,
+    output_paths,
 )
 from .machine import Machine
 
@@ -178,7 +178,7 @@ def make_clean_targets(tree: Tree, files: Sequence[FileSpec], read_makefiles: bo
     """What make clean visits: the tree's directories (inodes), the build outputs that
     exist (paths) and the Makefiles it reads on the way (inodes; none when
     read_makefiles is False: a walk that only lists directories)."""
-    outputs = [spec.path for spec in build_outputs(files) if spec.path in tree.files]
+    outputs = [path for path in output_paths(files) if path in tree.files]
     dirs = [ino for path, ino in tree.dirs.items() if path.startswith(tree.top)]
     reads = [tree.files[p] for p in makefiles(files) if p in tree.files] \
         if read_makefiles else []

@@ -38,13 +38,14 @@ class FsWriteback:
     def _write_extents(self, extents, counter: str) -> None:
         limit = self.opt.max_request_bytes // 4096
         merged: list[list[int]] = []
+        total = 0
         for s, ln in sorted(extents):
+            total += ln
             if merged and merged[-1][0] + merged[-1][1] == s:
                 merged[-1][1] += ln
             else:
                 merged.append([s, ln])
         self.dev.write_extents(merged, limit)
-        total = sum(ln for _, ln in merged)
         setattr(self.count, counter, getattr(self.count, counter) + total)
 
     def _writeback_inodes(self, inos) -> None:
@@ -53,13 +54,16 @@ class FsWriteback:
         the pass's I/O is done, across commits."""
         out: list[tuple[int, int]] = []
         reserved = 0
+        old_rule = not self.journal_credits  # the journal stays as it is during a pass
         for ino in inos:
             f = self.inodes.get(ino)
             self._dirty_inodes.pop(ino, None)
             if f is None:
                 continue
-            self.dirty_bytes -= _dirty_pages(f) * 4096
-            if self._handle_start(WRITEPAGES_CREDITS + CONVERSION_CREDITS, reserved, out):
+            self.dirty_bytes -= (f.pending_blocks + len(f.dirty_blocks)) * 4096
+            # _handle_start commits nothing without a running transaction
+            if self.tx is not None and self._handle_start(
+                    WRITEPAGES_CREDITS + CONVERSION_CREDITS, reserved, out):
                 out = []
             if f.pending_blocks:
                 self.reserved_blocks -= f.pending_blocks
@@ -69,7 +73,7 @@ class FsWriteback:
                 out += [(self._block_of(f, b), 1) for b in sorted(f.dirty_blocks)]
                 f.dirty_blocks.clear()
             reserved += CONVERSION_CREDITS
-            if not self.journal_credits and self._tx_full():
+            if old_rule and self._tx_full():
                 # 2.6.39 era: commit once the metadata reached the maximum
                 self._write_extents(out, "data_blocks")
                 out = []

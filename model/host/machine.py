@@ -57,6 +57,9 @@ class StepResult:
         return out
 
 
+_WAIT_KEPT = 4096  # batch times kept by figures; then the memo starts afresh
+
+
 class Machine:
     """A drive of `profile` (optionally scaled to user_pages) with a partition and an
     ext4-like file system, driven by a host of `host` speed.
@@ -92,6 +95,8 @@ class Machine:
         # everything sent to the drive so far, field by field in BatchStats' order: summed
         # in place after each batch instead of a new BatchStats each time
         self._io_totals = [0] * len(fields(BatchStats))
+        self._wait_s: dict[tuple[int, ...], float] = {}  # batch figures -> seconds (account)
+        self._wait_profile = profile  # the profile those seconds are for
         # (start s, end s, BatchStats, free blocks after) of every batch the drive worked
         # on, when something (a time series) asked for it; None: not recorded
         self.timeline: list[tuple[float, float, BatchStats, int]] | None = None
@@ -108,13 +113,21 @@ class Machine:
 
     def account(self, stats: BatchStats, wait: bool = True) -> None:
         """Charge a batch that was sent to the device from outside (a trace replay)."""
-        seconds = timing.batch_seconds(self.profile, stats).seconds
+        figures = astuple(stats)
+        # a batch's time depends only on its figures and the profile: batches repeat (every
+        # fsync of a clean file is one flush), so the time is kept by figures
+        if self._wait_profile is not self.profile or len(self._wait_s) >= _WAIT_KEPT:
+            self._wait_profile = self.profile
+            self._wait_s = {}
+        seconds = self._wait_s.get(figures)
+        if seconds is None:
+            seconds = self._wait_s[figures] = timing.batch_wait_s(self.profile, stats)
         start = max(self.clock, self.busy_until)
         self.busy_until = start + seconds
         if stats.write_bytes:
             self._in_flight.append((self.busy_until, stats.write_bytes))
             self._in_flight_bytes += stats.write_bytes
-        self._io_totals[:] = map(operator.add, self._io_totals, astuple(stats))
+        self._io_totals[:] = map(operator.add, self._io_totals, figures)
         if self.timeline is not None:
             self.timeline.append((start, self.busy_until, stats, self.drive.free_blocks))
         if wait:

@@ -89,6 +89,22 @@ def batch_seconds(profile: DeviceProfile, stats: BatchStats,
     if not isinstance(queue_depth, int) or not 1 <= queue_depth <= 65536:
         raise ValueError(f"queue_depth must be a whole number from 1 to 65536; "
                          f"got {queue_depth!r}")
+    seconds, flash_s, link_s, trim_s, overhead_s = _batch_parts(profile, stats, queue_depth)
+    write_mb_s = (stats.write_bytes / 1e6 / seconds
+                  if stats.write_bytes and seconds > 0 else math.nan)
+    return TimingResult(seconds=seconds, flash_s=flash_s, link_s=link_s, trim_s=trim_s,
+                        overhead_s=overhead_s, write_mb_s=write_mb_s)
+
+
+def batch_wait_s(profile: DeviceProfile, stats: BatchStats) -> float:
+    """batch_seconds(profile, stats).seconds at the default queue depth, without the
+    result record: the Machine charges every batch (13,000 fsyncs in sysbench_vertex60)."""
+    return _batch_parts(profile, stats, DEFAULT_QUEUE_DEPTH)[0]
+
+
+def _batch_parts(profile: DeviceProfile, stats: BatchStats, queue_depth: int
+                 ) -> tuple[float, float, float, float, float]:
+    """(seconds, flash_s, link_s, trim_s, overhead_s) of a batch; queue_depth checked."""
     flash_s = flash_seconds(profile, stats.nand_reads, stats.nand_writes, stats.erases)
     link_s = (stats.write_bytes + stats.read_bytes) / (profile.host_link_mb_s * 1e6)
     commands = stats.write_requests + stats.read_requests + stats.flush_requests
@@ -108,11 +124,7 @@ def batch_seconds(profile: DeviceProfile, stats: BatchStats,
         seconds = max(io_s, trim_s) + flush_s
     else:
         seconds = io_s + trim_s + flush_s
-
-    write_mb_s = (stats.write_bytes / 1e6 / seconds
-                  if stats.write_bytes and seconds > 0 else math.nan)
-    return TimingResult(seconds=seconds, flash_s=flash_s, link_s=link_s, trim_s=trim_s,
-                        overhead_s=overhead_s, write_mb_s=write_mb_s)
+    return seconds, flash_s, link_s, trim_s, overhead_s
 
 
 def sequential_write_mb_s(profile: DeviceProfile, request_bytes: int = 512 * 1024,
