@@ -22,16 +22,22 @@ import sys
 import time
 
 
-def _timed_engine(clock: dict):
-    """Wrap the compiled entry points the drive calls, adding their CPU seconds to
-    clock[phase]; a kind's first call is numba loading it, counted as "load"."""
-    import model.flash.drive as drive
+class _Timed:
+    """A module as the drive sees it, with some of its compiled functions timed. The drive
+    module's name for it is swapped, never the module's own attributes: numba resolves a
+    compiled function's callees from its module, and would find a Python wrapper there."""
 
-    seen = set()
+    def __init__(self, module, names, clock: dict):
+        self._module = module
+        seen = set()
+        for name in names:
+            setattr(self, name, self._wrap(getattr(module, name), name, seen, clock))
 
-    def wrap(module, name):
-        fn = getattr(module, name)
+    def __getattr__(self, name):
+        return getattr(self._module, name)
 
+    @staticmethod
+    def _wrap(fn, name, seen, clock):
         def timed(*a, **k):
             t = time.process_time()
             try:
@@ -41,12 +47,16 @@ def _timed_engine(clock: dict):
                 seen.add(name)
                 clock[key] = clock.get(key, 0.0) + time.process_time() - t
 
-        setattr(module, name, timed)
+        return timed
 
-    for name in ("run_commands", "run_single_page_writes"):
-        wrap(drive.ftl, name)
-    for name in ("collect", "idle_gc"):
-        wrap(drive.gc, name)
+
+def _timed_engine(clock: dict) -> None:
+    """Time the compiled entry points the drive calls, adding their CPU seconds to
+    clock[phase]; a kind's first call is numba loading it, counted as "load"."""
+    import model.flash.drive as drive
+
+    drive.ftl = _Timed(drive.ftl, ("run_commands", "run_single_page_writes"), clock)
+    drive.gc = _Timed(drive.gc, ("collect", "idle_gc"), clock)
 
 
 def main(path: str) -> dict:
