@@ -13,7 +13,14 @@ def test_the_lessons_experiments_costliest_first():
 
 
 def test_missing_rows_are_replayed_side_by_side_and_kept(tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # the spawned workers inherit it
+    import numba
+
+    import model.flash.compiled  # noqa: F401 - sets numba's cache folder from XDG_CACHE_HOME
+
+    # The spawned workers inherit both: a fresh rows cache, and this process's compiled
+    # engine (moving XDG_CACHE_HOME alone would send them to compile it again).
+    monkeypatch.setenv("NUMBA_CACHE_DIR", numba.config.CACHE_DIR)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     monkeypatch.setattr(prepare, "lesson_experiments", lambda: ["fstrim", "x25m"])
     assert not rowcache.is_cached("fstrim")
     assert prepare.ensure_rows(workers=2) == 2
