@@ -77,17 +77,25 @@ def next_random(a):
 
 
 @inline
-def _greedy_victim(a):
+def _greedy_look(a):
+    """(the fewest valid pages any closed block has, the block greedy takes among those), or
+    (pages per block + 1, -1) when no block is closed; a look only, nothing is stored."""
     ppb = a.regs[R_PAGES_PER_BLOCK]
     v = a.regs[R_MIN_VALID]
     while v <= ppb and a.bucket_head[v] < 0:
         v += 1
-    a.regs[R_MIN_VALID] = v
     if v > ppb:
-        return -1
+        return v, -1
     if a.regs[R_VICTIM_ORDER] == ORDER_OLDEST:
-        return a.bucket_tail[v]
-    return a.bucket_head[v]
+        return v, a.bucket_tail[v]
+    return v, a.bucket_head[v]
+
+
+@inline
+def _greedy_victim(a):
+    v, b = _greedy_look(a)
+    a.regs[R_MIN_VALID] = v  # the buckets below are empty: the next look starts here
+    return b
 
 
 @called
@@ -169,11 +177,7 @@ def _prefetch_next_victim(a):
     ppb = a.regs[R_PAGES_PER_BLOCK]
     nxt = -1
     if policy == GC_GREEDY:
-        m = a.regs[R_MIN_VALID]
-        while m <= ppb and a.bucket_head[m] < 0:
-            m += 1
-        if m <= ppb:
-            nxt = a.bucket_tail[m] if a.regs[R_VICTIM_ORDER] == ORDER_OLDEST else a.bucket_head[m]
+        nxt = _greedy_look(a)[1]
     elif policy == GC_FIFO and a.regs[R_FIFO_COUNT] > 0:
         nxt = a.fifo_ring[a.regs[R_FIFO_HEAD]]
     if nxt >= 0:
