@@ -186,8 +186,7 @@ class BlockDevice:
 
     def write(self, offset: int, length: int) -> None:
         """Write length bytes at byte offset of the partition."""
-        if offset < 0 or length <= 0 or offset + length > self.size_bytes:
-            self._check("write", offset, length)  # says what is wrong
+        self._check("write", offset, length)
         page = self.page_bytes
         start = offset + self._offset
         end = start + length
@@ -203,13 +202,7 @@ class BlockDevice:
         if end % page and (last != first or not start % page):
             self._queue(OP_READ, last, 1)
             self._host["rmw_pages"] += 1
-        # _queue(OP_WRITE, first, last - first + 1) inline: writeback and commits call
-        # write for every journal run and commit block
-        self._ops.append(OP_WRITE)
-        self._lpns.append(first)
-        self._counts.append(last - first + 1)
-        if len(self._ops) + self._chunked >= _AUTO_SUBMIT_COMMANDS:
-            self._finished(self._run())
+        self._queue(OP_WRITE, first, last - first + 1)
         if self._shadow is not None:
             self._shadow_write(first, last - first + 1)
 

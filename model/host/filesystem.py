@@ -216,16 +216,9 @@ class FileSystem(FsAllocation, FsWriteback, FsCommit):
             idx += 1
         d.fill[idx] += need
         d.entries[name] = (ino, idx)
-        block = self._block_of(d, idx)
+        self._meta(self._block_of(d, idx))
         d.mtime = self.now
-        tx = self.tx
-        if tx is not None:  # _meta(block) and _inode_changed(d.ino) inline: a link a file
-            g, i = divmod(d.ino - 1, self._inodes_per_group)
-            tx.metadata.add(block)
-            tx.metadata.add(self._itable_starts[g] + i // self._inodes_per_block)
-        else:
-            self._meta(block)
-            self._inode_changed(d.ino)
+        self._inode_changed(d.ino)
 
     def _unlink_entry(self, d: Inode, name: str) -> int:
         ino, idx = d.entries.pop(name)
@@ -315,12 +308,7 @@ class FileSystem(FsAllocation, FsWriteback, FsCommit):
         self.dirty_bytes += (f.pending_blocks + len(f.dirty_blocks) - before) * 4096
         f.size = max(f.size, offset + length)
         f.mtime = self.now
-        tx = self.tx  # _inode_changed(ino) inline: every write of every file
-        if tx is not None:
-            g, idx = divmod(ino - 1, self._inodes_per_group)
-            tx.metadata.add(self._itable_starts[g] + idx // self._inodes_per_block)
-        else:
-            self._inode_changed(ino)
+        self._inode_changed(ino)
         # ext4_nonda_switch: once delayed-allocation data holds half the free space, ext4
         # starts writeback of the whole file system (measured: a fill of a 1 GiB file
         # system to 90 % writes most of its data before any sync).

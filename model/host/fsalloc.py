@@ -36,15 +36,8 @@ class FsAllocation:
             else:
                 continue
             self.free_inodes[g] -= 1
-            tx = self.tx
-            if tx is not None:  # _meta_all and _inode_changed inline: once per new inode
-                tx.metadata.update(self._ibitmap_meta[g])
-                tx.metadata.add(self._itable_starts[g]
-                                + (ino - 1 - g * self._inodes_per_group)
-                                // self._inodes_per_block)
-            else:
-                self._meta_all(self._ibitmap_meta[g])
-                self._inode_changed(ino)
+            self._meta_all(self._ibitmap_meta[g])
+            self._inode_changed(ino)
             return ino
         raise OSError(28, "no free inodes")
 

@@ -61,9 +61,7 @@ class FsWriteback:
             if f is None:
                 continue
             self.dirty_bytes -= (f.pending_blocks + len(f.dirty_blocks)) * 4096
-            # _handle_start commits nothing without a running transaction
-            if self.tx is not None and self._handle_start(
-                    WRITEPAGES_CREDITS + CONVERSION_CREDITS, reserved, out):
+            if self._handle_start(WRITEPAGES_CREDITS + CONVERSION_CREDITS, reserved, out):
                 out = []
             if f.pending_blocks:
                 self.reserved_blocks -= f.pending_blocks

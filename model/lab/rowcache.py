@@ -46,10 +46,12 @@ def cache_dir() -> Path:
     return Path(base) / "ssdlab" / "experiments"
 
 
-def _kept(name: str) -> tuple[Row, ...] | None:
-    """The rows this model version keeps for experiment `name`, or None (none yet, or a file
-    that cannot be read)."""
-    path = cache_dir() / f"{name}-{model_version()}.json"
+def _path(name: str) -> Path:
+    return cache_dir() / f"{name}-{model_version()}.json"
+
+
+def _kept(path: Path) -> tuple[Row, ...] | None:
+    """The rows kept at path, or None (none yet, or a file that cannot be read)."""
     try:
         return tuple(Row.from_dict(d) for d in json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, TypeError):
@@ -58,16 +60,16 @@ def _kept(name: str) -> tuple[Row, ...] | None:
 
 def is_cached(name: str) -> bool:
     """Whether experiment `name` would come from the cache rather than be replayed."""
-    return _kept(name) is not None
+    return _kept(_path(name)) is not None
 
 
 def cached_rows(name: str, replay: Callable[[], list[Row]] | None = None) -> tuple[Row, ...]:
     """The rows of experiment `name`, from the cache when this model version replayed it
     before, else replayed now (and kept for next time when the cache can be written)."""
-    kept = _kept(name)
+    path = _path(name)
+    kept = _kept(path)
     if kept is not None:
         return kept
-    path = cache_dir() / f"{name}-{model_version()}.json"
     rows = tuple((replay or EXPERIMENTS[name])())
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
