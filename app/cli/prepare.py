@@ -12,7 +12,6 @@ replay: lesson 7's journal experiment alone takes about 22 s of processor time.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 
@@ -83,6 +82,7 @@ def ensure_rows(workers: int | None = None) -> int:
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from multiprocessing import get_context
 
+    from model.flash.warm import default_workers
     from model.lab.rowcache import is_cached
 
     names = lesson_experiments()
@@ -91,7 +91,7 @@ def ensure_rows(workers: int | None = None) -> int:
         return len(names)
     print(f"ssdlab prepare: replaying the {len(missing)} documented experiments the lessons "
           "compare with, once: under a minute", file=sys.stderr, flush=True)
-    workers = workers or min(os.cpu_count() or 1, 3)
+    workers = workers or default_workers()
     t0 = time.monotonic()
     # spawn: a fork would copy this process's numba and LLVM state into each worker
     with ProcessPoolExecutor(min(workers, len(missing)), mp_context=get_context("spawn")) as pool:

@@ -215,6 +215,11 @@ def _parallel(todo: list[str], workers: int) -> Iterator[str]:
             w.close()
 
 
+def default_workers() -> int:
+    """Processes `prepare` runs side by side: the CPUs this process may use, at most 3."""
+    return max(1, min(3, len(os.sched_getaffinity(0))))
+
+
 def prepare(workers: int | None = None) -> Iterator[Step]:
     """Compile every entry point not yet cached, yielding a Step as each becomes ready.
 
@@ -227,7 +232,7 @@ def prepare(workers: int | None = None) -> Iterator[Step]:
     todo = [e.name for e in ENTRY_POINTS if not _is_cached(e)]
     total = len(todo)
     if workers is None:
-        workers = max(1, min(3, len(os.sched_getaffinity(0))))
+        workers = default_workers()
     if workers > 1 and total > 1:
         names = _parallel(todo, workers)
     else:
