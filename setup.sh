@@ -93,9 +93,14 @@ fi
 stamp=.venv/.ssdlab-pyproject.sha256
 want=$(sha256sum pyproject.toml | cut -d' ' -f1)
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-    echo "setup.sh: installing SSD Lab and its test tools into .venv" >&2
-    PIP_NO_INPUT=1 .venv/bin/python -m pip install -q --disable-pip-version-check \
-        -e '.[test]' </dev/null
+    # A first install downloads about 1 GB (Qt is most of it): pip names each package as
+    # it fetches it, with a progress bar on a terminal, so a slow network never looks stuck.
+    echo "setup.sh: installing SSD Lab and its test tools into .venv" \
+        "(a first install downloads about 1 GB)" >&2
+    # (pipefail: pip's own failure still stops the script; grep only thins the lines)
+    PIP_NO_INPUT=1 .venv/bin/python -m pip install --disable-pip-version-check \
+        --progress-bar on -e '.[test]' </dev/null 2>&1 \
+        | { grep --line-buffered -v '^Requirement already satisfied' || true; } >&2
     echo "$want" >"$stamp"
 fi
 

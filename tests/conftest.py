@@ -37,6 +37,12 @@ os.environ["SSDLAB_CONFIG_DIR"] = tempfile.mkdtemp(prefix="ssdlab-test-config-")
 HANG_GUARD_MS = 5 * 60 * 1000
 
 
+def pytest_configure(config):
+    from suiteprogress import register
+
+    register(config)
+
+
 @pytest.fixture(scope="session")
 def compiled_engine():
     """The numba engine, compiled (or loaded from its cache) once, before any window test

@@ -149,19 +149,38 @@ def test_a_bad_output_folder_is_refused_naming_the_option(tmp_path):
     assert unknown.returncode == 2 and "--only nope" in unknown.stderr
 
 
+# The command as `ssdlab figures`, except that the second figure's run waits until a signal
+# comes: the test, not the machine's speed, decides when Ctrl+C arrives (the first figure is
+# finished, the second is being drawn).
+_HELD = """
+import signal, sys, threading
+from model.lab import galleryrun
+from app.cli.main import main
+second = list(galleryrun.BUILDERS)[1]
+def held(*args):
+    print("held: waiting for the signal", file=sys.stderr, flush=True)
+    threading.Event().wait()  # Ctrl+C raises KeyboardInterrupt here, in the main thread
+galleryrun.BUILDERS[second] = held
+sys.exit(main(sys.argv[1:]))
+"""
+
+
 def test_ctrl_c_leaves_only_finished_figures(tmp_path):
     out = tmp_path / "out"
-    proc = subprocess.Popen([*SSDLAB, "figures", "-o", str(out), "--small"], cwd=ROOT,
-                            env=ENV, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                            text=True)
+    proc = subprocess.Popen([sys.executable, "-c", _HELD, "figures", "-o", str(out),
+                             "--small"], cwd=ROOT, env=ENV, stderr=subprocess.PIPE,
+                            stdout=subprocess.DEVNULL, text=True)
+    seen = []
     try:
         for line in proc.stderr:  # waits on the first figure finishing, however long
-            if "done in" in line:
+            seen.append(line)
+            if line.startswith("held:"):
                 break
         proc.send_signal(signal.SIGINT)
-        proc.communicate(timeout=300)
+        seen += proc.communicate(timeout=300)[1].splitlines()
     finally:
         proc.kill()
+    assert any("done in" in line for line in seen), seen
     assert proc.returncode == 130
     index = json.loads((out / "index.json").read_text())
     names = [f["name"] for f in index["figures"]]

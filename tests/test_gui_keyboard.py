@@ -58,6 +58,10 @@ def _quiet(w) -> None:
         panel.job.wait()
         settle()
     w.reset_all()  # a key before may have changed a setting, the panel or the mode
+    # Wait until each drive's worker has handled the pause: a snapshot it published while
+    # still running would otherwise arrive later and turn Play back into Pause.
+    for view in w.views:
+        view.settle()
     for top in QApplication.topLevelWidgets():
         if top is not w and top.isVisible():
             top.close()
