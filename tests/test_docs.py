@@ -197,7 +197,7 @@ def test_each_ssdlab_command_parses_with_the_real_parser(cmd):
 
 
 def test_only_a_bare_launch_would_open_the_window():
-    # The README's launch lines with arguments are promised to run headless.
+    # The pages' launch lines with arguments are promised to run headless.
     for cmd in SSDLAB_COMMANDS:
         args = ssdlab_args(cmd)
         if args:
