@@ -20,7 +20,7 @@ MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 # measured lines: solid, dotted, dash-dot, dash-dot-dot ... (never plain dashes: analytic)
 MEASURED_DASHES = ("-", (0, (1, 1.3)), (0, (4, 1.5, 1, 1.5)), (0, (4, 1.2, 1, 1.2, 1, 1.2)),
                    (0, (7, 1.5)), (0, (1, 2.5)), (0, (7, 1.5, 1, 1.5)), (0, (2, 1)))
-# analytic curves: dashes of lengths of their own (the README calls them dashed)
+# analytic curves: dashes of lengths of their own (docs/author.md calls them dashed)
 ANALYTIC_DASHES = ((0, (3.5, 2)), (0, (7, 2)), (0, (2.5, 1.2)), (0, (9, 2.5, 2.5, 2.5)))
 # colours for series no token names (a plot's lines), in Okabe-Ito order; mid grey, not
 # yellow: yellow is faint on white

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from app.devtools.readmesamples import difference, kind_of, reproducible_samples
+from app.devtools.docsamples import difference, kind_of, reproducible_samples
 from lessons.articles import SEEDS
 from model.lab.gallery import FIGURES
 from tests.test_lesson_sources import _check
@@ -30,16 +30,16 @@ def _figures(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
                           cwd=ROOT, env=ENV, timeout=timeout)
 
 
-# The README's own `ssdlab figures` line, run once here into a folder of the test's: its
-# output is checked against the README's sample below (tests/test_readme.py leaves it to us,
+# The docs' own `ssdlab figures` line, run once here into a folder of the test's: its
+# output is checked against the sample shown under it (tests/test_docs.py leaves it to us,
 # rather than drawing the gallery twice).
-README_LINE = next(c for c in reproducible_samples() if kind_of(c) == ("ssdlab", "figures"))
+DOCS_LINE = next(c for c in reproducible_samples() if kind_of(c) == ("ssdlab", "figures"))
 
 
 @pytest.fixture(scope="module")
 def drawn(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess, str]:
     out = tmp_path_factory.mktemp("gallery") / "out"
-    words = list(README_LINE.words[2:])
+    words = list(DOCS_LINE.words[2:])
     shown = words[words.index("-o") + 1]
     words[words.index("-o") + 1] = str(out)
     done = _figures(*words)
@@ -52,10 +52,10 @@ def gallery(drawn) -> Path:
     return drawn[0]
 
 
-def test_the_readmes_gallery_sample_is_what_the_command_prints_today(drawn):
+def test_the_docs_gallery_sample_is_what_the_command_prints_today(drawn):
     out, done, shown = drawn
     assert "Traceback" not in done.stderr
-    assert difference(README_LINE, done.stdout.replace(str(out), shown)) is None
+    assert difference(DOCS_LINE, done.stdout.replace(str(out), shown)) is None
 
 
 def _columns(path: Path) -> dict[str, list]:

@@ -1,18 +1,20 @@
-"""The README's sample outputs, checked against what the commands print today or rewritten.
+"""The sample outputs in README.md and docs/*.md, checked against what the commands print
+today, or rewritten.
 
-    python -m app.devtools.readmesamples            check every reproducible sample (exit 1
-                                                    and a diff when one is out of date)
-    python -m app.devtools.readmesamples --write    rewrite those samples in README.md
+    python -m app.devtools.docsamples            check every reproducible sample (exit 1
+                                                 and a diff when one is out of date)
+    python -m app.devtools.docsamples --write    rewrite those samples in their files
 
 A sample is a ```text block right after a ```bash block that holds one command. A command
 whose every figure follows from its inputs (a simulation, a scenario run, the documented
-experiments, the ext4 comparison) is *reproducible*: it is run as a fresh clone would run
-it and its output must match, except for lines of machine speed (`MASKED`). A sample whose
-first line is "..." is the output's tail; one whose last line is "..." its head. Samples of
-speed benchmarks (`bench`, `guibench`) are what one machine printed once, and the README
-says so where it shows them; they are not run here (some take minutes to hours).
+experiments, the lessons' list, the gallery, the ext4 comparison) is *reproducible*: it is
+run as a fresh clone would run it and its output must match, except for lines of machine
+speed (`MASKED`). A sample whose first line is "..." is the output's tail; one whose last
+line is "..." its head. Samples of speed benchmarks (`bench`, `guibench`) are what one
+machine printed once, and the text beside each names the machine and the date; they are not
+run here (some take hours).
 
-The test suite (tests/test_readme.py) runs the same check, so a stale sample fails CI.
+The test suite (tests/test_docs.py) runs the same check, so a stale sample fails CI.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
 SSDLAB = ".venv/bin/ssdlab"
 PYTHON = ".venv/bin/python"
 ELLIPSIS = "..."
@@ -35,8 +38,17 @@ ELLIPSIS = "..."
 MASKED = (re.compile(r"^engine speed\b"),)
 # The commands whose output follows from their inputs alone.
 REPRODUCIBLE = (("ssdlab", "simulate"), ("ssdlab", "run"), ("ssdlab", "experiments"),
-                ("ssdlab", "figures"),
+                ("ssdlab", "figures"), ("ssdlab", "lesson"),
                 ("module", "model.lab.ext4compare"))
+
+
+def documents() -> list[Path]:
+    """Every page whose commands and samples are checked: the README, then docs/*.md."""
+    return [README, *sorted(DOCS.glob("*.md"))]
+
+
+def shown_name(doc: Path) -> str:
+    return doc.relative_to(ROOT).as_posix() if doc.is_relative_to(ROOT) else str(doc)
 
 
 @dataclass(frozen=True)
@@ -55,12 +67,13 @@ class Command:
     words: tuple[str, ...]
     line: int
     output: Block | None  # the ``text`` block right after, when the command is alone
+    doc: Path = README
 
     def __str__(self) -> str:
-        return f"README line {self.line}: {shlex.join(self.words)}"
+        return f"{shown_name(self.doc)} line {self.line}: {shlex.join(self.words)}"
 
 
-def blocks(markdown: str) -> list[Block]:
+def blocks(markdown: str, doc: Path = README) -> list[Block]:
     found, lang, start, body = [], None, 0, []
     for number, line in enumerate(markdown.splitlines(), 1):
         if line.startswith("```"):
@@ -72,11 +85,11 @@ def blocks(markdown: str) -> list[Block]:
         elif lang is not None:
             body.append(line)
     if lang is not None:
-        raise ValueError(f"README line {start}: code block never closed")
+        raise ValueError(f"{shown_name(doc)} line {start}: code block never closed")
     return found
 
 
-def commands_in(block: Block) -> list[Command]:
+def commands_in(block: Block, doc: Path = README) -> list[Command]:
     found, pending, first = [], "", 0
     for offset, line in enumerate(block.text.splitlines(), 1):
         if not pending:
@@ -87,22 +100,28 @@ def commands_in(block: Block) -> list[Command]:
         words = shlex.split(pending + line, comments=True)
         pending = ""
         if words:
-            found.append(Command(tuple(words), first, None))
+            found.append(Command(tuple(words), first, None, doc))
     return found
 
 
-def readme_commands(markdown: str | None = None) -> list[Command]:
-    all_blocks = blocks(README.read_text(encoding="utf-8") if markdown is None else markdown)
+def page_commands(doc: Path, markdown: str | None = None) -> list[Command]:
+    """The commands of one page, each alone in its block paired with the sample after it."""
+    all_blocks = blocks(doc.read_text(encoding="utf-8") if markdown is None else markdown, doc)
     found = []
     for i, block in enumerate(all_blocks):
         if block.lang != "bash":
             continue
-        cmds = commands_in(block)
+        cmds = commands_in(block, doc)
         after = all_blocks[i + 1] if i + 1 < len(all_blocks) else None
         if len(cmds) == 1 and after is not None and after.lang == "text":
-            cmds = [Command(cmds[0].words, cmds[0].line, after)]
+            cmds = [Command(cmds[0].words, cmds[0].line, after, doc)]
         found += cmds
     return found
+
+
+def doc_commands() -> list[Command]:
+    """The commands of every checked page, page by page."""
+    return [c for doc in documents() for c in page_commands(doc)]
 
 
 def kind_of(cmd: Command) -> tuple[str, str] | None:
@@ -115,9 +134,8 @@ def kind_of(cmd: Command) -> tuple[str, str] | None:
     return None
 
 
-def reproducible_samples(markdown: str | None = None) -> list[Command]:
-    return [c for c in readme_commands(markdown)
-            if c.output is not None and kind_of(c) in REPRODUCIBLE]
+def reproducible_samples() -> list[Command]:
+    return [c for c in doc_commands() if c.output is not None and kind_of(c) in REPRODUCIBLE]
 
 
 def argv_here(cmd: Command) -> list[str]:
@@ -162,18 +180,18 @@ def difference(cmd: Command, printed: str) -> str | None:
     a, b = [comparable(x) for x in shown], [comparable(x) for x in got]
     if a == b:
         return None
-    lines = [f"{cmd}: the sample output below it (README line {cmd.output.line}) is out of "
-             "date; `python -m app.devtools.readmesamples --write` rewrites it"]
+    lines = [f"{cmd}: the sample output below it (line {cmd.output.line}) is out of "
+             "date; `python -m app.devtools.docsamples --write` rewrites it"]
     for i in range(max(len(a), len(b))):
         x = a[i] if i < len(a) else "(none)"
         y = b[i] if i < len(b) else "(none)"
         if x != y:
-            lines += [f"  README: {x}", f"  prints: {y}"]
+            lines += [f"  shown:  {x}", f"  prints: {y}"]
     return "\n".join(lines)
 
 
 def rewritten(markdown: str, cmd: Command, printed: str) -> str:
-    """The README with `cmd`'s sample replaced by what it printed, in the sample's shape."""
+    """The page with `cmd`'s sample replaced by what it printed, in the sample's shape."""
     shown = cmd.output.text.strip("\n").splitlines()
     _, got = expected_part(cmd.output.text, printed)
     if shown and shown[-1].strip() == ELLIPSIS:
@@ -187,14 +205,16 @@ def rewritten(markdown: str, cmd: Command, printed: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m app.devtools.readmesamples",
-                                 description="Check (or --write) the README's reproducible "
-                                             "sample outputs against what the commands print.")
+    ap = argparse.ArgumentParser(prog="python -m app.devtools.docsamples",
+                                 description="Check (or --write) the reproducible sample "
+                                             "outputs in README.md and docs/*.md against what "
+                                             "the commands print.")
     ap.add_argument("--write", action="store_true", help="rewrite the stale samples in place")
     args = ap.parse_args(argv)
     stale = 0
     # From the last sample up, so that a rewrite never moves the lines of one still to come.
-    for cmd in reversed(reproducible_samples()):
+    samples = reproducible_samples()
+    for cmd in reversed(samples):
         print(f"running {shlex.join(cmd.words)}", file=sys.stderr, flush=True)
         done = run(cmd)
         if done.returncode != 0:
@@ -206,14 +226,14 @@ def main(argv: list[str] | None = None) -> int:
             continue
         stale += 1
         if args.write:
-            README.write_text(rewritten(README.read_text(encoding="utf-8"), cmd, done.stdout),
-                              encoding="utf-8")
-            print(f"rewrote the sample at README line {cmd.output.line}")
+            cmd.doc.write_text(rewritten(cmd.doc.read_text(encoding="utf-8"), cmd, done.stdout),
+                               encoding="utf-8")
+            print(f"rewrote the sample at {shown_name(cmd.doc)} line {cmd.output.line}")
         else:
             print(problem)
     if stale and not args.write:
         return 1
-    print(f"{len(reproducible_samples())} reproducible samples; {stale} "
+    print(f"{len(samples)} reproducible samples; {stale} "
           f"{'rewritten' if args.write else 'out of date'}")
     return 0
 

@@ -1,13 +1,14 @@
-"""The README's commands work as written, checked without running the long ones.
+"""The commands in README.md and docs/*.md work as written, checked without running the long
+ones; the README stays a short front page whose links lead to every guide.
 
-Every command line in the README's ``bash`` blocks must take one of the forms a fresh clone
-has after setup (`bash setup.sh ...`, `.venv/bin/ssdlab ...`, `.venv/bin/python -m ...`);
+Every command line in a page's ``bash`` blocks must take one of the forms a fresh clone has
+after setup (`bash setup.sh ...`, `.venv/bin/ssdlab ...`, `.venv/bin/python -m ...`);
 `ssdlab` arguments must parse with the real parser, `python -m` must name a runnable module
 whose own parser accepts the arguments, and every file a command reads must exist. The
 cheapest commands (--help, a small `simulate`) run for real. A ``text`` block after a
-reproducible command (a simulation, a scenario run, the experiments, the ext4 comparison) is
-that command's output today: the command runs and must print it
-(`python -m app.devtools.readmesamples --write` rewrites a stale one).
+reproducible command (a simulation, a scenario run, the experiments, the lessons' list, the
+ext4 comparison) is that command's output today: the command runs and must print it
+(`python -m app.devtools.docsamples --write` rewrites a stale one).
 """
 
 from __future__ import annotations
@@ -27,18 +28,24 @@ from pathlib import Path
 import pytest
 
 from app.cli.main import build_parser
-from app.devtools.readmesamples import (
+from app.devtools.docsamples import (
     Command,
     blocks,
     commands_in,
     difference,
-    readme_commands,
+    doc_commands,
+    documents,
     reproducible_samples,
+    shown_name,
 )
-from app.devtools.readmesamples import run as run_sample
+from app.devtools.docsamples import run as run_sample
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+PAGES = documents()
+# The front page says what SSD Lab is, the two commands, what to try first and where each
+# reader goes next; the guides in docs/ hold the rest.
+README_MAX_LINES = 150
 
 SSDLAB = ".venv/bin/ssdlab"
 PYTHON = ".venv/bin/python"
@@ -49,7 +56,7 @@ OUTPUT_OPTIONS = {"--csv", "--series", "--tour", "--report", "-o", "--output"}
 CHEAP_SIMULATE_HOST_PAGES = 1 << 20
 
 
-COMMANDS = readme_commands()
+COMMANDS = doc_commands()
 
 
 def ssdlab_args(cmd: Command) -> list[str] | None:
@@ -84,7 +91,16 @@ def wants_help(args: list[str]) -> bool:
 
 
 def ids(cmds: list[Command]) -> list[str]:
-    return [f"line{c.line}" for c in cmds]
+    return [f"{c.doc.stem}-line{c.line}" for c in cmds]
+
+
+def page_ids(pages: list[Path]) -> list[str]:
+    return [shown_name(p) for p in pages]
+
+
+def prose(page: Path) -> str:
+    """The page without its code blocks."""
+    return re.sub(r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.M | re.S)
 
 
 def test_the_readme_starts_with_the_two_setup_commands():
@@ -93,11 +109,67 @@ def test_the_readme_starts_with_the_two_setup_commands():
                                                      ("bash", "setup.sh", "test")]
 
 
-def test_every_code_block_says_whether_it_is_commands_or_output():
+def test_the_readme_stays_a_short_front_page():
+    lines = len(README.read_text(encoding="utf-8").splitlines())
+    assert lines <= README_MAX_LINES, (
+        f"README.md has {lines} lines; keep it under {README_MAX_LINES} and move the detail "
+        "into a guide in docs/")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=page_ids(PAGES))
+def test_every_code_block_says_whether_it_is_commands_or_output(page):
     # An untagged block could hide a command from every check below.
-    for block in blocks(README.read_text(encoding="utf-8")):
+    for block in blocks(page.read_text(encoding="utf-8"), page):
         assert block.lang in ("bash", "text"), (
-            f"README line {block.line}: tag the block ```bash (commands) or ```text (output)")
+            f"{shown_name(page)} line {block.line}: tag the block ```bash (commands) or "
+            "```text (output)")
+
+
+GUIDES = [p for p in PAGES if p != README]
+
+
+def test_there_are_guides_and_the_readme_links_every_one():
+    assert GUIDES, "docs/ holds no guide"
+    text = README.read_text(encoding="utf-8")
+    unlinked = [shown_name(g) for g in GUIDES if f"]({shown_name(g)})" not in text]
+    assert not unlinked, f"README.md links none of {unlinked}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=page_ids(PAGES))
+def test_every_link_between_pages_leads_somewhere(page):
+    for target in re.findall(r"\]\(([^)\s]+)\)", prose(page)):
+        if re.match(r"[a-z]+:", target):
+            continue  # a web address
+        path = target.split("#", 1)[0]
+        if path:
+            assert (page.parent / path).exists(), (
+                f"{shown_name(page)} links to {target}, which is missing")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=page_ids(PAGES))
+def test_no_page_promises_a_duration_it_does_not_say_it_measured(page):
+    """'Takes about 10 s' went stale unseen; a time a page gives says how it was measured."""
+    for paragraph in re.split(r"\n\s*\n", prose(page)):
+        flat = " ".join(paragraph.split())
+        claim = re.search(r"\b(takes?|took) (about|around|roughly|up to|a few|several|under|"
+                          r"less than|\d[\d.,]* ?(minutes?|hours?)\b)|\btook \d", flat, re.I)
+        assert claim is None or "measured" in flat, (
+            f"{shown_name(page)}: '{claim.group(0)}...' gives a time without naming the "
+            f"measurement (the machine, the command, the date): {flat[:120]}")
+
+
+BENCH_SAMPLES = [c for c in COMMANDS if c.output is not None
+                 and c.words[:2] == (SSDLAB, "bench") and len(c.words) > 2
+                 and not c.words[2].startswith("--physics")]
+
+
+@pytest.mark.parametrize("cmd", BENCH_SAMPLES, ids=ids(BENCH_SAMPLES))
+def test_a_bench_sample_shows_c_columns_only_where_the_command_names_the_c_loops(cmd):
+    # A clone holds no C loops (they stay outside the project), so without --reference the
+    # bench says "C reference not run" and prints no C columns.
+    if "--reference" not in cmd.words:
+        assert "| C " not in cmd.output.text, (
+            f"{cmd}: a clone prints no C columns without --reference; show what it prints")
 
 
 @pytest.mark.parametrize("cmd", COMMANDS, ids=ids(COMMANDS))
@@ -125,7 +197,7 @@ def test_each_ssdlab_command_parses_with_the_real_parser(cmd):
 
 
 def test_only_a_bare_launch_would_open_the_window():
-    # The README's launch lines with arguments are promised to run headless.
+    # The pages' launch lines with arguments are promised to run headless.
     for cmd in SSDLAB_COMMANDS:
         args = ssdlab_args(cmd)
         if args:
@@ -184,21 +256,23 @@ def test_every_file_a_command_names_exists(cmd):
             assert where.exists(), f"{cmd}: {path} does not exist"
 
 
-def test_every_repository_path_the_text_names_exists():
-    prose = re.sub(r"^```.*?^```", "", README.read_text(encoding="utf-8"), flags=re.M | re.S)
-    for span in re.findall(r"`([^`\s]+)`", prose):
+@pytest.mark.parametrize("page", PAGES, ids=page_ids(PAGES))
+def test_every_repository_path_the_text_names_exists(page):
+    # A path in backquotes is the repository's, from its top folder, on every page.
+    for span in re.findall(r"`([^`\s]+)`", prose(page)):
         if "/" not in span or span.startswith(("-", "/", "../", "~", ".venv", "http")) \
                 or re.search(r"[*<>{}\[\]]", span):
             continue
-        assert (ROOT / span.rstrip("/")).exists(), f"README names `{span}`, which is missing"
+        assert (ROOT / span.rstrip("/")).exists(), (
+            f"{shown_name(page)} names `{span}`, which is missing")
 
 
 def test_the_layout_names_every_package():
-    text = README.read_text(encoding="utf-8")
+    text = "\n".join(p.read_text(encoding="utf-8") for p in PAGES)
     for top in ("app", "model"):
         for init in sorted((ROOT / top).glob("*/__init__.py")):
             package = f"{top}/{init.parent.name}"
-            assert f"`{package}/`" in text, f"the README's layout leaves out `{package}/`"
+            assert f"`{package}/`" in text, f"no page's layout names `{package}/`"
 
 
 def test_there_is_an_example_of_every_command():
@@ -217,7 +291,7 @@ def test_there_is_an_example_of_every_command():
     }
     missing = [name for name, matches in wanted.items()
                if not any(matches(ssdlab_args(c), module_of(c)) for c in COMMANDS)]
-    assert not missing, f"the README has no copy-and-run example of {missing}"
+    assert not missing, f"no page has a copy-and-run example of {missing}"
 
 
 def _as_run_here(cmd: Command) -> list[str]:
@@ -261,7 +335,7 @@ CHEAP_SIMULATIONS = _cheap_simulations()
 
 def test_some_simulate_example_is_small_enough_to_run_here():
     assert CHEAP_SIMULATIONS, (
-        f"keep one README `simulate` example under {CHEAP_SIMULATE_HOST_PAGES} host pages")
+        f"keep one `simulate` example under {CHEAP_SIMULATE_HOST_PAGES} host pages")
 
 
 @pytest.mark.parametrize("cmd", CHEAP_SIMULATIONS, ids=ids(CHEAP_SIMULATIONS))
@@ -274,9 +348,10 @@ def test_small_simulations_run(cmd):
 SAMPLES = reproducible_samples()
 
 
-def test_the_readme_shows_the_output_of_each_kind_of_reproducible_command():
+def test_the_pages_show_the_output_of_each_kind_of_reproducible_command():
     kinds = {c.words[1] if c.words[0] == SSDLAB else c.words[2] for c in SAMPLES}
-    assert kinds == {"simulate", "run", "experiments", "figures", "model.lab.ext4compare"}, kinds
+    assert kinds == {"simulate", "run", "experiments", "figures", "lesson",
+                     "model.lab.ext4compare"}, kinds
 
 
 # the gallery's sample is checked by tests/test_gallery.py, which draws the gallery anyway
@@ -292,8 +367,8 @@ def test_each_reproducible_sample_is_what_the_command_prints_today(cmd):
     assert problem is None, problem
 
 
-def test_the_readme_has_help_lines_to_run():
-    assert HELP_COMMANDS, "the README shows no `--help` line, so none is run here"
+def test_the_pages_have_help_lines_to_run():
+    assert HELP_COMMANDS, "no page shows a `--help` line, so none is run here"
 
 
 # setup.sh, run in a sandbox: a stand-in .venv whose programs echo their arguments, and a
