@@ -5,7 +5,9 @@ creation date (--timestamp), and where each file goes.
 One chart in one format is written to -o FILE. More than one (--chart all, or a list of
 formats) go into the folder -o DIR, named CHART.FORMAT, so the data is computed once and
 drawn as every file. Every path is checked before any work (writable, not an input, no two
-the same, a CSV's JSON sidecar too), so a bad one costs nothing.
+the same, a CSV's JSON sidecar too), so a bad one costs nothing. The sidecar is a file the
+person did not name: one already there that SSD Lab did not write is refused unless
+--overwrite. A CSV and its sidecar are written together, both or neither.
 """
 
 from __future__ import annotations
@@ -36,6 +38,9 @@ def add_options(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("-o", "--output", required=True, metavar="FILE|DIR",
                    help=f"the file to write (CSV also writes FILE's name with .json); with "
                    f"{what} or several formats, a folder for CHART.FORMAT files")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace a file where a CSV's JSON sidecar goes even when SSD Lab "
+                   "did not write it there (without this the command refuses it)")
     p.add_argument("--no-title", dest="title", action="store_false",
                    help="leave the title off the figure, for a caption")
     p.add_argument("--timestamp", action="store_true",
@@ -55,7 +60,7 @@ def plan(args: argparse.Namespace, charts: list[str], inputs: dict[str, str]
     """Every file to write, checked (see the module docstring); OutputFileError naming -o
     and the path otherwise. A folder -o is made when its parent exists."""
     from app.atomicfile import OutputFileError
-    from app.chartexport import check_export, format_of, sidecar_path
+    from app.chartexport import check_export, foreign_sidecar, format_of, sidecar_path
     from app.cli.outputs import check_outputs
 
     out = args.output
@@ -92,6 +97,12 @@ def plan(args: argparse.Namespace, charts: list[str], inputs: dict[str, str]
             named[f"-o {f.chart}.csv's JSON sidecar" if len(files) > 1
                   else "-o's JSON sidecar"] = sidecar_path(f.path)
     check_outputs(inputs, named)
+    for f in files:
+        side = foreign_sidecar(f.path) if f.format == "csv" else None
+        if side and not args.overwrite:
+            raise OutputFileError(f"-o {side}: is there already and is not a JSON sidecar "
+                                  f"SSD Lab wrote (the sidecar of {f.path}); pass --overwrite "
+                                  "to replace it, or name another -o file")
     for f in files:
         try:
             check_export(f.path, f.format, args.width)
