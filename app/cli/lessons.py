@@ -104,6 +104,12 @@ def _run(args) -> int:
         lessons = bundled() if args.all else [find(args.name)]
     except LessonError as e:
         return _error(str(e))
+    for lesson in lessons if args.report else ():  # before any play: a FIFO, a folder...
+        try:
+            check_outputs({"lesson": str(lesson.path)} if lesson.path else {},
+                          {"--report": str(Path(args.report) / f"{lesson.id}.md")})
+        except OutputFileError as e:
+            return _error(str(e) if str(e).startswith("--report") else f"--report {e}")
     live = sys.stderr.isatty()
 
     def progress(what: str, fraction: float) -> None:
