@@ -142,6 +142,22 @@ def is_own_sidecar(path: str) -> bool:
         and isinstance(data.get("ssdlab_version"), str)
 
 
+EXPORT_MAX_BYTES = 256 * 2**20  # a 300 dpi PNG of a double-column chart is a few MB
+
+
+def is_own_export(path: str) -> bool:
+    """Whether the file at `path` is a chart SSD Lab wrote: a PNG, SVG or PDF carrying its
+    provenance (app/chartprovenance.py), or a CSV whose sidecar SSD Lab wrote."""
+    from model.inputfile import InputFileError, read_input
+
+    if path.lower().endswith(".csv"):
+        return is_own_sidecar(sidecar_path(path))
+    try:
+        return b'"ssdlab_version"' in read_input(path, EXPORT_MAX_BYTES)
+    except InputFileError:
+        return False
+
+
 def foreign_sidecar(csv_path: str) -> str | None:
     """The JSON sidecar's path when a file there would be replaced that SSD Lab did not
     write as a sidecar (the person named the CSV, never that file); else None."""

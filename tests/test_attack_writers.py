@@ -194,6 +194,23 @@ def test_a_sidecar_refuses_to_replace_a_file_it_did_not_write(tmp_path, capsys, 
     assert main(argv) == 0
 
 
+def test_a_chart_in_an_output_folder_never_replaces_a_file_ssd_lab_did_not_write(tmp_path,
+                                                                                   capsys):
+    results, out = _results(tmp_path), tmp_path / "figs"
+    argv = ["plot", results, "--x", "spare", "--y", "wa", "--format", "pdf,svg,csv", "-o",
+            str(out)]
+    assert main(argv) == 0
+    assert main(argv) == 0  # its own files: replaced without a word
+    theirs = out / "plot.svg"
+    theirs.write_text("<svg>someone's drawing</svg>")
+    capsys.readouterr()
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(theirs) in err and "--overwrite" in err
+    assert theirs.read_text() == "<svg>someone's drawing</svg>"
+    assert main([*argv, "--overwrite"]) == 0 and b"ssdlab_version" in theirs.read_bytes()
+
+
 # ---- figures writes only into a folder of its own ----------------------------------------------
 
 
