@@ -261,6 +261,27 @@ def test_a_sweep_on_a_full_disk_keeps_its_whole_lines(tmp_path, capsys, monkeypa
     json.loads(text)
 
 
+def test_a_line_cut_short_by_a_full_disk_is_taken_back(tmp_path, monkeypatch):
+    from app.atomicfile import append_whole, open_append
+
+    path = tmp_path / "r.jsonl"
+    path.write_bytes(b'{"whole": 1}\n')
+    real_write = os.write
+
+    def half_then_full(fd, data):  # half the line reaches the disk, then it is full
+        real_write(fd, bytes(data[:len(data) // 2]))
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    fd = open_append(path)
+    try:
+        monkeypatch.setattr(os, "write", half_then_full)
+        with pytest.raises(OutputFileError, match="No space left on device"):
+            append_whole(fd, path, b'{"second": 2}\n')
+    finally:
+        os.close(fd)
+    assert path.read_bytes() == b'{"whole": 1}\n'
+
+
 # ---- temporary files: removed on failure, and those a killed process left, later -----------
 
 
