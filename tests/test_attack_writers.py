@@ -142,6 +142,23 @@ def test_lesson_run_refuses_a_fifo_report_before_playing(tmp_path, capsys, monke
     assert "--report" in capsys.readouterr().err
 
 
+@pytest.mark.timeout(300)
+def test_lesson_run_never_replaces_a_file_in_the_report_folder_it_did_not_write(tmp_path,
+                                                                                 capsys):
+    from lessons import find
+
+    theirs = tmp_path / f"{find('1').id}.md"
+    theirs.write_text("# my own notes\n")
+    assert main(["lesson", "run", "1", "--report", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(theirs) in err
+    assert theirs.read_text() == "# my own notes\n"
+    theirs.unlink()
+    for _ in range(2):  # the second time the report there is its own: replaced
+        assert main(["lesson", "run", "1", "--report", str(tmp_path)]) == 0
+    assert theirs.read_text().startswith("# Lesson 1: ")
+
+
 # ---- nothing changed before all can succeed ----------------------------------------------------
 
 
