@@ -190,6 +190,20 @@ def test_a_csv_is_not_replaced_when_its_sidecar_cannot_be_written(tmp_path, monk
     assert not (tmp_path / "x.json").exists() and _leftovers(tmp_path) == []
 
 
+@pytest.mark.timeout(300)
+def test_run_replaces_neither_csv_when_one_cannot_be_written(tmp_path, monkeypatch, capsys):
+    steps, series = tmp_path / "steps.csv", tmp_path / "series.csv"
+    steps.write_text("old steps")
+    series.write_text("old series")
+    _failing_fsync(monkeypatch, after=1)  # --csv fits, --series does not
+    assert main(["run", str(ROOT / "assets" / "scenarios" / "trace_replay.toml"), "--csv",
+                 str(steps), "--series", str(series)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err.startswith("ssdlab run: error: --series ") and "No space left" in err
+    assert steps.read_text() == "old steps" and series.read_text() == "old series"
+    assert _leftovers(tmp_path) == []
+
+
 # ---- a sidecar never silently replaces a file SSD Lab did not write --------------------------
 
 
