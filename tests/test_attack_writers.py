@@ -276,6 +276,31 @@ def test_figures_on_a_full_disk_is_one_line_and_leaves_nothing_partial(tmp_path,
     assert list(out.iterdir()) == []  # not even the index: the figure's files go together
 
 
+@pytest.fixture
+def tiny_disk(tmp_path):
+    """A 64 KiB file system (tmpfs; root only): a real full disk, unmounted after."""
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)],
+                          capture_output=True)
+    if done.returncode:
+        pytest.skip("mounting a tmpfs needs root")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=True)
+
+
+@pytest.mark.timeout(600)
+def test_figures_on_a_real_full_disk(tiny_disk):
+    done = subprocess.run([sys.executable, "-m", "app.cli.main", "figures", "-o",
+                           str(tiny_disk / "g"), "--small", "--only", "compression"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert "No space left on device" in done.stderr.strip().splitlines()[-1]
+    assert list((tiny_disk / "g").iterdir()) == []
+
+
 # ---- a sweep appending on a full disk keeps the lines it had -------------------------------------
 
 
