@@ -338,6 +338,29 @@ def test_a_line_cut_short_by_a_full_disk_is_taken_back(tmp_path, monkeypatch):
     assert path.read_bytes() == b'{"whole": 1}\n'
 
 
+@pytest.mark.timeout(300)
+def test_a_sweep_resumed_on_a_real_full_disk_keeps_its_file(tiny_disk, tmp_path):
+    spec, out = tmp_path / "s.toml", tiny_disk / "r.jsonl"
+    spec.write_text(TINY_SWEEP)
+    record = {"error": None, "key": "", "point": {"gc": "greedy", "spare": 0.9},
+              "result": {"spare": 0.9, "wa": 1.0, "theory_wa": 1.0}, "status": "ok",
+              "wall_s": 0.1}
+    pad = 4096 - len(json.dumps(record, sort_keys=True) + "\n")
+    record["key"] = "k" * pad  # the line fills its page: the next byte needs a new one
+    kept = (json.dumps(record, sort_keys=True) + "\n").encode()
+    out.write_bytes(kept)
+    with open(tiny_disk / "filler", "wb", buffering=0) as f:  # the rest of the disk
+        with pytest.raises(OSError):
+            while True:
+                f.write(b"x" * 4096)
+    done = subprocess.run([sys.executable, "-m", "app.cli.main", "sweep", str(spec), "-o",
+                           str(out), "--resume", "--jobs", "1"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert "No space left on device" in done.stderr and "--resume" in done.stderr
+    assert out.read_bytes() == kept
+
+
 # ---- temporary files: removed on failure, and those a killed process left, later -----------
 
 
