@@ -159,6 +159,16 @@ def test_lesson_run_never_replaces_a_file_in_the_report_folder_it_did_not_write(
     assert theirs.read_text().startswith("# Lesson 1: ")
 
 
+@pytest.mark.timeout(120)
+def test_the_keyboard_walk_refuses_a_fifo_transcript_before_walking(tmp_path, capsys):
+    from app.devtools import keyboardwalk
+
+    fifo = tmp_path / "walk.txt"
+    os.mkfifo(fifo)
+    assert keyboardwalk.main(["-o", str(fifo)]) == 2
+    assert "it is a pipe (FIFO)" in capsys.readouterr().err
+
+
 # ---- nothing changed before all can succeed ----------------------------------------------------
 
 
