@@ -30,7 +30,7 @@ from matplotlib.colors import ListedColormap, Normalize, to_rgba
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 
-from app.atomicfile import atomic_open
+from app.atomicfile import atomic_open, write_together
 from app.chartexport import (
     PNG_DPI,
     PRINT_STYLE,
@@ -251,10 +251,7 @@ def write_maps(path: str, maps: Sequence[DriveMap], spec: Export) -> list[str]:
     if spec.format == "csv":
         text = csv_text(maps)
         side = json.dumps(sidecar(maps, spec.provenance), indent=2) + "\n"
-        with atomic_open(path, newline="") as f:
-            f.write(text)
-        with atomic_open(sidecar_path(path)) as f:
-            f.write(side)
+        write_together([(path, text), (sidecar_path(path), side)])  # both or neither
         return [path, sidecar_path(path)]
     data = render_maps(maps, spec.format, spec.width)
     with atomic_open(path, "wb") as f:

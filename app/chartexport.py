@@ -30,7 +30,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from app.atomicfile import OutputFileError, atomic_open, check_writable
+from app.atomicfile import OutputFileError, check_writable, write_together
 from app.chartprovenance import provenance as full_provenance
 from app.chartprovenance import save
 from app.chartstyle import colour, headroom, line_style, thousands, whole_ticks
@@ -124,6 +124,47 @@ def check_export(path: str, fmt: str, width: str = "single") -> None:
 def sidecar_path(csv_path: str) -> str:
     """data.csv -> data.json, beside it."""
     return os.path.splitext(csv_path)[0] + ".json"
+
+
+SIDECAR_MAX_BYTES = 16 * 2**20  # a sidecar lists runs and columns, never the data
+
+
+def is_own_sidecar(path: str) -> bool:
+    """Whether the file at `path` is a JSON sidecar SSD Lab wrote (an object naming its
+    chart and the SSD Lab version), so that writing it anew loses nothing of anyone's."""
+    from model.inputfile import InputFileError, read_input
+
+    try:
+        data = json.loads(read_input(path, SIDECAR_MAX_BYTES))
+    except (InputFileError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and isinstance(data.get("chart"), str) \
+        and isinstance(data.get("ssdlab_version"), str)
+
+
+EXPORT_MAX_BYTES = 256 * 2**20  # a 300 dpi PNG of a double-column chart is a few MB
+
+
+def is_own_export(path: str) -> bool:
+    """Whether the file at `path` is a chart SSD Lab wrote: a PNG, SVG or PDF carrying its
+    provenance (app/chartprovenance.py), or a CSV whose sidecar SSD Lab wrote."""
+    from model.inputfile import InputFileError, read_input
+
+    if path.lower().endswith(".csv"):
+        return is_own_sidecar(sidecar_path(path))
+    try:
+        return b'"ssdlab_version"' in read_input(path, EXPORT_MAX_BYTES)
+    except InputFileError:
+        return False
+
+
+def foreign_sidecar(csv_path: str) -> str | None:
+    """The JSON sidecar's path when a file there would be replaced that SSD Lab did not
+    write as a sidecar (the person named the CSV, never that file); else None."""
+    side = sidecar_path(csv_path)
+    if not os.path.lexists(side) or is_own_sidecar(side):
+        return None
+    return side
 
 
 LEGEND_COLUMNS = {"single": 2, "double": 3}  # a legend under the plot
@@ -428,21 +469,22 @@ def sidecar(data, provenance: dict | None) -> dict:
     return {**out, **(provenance or {})}
 
 
-def write(path: str, data, spec: Export) -> list[str]:
-    """Write the export of a chart's table, of runs overlaid, or of a plot's facets to
-    `path` (and the sidecar for CSV); returns the paths written. OutputFileError (one line
-    naming the path) leaves every existing file as it was."""
+def contents(path: str, data, spec: Export) -> list[tuple[str, str | bytes]]:
+    """The export of a chart's table, of runs overlaid, or of a plot's facets as (path,
+    content) pairs, nothing written: `path` and, for CSV, its sidecar."""
     check_export(path, spec.format, spec.width)
     if spec.format == "csv":
-        text = csv_text(data)
         side = json.dumps(sidecar(data, spec.provenance), indent=2) + "\n"
-        # both are made in full before either is written; the CSV goes first
-        with atomic_open(path, newline="") as f:
-            f.write(text)
-        with atomic_open(sidecar_path(path)) as f:
-            f.write(side)
-        return [path, sidecar_path(path)]
-    data = render(data, spec.format, spec.width, spec.provenance, spec.title, spec.timestamp)
-    with atomic_open(path, "wb") as f:
-        f.write(data)
-    return [path]
+        return [(path, csv_text(data)), (sidecar_path(path), side)]
+    return [(path, render(data, spec.format, spec.width, spec.provenance, spec.title,
+                          spec.timestamp))]
+
+
+def write(path: str, data, spec: Export) -> list[str]:
+    """Write the export of a chart's table, of runs overlaid, or of a plot's facets to
+    `path` (and the sidecar for CSV); returns the paths written. Both files are whole on
+    disk before either replaces anything, so an OutputFileError (one line naming the path)
+    leaves every existing file as it was."""
+    files = contents(path, data, spec)
+    write_together(files)
+    return [p for p, _ in files]

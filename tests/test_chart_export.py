@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from app.atomicfile import OutputFileError
+from app.atomicfile import OutputFileError, write_atomic
 from app.chartexport import Export, format_of, write
 from app.cli.main import main
 from model.lab.charts import CHARTS, chart_table, run_series
@@ -183,9 +183,7 @@ def test_a_failed_export_leaves_the_old_file(tmp_path, monkeypatch):
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(exporter, "render", lambda *a, **k: b"%PDF new")
-    real_open = exporter.atomic_open
-    with real_open(tmp_path / "probe", "wb") as f:  # the real writer works here
-        f.write(b"x")
+    write_atomic(tmp_path / "probe", b"x")  # the real writer works here
     monkeypatch.setattr("os.fsync", broken)  # a full disk shows at the flush to disk
     with pytest.raises(OutputFileError, match="No space left"):
         write(str(out), _table("wa"), Export("pdf"))

@@ -89,10 +89,12 @@ def test_a_directory_or_a_missing_folder_is_refused(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_device_is_written_in_place():
-    write_atomic("/dev/null", "anything")  # no rename onto a device
-    with pytest.raises(OutputFileError, match="/dev/full: cannot be written: No space"):
-        write_atomic("/dev/full", "x" * 100_000)
+def test_a_device_is_refused_unopened():
+    # only regular files are written (issue 34): a device is never opened, not even /dev/null
+    for device in ("/dev/null", "/dev/full"):
+        with pytest.raises(OutputFileError, match=f"{device}: cannot be written: it is a "
+                           "device, not a regular file"):
+            write_atomic(device, "x" * 100_000)
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root may write into any folder")
@@ -178,9 +180,9 @@ def test_run_refuses_outputs_that_clash(tmp_path, clash):
     assert trace.read_bytes() == kept
 
 
-def test_run_onto_a_full_device_is_one_line():
+def test_run_onto_a_device_is_one_line():
     done = ssdlab_run("--csv", "/dev/full")
-    assert_one_line_status_2(done, "--csv /dev/full", "No space left on device")
+    assert_one_line_status_2(done, "--csv /dev/full", "it is a device, not a regular file")
 
 
 def test_run_with_a_directory_or_an_unusable_folder_as_output(tmp_path):

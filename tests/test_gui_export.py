@@ -79,6 +79,7 @@ def test_bad_path_is_reported_and_the_old_file_kept(qtbot, until, bench, tmp_pat
     assert "no extension" in dialog.error.text()
     assert old.read_bytes() == b"old"
     dialog.path.setText(str(old))
+    bench.confirm = lambda text: True  # asked whether to replace it (issue 34): yes
     dialog.accept()
     assert not dialog.isVisible() and old.read_bytes()[:4] == b"\x89PNG"
     assert bench.controls.error.text() == ""

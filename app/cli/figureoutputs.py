@@ -5,7 +5,10 @@ creation date (--timestamp), and where each file goes.
 One chart in one format is written to -o FILE. More than one (--chart all, or a list of
 formats) go into the folder -o DIR, named CHART.FORMAT, so the data is computed once and
 drawn as every file. Every path is checked before any work (writable, not an input, no two
-the same, a CSV's JSON sidecar too), so a bad one costs nothing.
+the same, a CSV's JSON sidecar too), so a bad one costs nothing. The sidecar, and each file
+in an -o folder, is a file the person did not name: one already there that SSD Lab did not
+write (no provenance of ours inside) is refused unless --overwrite. A CSV and its sidecar
+are written together, both or neither.
 """
 
 from __future__ import annotations
@@ -36,6 +39,9 @@ def add_options(p: argparse.ArgumentParser, what: str) -> None:
     p.add_argument("-o", "--output", required=True, metavar="FILE|DIR",
                    help=f"the file to write (CSV also writes FILE's name with .json); with "
                    f"{what} or several formats, a folder for CHART.FORMAT files")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace files SSD Lab did not write where a CSV's JSON sidecar, or "
+                   "a chart in the -o folder, goes (without it the command refuses them)")
     p.add_argument("--no-title", dest="title", action="store_false",
                    help="leave the title off the figure, for a caption")
     p.add_argument("--timestamp", action="store_true",
@@ -55,7 +61,13 @@ def plan(args: argparse.Namespace, charts: list[str], inputs: dict[str, str]
     """Every file to write, checked (see the module docstring); OutputFileError naming -o
     and the path otherwise. A folder -o is made when its parent exists."""
     from app.atomicfile import OutputFileError
-    from app.chartexport import check_export, format_of, sidecar_path
+    from app.chartexport import (
+        check_export,
+        foreign_sidecar,
+        format_of,
+        is_own_export,
+        sidecar_path,
+    )
     from app.cli.outputs import check_outputs
 
     out = args.output
@@ -92,6 +104,17 @@ def plan(args: argparse.Namespace, charts: list[str], inputs: dict[str, str]
             named[f"-o {f.chart}.csv's JSON sidecar" if len(files) > 1
                   else "-o's JSON sidecar"] = sidecar_path(f.path)
     check_outputs(inputs, named)
+    for f in files if not args.overwrite else ():
+        side = foreign_sidecar(f.path) if f.format == "csv" else None
+        if side:
+            raise OutputFileError(f"-o {side}: is there already and is not a JSON sidecar "
+                                  f"SSD Lab wrote (the sidecar of {f.path}); pass --overwrite "
+                                  "to replace it, or name another -o file")
+        # in a folder the person named only the folder: its files are theirs unless ours
+        if len(files) > 1 and os.path.lexists(f.path) and not is_own_export(f.path):
+            raise OutputFileError(f"-o {f.path}: is there already and is not a chart SSD Lab "
+                                  "wrote; pass --overwrite to replace it, or name another "
+                                  "folder")
     for f in files:
         try:
             check_export(f.path, f.format, args.width)

@@ -3,26 +3,25 @@
 index (index.json and README.md in DIR) saying what each figure shows and where it comes
 from.
 
-Each figure's files are made in a hidden folder inside DIR and moved into DIR only once
-all of them are whole, and the index is written last, listing the figures finished; Ctrl+C
-removes the folder and ends with status 130, so nothing half-made is left looking finished.
+DIR must be new, empty, or a gallery figures wrote before (its index.json says so): the
+command never replaces files it did not make. Each figure's files and the index listing it
+are written together (app/atomicfile.py write_together): all whole on disk before any
+replaces an older one, so a full disk, an error or Ctrl+C (status 130) leaves DIR as the
+previous figure left it, and a temporary file a killed run left is removed by the next.
 Progress goes to stderr. --small runs every figure at a reduced scale (CI: seconds).
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
-import shutil
-import signal
 import stat
 import sys
-import tempfile
 import time
 
 FIGURE_FORMATS = ("pdf", "png", "svg", "csv")
+INDEX, README = "index.json", "README.md"
 INTERRUPTED = 130  # 128 + SIGINT, as a shell reports Ctrl+C
 
 
@@ -32,8 +31,8 @@ def add_parser(sub) -> None:
                        "reference figures headless and write each as PDF, PNG and SVG "
                        "with a CSV, its JSON sidecar and an index (index.json, README.md).")
     p.add_argument("-o", "--output", required=True, metavar="DIR",
-                   help="the folder to write (made if missing; files of the same names "
-                   "are replaced)")
+                   help="the folder to write: new, empty, or one figures wrote before "
+                   "(its files of the same names are replaced)")
     p.add_argument("--small", action="store_true",
                    help="reduced runs, fast enough for CI (the figures' shapes, not their "
                    "published scale)")
@@ -54,7 +53,7 @@ def check_folder(path: str) -> str | None:
             return f"-o {path}: is {kind}, not a folder; name a folder (made if missing)"
         if not os.access(path, os.W_OK | os.X_OK):
             return f"-o {path}: the folder cannot be written"
-        return None
+        return _not_a_gallery(path)
     parent = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(parent):
         return f"-o {path}: its parent folder {parent} does not exist"
@@ -63,7 +62,41 @@ def check_folder(path: str) -> str | None:
     return None
 
 
+def _names() -> list[str]:
+    """Every file name figures writes in DIR."""
+    from model.lab.gallery import FIGURES
+
+    return [INDEX, README] + [f"{f.name}.{fmt}" for f in FIGURES
+                              for fmt in (*FIGURE_FORMATS, "json")]
+
+
+def _not_a_gallery(path: str) -> str | None:
+    """Why an existing folder is not one figures may write into, or None: it is empty, or
+    its index.json is a gallery index (figures made what is there)."""
+    from model.partialfiles import prefix_for, reap
+
+    for name in _names():  # a killed run's temporary files are not the person's
+        reap(path, prefix_for(name))
+    if not os.listdir(path) or _own_index(os.path.join(path, INDEX)):
+        return None
+    return (f"-o {path}: holds files figures did not make (no gallery {INDEX} there), which "
+            "it would replace; name a new or empty folder, or one figures wrote before")
+
+
+def _own_index(path: str) -> bool:
+    """Whether `path` is an index.json figures wrote."""
+    from model.inputfile import InputFileError, read_input
+
+    try:
+        index = json.loads(read_input(path))
+    except (InputFileError, ValueError, RecursionError):
+        return False
+    return isinstance(index, dict) and isinstance(index.get("ssdlab_version"), str) \
+        and isinstance(index.get("scale"), str) and isinstance(index.get("figures"), list)
+
+
 def main(args: argparse.Namespace) -> int:
+    from app.atomicfile import OutputFileError
     from model.lab.gallery import FIGURES, SCALES
 
     def fail(message: str) -> int:
@@ -80,28 +113,26 @@ def main(args: argparse.Namespace) -> int:
         return fail(problem)
     try:
         os.makedirs(args.output, exist_ok=True)
-        staging = tempfile.mkdtemp(prefix=".figures-", dir=args.output)
     except OSError as e:
         return fail(f"-o {args.output}: cannot be written: {e.strerror}")
     scale_name = "small" if args.small else "full"
     chosen = [f for f in FIGURES if not args.only or f.name in args.only]
     try:
-        done = _draw_all(chosen, SCALES[scale_name], scale_name, args.output, staging)
+        done = _draw_all(chosen, SCALES[scale_name], scale_name, args.output)
     except KeyboardInterrupt:
         print("\nssdlab figures: interrupted; the figures finished so far are in "
               f"{args.output}", file=sys.stderr)
         return INTERRUPTED
-    except OSError as e:
-        return fail(f"-o {args.output}: {e.strerror or e}")
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    except OutputFileError as e:  # a full disk: what was written before is whole
+        return fail(f"-o {e}; the figures finished before are kept")
     n = len(done)
     print(f"wrote {n} figure{'' if n == 1 else 's'} to {args.output} (index.json, README.md)")
     return 0
 
 
-def _draw_all(chosen, scale, scale_name: str, out: str, staging: str) -> list[dict]:
-    from app.chartexport import Export, version, write
+def _draw_all(chosen, scale, scale_name: str, out: str) -> list[dict]:
+    from app.atomicfile import write_together
+    from app.chartexport import Export, contents, version
     from model.lab.galleryrun import BUILDERS
 
     done = []
@@ -123,40 +154,24 @@ def _draw_all(chosen, scale, scale_name: str, out: str, staging: str) -> list[di
                       **provenance}
         files = []
         for fmt in FIGURE_FORMATS:
-            path = os.path.join(staging, f"{fig.name}.{fmt}")
-            written = write(path, table, Export(fmt, "single", provenance))
-            files += [os.path.basename(p) for p in written]
-        with _interrupt_after():  # a figure's files move in together, and its index entry
-            for name in files:
-                os.replace(os.path.join(staging, name), os.path.join(out, name))
-            _add(done, fig, table, files, out, scale_name, version())
+            files += contents(os.path.join(out, f"{fig.name}.{fmt}"), table,
+                              Export(fmt, "single", provenance))
+        _add(done, fig, table, [os.path.basename(p) for p, _ in files])
+        # the index first: a run killed between renames leaves a folder figures owns
+        index, readme = _index_files(out, done, scale_name, version())
+        write_together([index, *files, readme])
         line = f"figure {i}/{len(chosen)} {fig.name}: done in {time.perf_counter() - t0:.1f} s"
         print(f"\r{line}\033[K" if show else line, file=sys.stderr, flush=True)
     return done
 
 
-def _add(done: list[dict], fig, table, files: list[str], out: str, scale_name: str,
-         tool_version: str) -> None:
-    """The figure's entry in the index, and the index written anew."""
+def _add(done: list[dict], fig, table, files: list[str]) -> None:
+    """The figure's entry in the index."""
     done.append({"name": fig.name, "title": table.chart.title, "shows": fig.shows,
                  "comes_from": fig.comes_from,
                  "cites": [{**{k: v for k, v in vars(c).items() if v}, "says": claim}
                            for c, claim in zip(fig.cites, fig.claims, strict=True)],
                  "numbers": "simulated", "files": files})
-    _write_index(out, done, scale_name, tool_version)
-
-
-@contextlib.contextmanager
-def _interrupt_after():
-    """Ctrl+C inside waits for the block's end, then interrupts as usual (main thread)."""
-    caught = []
-    previous = signal.signal(signal.SIGINT, lambda *_: caught.append(True))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if caught:
-        raise KeyboardInterrupt
 
 
 def _kept(out: str, scale_name: str, drawn: set[str]) -> list[dict]:
@@ -176,9 +191,9 @@ def _kept(out: str, scale_name: str, drawn: set[str]) -> list[dict]:
         return []
 
 
-def _write_index(out: str, done: list[dict], scale_name: str, tool_version: str) -> None:
-    """index.json and README.md, each written whole (the figures finished so far)."""
-    from app.atomicfile import atomic_open
+def _index_files(out: str, done: list[dict], scale_name: str, tool_version: str
+                 ) -> tuple[tuple[str, str], tuple[str, str]]:
+    """index.json and README.md as (path, text): the figures finished so far."""
     from model.lab.gallery import FIGURES
 
     # figures drawn before at this scale (an --only run) stay listed while their files do
@@ -186,8 +201,6 @@ def _write_index(out: str, done: list[dict], scale_name: str, tool_version: str)
     order = [f.name for f in FIGURES]
     done.sort(key=lambda d: order.index(d["name"]))
     index = {"ssdlab_version": tool_version, "scale": scale_name, "figures": done}
-    with atomic_open(os.path.join(out, "index.json")) as f:
-        f.write(json.dumps(index, indent=2) + "\n")
     lines = ["# SSD Lab figure gallery", "",
              f"Regenerated by `ssdlab figures` (SSD Lab {tool_version}, {scale_name} scale). "
              "Every number in these figures is simulated; an article is named only for what "
@@ -200,5 +213,5 @@ def _write_index(out: str, done: list[dict], scale_name: str, tool_version: str)
             written = f'"{c["quote"]}"' if c.get("quote") else f"{c['figure']} {c['unit']}"
             lines.append(f"- article {c['article']}: {written} ({c.get('says', '')})")
         lines += ["", "Files: " + ", ".join(d["files"]), ""]
-    with atomic_open(os.path.join(out, "README.md")) as f:
-        f.write("\n".join(lines))
+    return ((os.path.join(out, INDEX), json.dumps(index, indent=2) + "\n"),
+            (os.path.join(out, README), "\n".join(lines)))

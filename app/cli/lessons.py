@@ -82,6 +82,17 @@ def _validate(args) -> int:
     return 2 if failed else 0
 
 
+def _is_report(path: Path) -> bool:
+    """Whether `path` is a report `lesson run` wrote (lessons/report.py's first lines)."""
+    from model.inputfile import InputFileError, read_input
+
+    try:
+        head = read_input(path)[:2000].decode("utf-8", "replace")
+    except InputFileError:
+        return False
+    return head.startswith("# Lesson ") and "Played headless: " in head
+
+
 def _run(args) -> int:
     from app.atomicfile import OutputFileError, write_atomic
     from app.cli.outputs import check_outputs
@@ -104,6 +115,16 @@ def _run(args) -> int:
         lessons = bundled() if args.all else [find(args.name)]
     except LessonError as e:
         return _error(str(e))
+    for lesson in lessons if args.report else ():  # before any play: a FIFO, a folder...
+        path = Path(args.report) / f"{lesson.id}.md"
+        try:
+            check_outputs({"lesson": str(lesson.path)} if lesson.path else {},
+                          {"--report": str(path)})
+        except OutputFileError as e:
+            return _error(str(e) if str(e).startswith("--report") else f"--report {e}")
+        if path.exists() and not _is_report(path):  # the person named DIR, not this file
+            return _error(f"--report {path}: is there already and is not a lesson report; "
+                          "move it, or name another folder")
     live = sys.stderr.isatty()
 
     def progress(what: str, fraction: float) -> None:

@@ -287,7 +287,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from app.cli.outputs import OutputFileError, check_outputs, files_read, write_csv
+    from app.cli.outputs import OutputFileError, check_outputs, files_read, write_csvs
     from model.lab.scenario import ScenarioError, build_machine, load_scenario, run_scenario
     from model.lab.series import COLUMNS, Series
     from model.lab.steps import Context, StepError
@@ -347,14 +347,13 @@ def _play(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"scenario": scenario.name, "steps": rows,
                           "series": series.as_dicts(), "replays": replays}))
-    for flag, out, fields, data in (("--csv", args.csv, list(rows[0]), rows),
-                                    ("--series", args.series, COLUMNS, series.as_dicts())):
-        if out:
-            try:
-                write_csv(flag, out, fields, data)
-            except OutputFileError as e:
-                print(f"ssdlab run: error: {e}", file=sys.stderr)
-                return 2
+    tables = [("--csv", args.csv, list(rows[0]), rows),
+              ("--series", args.series, COLUMNS, series.as_dicts())]
+    try:
+        write_csvs([t for t in tables if t[1]])
+    except OutputFileError as e:
+        print(f"ssdlab run: error: {e}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -2,17 +2,19 @@
 
 Checked before any work, so a bad path costs nothing: each must be writable, none may be
 the input being read, and no two may be the same file (the second would silently replace
-the first). Written atomically at the end (app/atomicfile.py), so a failed, interrupted or
-out-of-space run leaves any existing file exactly as it was.
+the first). Written together at the end (app/atomicfile.py write_together), so a failed,
+interrupted or out-of-space run leaves every existing file exactly as it was, none replaced
+while another could not be written.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import os
 from collections.abc import Iterable, Mapping, Sequence
 
-from app.atomicfile import OutputFileError, atomic_open, check_writable
+from app.atomicfile import OutputFileError, check_writable, write_together
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -62,12 +64,20 @@ def check_outputs(inputs: Mapping[str, str], outputs: Mapping[str, str | None]) 
             raise OutputFileError(f"{flag} {e}") from None
 
 
-def write_csv(flag: str, path: str, fields: Sequence[str], rows: Iterable[Mapping]) -> None:
-    """A CSV file with a header row, replacing `path` only once it is complete."""
+def csv_text(fields: Sequence[str], rows: Iterable[Mapping]) -> str:
+    """A CSV table with a header row."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(fields))
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def write_csvs(tables: Sequence[tuple[str, str, Sequence[str], Iterable[Mapping]]]) -> None:
+    """(flag, path, fields, rows) each as a CSV file, all or none: every file is whole on disk
+    before any replaces the old one. OutputFileError names the flag and the path."""
     try:
-        with atomic_open(path, newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=list(fields))
-            writer.writeheader()
-            writer.writerows(rows)
+        write_together([(path, csv_text(fields, rows)) for _, path, fields, rows in tables])
     except OutputFileError as e:
-        raise OutputFileError(f"{flag} {e}") from None
+        flag = next((f for f, path, _, _ in tables if str(e).startswith(f"{path}:")), "")
+        raise OutputFileError(f"{flag} {e}".strip()) from None

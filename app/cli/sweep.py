@@ -222,16 +222,24 @@ def _read_results(args: argparse.Namespace):
     return results.done(), results.good_bytes if results.torn else None
 
 
-def _open_results(path: str, cut_to: int | None):
-    """The results file opened for appending, a torn last line first cut off."""
+def _open_results(path: str, cut_to: int | None) -> int:
+    """A descriptor appending to the results file, a torn last line first cut off. Opened
+    without waiting, so a FIFO put in its place since it was checked is refused."""
+    from app.atomicfile import OutputFileError, open_append
+
     try:
-        if cut_to is not None:
-            print(f"{PROG}: {path}: dropped an unfinished last line (a run stopped while "
-                  "writing it); its point runs again", file=sys.stderr)
-            os.truncate(path, cut_to)
-        return open(path, "a", encoding="utf-8")
-    except OSError as e:
-        raise ValueError(f"-o {path}: cannot be written: {e.strerror or e}") from None
+        fd = open_append(path)
+    except OutputFileError as e:
+        raise ValueError(f"-o {e}") from None
+    if cut_to is not None:
+        print(f"{PROG}: {path}: dropped an unfinished last line (a run stopped while "
+              "writing it); its point runs again", file=sys.stderr)
+        try:
+            os.ftruncate(fd, cut_to)
+        except OSError as e:
+            os.close(fd)
+            raise ValueError(f"-o {path}: cannot be written: {e.strerror or e}") from None
+    return fd
 
 
 def _check_memory(sweep, jobs: int) -> None:
@@ -252,6 +260,7 @@ def _check_memory(sweep, jobs: int) -> None:
 
 def run_sweep(args: argparse.Namespace, fn: Callable | None = None) -> int:
     """Run the sweep args name; fn runs one task (tests pass a counting wrapper)."""
+    from app.atomicfile import OutputFileError, append_whole
     from model.lab.sweep import SweepError, load_sweep
     from model.lab.sweeprun import failed, line, run_task
 
@@ -275,22 +284,28 @@ def run_sweep(args: argparse.Namespace, fn: Callable | None = None) -> int:
     except ValueError as e:
         return _error(str(e))
     try:
-        with _open_results(args.output, cut_to) as out:
-            for task in todo:
-                backend.submit(fn, task, lambda t, rec: finished.put((t, rec)))
-            for _ in todo:
-                task, rec = finished.get()
-                if isinstance(rec, WorkerDied):
-                    return _worker_died(args.output, progress)
-                if not isinstance(rec, dict):  # the worker itself failed, not the point
-                    rec = failed(task, rec)
-                out.write(line(rec))
-                out.flush()
-                os.fsync(out.fileno())
-                progress.update(rec["status"])
+        out = _open_results(args.output, cut_to)
     except ValueError as e:
+        backend.close()
         return _error(str(e))
+    try:
+        for task in todo:
+            backend.submit(fn, task, lambda t, rec: finished.put((t, rec)))
+        for _ in todo:
+            task, rec = finished.get()
+            if isinstance(rec, WorkerDied):
+                return _worker_died(args.output, progress)
+            if not isinstance(rec, dict):  # the worker itself failed, not the point
+                rec = failed(task, rec)
+            # a line is on disk whole or not at all: a full disk keeps the lines before
+            append_whole(out, args.output, line(rec).encode("utf-8"))
+            progress.update(rec["status"])
+    except OutputFileError as e:
+        progress.end()
+        return _error(f"-o {e}; the {progress.done} runs done before are kept whole; free "
+                      "space and continue with --resume")
     finally:
+        os.close(out)
         progress.end()
         backend.close()
     print(f"{PROG}: {progress.done} runs done, {progress.failed} failed, "

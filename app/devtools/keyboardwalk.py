@@ -18,7 +18,6 @@ import os
 import sys
 import tempfile
 import time
-from pathlib import Path
 
 from model.lab.entrypoint import run_to_reader
 
@@ -43,6 +42,14 @@ def main(argv: list[str] | None = None) -> int:
         lesson = find(args.lesson)
     except LessonError as e:
         print(f"keyboardwalk: --lesson: {e}", file=sys.stderr)
+        return 2
+    from app.atomicfile import OutputFileError, check_writable, write_atomic
+
+    try:  # before the walk: a FIFO or a missing folder is refused at once
+        if args.output:
+            check_writable(args.output)
+    except OutputFileError as e:
+        print(f"keyboardwalk: error: -o {e}", file=sys.stderr)
         return 2
     from app.devtools.keywalker import KeyWalker, Unreachable
     from app.devtools.qtapp import application
@@ -77,7 +84,11 @@ def main(argv: list[str] | None = None) -> int:
         w.close()
     text = "\n".join(walker.lines) + "\n"
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        try:  # the one writer: never half a transcript
+            write_atomic(args.output, text)
+        except OutputFileError as e:
+            print(f"keyboardwalk: error: -o {e}", file=sys.stderr)
+            return 2
         print(f"transcript in {args.output} ({len(walker.lines)} lines)")
     else:
         sys.stdout.write(text)

@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.atomicfile import OutputFileError, write_atomic
+from app.atomicfile import OutputFileError, set_aside, write_atomic
 
 FILE_NAME = "lessons.json"
 FORMAT = 1
@@ -101,6 +101,21 @@ def load_progress(path: Path | None = None) -> Progress:
                 for k, v in answers.items())):
             raise ValueError("answers must map lesson ids to {step id: number}")
     except (OSError, UnicodeDecodeError, ValueError) as e:
-        return Progress(path=path, problem=f"{path}: not used ({e}); starting afresh")
+        return _afresh(path, e)
     return Progress(set(finished), dict(at),
                     {k: {s: float(a) for s, a in v.items()} for k, v in answers.items()}, path)
+
+
+def _afresh(path: Path, why: Exception) -> Progress:
+    """A fresh progress for an unusable file, which is set aside (NAME.bad) so that saving
+    never overwrites it; where it cannot be set aside, nothing is saved this session."""
+    try:
+        if not path.is_file():  # a folder or a FIFO is not the student's old progress
+            raise OSError("it is not a regular file")
+        aside = set_aside(path)
+    except OSError as e:
+        return Progress(path=None, problem=f"{path}: not used ({why}); starting afresh; "
+                        f"progress is not saved this session, since the file cannot be set "
+                        f"aside ({e.strerror or e})")
+    return Progress(path=path, problem=f"{path}: not used ({why}); starting afresh; the "
+                    f"old file is kept as {aside}")

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from model.partialfiles import replace_with
+
 # what the tree is drawn by: its own code and the Generator's streams
 _SOURCES = ("filetree.py", "rawdraws.py")
 
@@ -58,8 +60,7 @@ def store(scale: float, seed: int, paths: list[str], sizes: list[int]) -> None:
     path = _path(scale, seed)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"paths": paths, "sizes": sizes}), encoding="utf-8")
-        os.replace(tmp, path)
+        # whole or not at all; a full disk or a kill leaves no temporary file for long
+        replace_with(path, json.dumps({"paths": paths, "sizes": sizes}).encode("utf-8"))
     except OSError:
         pass  # a read-only home: the tree is still right, only not kept

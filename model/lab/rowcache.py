@@ -23,6 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
+from model.partialfiles import replace_with
+
 from .experiments import EXPERIMENTS, Row
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,9 +75,8 @@ def cached_rows(name: str, replay: Callable[[], list[Row]] | None = None) -> tup
     rows = tuple((replay or EXPERIMENTS[name])())
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps([asdict(r) for r in rows]), encoding="utf-8")
-        os.replace(tmp, path)
+        # whole or not at all; a full disk or a kill leaves no temporary file for long
+        replace_with(path, json.dumps([asdict(r) for r in rows]).encode("utf-8"))
     except OSError:
         pass  # a read-only home: the rows are still right, only not kept
     return rows

@@ -6,8 +6,10 @@ With two drives side by side or a kept reference, a file shows what the window s
 run overlaid with its legend label, and both block maps side by side, each titled.
 
 The dialog chooses the chart, the format (PNG, SVG, PDF, CSV with a JSON sidecar), the column
-width and the file. A path that cannot be written is reported in the window's error line and
-any existing file stays as it was; the run goes on either way.
+width and the file. A file already there (the file named, or a CSV's JSON sidecar beside it)
+is replaced only after the person says yes. A path that cannot be written (a folder, a
+FIFO, a device) is refused unopened and reported in the window's error line, and any
+existing file stays as it was; the run goes on either way.
 """
 
 from __future__ import annotations
@@ -158,6 +160,12 @@ def export_chart(bench, name: str, path: str, fmt: str, width: str = "single") -
     from app.chartexport import Export, sidecar_path, write
     from app.cli.outputs import check_outputs
 
+    try:  # first: a FIFO or a folder is refused before any work, never opened
+        check_outputs(files_read(bench), {"to": path, "its JSON sidecar":
+                                          sidecar_path(path) if fmt == "csv" else None})
+    except OutputFileError as e:
+        bench.controls.show_error(f"Export: {e}")
+        return False
     a = bench.views[0]
     series = drive_clock_series(a) if name != BLOCK_MAP else None
     data = chart_data(bench, name, series) if name != BLOCK_MAP else shown_maps(bench)
@@ -169,8 +177,6 @@ def export_chart(bench, name: str, path: str, fmt: str, width: str = "single") -
     one = isinstance(data, Table) or (isinstance(data, list) and len(data) == 1)
     spec = Export(fmt, width, run_provenance(bench, a, series) if one else None)
     try:
-        check_outputs(files_read(bench), {"to": path, "its JSON sidecar":
-                                          sidecar_path(path) if fmt == "csv" else None})
         if name == BLOCK_MAP:
             written = blockmapexport.write_maps(path, data, spec)
         else:
@@ -199,6 +205,7 @@ class ExportDialog(QDialog):
     def __init__(self, bench, chart: str, fmt: str = "png", parent: QWidget | None = None):
         super().__init__(parent or bench)
         self.bench = bench
+        self.browsed = ""  # a file chosen in the file dialog, which asked about replacing it
         self.setWindowTitle("Export chart")
         self.chart = QComboBox()
         for spec in (CHARTS[name] for name in RUN_CHARTS):
@@ -245,6 +252,20 @@ class ExportDialog(QDialog):
         self.chart.currentIndexChanged.connect(self._suggest)
         self._suggest()
 
+    def _may_replace(self, path: str, fmt: str) -> bool:
+        """True when no existing file would be replaced, or the person agrees: the suggested
+        name, or a CSV's sidecar, may name a file they never chose."""
+        from app.chartexport import sidecar_path
+
+        files = [path] if path != self.browsed else []
+        files += [sidecar_path(path)] if fmt == "csv" else []
+        there = [f for f in files if os.path.isfile(f)]
+        if not there:
+            return True
+        one = len(there) == 1
+        return self.bench.confirm(f"{' and '.join(there)} already exist{'s' if one else ''}."
+                                  f" Replace {'it' if one else 'them'}?")
+
     def _suggest(self) -> None:
         """Keep the file name's extension (and, if it is still a suggestion, its stem) in
         step with the chart and format."""
@@ -266,8 +287,11 @@ class ExportDialog(QDialog):
                                               f"{FORMAT_NAMES[fmt]} (*.{fmt})")
         if path:
             self.path.setText(path)
+            self.browsed = path  # the file dialog asked before replacing it
 
     def accept(self) -> None:
+        if not self._may_replace(self.path.text(), self.format.currentData()):
+            return  # the person said no: nothing written, the dialog stays open
         ok = export_chart(self.bench, self.chart.currentData(), self.path.text(),
                           self.format.currentData(), self.width.currentData())
         if ok:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog
 
-from app.atomicfile import OutputFileError, write_atomic
+from app.atomicfile import OutputFileError, check_writable, write_atomic
 from app.cli.outputs import files_read
 from app.session.sessionfile import SessionFileError, read_session, write_session
 from model.lab.scenario import load_scenario, scenario_text
@@ -28,6 +28,11 @@ SCENARIO_DIR = Path(__file__).resolve().parents[3] / "assets" / "scenarios"
 def save(w, path: str) -> bool:
     """Write the settings, the log and the series to a session file (the old file stays
     whole if writing fails)."""
+    try:  # before any work: a FIFO or a folder is refused, never opened
+        check_writable(path)
+    except OutputFileError as e:
+        w.controls.show_error(f"Save: {e}")
+        return False
     w.settle()
     a = w.views[0]
     snap = a.snapshot
@@ -100,6 +105,11 @@ def open_scenario(w, path: str) -> bool:
 def save_scenario(w, path: str) -> bool:
     """Write this file-system run (drive A's) as a scenario file `ssdlab run` plays to the
     same counters; a run a scenario cannot hold is refused with the reason."""
+    try:
+        check_writable(path)
+    except OutputFileError as e:
+        w.controls.show_error(f"Save as scenario: {e}")
+        return False
     w.settle()
     a = w.views[0]
     snap = a.snapshot
