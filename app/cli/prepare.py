@@ -107,11 +107,17 @@ def main(args: argparse.Namespace) -> int:
 
     try:
         ensure_compiled("prepare", args.workers)
+        # Said compiled only once each function has loaded here: a file that merely exists
+        # in the cache proves nothing (a bad one is removed and compiled again).
+        bad = warm.load_all()
     except RuntimeError as e:
         print(f"ssdlab prepare: error: {e}", file=sys.stderr)
         return 1
+    for path in bad:
+        print(f"ssdlab prepare: {path}: a bad cache file, removed; compiled again",
+              file=sys.stderr)
     print(f"ssdlab prepare: the simulator is compiled ({len(warm.ENTRY_POINTS)} functions "
-          "in the cache)", file=sys.stderr)
+          "loaded from the cache)", file=sys.stderr)
     try:
         count = ensure_rows(args.workers)
     except Exception as e:  # noqa: BLE001 - only a head start is lost: a compare replays
