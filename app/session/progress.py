@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.atomicfile import OutputFileError, write_atomic
+from app.session.configfile import read_json, unusable
 
 FILE_NAME = "lessons.json"
 FORMAT = 1
@@ -80,10 +81,12 @@ class Progress:
 def load_progress(path: Path | None = None) -> Progress:
     """The saved progress, or a fresh one (with .problem set when the file was unusable)."""
     path = path if path is not None else config_dir() / FILE_NAME
-    if not path.exists():
+    data, problem = read_json(path)
+    if problem:
+        return Progress(path=path, problem=f"{problem}; starting afresh")
+    if data is None:
         return Progress(path=path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"format must be {FORMAT}")
         finished = data.get("finished", [])
@@ -100,7 +103,7 @@ def load_progress(path: Path | None = None) -> Progress:
                     and not isinstance(a, bool) and math.isfinite(a) for s, a in v.items())
                 for k, v in answers.items())):
             raise ValueError("answers must map lesson ids to {step id: number}")
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        return Progress(path=path, problem=f"{path}: not used ({e}); starting afresh")
+    except ValueError as e:
+        return Progress(path=path, problem=f"{unusable(path, str(e))}; starting afresh")
     return Progress(set(finished), dict(at),
                     {k: {s: float(a) for s, a in v.items()} for k, v in answers.items()}, path)
