@@ -28,7 +28,8 @@ from functools import cache
 from pathlib import Path
 
 
-def _home() -> str | None:
+def home_dir() -> str | None:
+    """The user's home folder as an absolute path, or None when there is none."""
     home = os.environ.get("HOME")
     if not home:
         try:
@@ -45,7 +46,7 @@ def platform_cache_dir() -> Path | None:
     if sys.platform == "win32":
         base = os.environ.get("LOCALAPPDATA", "")
         return Path(base) if os.path.isabs(base) else None
-    home = _home()
+    home = home_dir()
     if sys.platform == "darwin":
         return Path(home, "Library", "Caches") if home else None
     xdg = os.environ.get("XDG_CACHE_HOME", "")

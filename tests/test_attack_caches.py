@@ -145,6 +145,21 @@ def test_no_home_never_makes_a_folder_named_tilde(tmp_path, monkeypatch, capsys)
     assert "cannot be used" in capsys.readouterr().err
 
 
+def test_no_home_keeps_the_settings_beside_the_caches(tmp_path, monkeypatch, capsys):
+    import pwd
+
+    from app.session.progress import config_dir
+
+    for name in ("HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "SSDLAB_CONFIG_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(pwd, "getpwuid", lambda uid: (_ for _ in ()).throw(KeyError(uid)))
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    cachedir._chosen.cache_clear()
+    where = config_dir()  # was RuntimeError: Could not determine home directory
+    assert where.is_absolute() and str(where).startswith(str(tmp_path / "tmp"))
+
+
 @pytest.mark.parametrize(("platform", "env", "want"), [
     ("linux", {"XDG_CACHE_HOME": "/x/cache"}, "/x/cache"),
     ("linux", {"XDG_CACHE_HOME": "relative"}, "/home/u/.cache"),

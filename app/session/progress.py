@@ -15,6 +15,7 @@ from pathlib import Path
 
 from app.atomicfile import OutputFileError, write_atomic
 from app.session.configfile import read_json, unusable
+from model.cachedir import cache_root, home_dir
 
 FILE_NAME = "lessons.json"
 FORMAT = 1
@@ -23,8 +24,12 @@ FORMAT = 1
 def config_dir() -> Path:
     if os.environ.get("SSDLAB_CONFIG_DIR"):
         return Path(os.environ["SSDLAB_CONFIG_DIR"])
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "ssdlab"
+    xdg, home = os.environ.get("XDG_CONFIG_HOME", ""), home_dir()
+    if os.path.isabs(xdg):
+        return Path(xdg) / "ssdlab"
+    if home is None:  # no home at all: beside the caches, in the private temporary folder
+        return cache_root() / "config"
+    return Path(home) / ".config" / "ssdlab"
 
 
 @dataclass
