@@ -41,7 +41,8 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
 
 
 def _checked(decorator):
-    """decorator, with numba's cache replaced by the checked one (numbacache.py)."""
+    """decorator (numba's, without cache=True), with the checked cache (numbacache.py): numba's
+    own cache=True would first try other folders, the source tree's __pycache__ among them."""
 
     def wrap(func):
         dispatcher = decorator(func)
@@ -54,10 +55,10 @@ def _checked(decorator):
 # The engine never allocates, so it runs without numba's reference-counting runtime (_nrt):
 # with it, every call that passes the 18-array tuple increments and decrements 18 counters,
 # which measured 40x slower than a plain loop. Small helpers are also inlined at IR level.
-jit = _checked(njit(cache=True, nogil=True, _nrt=False))
-inline = _checked(njit(cache=True, nogil=True, inline="always", _nrt=False))
+jit = _checked(njit(nogil=True, _nrt=False))
+inline = _checked(njit(nogil=True, inline="always", _nrt=False))
 # Cold paths (once per block or per victim, not per page) are called instead: numba inlines
 # at IR level by copying the callee's IR into every call site, which made big helpers cost
 # more compile time than everything else. Called only from compiled code, so no Python
 # wrapper is built for them.
-called = _checked(njit(cache=True, nogil=True, _nrt=False, no_cpython_wrapper=True))
+called = _checked(njit(nogil=True, _nrt=False, no_cpython_wrapper=True))
