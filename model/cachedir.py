@@ -112,6 +112,22 @@ def cache_root() -> Path:
     return _chosen(platform_cache_dir())
 
 
+def folder(path: Path) -> Path:
+    """path made a real folder: a file, pipe or link in its place is removed first (a cache
+    entry of the wrong kind, rebuilt rather than trusted). Failing that, path is returned as
+    it is, and writing there fails later like any unwritable cache."""
+    try:
+        if not stat.S_ISDIR(os.lstat(path).st_mode):
+            discard(path)
+    except OSError:
+        pass
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        pass
+    return path
+
+
 def discard(path: Path) -> None:
     """Remove a cache entry of any kind, a folder with its contents, never following a link;
     a cache that cannot be cleaned is left as it is (its entry is then only not kept)."""

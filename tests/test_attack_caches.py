@@ -266,3 +266,31 @@ def test_a_kept_entry_reads_back_only_whole(tmp_path):
     text = path.read_text()
     path.write_text(text[: len(text) // 2])
     assert keptfile.read(path, "k", 1000) is None
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("kind", ["file", "fifo"])
+def test_a_cache_folder_that_is_not_a_folder_is_made_again(cache_home, kind):
+    where = cache_home / "ssdlab" / "experiments"
+    where.parent.mkdir(parents=True)
+    if kind == "fifo":
+        os.mkfifo(where)
+    else:
+        where.write_text("not a folder")
+    assert _replays("demo") == 1 and _replays("demo") == 0
+    assert where.is_dir()
+
+
+@pytest.mark.parametrize("which", ["engine folder", "source folder"])
+def test_a_file_where_numbas_folder_goes_is_replaced_by_the_folder(engine_copy, which):
+    home, ours = engine_copy
+    spoiled = ours if which == "source folder" else ours.parent
+    shutil.rmtree(spoiled)
+    spoiled.write_text("not a folder")
+    code = ("from model.flash import ftl; c = ftl.run_commands._cache; "
+            "print(type(c).__name__, c.cache_path)")
+    run = subprocess.run([sys.executable, "-c", code], env=_env(home), cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["CheckedCache", str(ours)]
+    assert ours.is_dir()

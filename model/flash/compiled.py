@@ -17,7 +17,7 @@ from pathlib import Path
 import numba
 from numba import njit
 
-from model.cachedir import cache_root
+from model.cachedir import cache_root, folder
 
 from . import numbacache
 
@@ -33,7 +33,7 @@ def _engine_hash() -> str:
 
 
 def _cache_dir() -> Path:
-    return cache_root() / f"numba-{_engine_hash()}"
+    return folder(cache_root() / f"numba-{_engine_hash()}")
 
 
 if not os.environ.get("NUMBA_CACHE_DIR"):

@@ -19,9 +19,12 @@ Lab, as with any numba cache. The folder is the user's own (model/cachedir.py).
 
 from __future__ import annotations
 
+import inspect
 import os
 import stat
+from pathlib import Path
 
+from numba.core import config
 from numba.core.caching import (
     CompileResultCacheImpl,
     FunctionCache,
@@ -29,7 +32,7 @@ from numba.core.caching import (
     UserProvidedCacheLocator,
 )
 
-from model.cachedir import discard
+from model.cachedir import discard, folder
 
 # The largest engine data file is under 1 MiB; a file far beyond that is not one of ours.
 MAX_FILE_BYTES = 64 * 2**20
@@ -111,6 +114,10 @@ class CheckedCache(FunctionCache):
 def install(dispatcher) -> None:
     """Give a cache=True dispatcher the checked cache (no cache at all when the folder
     cannot be used: compiling every run beats writing into the source tree)."""
+    if config.CACHE_DIR:  # numba's folder for this source file: a folder, nothing else
+        sub = UserProvidedCacheLocator.get_suitable_cache_subpath(
+            inspect.getfile(dispatcher.py_func))
+        folder(Path(config.CACHE_DIR, sub))
     try:
         dispatcher._cache = CheckedCache(dispatcher.py_func)
     except RuntimeError:  # numba: no locator available, i.e. the folder is unusable

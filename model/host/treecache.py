@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from model import keptfile
-from model.cachedir import cache_root
+from model.cachedir import cache_root, folder
 
 # what the tree is drawn by: its own code and the Generator's streams
 _SOURCES = ("filetree.py", "rawdraws.py")
@@ -40,7 +40,7 @@ MAX_BYTES = 32 * 2**20
 
 
 def _path(scale: float, seed: int) -> Path:
-    return cache_root() / "trees" / f"kernel-{scale!r}-{seed}-{_version()}.json"
+    return folder(cache_root() / "trees") / f"kernel-{scale!r}-{seed}-{_version()}.json"
 
 
 def _key(scale: float, seed: int) -> str:

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from model import keptfile
-from model.cachedir import cache_root
+from model.cachedir import cache_root, folder
 from model.inputfile import TEXT_MAX_BYTES
 
 from .experiments import EXPERIMENTS, Row
@@ -36,8 +36,8 @@ SOURCES = (ROOT / "model", ROOT / "assets" / "scenarios", ROOT / "assets" / "pro
 def model_version() -> str:
     """A hash of everything a replay reads: the model's code, scenarios and profiles."""
     h = hashlib.sha256(f"{sys.version} numpy {np.__version__}".encode())
-    for folder in SOURCES:
-        for path in sorted(folder.rglob("*")):
+    for source in SOURCES:
+        for path in sorted(source.rglob("*")):
             if path.suffix in (".py", ".toml") and path.is_file():
                 h.update(str(path.relative_to(ROOT)).encode())
                 h.update(path.read_bytes())
@@ -45,7 +45,7 @@ def model_version() -> str:
 
 
 def cache_dir() -> Path:
-    return cache_root() / "experiments"
+    return folder(cache_root() / "experiments")
 
 
 def _path(name: str) -> Path:
