@@ -227,7 +227,7 @@ def test_an_entry_kept_for_another_key_is_not_used(cache_home):
 @pytest.mark.parametrize("kind", ["fifo", "folder", "/dev/zero"])
 def test_a_rows_entry_that_is_not_a_file_is_replayed_over_at_once(cache_home, kind):
     path = _rows_file("demo")
-    path.parent.mkdir(parents=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     if kind == "fifo":
         os.mkfifo(path)
     elif kind == "folder":
