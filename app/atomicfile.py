@@ -199,25 +199,6 @@ def _interrupt_after() -> Iterator[None]:
         raise KeyboardInterrupt
 
 
-def set_aside(path: str | os.PathLike) -> str:
-    """Rename a file that cannot be used to a free name beside it (NAME.bad, NAME.bad2, ...)
-    so that writing NAME anew loses nothing; returns the new name. Raises OSError."""
-    for n in range(1, 1000):
-        aside = f"{path}.bad{'' if n == 1 else n}"
-        try:
-            os.link(path, aside)  # fails if `aside` exists: an earlier bad file is kept too
-        except FileExistsError:
-            continue
-        except OSError:  # a file system without hard links: check, then rename
-            if os.path.lexists(aside):
-                continue
-            os.rename(path, aside)
-            return aside
-        os.unlink(path)
-        return aside
-    raise OSError(f"{path}: 999 set-aside copies exist already")
-
-
 def open_append(path: str | os.PathLike) -> int:
     """A descriptor for appending to the regular file `path` (made if missing), opened
     without ever waiting on a FIFO swapped in after the caller's check. OutputFileError."""

@@ -73,6 +73,7 @@ PRINT_STYLE = {
     "axes.formatter.useoffset": False,
     "axes.formatter.limits": (-4, 6),  # 30,000 rather than 3e+04
     "axes.formatter.use_mathtext": False,
+    "text.parse_math": False,  # names come from files: "$\\x$" is text, never mathtext
     "path.simplify": False,  # every point the table holds is drawn
 }
 

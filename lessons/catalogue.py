@@ -59,4 +59,23 @@ def check_file(path: str | Path) -> str:
         check_glossary(glossary, {x.id for x in bundled()})
         return f"glossary, {len(glossary.terms)} terms"
     lesson = load_lesson(path)
+    check_compare_rows(lesson)
     return f"{lesson.id}, {len(lesson.steps)} steps, {len(lesson.terms)} glossary terms"
+
+
+def check_compare_rows(lesson: Lesson) -> None:
+    """Each of a compare step's rows names a row of its experiment (as the player picks
+    them: a case-blind part of "experiment: quantity"); otherwise the lesson failed only
+    when that step was played. The rows come from the rows cache (model/lab/rowcache.py),
+    replayed once when missing, which is why the window's loader does not check this."""
+    from .player import experiment_rows
+
+    for i, step in enumerate(lesson.steps):
+        if step.kind != "compare" or step.experiment is None or not step.rows:
+            continue
+        labels = [f"{r.experiment}: {r.quantity}" for r in experiment_rows(step.experiment)]
+        for j, want in enumerate(step.rows):
+            if not any(want.lower() in label.lower() for label in labels):
+                raise LessonError(f"{lesson.path}:{step.line}: steps[{i}].rows[{j}]: no row "
+                                  f"of experiment {step.experiment!r} contains {want!r}; its "
+                                  f"rows: {'; '.join(labels)}")

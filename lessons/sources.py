@@ -123,6 +123,12 @@ def check_uses(r: Reader, data: dict, sources: tuple[Source, ...]) -> None:
     ids = {s.id: s for s in sources}
     used = set()
     for at, text in _texts(data):
+        left = DOC.sub("", text)
+        if "{{" in left or "}}" in left:
+            # {{doc:{{doc:s1}}}} would render as "{{doc:40.41 s}}": a brace pair is only
+            # ever one {{doc:ID}}, never nested, never left open
+            r.fail(at, "{{ and }} only enclose one source as {{doc:ID}}, never nested or "
+                   f"unmatched; got {text.strip()[:80]!r}")
         for name in DOC.findall(text):
             if name.strip() not in ids:
                 r.fail(at, f"{{{{doc:{name}}}}} names no [[sources]] entry of this lesson "

@@ -41,6 +41,6 @@ def test_missing_rows_are_replayed_side_by_side_and_kept(tmp_path, monkeypatch, 
 def test_an_unreadable_kept_file_counts_as_missing(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     path = rowcache.cache_dir() / f"x25m-{rowcache.model_version()}.json"
-    path.parent.mkdir(parents=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("[{\"not\": \"a row\"}]", encoding="utf-8")
     assert not rowcache.is_cached("x25m")

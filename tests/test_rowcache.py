@@ -28,8 +28,13 @@ def test_replayed_once_then_read(tmp_path, monkeypatch):
     assert len(calls) == 2
 
 
-def test_a_cache_that_cannot_be_written_still_gives_the_rows(tmp_path, monkeypatch):
+def test_a_cache_that_cannot_be_written_still_gives_the_rows(tmp_path, monkeypatch, capsys):
     blocked = tmp_path / "file"
     blocked.write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))  # a file where a folder must go
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
     assert rowcache.cached_rows("demo", lambda: [ROW]) == (ROW,)
+    # kept instead in a temporary folder of this user's, with a warning
+    assert "cannot be used" in capsys.readouterr().err
+    assert list((tmp_path / "tmp").glob("ssdlab-cache-*/experiments/demo-*.json"))

@@ -31,11 +31,15 @@ def test_a_file_that_is_not_a_tree_is_drawn_over(tmp_path, monkeypatch):
         assert _drawn(0.05, 8) == drawn
 
 
-def test_a_cache_that_cannot_be_written_still_gives_the_tree(tmp_path, monkeypatch):
+def test_a_cache_that_cannot_be_written_still_gives_the_tree(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     drawn = _drawn(0.05, 9)
     blocked = tmp_path / "file"
     blocked.write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))  # a file where a folder must go
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
     assert _drawn(0.05, 9) == drawn
-    assert treecache.load(0.05, 9) is None
+    # kept instead in a temporary folder of this user's, with a warning
+    assert "cannot be used" in capsys.readouterr().err
+    assert list((tmp_path / "tmp").glob("ssdlab-cache-*/trees/kernel-0.05-9-*.json"))

@@ -387,6 +387,9 @@ def main(args) -> int:
             rows.append(host_stack(args))
             if not args.json:
                 _print_memory_note()
+    except scenariobench.AgainstError as e:
+        print(f"ssdlab bench: error: --against: {e}", file=sys.stderr)
+        return 2
     except (BenchError, scenariobench.ScenarioBenchError) as e:
         print(f"ssdlab bench: error: {e}", file=sys.stderr)
         return 1

@@ -17,6 +17,7 @@ checked before the run, so a bad one costs nothing; the figure is written only w
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from dataclasses import asdict
@@ -179,9 +180,9 @@ def _sweep(args: argparse.Namespace, charts: list[str]) -> int:
 def results_provenance(path: str, records: list[dict]) -> dict:
     """What reproduces a figure of a sweep's results: the file, its hash, its points, the
     seeds and the version(s) of SSD Lab that wrote them."""
-    seeds = sorted({r["point"].get("seed") for r in records
-                    if isinstance(r.get("point"), dict) and "seed" in r["point"]},
-                   key=str)
+    seeds = sorted({json.dumps(r["point"].get("seed")): r["point"].get("seed")
+                    for r in records if isinstance(r.get("point"), dict)
+                    and "seed" in r["point"]}.values(), key=str)  # any JSON, hashable or not
     versions = sorted({str(r["ssdlab_version"]) for r in records if "ssdlab_version" in r})
     return {"sweep_results": {"file": os.path.abspath(path), "sha256": _sha256(path),
                               "points": len(records),

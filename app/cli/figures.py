@@ -174,21 +174,40 @@ def _add(done: list[dict], fig, table, files: list[str]) -> None:
                  "numbers": "simulated", "files": files})
 
 
+_TEXT_FIELDS = ("name", "title", "shows", "comes_from", "numbers")
+_CITE_FIELDS = ("article", "figure", "unit", "quote", "says")
+
+
+def _well_formed(entry: object) -> bool:
+    """Whether an index entry has the shape _add writes (the README is made from it)."""
+    if not (isinstance(entry, dict) and all(isinstance(entry.get(k), str)
+                                            for k in _TEXT_FIELDS)):
+        return False
+    files, cites = entry.get("files"), entry.get("cites", [])
+    return (isinstance(files, list) and all(isinstance(n, str) and n and os.sep not in n
+                                            and n not in (".", "..") for n in files)
+            and isinstance(cites, list) and all(
+                isinstance(c, dict) and isinstance(c.get("article"), str)
+                and all(isinstance(c.get(k, ""), str) for k in _CITE_FIELDS) for c in cites))
+
+
 def _kept(out: str, scale_name: str, drawn: set[str]) -> list[dict]:
     """The entries of DIR's index.json for figures not drawn now, at the same scale, whose
-    files are all there (an unreadable or foreign index keeps nothing)."""
+    files are all there (an unreadable or foreign index, or an entry of another shape,
+    keeps nothing: the index is read as input, never trusted)."""
+    from model.inputfile import InputFileError, read_text_input
     from model.lab.gallery import FIGURES
 
     try:
-        with open(os.path.join(out, "index.json"), encoding="utf-8") as f:
-            old = json.load(f)
-        if old.get("scale") != scale_name:
-            return []
-        known = {f.name for f in FIGURES} - drawn
-        return [d for d in old["figures"] if d.get("name") in known and all(
-            os.path.isfile(os.path.join(out, n)) for n in d.get("files", []))]
-    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        old = json.loads(read_text_input(os.path.join(out, "index.json")))
+    except (InputFileError, ValueError, RecursionError):
         return []
+    if not isinstance(old, dict) or old.get("scale") != scale_name \
+            or not isinstance(old.get("figures"), list):
+        return []
+    known = {f.name for f in FIGURES} - drawn
+    return [d for d in old["figures"] if _well_formed(d) and d["name"] in known and all(
+        os.path.isfile(os.path.join(out, n)) for n in d["files"])]
 
 
 def _index_files(out: str, done: list[dict], scale_name: str, tool_version: str
@@ -210,7 +229,8 @@ def _index_files(out: str, done: list[dict], scale_name: str, tool_version: str
                   f"From: {d['comes_from']}."]
         lines += [""] if d.get("cites") else []
         for c in d.get("cites", []):  # each as the article writes it
-            written = f'"{c["quote"]}"' if c.get("quote") else f"{c['figure']} {c['unit']}"
+            written = (f'"{c["quote"]}"' if c.get("quote")
+                       else f"{c.get('figure', '')} {c.get('unit', '')}".strip())
             lines.append(f"- article {c['article']}: {written} ({c.get('says', '')})")
         lines += ["", "Files: " + ", ".join(d["files"]), ""]
     return ((os.path.join(out, INDEX), json.dumps(index, indent=2) + "\n"),

@@ -108,7 +108,8 @@ def _add_bench(sub) -> None:
                    "stack and engine (CPU seconds, medians of --repeat)")
     p.add_argument("--against", metavar="DIR", default=None,
                    help="--scenarios: another checkout of SSD Lab timed beside this one, "
-                   "alternating, with ratios")
+                   "alternating, with ratios. This runs DIR's code (its ssdlab and "
+                   "scenario timing) as you: name only a checkout you trust")
     p.add_argument("--only", metavar="TEXT", default=None,
                    help="--physics: run only the cases whose name contains TEXT, such as "
                    "'greedy hot/cold' or '90/5 shared'; --scenarios: only the scenarios "
@@ -168,7 +169,10 @@ def _experiment_names() -> list[str]:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="ssdlab", description="SSD Lab: watch write "
-                           "amplification happen. With no subcommand, opens the window.")
+                           "amplification happen. With no subcommand, opens the window.",
+                           epilog="Code from outside: the compiled engine is loaded from "
+                           "numba's cache (pickles, see `ssdlab prepare --help`), and "
+                           "`bench --against DIR` runs DIR's code.")
     sub = parser.add_subparsers(dest="command", parser_class=OneLineParser)
     _add_simulate(sub)
     _add_bench(sub)

@@ -28,7 +28,12 @@ def add_parser(sub) -> None:
                        description="Compile the simulator's engine into numba's cache, so "
                        "that the first run starts at once, then replay the documented "
                        "experiments the lessons compare with into the rows cache. Does "
-                       "nothing for what is there already.")
+                       "nothing for what is there already. The cache folder is "
+                       "$XDG_CACHE_HOME/ssdlab or ~/.cache/ssdlab (macOS "
+                       "~/Library/Caches/ssdlab, Windows %LOCALAPPDATA%\\ssdlab). numba "
+                       "keeps the compiled engine there as pickles that every simulating "
+                       "command loads, so whoever can write in that folder can run code as "
+                       "you; a cache file that does not load is removed and compiled again.")
     p.add_argument("--workers", type=int, choices=range(1, 9), metavar="N",
                    help="processes compiling or replaying at once, 1 to 8 (default: the "
                    "CPUs, at most 3)")
@@ -107,11 +112,17 @@ def main(args: argparse.Namespace) -> int:
 
     try:
         ensure_compiled("prepare", args.workers)
+        # Said compiled only once each function has loaded here: a file that merely exists
+        # in the cache proves nothing (a bad one is removed and compiled again).
+        bad = warm.load_all()
     except RuntimeError as e:
         print(f"ssdlab prepare: error: {e}", file=sys.stderr)
         return 1
+    for path in bad:
+        print(f"ssdlab prepare: {path}: a bad cache file, removed; compiled again",
+              file=sys.stderr)
     print(f"ssdlab prepare: the simulator is compiled ({len(warm.ENTRY_POINTS)} functions "
-          "in the cache)", file=sys.stderr)
+          "loaded from the cache)", file=sys.stderr)
     try:
         count = ensure_rows(args.workers)
     except Exception as e:  # noqa: BLE001 - only a head start is lost: a compare replays

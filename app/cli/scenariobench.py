@@ -37,11 +37,21 @@ class ScenarioBenchError(Exception):
     pass
 
 
+class AgainstError(ScenarioBenchError):
+    """The --against checkout failed or answered something that is not its timings: the
+    option's input is at fault (exit status 2), not this checkout."""
+
+
 def check_against(folder: str | None) -> Path | None:
     """The --against checkout, or None; ValueError naming the flag when it is not one."""
     if folder is None:
         return None
-    path = Path(folder).expanduser().resolve()
+    try:
+        path = Path(folder).expanduser().resolve(strict=True)
+    except (OSError, RuntimeError) as e:  # RuntimeError: a loop of symbolic links
+        reason = e.strerror if isinstance(e, OSError) and e.strerror else "a symbolic link loop"
+        raise ValueError(f"--against: {folder}: cannot be read ({reason}); name another "
+                         "checkout of SSD Lab") from None
     if not (path / "model" / "lab" / "scenario.py").is_file() or \
             not (path / "assets" / "scenarios").is_dir():
         raise ValueError(f"--against: {folder} is not a checkout of SSD Lab (no "
@@ -63,8 +73,9 @@ def _child(tree: Path, argv: list[str]) -> tuple[subprocess.CompletedProcess, fl
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["(nothing on stderr)"])[-1]
-        raise ScenarioBenchError(f"{' '.join(argv[-1:])} in {tree} ended with status "
-                                 f"{done.returncode}: {last}")
+        error = ScenarioBenchError if tree == REPO else AgainstError
+        raise error(f"{' '.join(argv[-1:])} in {tree} ended with status "
+                    f"{done.returncode}: {last}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return done, cpu, wall
 
@@ -73,8 +84,26 @@ def _one(tree: Path, scenario: str) -> dict:
     path = f"assets/scenarios/{scenario}"
     _, cpu, wall = _child(tree, [sys.executable, "-c", COMMAND, path])
     done, _, _ = _child(tree, [sys.executable, str(TIMING), path])
-    parts = json.loads(done.stdout.strip().splitlines()[-1])
-    return {"command_cpu": cpu, "command_wall": wall, **{p: parts[p] for p in PARTS}}
+    return {"command_cpu": cpu, "command_wall": wall, **_parts(tree, done.stdout)}
+
+
+def _parts(tree: Path, stdout: str) -> dict:
+    """The timings a child printed as its last line: each of PARTS a number of seconds from
+    0 to a day. Anything else (a checkout of other code, junk on stdout) is refused."""
+    lines = stdout.strip().splitlines()
+    try:
+        parts = json.loads(lines[-1]) if lines else None
+    except (ValueError, RecursionError):
+        parts = None
+    bad = [p for p in PARTS if not isinstance(parts, dict) or isinstance(parts.get(p), bool)
+           or not isinstance(parts.get(p), int | float) or not 0 <= parts[p] <= 86400]
+    if bad:
+        error = ScenarioBenchError if tree == REPO else AgainstError
+        shown = (lines[-1][:80] if lines else "nothing")
+        raise error(f"the scenario timing in {tree} printed {shown!r}; its last line must be "
+                    f"JSON with {', '.join(PARTS)}, each from 0 to 86400 seconds "
+                    f"({', '.join(bad)} not)")
+    return {p: float(parts[p]) for p in PARTS}
 
 
 def _medians(runs: list[dict]) -> dict:

@@ -13,7 +13,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.atomicfile import OutputFileError, set_aside, write_atomic
+from app.atomicfile import OutputFileError, write_atomic
+from app.session.configfile import read_json, unusable
+from model.cachedir import cache_root, home_dir
 
 FILE_NAME = "lessons.json"
 FORMAT = 1
@@ -22,8 +24,12 @@ FORMAT = 1
 def config_dir() -> Path:
     if os.environ.get("SSDLAB_CONFIG_DIR"):
         return Path(os.environ["SSDLAB_CONFIG_DIR"])
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "ssdlab"
+    xdg, home = os.environ.get("XDG_CONFIG_HOME", ""), home_dir()
+    if os.path.isabs(xdg):
+        return Path(xdg) / "ssdlab"
+    if home is None:  # no home at all: beside the caches, in the private temporary folder
+        return cache_root() / "config"
+    return Path(home) / ".config" / "ssdlab"
 
 
 @dataclass
@@ -80,10 +86,12 @@ class Progress:
 def load_progress(path: Path | None = None) -> Progress:
     """The saved progress, or a fresh one (with .problem set when the file was unusable)."""
     path = path if path is not None else config_dir() / FILE_NAME
-    if not path.exists():
+    data, problem = read_json(path)
+    if problem:
+        return _afresh(path, problem)
+    if data is None:
         return Progress(path=path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"format must be {FORMAT}")
         finished = data.get("finished", [])
@@ -100,22 +108,16 @@ def load_progress(path: Path | None = None) -> Progress:
                     and not isinstance(a, bool) and math.isfinite(a) for s, a in v.items())
                 for k, v in answers.items())):
             raise ValueError("answers must map lesson ids to {step id: number}")
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        return _afresh(path, e)
+    except ValueError as e:
+        return _afresh(path, unusable(path, str(e)))
     return Progress(set(finished), dict(at),
                     {k: {s: float(a) for s, a in v.items()} for k, v in answers.items()}, path)
 
 
-def _afresh(path: Path, why: Exception) -> Progress:
-    """A fresh progress for an unusable file, which is set aside (NAME.bad) so that saving
-    never overwrites it; where it cannot be set aside, nothing is saved this session."""
-    try:
-        if not path.is_file():  # a folder or a FIFO is not the student's old progress
-            raise OSError("it is not a regular file")
-        aside = set_aside(path)
-    except OSError as e:
-        return Progress(path=None, problem=f"{path}: not used ({why}); starting afresh; "
-                        f"progress is not saved this session, since the file cannot be set "
-                        f"aside ({e.strerror or e})")
-    return Progress(path=path, problem=f"{path}: not used ({why}); starting afresh; the "
-                    f"old file is kept as {aside}")
+def _afresh(path: Path, problem: str) -> Progress:
+    """A fresh progress for an unusable file. It was set aside (NAME.bad), so saving never
+    overwrites it; where it could not be, nothing is saved this session."""
+    if os.path.lexists(path):
+        return Progress(path=None, problem=f"{problem}; starting afresh; progress is not "
+                        "saved this session, since the file could not be set aside")
+    return Progress(path=path, problem=f"{problem}; starting afresh")

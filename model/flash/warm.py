@@ -7,13 +7,14 @@ does it once, up front, with a line of progress per function, so the first simul
 machine code instead.
 
 Every entry point has exactly one signature (Drive passes contiguous int8/int64 arrays and
-Python ints), so `is_warm` can ask numba's own cache index whether each is there without
-compiling anything. Numba's cache is one index per function, so functions whose callees are
-already compiled can be compiled in separate processes at once: `prepare` hands them to
-`workers` long-lived processes in dependency order, the longest remaining chain first (a
-caller waits until its callees are cached, then loads them instead of compiling them
-again). One process per worker, not per function: each interpreter spends a second or two
-importing numba and setting up LLVM before it compiles anything.
+Python ints), so `is_warm` can ask the cache (numbacache.py) whether each is there and
+reads back, without compiling anything. Numba's cache is one index per function, so
+functions whose callees are already compiled can be compiled in separate processes at
+once: `prepare` hands them to `workers` long-lived processes in dependency order, the
+longest remaining chain first (a caller waits until its callees are cached, then loads
+them instead of compiling them again). One process per worker, not per function: each
+interpreter spends a second or two importing numba and setting up LLVM before it compiles
+anything.
 """
 
 from __future__ import annotations
@@ -110,13 +111,8 @@ def _is_cached(entry: EntryPoint) -> bool:
     sig = _signature(entry)
     if tuple(sig) in dispatcher.overloads:
         return True
-    cache = dispatcher._cache  # numba's FunctionCache (private, but the only way to ask)
-    try:
-        key = cache._index_key(sig, dispatcher.targetctx.codegen())
-        name = cache._cache_file._load_index().get(key)
-    except (AttributeError, OSError, ValueError, EOFError):
-        return False
-    return name is not None and os.path.exists(os.path.join(cache.cache_path, name))
+    has = getattr(dispatcher._cache, "has", None)  # numbacache.CheckedCache; None: no cache
+    return has is not None and has(sig, dispatcher.targetctx.codegen())
 
 
 def missing() -> list[str]:
@@ -127,6 +123,17 @@ def missing() -> list[str]:
 def is_warm() -> bool:
     """Whether every engine function would load from the cache rather than compile."""
     return not missing()
+
+
+def load_all() -> list[str]:
+    """Load every entry point in this process, from the cache where it reads back, compiling
+    the rest; returns the cache files this process found bad and removed (each compiled
+    again)."""
+    from .numbacache import discarded
+
+    for entry in ENTRY_POINTS:
+        compile_entry(entry.name)
+    return list(discarded)
 
 
 def compile_entry(name: str) -> str:

@@ -28,6 +28,8 @@ PLAIN = {"wa": "write amplification", "theory_wa": "analytic WA", "spare": "spar
          "host_writes": "host page writes", "nand_writes": "flash page writes"}
 MAX_LINES = 8  # beyond this many lines a single-column figure is not readable
 MAX_FACETS = 6
+# Values beyond this are no measurement of a drive, and overflow the axis ticks.
+MAX_MAGNITUDE = 1e15
 SPREAD = "error bars: min to max over seeds"
 STATS = ("n", "sd", "min", "max")
 
@@ -118,12 +120,32 @@ def _table(chart: Chart, xs: list, groups: dict[str, dict], labels: tuple[str, .
 
 
 def _rows(records: Iterable[dict]) -> list[dict]:
+    """Each finished record's fields (flat), its point under "_point". PlotError for a point
+    no sweep writes: a value that is a list or table, or a seed that is no whole number."""
     rows = []
     for r in finished(records):
+        for k, v in r["point"].items():
+            scalar = v is None or isinstance(v, str | bool | int | float)
+            seed_ok = k != "seed" or (isinstance(v, int) and not isinstance(v, bool))
+            if not (scalar and seed_ok):
+                allowed = "a whole number" if k == "seed" else "a number, text, true/false"
+                raise PlotError(f"point field {k!r} of run {_text(r.get('key'))} must be "
+                                f"{allowed}; got {_text(v)[:60]}")
         row = flat(r)
         row["_point"] = r["point"]
         rows.append(row)
     return rows
+
+
+def _in_range(rows: list[dict], field: str, option: str) -> None:
+    """PlotError for a value of field too large to draw (matplotlib's ticks overflow)."""
+    for r in rows:
+        value = _number(r.get(field))
+        if value is not None and abs(value) > MAX_MAGNITUDE:
+            point = _text(r["_point"])[:60]
+            raise PlotError(f"{option} {field}: {value:g} (at point {point}) is "
+                            f"outside -{MAX_MAGNITUDE:g} to {MAX_MAGNITUDE:g}, the values a "
+                            "figure can draw")
 
 
 def sweep_table(name: str, records: list[dict]) -> Table:
@@ -140,6 +162,8 @@ def sweep_table(name: str, records: list[dict]) -> Table:
         spare = _number(row.get("result.spare", row.get("spare")))
         if spare is not None and row["_point"].get("gc") in SWEEP_POLICIES:
             rows.append((row, spare))
+    for field in ("wa", "theory_wa", "result.spare", "spare"):
+        _in_range([r for r, _ in rows], field, "--chart")
     other = varying([r for r, _ in rows], skip=("spare", "gc"))
     combos = sorted({tuple(_key(r["_point"].get(k)) for k in other) for r, _ in rows})
     policies = [p for p in SWEEP_POLICIES if any(r["_point"]["gc"] == p for r, _ in rows)]
@@ -195,6 +219,8 @@ def plot_tables(records: list[dict], x: str, y: str, by: str | None = None,
     if y not in numeric:
         raise PlotError(f"--y {y!r} holds no numbers; numeric fields: {', '.join(numeric)}")
     rows = [r for r in rows if _number(r.get(y)) is not None and x in r]
+    for option, name in (("--x", x), ("--y", y)):
+        _in_range(rows, name, option)
     on_axes = [n for n in (x, by, facet) if n]
     loose = varying(rows, skip=on_axes)
     if loose:

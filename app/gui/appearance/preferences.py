@@ -16,7 +16,8 @@ No Qt here.
 
 A file with a bad value is never trusted for that value: its default is used and
 `problem` says which field and what it may be; the file is rewritten only when the person
-saves new choices.
+saves new choices. A file that cannot be read at all (not JSON, nested too deeply, a pipe or
+a device in its place) is set aside beside it and defaults used (app/session/configfile.py).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
 from app.atomicfile import OutputFileError, write_atomic
+from app.session.configfile import read_json
 from app.session.progress import config_dir
 
 FILE_NAME = "preferences.json"
@@ -93,12 +95,11 @@ def load(path: Path | None = None) -> tuple[Preferences, str]:
     """The saved preferences and "" , or defaults where the file is bad and a one-line
     message saying why (naming the file, the field and the allowed values)."""
     path = default_path() if path is None else path
-    if not path.exists():
+    data, problem = read_json(path)
+    if problem:
+        return Preferences(), f"{problem}; default preferences"
+    if data is None:
         return Preferences(), ""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        return Preferences(), f"{path}: not used ({e}); default preferences"
     prefs, problems = parse(data)
     if problems:
         return prefs, f"{path}: {'; '.join(problems)}; defaults used there"
