@@ -3,10 +3,10 @@ lesson 1 started; for the keyboard tests of the panel."""
 
 from __future__ import annotations
 
-from app.gui.lessons.lessonpanel import LessonPanel
-from app.gui.lessons.lessonresults import LessonResults
-from app.session.progress import load_progress
-from lessons.catalogue import bundled, find
+from ssdlab.app.gui.lessons.lessonpanel import LessonPanel
+from ssdlab.app.gui.lessons.lessonresults import LessonResults
+from ssdlab.app.session.progress import load_progress
+from ssdlab.lessons.catalogue import bundled, find
 
 
 def lesson_panel(qtbot) -> LessonPanel:
@@ -24,8 +24,8 @@ def lesson_panel(qtbot) -> LessonPanel:
 
 
 def kept_panel(qtbot):
-    """lesson_panel with the window's focus keeping (app/gui/lessons/keepfocus.py)."""
-    from app.gui.lessons import keepfocus
+    """lesson_panel with the window's focus keeping (ssdlab/app/gui/lessons/keepfocus.py)."""
+    from ssdlab.app.gui.lessons import keepfocus
 
     p = lesson_panel(qtbot)
     keepfocus.install(p)

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 
-from lessons.catalogue import find
+from ssdlab.lessons.catalogue import find
 
 TAB_LIMIT = 400  # more widgets than any window has: a chain this long never closed
 
@@ -57,12 +57,12 @@ def help_dialog(bench):
 
 
 def breakpoints_dialog(bench):
-    from app.gui.drive import mapwiring
+    from ssdlab.app.gui.drive import mapwiring
     return mapwiring.open_dialog(bench)
 
 
 def export_dialog(bench):
-    from app.gui.frame import exportdialog
+    from ssdlab.app.gui.frame import exportdialog
     return exportdialog.open_dialog(bench)
 
 

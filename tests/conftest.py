@@ -51,8 +51,8 @@ def compiled_engine():
     would time out, and one timing the event loop would see a frozen window."""
     import numpy as np
 
-    from model.flash.drive import Drive
-    from model.flash.geometry import Geometry
+    from ssdlab.model.flash.drive import Drive
+    from ssdlab.model.flash.geometry import Geometry
 
     drive = Drive(Geometry(user_pages=256, pages_per_block=16, spare=0.25))
     drive.write_pages(np.arange(256, dtype=np.int64))
@@ -77,7 +77,7 @@ def _window_tests_imitate_a_1024_px_screen(request, monkeypatch):
     control panel where the screen is too narrow measures against 1024 px there (a test
     of that rule sets its own width)."""
     if "qtbot" in request.fixturenames:
-        from app.gui.frame import dockedlessons
+        from ssdlab.app.gui.frame import dockedlessons
 
         real = dockedlessons.screen_width_px
         monkeypatch.setattr(dockedlessons, "screen_width_px", lambda w: max(real(w), 1024))
@@ -85,10 +85,10 @@ def _window_tests_imitate_a_1024_px_screen(request, monkeypatch):
 
 @pytest.fixture(autouse=True)
 def _window_tests_start_in_the_normal_theme(request):
-    """The theme is the process's (app/gui/appearance/theme.py), and a window starts in the one in
-    force: a test that left presentation mode on must not start the next in projector type.
+    """The theme is the process's (ssdlab/app/gui/appearance/theme.py), and a window starts in the
+    one in force: a test that left presentation mode on must not start the next in projector type.
     (Only where the theme module is loaded already: model tests never import Qt.)"""
-    theme = sys.modules.get("app.gui.appearance.theme")
+    theme = sys.modules.get("ssdlab.app.gui.appearance.theme")
     if theme is not None and "qtbot" in request.fixturenames:
         theme.set_current("normal")
 
@@ -107,8 +107,8 @@ def until(qtbot):
 def bench(qtbot, until):
     """The workbench window, shown, running workloads at full speed, with its first
     snapshot drawn. (Imported here, not at the top, so model tests never load Qt.)"""
-    from app.gui.appearance import theme
-    from app.gui.frame.workbench import Workbench
+    from ssdlab.app.gui.appearance import theme
+    from ssdlab.app.gui.frame.workbench import Workbench
 
     # the colour profile is the process's: one test that ended in presentation mode would
     # otherwise build the next test's window in the projector's type

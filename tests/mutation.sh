@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Mutation testing of the host layer, as a command (not in CI).
 #
-# mutmut changes one thing at a time in model/host/journal.py, partition.py, the block
+# mutmut changes one thing at a time in ssdlab/model/host/journal.py, partition.py, the block
 # device's write / trim / range check and the file system's commit / release / discard /
 # fstrim code (fscommit.py, fsalloc.py) (a constant, a comparison, an operator...) and runs the host-layer tests
 # against each mutant; a mutant no test notices "survives". Config: [tool.mutmut] in
@@ -52,14 +52,14 @@ if [ -n "${MUTANTS:-}" ]; then  # e.g. the survivors of an earlier run, to re-ch
     exit 0
 fi
 "$py" -m mutmut run --max-children 1 \
-    "model.host.journal.*" "model.host.partition.*" \
-    "model.host.blockdev.x${cls}BlockDevice${cls}write__mutmut_*" \
-    "model.host.blockdev.x${cls}BlockDevice${cls}trim__mutmut_*" \
-    "model.host.blockdev.x${cls}BlockDevice${cls}_check__mutmut_*" \
-    "model.host.fscommit.x${cls}FsCommit${cls}commit__mutmut_*" \
-    "model.host.fsalloc.x${cls}FsAllocation${cls}_release__mutmut_*" \
-    "model.host.fscommit.x${cls}FsCommit${cls}_discard__mutmut_*" \
-    "model.host.fscommit.x${cls}FsCommit${cls}_trim_run__mutmut_*" \
-    "model.host.fscommit.x${cls}FsCommit${cls}fstrim__mutmut_*"
+    "ssdlab.model.host.journal.*" "ssdlab.model.host.partition.*" \
+    "ssdlab.model.host.blockdev.x${cls}BlockDevice${cls}write__mutmut_*" \
+    "ssdlab.model.host.blockdev.x${cls}BlockDevice${cls}trim__mutmut_*" \
+    "ssdlab.model.host.blockdev.x${cls}BlockDevice${cls}_check__mutmut_*" \
+    "ssdlab.model.host.fscommit.x${cls}FsCommit${cls}commit__mutmut_*" \
+    "ssdlab.model.host.fsalloc.x${cls}FsAllocation${cls}_release__mutmut_*" \
+    "ssdlab.model.host.fscommit.x${cls}FsCommit${cls}_discard__mutmut_*" \
+    "ssdlab.model.host.fscommit.x${cls}FsCommit${cls}_trim_run__mutmut_*" \
+    "ssdlab.model.host.fscommit.x${cls}FsCommit${cls}fstrim__mutmut_*"
 "$py" -m mutmut results
 echo "mutants and results kept in $scratch (mutmut show NAME there shows a diff)"

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from app.gui.frame.announcer import DESCRIBE_GAP_S, GC_GAP_S, Announcer
-from app.gui.run.snapshot import Snapshot
-from app.gui.run.spoken import chart_description, map_description
-from model.flash.state import BLOCK_FREE, BLOCK_FULL, BLOCK_OPEN
+from ssdlab.app.gui.frame.announcer import DESCRIBE_GAP_S, GC_GAP_S, Announcer
+from ssdlab.app.gui.run.snapshot import Snapshot
+from ssdlab.app.gui.run.spoken import chart_description, map_description
+from ssdlab.model.flash.state import BLOCK_FREE, BLOCK_FULL, BLOCK_OPEN
 
 BLOCKS, PPB = 8, 4
 

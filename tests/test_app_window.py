@@ -1,6 +1,6 @@
 """The minimal main window shows the numbers it is given."""
 
-from app.gui.frame.window import DriveSummaryWindow
+from ssdlab.app.gui.frame.window import DriveSummaryWindow
 
 
 def test_window_lists_each_number(qtbot):

@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from model import cachedir, keptfile
-from model.host import filetree, treecache
-from model.lab import rowcache
-from model.lab.experiments import Row
+from ssdlab.model import cachedir, keptfile
+from ssdlab.model.host import filetree, treecache
+from ssdlab.model.lab import rowcache
+from ssdlab.model.lab.experiments import Row
 
 ROOT = Path(__file__).resolve().parents[1]
 ROW = Row("002", "ext4", "journal share", "%", 47.3, 46.9, "predicted", "within 10 points",
@@ -45,7 +45,7 @@ def engine_copy(compiled_engine, tmp_path):
     src = Path(numba.config.CACHE_DIR)
     home = tmp_path / "cache"
     shutil.copytree(src, home / "ssdlab" / src.name)
-    from model.flash import ftl
+    from ssdlab.model.flash import ftl
 
     ours = Path(ftl.block_trim._cache.cache_path)
     return home, home / "ssdlab" / src.name / ours.name
@@ -82,7 +82,7 @@ def test_a_bad_engine_cache_file_is_compiled_again(engine_copy, ext, kind):
     path = _spoil(folder, ext, kind)
     spoiled = path.read_bytes() if kind in ("garbage", "truncated", "empty") else None
     run = subprocess.run(
-        [sys.executable, "-m", "app.cli.main", "simulate", "--user-pages", "4096",
+        [sys.executable, "-m", "ssdlab.app.cli.main", "simulate", "--user-pages", "4096",
          "--pages-per-block", "32", "--warmup-drive-writes", "0.2",
          "--measure-drive-writes", "0.2", "--json"],
         env=_env(home), cwd=ROOT, capture_output=True, text=True, timeout=280)
@@ -98,7 +98,7 @@ def test_a_bad_engine_cache_file_is_compiled_again(engine_copy, ext, kind):
 def test_prepare_loads_each_function_before_calling_it_compiled(engine_copy):
     home, folder = engine_copy
     path = _spoil(folder, ".nbc", "garbage")
-    code = ("from model.flash import warm; print(warm.missing()); "
+    code = ("from ssdlab.model.flash import warm; print(warm.missing()); "
             "print(warm.load_all()); print(warm.missing())")
     run = subprocess.run([sys.executable, "-c", code], env=_env(home), cwd=ROOT,
                          capture_output=True, text=True, timeout=280)
@@ -117,7 +117,7 @@ def test_an_unusable_cache_folder_never_puts_numba_into_the_checkout(tmp_path, n
     extra = {"TMPDIR": str(tmp_path / "tmp")}
     if numba_dir:
         extra["NUMBA_CACHE_DIR"] = str(blocked / "numba")
-    code = "from model.flash import ftl; print(ftl.run_commands._cache.cache_path)"
+    code = "from ssdlab.model.flash import ftl; print(ftl.run_commands._cache.cache_path)"
     run = subprocess.run([sys.executable, "-c", code], env=_env(blocked / "x", **extra),
                          cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
@@ -148,7 +148,7 @@ def test_no_home_never_makes_a_folder_named_tilde(tmp_path, monkeypatch, capsys)
 def test_no_home_keeps_the_settings_beside_the_caches(tmp_path, monkeypatch, capsys):
     import pwd
 
-    from app.session.progress import config_dir
+    from ssdlab.app.session.progress import config_dir
 
     for name in ("HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "SSDLAB_CONFIG_DIR"):
         monkeypatch.delenv(name, raising=False)
@@ -287,7 +287,7 @@ def test_a_file_where_numbas_folder_goes_is_replaced_by_the_folder(engine_copy, 
     spoiled = ours if which == "source folder" else ours.parent
     shutil.rmtree(spoiled)
     spoiled.write_text("not a folder")
-    code = ("from model.flash import ftl; c = ftl.run_commands._cache; "
+    code = ("from ssdlab.model.flash import ftl; c = ftl.run_commands._cache; "
             "print(type(c).__name__, c.cache_path)")
     run = subprocess.run([sys.executable, "-c", code], env=_env(home), cwd=ROOT,
                          capture_output=True, text=True, timeout=120)

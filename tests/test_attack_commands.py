@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import figures
-from app.cli.main import build_parser, main
+from ssdlab.app.cli import figures
+from ssdlab.app.cli.main import build_parser, main
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -92,7 +92,7 @@ ODD_INDEXES = {
 
 def _write_index(out: str) -> None:
     """index.json and README.md as figures writes them, with no figure drawn now."""
-    from app.atomicfile import write_together
+    from ssdlab.app.atomicfile import write_together
 
     write_together(list(figures._index_files(out, [], "small", "test")))
 
@@ -106,7 +106,7 @@ def test_an_odd_index_in_the_figures_folder_is_written_over(tmp_path, kind):
     else:
         index.write_text(ODD_INDEXES[kind])
     assert figures._kept(str(tmp_path), "small", set()) == []
-    if kind != "fifo":  # writing over a FIFO is the writers' part (app/atomicfile.py)
+    if kind != "fifo":  # writing over a FIFO is the writers' part (ssdlab/app/atomicfile.py)
         _write_index(str(tmp_path))
         assert json.loads(index.read_text())["figures"] == []
 
@@ -137,7 +137,7 @@ def test_against_a_symlink_loop_is_named(tmp_path, capsys):
 @pytest.mark.timeout(300)
 def test_against_a_checkout_that_prints_junk_is_named(tmp_path):
     fake = tmp_path / "fake"
-    for package in ("app", "app/cli", "model", "model/lab", "model/flash"):
+    for package in ("app", "ssdlab/app/cli", "model", "ssdlab/model/lab", "ssdlab/model/flash"):
         (fake / package).mkdir(parents=True)
         (fake / package / "__init__.py").write_text("")
     (fake / "assets" / "scenarios").mkdir(parents=True)
@@ -145,7 +145,7 @@ def test_against_a_checkout_that_prints_junk_is_named(tmp_path):
     # what the timing child imports: this one prints junk and ends well
     (fake / "model" / "lab" / "scenario.py").write_text(
         "print('{not json')\nraise SystemExit(0)\n")
-    done = subprocess.run([sys.executable, "-m", "app.cli.main", "bench", "--scenarios",
+    done = subprocess.run([sys.executable, "-m", "ssdlab.app.cli.main", "bench", "--scenarios",
                            "--only", "trace_replay", "--repeat", "1", "--against", str(fake)],
                           cwd=ROOT, capture_output=True, text=True, timeout=280)
     assert done.returncode == 2, done.stderr
@@ -167,7 +167,7 @@ def test_help_says_where_code_from_outside_runs(capsys):
 
 
 def _lesson(tmp_path: Path, old: str, new: str) -> str:
-    text = (ROOT / "lessons" / "10_compression.toml").read_text()
+    text = (ROOT / "ssdlab" / "lessons" / "10_compression.toml").read_text()
     assert old in text
     path = tmp_path / "10_compression.toml"
     path.write_text(text.replace(old, new, 1))

@@ -14,14 +14,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.atomicfile import OutputFileError, atomic_open, write_atomic
-from app.session.schema import SETTINGS, Field, check_record
-from app.session.sessionfile import FS_ENTRY, SEGMENT
-from model.flash.commands import Commands
-from model.flash.drive import Drive, event_capacity_for
-from model.flash.geometry import FtlConfig, Geometry
-from model.flash.state import EV_ERASE, EV_VICTIM, OP_WRITE
-from model.lab.breakpoints import Breakpoints, BreakpointWatch
+from ssdlab.app.atomicfile import OutputFileError, atomic_open, write_atomic
+from ssdlab.app.session.schema import SETTINGS, Field, check_record
+from ssdlab.app.session.sessionfile import FS_ENTRY, SEGMENT
+from ssdlab.model.flash.commands import Commands
+from ssdlab.model.flash.drive import Drive, event_capacity_for
+from ssdlab.model.flash.geometry import FtlConfig, Geometry
+from ssdlab.model.flash.state import EV_ERASE, EV_VICTIM, OP_WRITE
+from ssdlab.model.lab.breakpoints import Breakpoints, BreakpointWatch
 from tests.test_breakpoints import _run_batch
 
 # ---- the atomic file writer ------------------------------------------------------------------
@@ -228,8 +228,8 @@ def test_a_victim_breakpoint_on_the_last_victim_of_its_batch_names_it():
 
 
 def test_every_series_row_counts_wa_in_bytes_with_read_modify_write():
-    from model.lab.scenario import build_machine, parse_scenario, run_scenario
-    from model.lab.series import Series
+    from ssdlab.model.lab.scenario import build_machine, parse_scenario, run_scenario
+    from ssdlab.model.lab.series import Series
 
     # 4 KiB requests at sector 63 straddle two 4 KiB pages: each programs 8 KiB for 4 KiB
     scenario = parse_scenario('version = 1\nname = "rmw"\n[drive]\nprofile = '

@@ -1,8 +1,8 @@
 """Files given as input or output: nothing is lost, nothing hangs (issue 20).
 
-One mechanism per cause, each pinned here: every input goes through model/inputfile.py
+One mechanism per cause, each pinned here: every input goes through ssdlab/model/inputfile.py
 (never blocks on a FIFO, never reads a device, caps the size); every output of a command,
-sidecars included, is checked against every input before any work (app/cli/outputs.py);
+sidecars included, is checked against every input before any work (ssdlab/app/cli/outputs.py);
 a results file that is not recognisably a sweep's is never cut; a sweep whose worker is
 killed stops with a message instead of waiting for ever.
 """
@@ -20,10 +20,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.cli import sweep as sweep_cli
-from app.cli.main import build_parser, main
-from model.inputfile import InputFileError, read_input
-from model.lab.sweeprun import RECORD_START, ResultsError, read_results, run_task
+from ssdlab.app.cli import sweep as sweep_cli
+from ssdlab.app.cli.main import build_parser, main
+from ssdlab.model.inputfile import InputFileError, read_input
+from ssdlab.model.lab.sweeprun import RECORD_START, ResultsError, read_results, run_task
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY_SWEEP = """format = 1
@@ -76,7 +76,7 @@ def test_a_sessions_sidecar_and_its_replayed_trace_are_inputs_too(tmp_path, caps
                                   ["run", "{scenario}", "--series", " "],
                                   ["lesson", "run", "1", "--report", ""]])
 def test_an_empty_output_name_is_refused_not_silently_skipped(capsys, argv):
-    scenario = str(ROOT / "assets" / "scenarios" / "alignment_firstgen.toml")
+    scenario = str(ROOT / "ssdlab" / "assets" / "scenarios" / "alignment_firstgen.toml")
     assert main([a.replace("{scenario}", scenario) for a in argv]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and ("names no file" in err or "names no folder" in err)
@@ -138,13 +138,13 @@ def test_a_first_line_torn_by_a_kill_is_cut(tmp_path):
 
 
 def _loaders():
-    from app.session.sessionfile import read_session
-    from lessons.catalogue import check_file
-    from lessons.loader import load_lesson
-    from model.host.profiles import profile_from_file
-    from model.host.traces import parse
-    from model.lab.scenario import load_scenario
-    from model.lab.sweep import load_sweep
+    from ssdlab.app.session.sessionfile import read_session
+    from ssdlab.lessons.catalogue import check_file
+    from ssdlab.lessons.loader import load_lesson
+    from ssdlab.model.host.profiles import profile_from_file
+    from ssdlab.model.host.traces import parse
+    from ssdlab.model.lab.scenario import load_scenario
+    from ssdlab.model.lab.sweep import load_sweep
 
     return {"scenario": load_scenario, "lesson": load_lesson, "lesson check": check_file,
             "session": read_session, "sweep": load_sweep, "results": read_results,
@@ -208,7 +208,7 @@ def test_a_bad_dask_address_is_exit_2_with_no_traceback_at_exit(tmp_path):
     spec = tmp_path / "s.toml"
     spec.write_text(TINY_SWEEP)
     for address in ("not an address", "tcp://host:99999", "ftp://host:1"):
-        r = subprocess.run([sys.executable, "-m", "app.cli.main", "sweep", str(spec), "-o",
+        r = subprocess.run([sys.executable, "-m", "ssdlab.app.cli.main", "sweep", str(spec), "-o",
                             str(tmp_path / "r.jsonl"), "--dask", address], cwd=ROOT,
                            capture_output=True, text=True, timeout=120)
         assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr

@@ -4,8 +4,8 @@ edited afterwards. A planted bug that let one of them leak to A went unseen."""
 
 from __future__ import annotations
 
-from app.gui.frame.compare import PER_DRIVE
-from app.session.runlabels import differing
+from ssdlab.app.gui.frame.compare import PER_DRIVE
+from ssdlab.app.session.runlabels import differing
 
 # a valid value other than the default for each of a drive's own settings
 B_VALUES = {"profile": "intel_x25m_g1_80", "capacity_mib": 128.0, "spare_pct": 20.0,

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from app.gui.appearance import preferences
-from app.gui.appearance.preferences import Preferences
-from app.session import configfile
-from app.session.progress import load_progress
+from ssdlab.app.gui.appearance import preferences
+from ssdlab.app.gui.appearance.preferences import Preferences
+from ssdlab.app.session import configfile
+from ssdlab.app.session.progress import load_progress
 
 KINDS = ["fifo", "/dev/zero", "folder", "nested"]
 

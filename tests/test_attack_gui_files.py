@@ -63,7 +63,7 @@ def test_a_fifo_or_a_device_as_a_session_or_scenario_is_refused_at_once(bench, t
 
 @pytest.mark.timeout(300)
 def test_an_export_never_replaces_the_session_it_shows(bench, until, tmp_path):
-    from app.gui.frame.exportdialog import export_chart
+    from ssdlab.app.gui.frame.exportdialog import export_chart
 
     bench.request(workload="fill", fill_pct=50.0, speed="fast")
     bench.run_workload()

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import threading
 
-from model.flash.geometry import FtlConfig, Geometry
+from ssdlab.model.flash.geometry import FtlConfig, Geometry
 
 
 def test_a_snapshot_published_while_the_window_takes_one_is_never_lost(qapp):
-    from app.gui.run.worker import Worker
+    from ssdlab.app.gui.run.worker import Worker
 
     class Racing(Worker):
         """At the window's first read of the newest snapshot, the worker publishes again."""

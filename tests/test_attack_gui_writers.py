@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from app.gui.frame import exportdialog
+from ssdlab.app.gui.frame import exportdialog
 from tests.test_gui_export import run_to_end
 
 

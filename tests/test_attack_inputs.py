@@ -18,18 +18,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.session.sessionfile import SessionFileError, read_session
-from lessons import LessonError, parse_lesson
-from lessons.loader import load_lesson
-from model.flash.geometry import FtlConfig, Geometry
-from model.lab.charts import chart_table
-from model.lab.plottable import sweep_table
-from model.lab.sweep import SweepError, load_sweep
-from model.lab.sweeprun import ResultsError, read_results
-from model.lab.tomlwrite import toml_text
+from ssdlab.app.session.sessionfile import SessionFileError, read_session
+from ssdlab.lessons import LessonError, parse_lesson
+from ssdlab.lessons.loader import load_lesson
+from ssdlab.model.flash.geometry import FtlConfig, Geometry
+from ssdlab.model.lab.charts import chart_table
+from ssdlab.model.lab.plottable import sweep_table
+from ssdlab.model.lab.sweep import SweepError, load_sweep
+from ssdlab.model.lab.sweeprun import ResultsError, read_results
+from ssdlab.model.lab.tomlwrite import toml_text
 
 ROOT = Path(__file__).resolve().parents[1]
-SCENARIOS = ROOT / "assets" / "scenarios"
+SCENARIOS = ROOT / "ssdlab" / "assets" / "scenarios"
 LESSON = (ROOT / "tests" / "test_lessons.py").read_text().split("GOOD = '''", 1)[1] \
     .split("'''", 1)[0]
 SCENARIO_RUN = LESSON.replace(
@@ -128,8 +128,8 @@ def test_a_chart_of_a_series_without_a_y_column_draws_it_missing():
 
 
 def test_a_lesson_run_the_model_refuses_is_a_lesson_error(monkeypatch):
-    from lessons import player
-    from model.lab.steps import StepError
+    from ssdlab.lessons import player
+    from ssdlab.model.lab.steps import StepError
 
     def refuses(*args, **kwargs):
         raise StepError("step 1 (unpack): the file system is full")
@@ -145,7 +145,7 @@ def test_a_lesson_run_the_model_refuses_is_a_lesson_error(monkeypatch):
 
 
 def test_a_run_far_over_its_max_seconds_is_stopped_with_a_message():
-    from lessons.player import TIME_LIMIT_FACTOR, LessonPlay, RunTimeLimit
+    from ssdlab.lessons.player import TIME_LIMIT_FACTOR, LessonPlay, RunTimeLimit
 
     lesson = parse_lesson(LESSON.replace('charts = ["wa_windows"]',
                                          'charts = ["wa_windows"]\nmax_seconds = 2'), "t.toml")
@@ -167,7 +167,7 @@ def test_a_run_far_over_its_max_seconds_is_stopped_with_a_message():
 @pytest.mark.parametrize("field,total", [("total", 2**62), ("start_page", 2**40)])
 def test_a_session_cannot_ask_a_replay_for_more_than_its_controls_can(tmp_path, field,
                                                                       total):
-    from app.session.settings import Settings
+    from ssdlab.app.session.settings import Settings
 
     user = Settings().user_pages
     segment = {"kind": "random", "total": 10, field: total}
@@ -262,7 +262,7 @@ def test_a_scenario_named_with_an_emoji_can_be_swept(tmp_path):
 
 @pytest.mark.parametrize("form", ["bom", "crlf", "both"])
 def test_a_lesson_reads_a_bom_or_crlf_scenario_as_run_does(tmp_path, form):
-    from model.lab.scenario import load_scenario
+    from ssdlab.model.lab.scenario import load_scenario
 
     text = (SCENARIOS / "alignment_firstgen.toml").read_text()
     data = text.replace("\n", "\r\n") if form != "bom" else text
@@ -275,7 +275,7 @@ def test_a_lesson_reads_a_bom_or_crlf_scenario_as_run_does(tmp_path, form):
 
 
 def test_a_session_past_the_size_a_saved_run_has_is_refused_at_once(tmp_path):
-    from app.session.sessionfile import MAX_FILE_BYTES
+    from ssdlab.app.session.sessionfile import MAX_FILE_BYTES
 
     path = tmp_path / "big.json"
     path.write_bytes(b" " * (MAX_FILE_BYTES + 1))
@@ -284,7 +284,7 @@ def test_a_session_past_the_size_a_saved_run_has_is_refused_at_once(tmp_path):
 
 
 def test_a_series_longer_than_the_window_saves_is_refused_and_the_longest_loads(tmp_path):
-    from app.session.sessionfile import MAX_ROWS
+    from ssdlab.app.session.sessionfile import MAX_ROWS
 
     def doc(rows: int) -> dict:
         return _session(series={"drive_writes": [0.0] * rows, "sim_s": [0.0] * rows})
@@ -297,18 +297,18 @@ def test_a_series_longer_than_the_window_saves_is_refused_and_the_longest_loads(
 @pytest.mark.parametrize("kind", ["profile", "sweep", "scenario", "glossary"])
 @pytest.mark.parametrize("bad", ["1.0", "true"])
 def test_a_files_version_is_a_whole_number_not_true_or_one_point_zero(tmp_path, kind, bad):
-    from lessons.glossary import load_glossary
-    from model.host.profiles import ProfileError, profile_from_file
-    from model.lab.scenario import ScenarioError, load_scenario
+    from ssdlab.lessons.glossary import load_glossary
+    from ssdlab.model.host.profiles import ProfileError, profile_from_file
+    from ssdlab.model.lab.scenario import ScenarioError, load_scenario
 
     source, key, load, error = {
-        "profile": (ROOT / "assets" / "profiles" / "intel_x25m_g1_80.toml", "version",
+        "profile": (ROOT / "ssdlab" / "assets" / "profiles" / "intel_x25m_g1_80.toml", "version",
                     profile_from_file, ProfileError),
-        "sweep": (ROOT / "assets" / "sweeps" / "wa_vs_spare.toml", "format", load_sweep,
+        "sweep": (ROOT / "ssdlab" / "assets" / "sweeps" / "wa_vs_spare.toml", "format", load_sweep,
                   SweepError),
         "scenario": (SCENARIOS / "alignment_firstgen.toml", "version", load_scenario,
                      ScenarioError),
-        "glossary": (ROOT / "lessons" / "glossary.toml", "format", load_glossary,
+        "glossary": (ROOT / "ssdlab" / "lessons" / "glossary.toml", "format", load_glossary,
                      LessonError)}[kind]
     text = source.read_text()
     assert f"\n{key} = 1\n" in "\n" + text
@@ -319,7 +319,7 @@ def test_a_files_version_is_a_whole_number_not_true_or_one_point_zero(tmp_path, 
 
 
 def test_a_log_longer_than_a_session_holds_is_refused_and_the_longest_loads(tmp_path):
-    from app.session.sessionfile import MAX_LOG_ENTRIES
+    from ssdlab.app.session.sessionfile import MAX_LOG_ENTRIES
 
     entry = {"kind": "random", "total": 10}
     assert len(read_session(_write_session(

@@ -1,9 +1,9 @@
 """Where SSD Lab writes files, nothing is lost and nothing hangs (issue 34).
 
-One mechanism per cause, each pinned here: app/atomicfile.py writes only regular files (a
+One mechanism per cause, each pinned here: ssdlab/app/atomicfile.py writes only regular files (a
 FIFO, a device, a socket or a folder is refused unopened), writes files that belong together
 (a CSV and its sidecar, a gallery figure and its index) all or none, and names its temporary
-files after the process (model/partialfiles.py) so the next write removes those a killed
+files after the process (ssdlab/model/partialfiles.py) so the next write removes those a killed
 process left; a sidecar never silently replaces a file SSD Lab did not write; `figures`
 writes only into a folder of its own; a sweep appending on a full disk keeps its whole lines.
 """
@@ -22,11 +22,11 @@ from pathlib import Path
 
 import pytest
 
-from app.atomicfile import OutputFileError, check_writable, write_atomic
-from app.cli.main import main
+from ssdlab.app.atomicfile import OutputFileError, check_writable, write_atomic
+from ssdlab.app.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
-SCENARIO = ROOT / "assets" / "scenarios" / "alignment_firstgen.toml"
+SCENARIO = ROOT / "ssdlab" / "assets" / "scenarios" / "alignment_firstgen.toml"
 TINY_SWEEP = """format = 1
 [drive]
 user_pages = 4096
@@ -94,7 +94,7 @@ def not_a_file(request, tmp_path) -> str:
 
 @pytest.mark.timeout(60)
 def test_the_writer_refuses_what_is_not_a_regular_file_unopened(not_a_file, tmp_path):
-    from app.atomicfile import write_together
+    from ssdlab.app.atomicfile import write_together
 
     for write in (check_writable, lambda p: write_atomic(p, "x"),
                   lambda p: write_together([(str(tmp_path / "ok.csv"), "x"), (p, "y")])):
@@ -133,7 +133,7 @@ def test_a_fifo_where_a_sidecar_goes_is_refused_at_once(tmp_path, capsys):
 
 @pytest.mark.timeout(120)
 def test_lesson_run_refuses_a_fifo_report_before_playing(tmp_path, capsys, monkeypatch):
-    from lessons import find, player
+    from ssdlab.lessons import find, player
 
     lesson = find("1")
     os.mkfifo(tmp_path / f"{lesson.id}.md")
@@ -145,7 +145,7 @@ def test_lesson_run_refuses_a_fifo_report_before_playing(tmp_path, capsys, monke
 @pytest.mark.timeout(300)
 def test_lesson_run_never_replaces_a_file_in_the_report_folder_it_did_not_write(tmp_path,
                                                                                  capsys):
-    from lessons import find
+    from ssdlab.lessons import find
 
     theirs = tmp_path / f"{find('1').id}.md"
     theirs.write_text("# my own notes\n")
@@ -161,7 +161,7 @@ def test_lesson_run_never_replaces_a_file_in_the_report_folder_it_did_not_write(
 
 @pytest.mark.timeout(120)
 def test_the_keyboard_walk_refuses_a_fifo_transcript_before_walking(tmp_path, capsys):
-    from app.devtools import keyboardwalk
+    from ssdlab.app.devtools import keyboardwalk
 
     fifo = tmp_path / "walk.txt"
     os.mkfifo(fifo)
@@ -173,7 +173,7 @@ def test_the_keyboard_walk_refuses_a_fifo_transcript_before_walking(tmp_path, ca
 
 
 def test_files_written_together_are_all_or_none_on_a_full_disk(tmp_path, monkeypatch):
-    from app.atomicfile import write_together
+    from ssdlab.app.atomicfile import write_together
 
     a, b = tmp_path / "a.csv", tmp_path / "a.json"
     a.write_text("old csv")
@@ -206,7 +206,8 @@ def test_run_replaces_neither_csv_when_one_cannot_be_written(tmp_path, monkeypat
     steps.write_text("old steps")
     series.write_text("old series")
     _failing_fsync(monkeypatch, after=1)  # --csv fits, --series does not
-    assert main(["run", str(ROOT / "assets" / "scenarios" / "trace_replay.toml"), "--csv",
+    assert main(["run", str(ROOT / "ssdlab" / "assets" / "scenarios" / "trace_replay.toml"),
+                 "--csv",
                  str(steps), "--series", str(series)]) == 2
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert err.startswith("ssdlab run: error: --series ") and "No space left" in err
@@ -303,7 +304,7 @@ def tiny_disk(tmp_path):
 
 @pytest.mark.timeout(600)
 def test_figures_on_a_real_full_disk(tiny_disk):
-    done = subprocess.run([sys.executable, "-m", "app.cli.main", "figures", "-o",
+    done = subprocess.run([sys.executable, "-m", "ssdlab.app.cli.main", "figures", "-o",
                            str(tiny_disk / "g"), "--small", "--only", "compression"],
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
@@ -328,7 +329,7 @@ def test_a_sweep_on_a_full_disk_keeps_its_whole_lines(tmp_path, capsys, monkeypa
 
 
 def test_a_line_cut_short_by_a_full_disk_is_taken_back(tmp_path, monkeypatch):
-    from app.atomicfile import append_whole, open_append
+    from ssdlab.app.atomicfile import append_whole, open_append
 
     path = tmp_path / "r.jsonl"
     path.write_bytes(b'{"whole": 1}\n')
@@ -363,7 +364,7 @@ def test_a_sweep_resumed_on_a_real_full_disk_keeps_its_file(tiny_disk, tmp_path)
         with pytest.raises(OSError):
             while True:
                 f.write(b"x" * 4096)
-    done = subprocess.run([sys.executable, "-m", "app.cli.main", "sweep", str(spec), "-o",
+    done = subprocess.run([sys.executable, "-m", "ssdlab.app.cli.main", "sweep", str(spec), "-o",
                            str(out), "--resume", "--jobs", "1"], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
@@ -376,7 +377,7 @@ def test_a_sweep_resumed_on_a_real_full_disk_keeps_its_file(tiny_disk, tmp_path)
 
 KILLED_WRITER = """
 import sys
-from app.atomicfile import atomic_open
+from ssdlab.app.atomicfile import atomic_open
 with atomic_open(sys.argv[1]) as f:
     f.write("half")
     print("writing", flush=True)
@@ -406,7 +407,7 @@ def test_a_temporary_file_left_by_a_killed_writer_is_removed_by_the_next(tmp_pat
 
 
 def test_only_stale_files_of_the_targets_own_pattern_are_reaped(tmp_path):
-    from model.partialfiles import SUFFIX, make_temp, reap
+    from ssdlab.model.partialfiles import SUFFIX, make_temp, reap
 
     done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                           capture_output=True, text=True, check=True)
@@ -444,8 +445,8 @@ def _file_size_limit(limit: int):
 
 @pytest.mark.parametrize("cache", ["trees", "rows"])
 def test_a_cache_on_a_full_disk_leaves_no_temporary_file(tmp_path, monkeypatch, cache):
-    from model.host import treecache
-    from model.lab import rowcache
+    from ssdlab.model.host import treecache
+    from ssdlab.model.lab import rowcache
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     with _file_size_limit(100):
@@ -458,7 +459,7 @@ def test_a_cache_on_a_full_disk_leaves_no_temporary_file(tmp_path, monkeypatch, 
 
 
 def _rows():
-    from model.lab.documented import Row
+    from ssdlab.model.lab.documented import Row
 
     return [Row("000", "a long experiment name " * 4, "q", "s", 1.0, 1.0, "predicted",
                 "within 10 %", True, "why") for _ in range(5)]
@@ -468,7 +469,7 @@ def _rows():
 
 
 def test_a_lessons_file_of_another_format_is_set_aside_not_overwritten(tmp_path):
-    from app.session.progress import load_progress
+    from ssdlab.app.session.progress import load_progress
 
     path = tmp_path / "lessons.json"
     path.write_text('{"format": 2, "finished": ["from a newer SSD Lab"]}')

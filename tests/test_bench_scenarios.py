@@ -8,18 +8,19 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import scenariotiming
+from ssdlab.app.cli import scenariotiming
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def ssdlab(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app.cli.main", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "ssdlab.app.cli.main", *args], capture_output=True,
                           text=True, timeout=600, cwd=REPO)
 
 
 def test_a_scenario_split_adds_up():
-    parts = scenariotiming.main(str(REPO / "assets" / "scenarios" / "fill_rounds_1gib.toml"))
+    parts = scenariotiming.main(str(REPO / "ssdlab" / "assets" / "scenarios"
+                                    / "fill_rounds_1gib.toml"))
     assert parts["steps"] > 0
     for key in ("build", "engine", "host", "outputs", "load"):
         assert parts[key] >= 0.0, key

@@ -7,13 +7,13 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.flash.commands import Commands
-from model.flash.drive import Drive
-from model.flash.geometry import Geometry
-from model.flash.state import FtlConfig
-from model.host import blockdev
-from model.host.blockdev import BatchStats, BlockDevice
-from model.host.partition import Partition
+from ssdlab.model.flash.commands import Commands
+from ssdlab.model.flash.drive import Drive
+from ssdlab.model.flash.geometry import Geometry
+from ssdlab.model.flash.state import FtlConfig
+from ssdlab.model.host import blockdev
+from ssdlab.model.host.blockdev import BatchStats, BlockDevice
+from ssdlab.model.host.partition import Partition
 
 PAGE = 4096
 REQUEST = st.one_of(

@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.flash.drive import Drive
-from model.flash.geometry import Geometry
-from model.flash.state import FtlConfig
-from model.host import blockdev
-from model.host.blockdev import BatchStats, BlockDevice
-from model.host.partition import Partition
+from ssdlab.model.flash.drive import Drive
+from ssdlab.model.flash.geometry import Geometry
+from ssdlab.model.flash.state import FtlConfig
+from ssdlab.model.host import blockdev
+from ssdlab.model.host.blockdev import BatchStats, BlockDevice
+from ssdlab.model.host.partition import Partition
 
 REQUEST = st.one_of(
     st.tuples(st.just("write"), st.integers(0, 200), st.integers(1, 3)),

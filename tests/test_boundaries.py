@@ -35,19 +35,21 @@ def test_import_linter_contracts_hold():
 @pytest.mark.parametrize(
     ("planted", "statement", "contract"),
     [
-        ("model/flash/_planted.py", "import model.host.machine", LAYERS),
-        ("model/host/_planted.py", "from model.lab import scenario", LAYERS),
-        ("model/lab/_planted.py", "import lessons", LAYERS),
-        ("app/cli/_planted.py", "import PySide6.QtCore", HEADLESS),
-        ("app/gui/_planted.py", "import app.devtools.screenshot", FRONT_ENDS),
-        ("app/gui/run/_planted.py", "from app.gui.frame import workbench", COMPONENTS),
-        ("app/gui/drive/_planted.py", "import app.gui.charts.charts", COMPONENTS),
-        ("app/gui/_planted.py", "import app.gui.run.worker", COMPONENTS),  # not in a layer
+        ("ssdlab/model/flash/_planted.py", "import ssdlab.model.host.machine", LAYERS),
+        ("ssdlab/model/host/_planted.py", "from ssdlab.model.lab import scenario", LAYERS),
+        ("ssdlab/model/lab/_planted.py", "from ssdlab import lessons", LAYERS),
+        ("ssdlab/app/cli/_planted.py", "import PySide6.QtCore", HEADLESS),
+        ("ssdlab/app/gui/_planted.py", "import ssdlab.app.devtools.screenshot", FRONT_ENDS),
+        ("ssdlab/app/gui/run/_planted.py", "from ssdlab.app.gui.frame import workbench",
+         COMPONENTS),
+        ("ssdlab/app/gui/drive/_planted.py", "import ssdlab.app.gui.charts.charts", COMPONENTS),
+        # not in a layer
+        ("ssdlab/app/gui/_planted.py", "import ssdlab.app.gui.run.worker", COMPONENTS),
     ],
 )
 def test_an_upward_import_breaks_the_contracts(tmp_path, planted, statement, contract):
     # The contracts are only worth having if they catch a violation: plant one in a copy.
-    for name in ("app", "model", "lessons"):
+    for name in ("ssdlab",):
         shutil.copytree(ROOT / name, tmp_path / name,
                         ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
@@ -78,7 +80,7 @@ IMPORT_ALL = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize("package", ["model", "lessons", "app.cli"])
+@pytest.mark.parametrize("package", ["ssdlab.model", "ssdlab.lessons", "ssdlab.app.cli"])
 def test_package_imports_without_qt(package):
     # A fresh interpreter per package, so nothing imported earlier can hide or cause a leak.
     script = IMPORT_ALL.format(package=package, qt=QT_MODULES)

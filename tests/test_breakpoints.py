@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.flash.commands import Commands
-from model.flash.drive import Drive, event_capacity_for
-from model.flash.geometry import FtlConfig, Geometry
-from model.flash.state import EV_COPY, EV_ERASE, EV_PROGRAM, EV_VICTIM, OP_WRITE
-from model.lab.breakpoints import Breakpoints, BreakpointWatch
+from ssdlab.model.flash.commands import Commands
+from ssdlab.model.flash.drive import Drive, event_capacity_for
+from ssdlab.model.flash.geometry import FtlConfig, Geometry
+from ssdlab.model.flash.state import EV_COPY, EV_ERASE, EV_PROGRAM, EV_VICTIM, OP_WRITE
+from ssdlab.model.lab.breakpoints import Breakpoints, BreakpointWatch
 
 G = Geometry(user_pages=4096, pages_per_block=32, spare=0.12)
 BATCH = 500  # host writes per batch

@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.gui.charts.chartaxes import tick_text, ticks
+from ssdlab.app.gui.charts.chartaxes import tick_text, ticks
 
 
 def labels(lo, hi, most=6, integer=False):

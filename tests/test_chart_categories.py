@@ -3,8 +3,8 @@ points, never joined by a line that would claim values between two categories, a
 series sit side by side in each category, so a series equal to another is not hidden under
 it. Plain names on a plot's axes and title."""
 
-from app.chartexport import figure
-from model.lab.plottable import plot_tables
+from ssdlab.app.chartexport import figure
+from ssdlab.model.lab.plottable import plot_tables
 
 
 def _policies(values: dict[str, float]) -> list[dict]:

@@ -1,4 +1,4 @@
-"""The print exporter (app/chartexport.py) and `ssdlab chart`: what the issue asks of each
+"""The print exporter (ssdlab/app/chartexport.py) and `ssdlab chart`: what the issue asks of each
 file, checked in the file itself: PDF fonts embedded TrueType and never Type 3, SVG text as
 <text> and one path per series, PNG resolution in its pHYs chunk, CSV columns with units, the
 JSON sidecar, and bad paths refused with the old file left as it was."""
@@ -14,11 +14,11 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from app.atomicfile import OutputFileError, write_atomic
-from app.chartexport import Export, format_of, write
-from app.cli.main import main
-from model.lab.charts import CHARTS, chart_table, run_series
-from model.lab.plottable import sweep_table
+from ssdlab.app.atomicfile import OutputFileError, write_atomic
+from ssdlab.app.chartexport import Export, format_of, write
+from ssdlab.app.cli.main import main
+from ssdlab.model.lab.charts import CHARTS, chart_table, run_series
+from ssdlab.model.lab.plottable import sweep_table
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -177,7 +177,7 @@ def test_bad_names_are_refused_in_one_line(tmp_path, bad, why):
 def test_a_failed_export_leaves_the_old_file(tmp_path, monkeypatch):
     out = tmp_path / "wa.pdf"
     out.write_bytes(b"old figure")
-    import app.chartexport as exporter
+    import ssdlab.app.chartexport as exporter
 
     def broken(*_a, **_k):
         raise OSError(28, "No space left on device")
@@ -276,7 +276,7 @@ def test_ssdlab_chart_bad_input_exits_2_in_one_line(tmp_path, capsys, argv, name
 
 
 def test_a_series_with_no_data_stays_out_of_the_legend():
-    from app.chartexport import figure
+    from ssdlab.app.chartexport import figure
 
     def legend(theory):
         table = chart_table("wa", _series(), timed=False, theory=theory)
@@ -315,7 +315,7 @@ def test_ssdlab_chart_draws_a_sweeps_results(tmp_path, capsys):
 
 
 def test_histogram_outline_is_closed_to_zero():
-    from model.lab.charts import histogram_outline
+    from ssdlab.model.lab.charts import histogram_outline
 
     x, y = histogram_outline(np.array([3.0, 5.0]))
     np.testing.assert_array_equal(x, [0, 0, 1, 1, 2, 2])
@@ -332,7 +332,7 @@ SESSIONS = "tests/sessions"
 @pytest.mark.parametrize("name", ["wa", "throughput", "gc", "free", "wear", "victims",
                                   "steps"])
 def test_ssdlab_chart_from_each_fixture_session(tmp_path, capsys, fixture, name):
-    from app.session.sessionfile import read_session
+    from ssdlab.app.session.sessionfile import read_session
 
     session = f"{SESSIONS}/{fixture}.json"
     settings, log, series = read_session(session)
@@ -370,8 +370,8 @@ def test_ssdlab_chart_from_each_fixture_session(tmp_path, capsys, fixture, name)
 
 
 def test_replayed_block_session_rebuilds_the_saved_counters():
-    from app.session.replay import replay
-    from app.session.sessionfile import read_session
+    from ssdlab.app.session.replay import replay
+    from ssdlab.app.session.sessionfile import read_session
 
     settings, log, series = read_session(f"{SESSIONS}/block_v1.json")
     c = replay(settings, log).drive.counters()
@@ -422,8 +422,8 @@ def _block_arrays(n: int, seed: int = 1):
 
 @pytest.mark.parametrize("blocks, drawn", [(300, "rectangles"), (20_000, "image")])
 def test_block_map_exports_in_every_format(tmp_path, blocks, drawn):
-    from app import blockmapexport as bm
-    from model.flash.state import BLOCK_STATE_NAMES
+    from ssdlab.app import blockmapexport as bm
+    from ssdlab.model.flash.state import BLOCK_STATE_NAMES
 
     state, valid, erases = _block_arrays(blocks)
     for fmt in ("png", "svg", "pdf", "csv"):
@@ -456,7 +456,7 @@ def test_block_map_exports_in_every_format(tmp_path, blocks, drawn):
 
 
 def test_block_map_bad_path_and_bad_arrays_leave_the_old_file(tmp_path):
-    from app import blockmapexport as bm
+    from ssdlab.app import blockmapexport as bm
 
     state, valid, erases = _block_arrays(50)
     old = tmp_path / "map.png"

@@ -1,5 +1,5 @@
-"""Several runs in one exported figure (model/lab/overlay.py, app/chartexport.py,
-app/blockmapexport.py): the lines the window draws with two drives or a kept reference, the
+"""Several runs in one exported figure (ssdlab/model/lab/overlay.py, ssdlab/app/chartexport.py,
+ssdlab/app/blockmapexport.py): the lines the window draws with two drives or a kept reference, the
 same labels, A solid, B dashed and references dash-dotted, the x axis over every run, a CSV in
 long format that loses nothing, each run's settings in the sidecar; two block maps side by
 side, each titled. Checked in the files themselves."""
@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app import blockmapexport as bm
-from app.chartexport import Export, figure, write
-from model.lab.charts import RUN_CHARTS, chart_table
-from model.lab.overlay import ChartRun, Overlay, legend_text
+from ssdlab.app import blockmapexport as bm
+from ssdlab.app.chartexport import Export, figure, write
+from ssdlab.model.lab.charts import RUN_CHARTS, chart_table
+from ssdlab.model.lab.overlay import ChartRun, Overlay, legend_text
 from tests.test_chart_export import STEPS, SVG, _block_arrays, _pdf_fonts, _series
 
 

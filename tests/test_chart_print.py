@@ -14,9 +14,9 @@ from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 from test_chart_export import STEPS, _records, _series
 
-from app.chartexport import Export, csv_text, figure, write
-from model.lab.charts import CHARTS, RUN_CHARTS, chart_table
-from model.lab.plottable import sweep_table
+from ssdlab.app.chartexport import Export, csv_text, figure, write
+from ssdlab.model.lab.charts import CHARTS, RUN_CHARTS, chart_table
+from ssdlab.model.lab.plottable import sweep_table
 
 SVG = "{http://www.w3.org/2000/svg}"
 

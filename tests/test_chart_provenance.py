@@ -12,14 +12,14 @@ import pytest
 from test_chart_export import TINY, _records, _series
 from test_chart_export import test_ssdlab_chart_bad_input_exits_2_in_one_line as refused
 
-import model.lab.scenario as scenario_module
-from app.chartexport import Export, render, write
-from app.cli.main import main
-from model.lab.charts import RUN_CHARTS, chart_table
-from model.lab.plottable import sweep_table
-from model.lab.sweep import Task
-from model.lab.sweeprun import failed, line, record
-from model.provenance import source_revision, version
+import ssdlab.model.lab.scenario as scenario_module
+from ssdlab.app.chartexport import Export, render, write
+from ssdlab.app.cli.main import main
+from ssdlab.model.lab.charts import RUN_CHARTS, chart_table
+from ssdlab.model.lab.plottable import sweep_table
+from ssdlab.model.lab.sweep import Task
+from ssdlab.model.lab.sweeprun import failed, line, record
+from ssdlab.model.provenance import source_revision, version
 
 PROV = {"scenario": {"file": "/x/tiny.toml", "sha256": "ab" * 32, "name": "tiny"},
         "seed": {"steps[0]": 7}}
@@ -141,7 +141,7 @@ def test_a_timestamped_file_differs_only_in_its_date():
 
 
 def test_chart_all_from_a_session_replays_its_log_once(tmp_path, monkeypatch, capsys):
-    import app.session.replay as replay_module
+    import ssdlab.app.session.replay as replay_module
 
     calls = []
     real = replay_module.replay

@@ -7,11 +7,11 @@ import sys
 
 import pytest
 
-from app.cli.main import main
+from ssdlab.app.cli.main import main
 
 
 def ssdlab(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app.cli.main", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "ssdlab.app.cli.main", *args], capture_output=True,
                           text=True, timeout=300)
 
 
@@ -83,7 +83,7 @@ def test_bench_rejects_a_bad_repeat():
 
 
 def test_bench_says_why_the_c_reference_was_not_run(tmp_path, monkeypatch):
-    from app.cli import bench
+    from ssdlab.app.cli import bench
 
     missing = tmp_path / "ref_ftl.c"
     exe, note = bench._build_reference(missing, str(tmp_path))
@@ -102,7 +102,7 @@ def test_bench_says_why_the_c_reference_was_not_run(tmp_path, monkeypatch):
 
 def test_bench_json_and_text_carry_the_c_reference_note(tmp_path):
     missing = tmp_path / "ref_ftl.c"
-    code = ("import argparse, json; from app.cli import bench; "
+    code = ("import argparse, json; from ssdlab.app.cli import bench; "
             f"print(json.dumps(bench.speed(argparse.Namespace(sizes=[15], repeat=1, "
             f"reference={str(missing)!r}, victim_order='newest', json={{}}))))")
     done = subprocess.run([sys.executable, "-c", code.format(True)], capture_output=True,
@@ -121,7 +121,7 @@ def test_bench_json_and_text_carry_the_c_reference_note(tmp_path):
 def test_bench_speed_cases_report_progress_and_wa():
     """Each speed case (the 1 TiB one is the greedy case at 2^28) tells its progress phase
     by phase and measures one drive write of the engine."""
-    from app.cli import bench
+    from ssdlab.app.cli import bench
 
     seen = []
     for name, spare, _, _ in bench.SPEED_CASES:

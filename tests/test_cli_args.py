@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.cli.args import names, positive_real, whole, whole_list
-from app.cli.main import main
+from ssdlab.app.cli.args import names, positive_real, whole, whole_list
+from ssdlab.app.cli.main import main
 
 REPO = Path(__file__).resolve().parents[1]
-SCENARIO = str(REPO / "assets" / "scenarios" / "trace_replay.toml")
+SCENARIO = str(REPO / "ssdlab" / "assets" / "scenarios" / "trace_replay.toml")
 
 BAD = [
     (["simulate", "--seed", "-1"], "--seed"),
@@ -92,7 +92,7 @@ def test_a_refused_experiment_name_lists_the_valid_ones(capsys):
     ["run", SCENARIO, "--series-every", "inf"],
 ])
 def test_bad_arguments_give_no_traceback_as_a_command(argv):
-    done = subprocess.run([sys.executable, "-m", "app.cli.main", *argv], cwd=REPO,
+    done = subprocess.run([sys.executable, "-m", "ssdlab.app.cli.main", *argv], cwd=REPO,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
@@ -102,7 +102,7 @@ def test_bad_arguments_give_no_traceback_as_a_command(argv):
 def test_no_display_says_how_to_run_headless():
     env = {k: v for k, v in os.environ.items()
            if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
-    done = subprocess.run([sys.executable, "-m", "app.cli.main"], cwd=REPO, env=env,
+    done = subprocess.run([sys.executable, "-m", "ssdlab.app.cli.main"], cwd=REPO, env=env,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 2
     line, = done.stderr.strip().splitlines()

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cli.main import main
+from ssdlab.app.cli.main import main
 
 REPO = Path(__file__).resolve().parents[1]
 HANG_GUARD_S = 600
@@ -37,7 +37,7 @@ class Terminal:
 
     def __init__(self, *args: str):
         master, slave = pty.openpty()
-        self.proc = subprocess.Popen([sys.executable, "-m", "app.cli.main", *args], cwd=REPO,
+        self.proc = subprocess.Popen([sys.executable, "-m", "ssdlab.app.cli.main", *args], cwd=REPO,
                                      stdin=subprocess.DEVNULL, stdout=slave, stderr=slave,
                                      start_new_session=True, preexec_fn=_default_sigint)
         os.close(slave)
@@ -155,7 +155,7 @@ def test_ctrl_c_during_bench_speed_stops_the_case_process():
 
 
 def test_ctrl_c_while_loading_a_scenario_is_one_line(monkeypatch, capsys, tmp_path):
-    import model.lab.scenario as scenario
+    import ssdlab.model.lab.scenario as scenario
 
     def interrupted(path):
         raise KeyboardInterrupt

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from model.flash.geometry import FtlConfig, Geometry, check_buildable
-from model.flash.memory import UNLIMITED, memory_budget
+from ssdlab.model.flash.geometry import FtlConfig, Geometry, check_buildable
+from ssdlab.model.flash.memory import UNLIMITED, memory_budget
 
 REPO = Path(__file__).resolve().parents[1]
 MiB = 2**20
@@ -88,8 +88,8 @@ def run_python(code: str, limit_bytes: int | None = None) -> subprocess.Complete
 def baseline_address_space() -> int:
     """Address space a process has mapped once the command line and the engine are loaded."""
     done = run_python("""
-        import app.cli.main, model.flash.runner, model.flash.state
-        from model.flash.memory import _kib_field
+        import ssdlab.app.cli.main, ssdlab.model.flash.runner, ssdlab.model.flash.state
+        from ssdlab.model.flash.memory import _kib_field
         print(_kib_field(open("/proc/self/status").read(), "VmSize"))
     """)
     return int(done.stdout)
@@ -97,7 +97,7 @@ def baseline_address_space() -> int:
 
 def test_simulate_under_ulimit_v_is_refused_with_the_limit_named():
     limit = baseline_address_space() + 512 * MiB
-    done = subprocess.run([sys.executable, "-m", "app.cli.main", "simulate", "--user-pages",
+    done = subprocess.run([sys.executable, "-m", "ssdlab.app.cli.main", "simulate", "--user-pages",
                            str(2**27)], cwd=REPO, capture_output=True, text=True, timeout=600,
                           preexec_fn=lambda: resource.setrlimit(
                               resource.RLIMIT_AS, (limit, resource.RLIM_INFINITY)))
@@ -110,8 +110,8 @@ def test_an_allocation_that_fails_after_the_check_gives_the_same_message():
     # The check is told there is plenty (as when a limit cannot be read); the allocation
     # then meets the real ulimit -v.
     done = run_python("""
-        import model.flash.state as state
-        from model.flash.geometry import FtlConfig, Geometry
+        import ssdlab.model.flash.state as state
+        from ssdlab.model.flash.geometry import FtlConfig, Geometry
         state.check_buildable = lambda geometry, config: None
         try:
             state.allocate(Geometry(user_pages=2**28), FtlConfig())
@@ -132,7 +132,7 @@ def test_bench_tib_under_ulimit_v_is_refused_before_any_work():
     """The 1 TiB case needs about 2.1 GiB of engine state: refused at once, status 2, one
     line, when the process may not have it."""
     limit = baseline_address_space() + 512 * MiB
-    done = subprocess.run([sys.executable, "-m", "app.cli.main", "bench", "--tib"], cwd=REPO,
+    done = subprocess.run([sys.executable, "-m", "ssdlab.app.cli.main", "bench", "--tib"], cwd=REPO,
                           capture_output=True, text=True, timeout=600,
                           preexec_fn=lambda: resource.setrlimit(
                               resource.RLIMIT_AS, (limit, resource.RLIM_INFINITY)))

@@ -1,4 +1,4 @@
-"""Output files are never lost: app/atomicfile.py, and `ssdlab run --csv/--series` on bad,
+"""Output files are never lost: ssdlab/app/atomicfile.py, and `ssdlab run --csv/--series` on bad,
 full and clashing paths."""
 
 import errno
@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.atomicfile import OutputFileError, atomic_open, check_writable, write_atomic
+from ssdlab.app.atomicfile import OutputFileError, atomic_open, check_writable, write_atomic
 
 REPO = Path(__file__).resolve().parents[1]
-SCENARIO = REPO / "assets" / "scenarios" / "trace_replay.toml"
+SCENARIO = REPO / "ssdlab" / "assets" / "scenarios" / "trace_replay.toml"
 
 
 def leftovers(folder: Path) -> list[str]:
@@ -130,7 +130,8 @@ def test_what_is_written_is_what_is_read(tmp_path_factory, data, text):
 
 
 def ssdlab_run(*args: str, preexec=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app.cli.main", "run", str(SCENARIO), *args],
+    return subprocess.run([sys.executable, "-m", "ssdlab.app.cli.main", "run", str(SCENARIO),
+                           *args],
                           cwd=REPO, capture_output=True, text=True, timeout=600,
                           preexec_fn=preexec)
 
@@ -159,7 +160,7 @@ def test_run_refuses_outputs_that_clash(tmp_path, clash):
     scenario.write_bytes(SCENARIO.read_bytes())
     out = tmp_path / "out.csv"
     out.write_text("old")
-    trace = REPO / "assets" / "traces" / "mixed.tracefs.txt"
+    trace = REPO / "ssdlab" / "assets" / "traces" / "mixed.tracefs.txt"
     kept = trace.read_bytes()
     if clash == "scenario":
         argv = [str(scenario), "--csv", str(tmp_path / "." / "s.toml")]
@@ -172,7 +173,7 @@ def test_run_refuses_outputs_that_clash(tmp_path, clash):
     else:
         os.link(out, tmp_path / "hard.csv")
         argv = [str(scenario), "--csv", str(out), "--series", str(tmp_path / "hard.csv")]
-    done = subprocess.run([sys.executable, "-m", "app.cli.main", "run", *argv], cwd=REPO,
+    done = subprocess.run([sys.executable, "-m", "ssdlab.app.cli.main", "run", *argv], cwd=REPO,
                           capture_output=True, text=True, timeout=600)
     assert_one_line_status_2(done, "name another file")
     assert out.read_text() == "old"

@@ -8,9 +8,9 @@ from dataclasses import replace
 
 import pytest
 
-from model.lab.collector import collector_paused
-from model.lab.scenario import make_step, parse_scenario, run_scenario
-from model.lab.steps import StepError
+from ssdlab.model.lab.collector import collector_paused
+from ssdlab.model.lab.scenario import make_step, parse_scenario, run_scenario
+from ssdlab.model.lab.steps import StepError
 
 TEXT = """version = 1
 name = "small"

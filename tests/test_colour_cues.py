@@ -1,4 +1,4 @@
-"""Never hue alone: under simulated deuteranopia (app/colourvision.py) the GC victim's
+"""Never hue alone: under simulated deuteranopia (ssdlab/app/colourvision.py) the GC victim's
 vermillion turns an olive close to the map's viridis greens, and a lesson's green outline
 turns grey. So the victim is also crossed out (a black X on a white halo, which stands out
 from any fill by lightness), and answers carry a label and an outline style of their own."""
@@ -10,13 +10,18 @@ import pytest
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QColor, QImage, QPainter, QPen
 
-from app import colourvision as cv
-from app.gui.appearance import theme
-from app.gui.drive import heatmap, victimmarks
-from app.gui.drive.blockmap import MARGIN
-from app.gui.lessons.predictionview import PredictionView, answer_marks, answer_pen, answer_tail
-from app.gui.run.snapshot import CODE_VICTIM
-from app.palette import (
+from ssdlab.app import colourvision as cv
+from ssdlab.app.gui.appearance import theme
+from ssdlab.app.gui.drive import heatmap, victimmarks
+from ssdlab.app.gui.drive.blockmap import MARGIN
+from ssdlab.app.gui.lessons.predictionview import (
+    PredictionView,
+    answer_marks,
+    answer_pen,
+    answer_tail,
+)
+from ssdlab.app.gui.run.snapshot import CODE_VICTIM
+from ssdlab.app.palette import (
     CHART_PAGE,
     CHOSEN_ANSWER_LABEL,
     MAP,
@@ -24,7 +29,7 @@ from app.palette import (
     VICTIM_MARK,
     VIRIDIS_ENDS,
 )
-from lessons.charts import Band, PredictionPicture
+from ssdlab.lessons.charts import Band, PredictionPicture
 
 
 def _hex(rgba) -> str:
@@ -101,7 +106,7 @@ def test_every_colourings_legend_names_the_crossed_victim(until, bench, mode):
 
 
 def test_the_legend_swatch_of_a_victim_is_crossed_as_well():
-    from app.gui.drive.legend import _swatch
+    from ssdlab.app.gui.drive.legend import _swatch
 
     plain = _swatch(MAP["normal"]["block_victim"], 12).toImage()
     crossed = _swatch(MAP["normal"]["block_victim"], 12, crossed=True).toImage()

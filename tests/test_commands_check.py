@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.flash import commands
-from model.flash.commands import Commands
+from ssdlab.model.flash import commands
+from ssdlab.model.flash.commands import Commands
 
 ROW = st.tuples(st.integers(-1, 3), st.integers(-2, 120), st.integers(-1, 9))
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from app.session.recorder import Recorder
-from model.flash.drive import Drive
-from model.flash.geometry import Geometry
-from model.host import fsworkloads as W
-from model.host.machine import Machine
-from model.host.profiles import load_host_profile, load_profile
-from model.lab.series import Series
+from ssdlab.app.session.recorder import Recorder
+from ssdlab.model.flash.drive import Drive
+from ssdlab.model.flash.geometry import Geometry
+from ssdlab.model.host import fsworkloads as W
+from ssdlab.model.host.machine import Machine
+from ssdlab.model.host.profiles import load_host_profile, load_profile
+from ssdlab.model.lab.series import Series
 
 SANDFORCE = "ocz_vertex_le_100"
 INTEL = "intel_320_120"

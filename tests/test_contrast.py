@@ -12,9 +12,9 @@ import re
 import pytest
 from PySide6.QtGui import QPalette
 
-from app.colourvision import contrast
-from app.gui.appearance import theme
-from app.gui.appearance.stylesheet import stylesheet
+from ssdlab.app.colourvision import contrast
+from ssdlab.app.gui.appearance import theme
+from ssdlab.app.gui.appearance.stylesheet import stylesheet
 
 PROFILES = list(theme.THEMES)
 

@@ -5,13 +5,13 @@ the idle step); and the claims lessons 11 to 14 make about their own runs."""
 
 import pytest
 
-from lessons import LessonError, LessonPlay, parse_lesson
-from lessons.catalogue import find
-from lessons.counterquiz import check_counter_answer, make_counter_quiz, parse_number
-from lessons.quiz import QuizAnswerError
-from model.flash.geometry import FtlConfig, Geometry
-from model.flash.runner import RunSpec, run
-from model.flash.workloads import Workload
+from ssdlab.lessons import LessonError, LessonPlay, parse_lesson
+from ssdlab.lessons.catalogue import find
+from ssdlab.lessons.counterquiz import check_counter_answer, make_counter_quiz, parse_number
+from ssdlab.lessons.quiz import QuizAnswerError
+from ssdlab.model.flash.geometry import FtlConfig, Geometry
+from ssdlab.model.flash.runner import RunSpec, run
+from ssdlab.model.flash.workloads import Workload
 
 
 @pytest.mark.parametrize("seed", range(6))

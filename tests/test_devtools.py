@@ -27,7 +27,7 @@ def test_the_readme_screenshot_is_taken_off_screen_without_noise(tmp_path):
            if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
     env["SSDLAB_CONFIG_DIR"] = str(tmp_path / "config")
     out = tmp_path / "workbench.png"
-    done = subprocess.run([sys.executable, "-m", "app.devtools.screenshot", str(out)],
+    done = subprocess.run([sys.executable, "-m", "ssdlab.app.devtools.screenshot", str(out)],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     assert done.stderr == "", done.stderr
@@ -35,7 +35,7 @@ def test_the_readme_screenshot_is_taken_off_screen_without_noise(tmp_path):
 
 
 def test_only_the_offscreen_noise_is_dropped(capsys):
-    from app.devtools.qtapp import _forward_all_but_offscreen_noise
+    from ssdlab.app.devtools.qtapp import _forward_all_but_offscreen_noise
 
     _forward_all_but_offscreen_noise(None, None, "This plugin does not support "
                                                  "propagateSizeHints()")

@@ -21,9 +21,9 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from model.flash.commands import Commands
-from model.flash.drive import Drive, DriveError, event_capacity_for
-from model.flash.geometry import (
+from ssdlab.model.flash.commands import Commands
+from ssdlab.model.flash.drive import Drive, DriveError, event_capacity_for
+from ssdlab.model.flash.geometry import (
     GC_FRONTIERS,
     GC_POLICIES,
     MAPPINGS,
@@ -32,8 +32,8 @@ from model.flash.geometry import (
     Geometry,
     check_buildable,
 )
-from model.flash.reference import ReferenceDriveError, ReferenceFtl
-from model.flash.state import (
+from ssdlab.model.flash.reference import ReferenceDriveError, ReferenceFtl
+from ssdlab.model.flash.state import (
     EV_COPY,
     EV_ERASE,
     EV_INVALIDATE,

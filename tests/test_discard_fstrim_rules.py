@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from model.flash.drive import Drive
-from model.flash.geometry import FtlConfig, Geometry
-from model.host.blockdev import BlockDevice
-from model.host.filesystem import ROOT_INO, FileSystem, FsOptions
-from model.host.partition import Partition
+from ssdlab.model.flash.drive import Drive
+from ssdlab.model.flash.geometry import FtlConfig, Geometry
+from ssdlab.model.host.blockdev import BlockDevice
+from ssdlab.model.host.filesystem import ROOT_INO, FileSystem, FsOptions
+from ssdlab.model.host.partition import Partition
 
 BLOCK = 4096
 BPG = 512  # blocks per group: a 16 MiB file system has 8 groups

@@ -8,7 +8,7 @@ whose own parser accepts the arguments, and every file a command reads must exis
 cheapest commands (--help, a small `simulate`) run for real. A ``text`` block after a
 reproducible command (a simulation, a scenario run, the experiments, the lessons' list, the
 ext4 comparison) is that command's output today: the command runs and must print it
-(`python -m app.devtools.docsamples --write` rewrites a stale one).
+(`python -m ssdlab.app.devtools.docsamples --write` rewrites a stale one).
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from app.cli.main import build_parser
-from app.devtools.docsamples import (
+from ssdlab.app.cli.main import build_parser
+from ssdlab.app.devtools.docsamples import (
     Command,
     blocks,
     commands_in,
@@ -38,7 +38,7 @@ from app.devtools.docsamples import (
     reproducible_samples,
     shown_name,
 )
-from app.devtools.docsamples import run as run_sample
+from ssdlab.app.devtools.docsamples import run as run_sample
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -282,12 +282,12 @@ def test_there_is_an_example_of_every_command():
         "experiments": lambda a, m: a is not None and a[:1] == ["experiments"],
         "bench": lambda a, m: a is not None and a[:1] == ["bench"] and "--physics" not in a,
         "bench --physics": lambda a, m: a is not None and a[:2] == ["bench", "--physics"],
-        "ext4compare": lambda a, m: m is not None and m[0] == "model.lab.ext4compare",
-        "screenshot": lambda a, m: m is not None and m[0] == "app.devtools.screenshot"
+        "ext4compare": lambda a, m: m is not None and m[0] == "ssdlab.model.lab.ext4compare",
+        "screenshot": lambda a, m: m is not None and m[0] == "ssdlab.app.devtools.screenshot"
         and "--tour" not in m[1],
         "screenshot --tour": lambda a, m: m is not None
-        and m[0] == "app.devtools.screenshot" and "--tour" in m[1],
-        "guibench": lambda a, m: m is not None and m[0] == "app.devtools.guibench",
+        and m[0] == "ssdlab.app.devtools.screenshot" and "--tour" in m[1],
+        "guibench": lambda a, m: m is not None and m[0] == "ssdlab.app.devtools.guibench",
     }
     missing = [name for name, matches in wanted.items()
                if not any(matches(ssdlab_args(c), module_of(c)) for c in COMMANDS)]
@@ -296,7 +296,7 @@ def test_there_is_an_example_of_every_command():
 
 def _as_run_here(cmd: Command) -> list[str]:
     """The command as this checkout runs it: the project's interpreter stands for .venv."""
-    return [sys.executable, "-m", "app.cli.main", *ssdlab_args(cmd)]
+    return [sys.executable, "-m", "ssdlab.app.cli.main", *ssdlab_args(cmd)]
 
 
 def _run(argv: list[str]) -> subprocess.CompletedProcess:
@@ -351,7 +351,7 @@ SAMPLES = reproducible_samples()
 def test_the_pages_show_the_output_of_each_kind_of_reproducible_command():
     kinds = {c.words[1] if c.words[0] == SSDLAB else c.words[2] for c in SAMPLES}
     assert kinds == {"simulate", "run", "experiments", "figures", "lesson",
-                     "model.lab.ext4compare"}, kinds
+                     "ssdlab.model.lab.ext4compare"}, kinds
 
 
 # the gallery's sample is checked by tests/test_gallery.py, which draws the gallery anyway

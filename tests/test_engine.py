@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from model.flash import theory
-from model.flash.commands import Commands
-from model.flash.drive import Drive, window_wa
-from model.flash.geometry import GC_POLICIES, FtlConfig, Geometry, check_buildable
-from model.flash.state import BLOCK_FREE, BLOCK_FULL, EV_VICTIM, OP_WRITE
+from ssdlab.model.flash import theory
+from ssdlab.model.flash.commands import Commands
+from ssdlab.model.flash.drive import Drive, window_wa
+from ssdlab.model.flash.geometry import GC_POLICIES, FtlConfig, Geometry, check_buildable
+from ssdlab.model.flash.state import BLOCK_FREE, BLOCK_FULL, EV_VICTIM, OP_WRITE
 
 
 def drive(user_pages=1024, ppb=16, spare=0.25, **config) -> Drive:
@@ -59,7 +59,7 @@ def test_rewriting_the_drive_in_order_keeps_wa_one(gc):
 def test_shared_frontier_copies_into_the_host_block():
     """With one frontier the GC stream never opens a block of its own: a victim's valid
     pages are programmed right after the host's last page, in the same block."""
-    from model.flash.state import R_GC_BLOCK, R_HOST_BLOCK, R_HOST_OFFSET
+    from ssdlab.model.flash.state import R_GC_BLOCK, R_HOST_BLOCK, R_HOST_OFFSET
 
     d = drive(user_pages=512, ppb=8, spare=0.25, gc_frontier="shared")
     d.write(0, 512)
@@ -79,7 +79,7 @@ def test_shared_frontier_copies_into_the_host_block():
 
 
 def test_separate_frontier_opens_a_gc_block():
-    from model.flash.state import R_GC_BLOCK
+    from ssdlab.model.flash.state import R_GC_BLOCK
 
     d = drive(user_pages=512, ppb=8, spare=0.25)
     d.write(0, 512)

@@ -2,7 +2,7 @@
 
 The documented figures and the agreement each row must reach are stated HERE, from the
 source articles (../shared/seeds, summarised in DESIGN.md), not read back from the code
-under test: a change to a figure or a tolerance in model/lab/experiments.py fails this test
+under test: a change to a figure or a tolerance in ssdlab/model/lab/experiments.py fails this test
 instead of moving the goalposts. Rows that do not agree are listed in KNOWN_GAPS with the
 reason (also printed by the command), so a change that closes or opens a gap shows up here.
 """
@@ -11,7 +11,7 @@ import math
 
 import pytest
 
-from model.lab import experiments
+from ssdlab.model.lab import experiments
 
 # (experiment, words in the row's experiment text, quantity) ->
 #     (documented figure or None when the source gives words, not a number; rule, bound)

@@ -1,7 +1,7 @@
 """The same run gives the same data and the same provenance from the window and from the
 command line (issue 23): a scenario played in the window and exported as CSV matches `ssdlab
 chart` on the same file, column for column and in its JSON sidecar (one code path: the
-drive-clock Series of model/lab/series.py and model/lab/provenance.py)."""
+drive-clock Series of ssdlab/model/lab/series.py and ssdlab/model/lab/provenance.py)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from app.gui.frame import exportdialog
-from model.lab.scenario import load_scenario
+from ssdlab.app.gui.frame import exportdialog
+from ssdlab.model.lab.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
-SCENARIOS = ROOT / "assets" / "scenarios"
+SCENARIOS = ROOT / "ssdlab" / "assets" / "scenarios"
 CASES = [("alignment_firstgen", chart) for chart in ("wa", "throughput", "free", "victims",
                                                      "steps")]
 CASES += [("discard_vertex_le", chart) for chart in ("throughput", "steps")]
@@ -35,7 +35,7 @@ def test_window_and_command_line_export_the_same_csv_and_sidecar(bench, until, t
     window, cli = tmp_path / f"window-{chart}.csv", tmp_path / f"cli-{chart}.csv"
     assert exportdialog.export_chart(played, chart, str(window), "csv"), \
         played.controls.error.text()
-    done = subprocess.run([sys.executable, "-m", "app.cli.main", "chart", str(scenario),
+    done = subprocess.run([sys.executable, "-m", "ssdlab.app.cli.main", "chart", str(scenario),
                            "--chart", chart, "-o", str(cli)], capture_output=True, text=True,
                           cwd=ROOT, timeout=300)
     assert done.returncode == 0, done.stderr

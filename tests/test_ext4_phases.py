@@ -1,6 +1,6 @@
 """The model against the phase-by-phase recordings of real ext4 (Linux 6.18): untar with and
 without discard, a 1.2 GB untar, and a paced untar (tests/recordings/ext4_untar_* and
-ext4_paced_*, made by record_ext4.py; model/lab/ext4phases.py replays them). No root.
+ext4_paced_*, made by record_ext4.py; ssdlab/model/lab/ext4phases.py replays them). No root.
 
 Each figure the model holds is asserted within 10 % (or exactly, where both are 0); each it
 does not is pinned with its measured size and cause as a known gap, so a change that
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from model.lab.ext4phases import FIGURES, PHASE_CONFIGS, compare, load
+from ssdlab.model.lab.ext4phases import FIGURES, PHASE_CONFIGS, compare, load
 
 UNTAR, DISCARD, BIG, PACED = PHASE_CONFIGS
 
@@ -159,7 +159,7 @@ def test_modern_discard_covers_the_free_runs():
     freed extent to the end of its free run).
 
     Pinned at +14 % and +15 % since the allocator places file data from the second group
-    of a flex group, as ext4 does (model/host/orlov.py; group 0 kept for directories in
+    of a flex group, as ext4 does (ssdlab/model/host/orlov.py; group 0 kept for directories in
     tests/recordings/ext4_rounds_*.json and ext4_repo_*.json): the tree's free runs now end
     at one more group boundary than before (637 MB, -6 %, with data next to the root
     directory). This recording has no per-group free counts to say where the kernel put

@@ -1,5 +1,5 @@
 """The model against the committed real-ext4 recordings of the workloads people run
-(tests/recordings/ext4_repo_*.json, ext4_rounds_*.json; model/lab/ext4rounds.py replays
+(tests/recordings/ext4_repo_*.json, ext4_rounds_*.json; ssdlab/model/lab/ext4rounds.py replays
 them). No root needed: only the committed files are read.
 
 Measured when these tests were written (Linux 6.18, loop device): every step that wrote a
@@ -11,8 +11,8 @@ started right after the delete's sync reuses freed blocks first, and the worker 
 them: it discarded 26 to 68 % of the bytes a round freed. Given 20 s first
 (rounds_discard_idle), it discarded 0.90 to 1.10 times the freed bytes (distinct space), and
 the model's modern-kernel discard (the free run around each freed extent;
-model/host/discard.py) 0.89 to 0.94 of what it did. The model's worker runs in time at the
-loop device's pace (model/lab/ext4rounds.py) and races the refill the same way.
+ssdlab/model/host/discard.py) 0.89 to 0.94 of what it did. The model's worker runs in time at the
+loop device's pace (ssdlab/model/lab/ext4rounds.py) and races the refill the same way.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from model.lab.ext4rounds import (
+from ssdlab.model.lab.ext4rounds import (
     ROUND_CONFIGS,
     load_round_recording,
     replay_rounds,

@@ -1,6 +1,6 @@
 """The model against the committed recordings of real ext4 (tests/recordings/), step by step.
 
-model/lab/ext4compare.py replays each recorded workload on the model (same tree, same 2 GiB
+ssdlab/model/lab/ext4compare.py replays each recorded workload on the model (same tree, same 2 GiB
 file system, same mount options, same step order, syncs and make pacing). These tests
 assert what the model should get right, and pin, with their measured size and cause, the
 differences it does not reproduce, so that a change that closes (or widens) a gap shows up
@@ -16,7 +16,7 @@ import math
 
 import pytest
 
-from model.lab.ext4compare import (
+from ssdlab.model.lab.ext4compare import (
     ATIME_MODES,
     CONFIGS,
     STEPS,

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.host.fsworkloads import _ExtentBlocks
+from ssdlab.model.host.fsworkloads import _ExtentBlocks
 
 EXTENT = st.tuples(st.integers(0, 2**40), st.integers(1, 3000)).map(list)
 

@@ -3,8 +3,8 @@
 The stateful test drives random mixes of file operations, time, sync and fstrim through an
 ext4-like file system, a partition (aligned or the old DOS start at sector 63) and a small
 page- or block-mapped drive that keeps a write stamp per physical page. The block device
-keeps a shadow of the stamp each drive page should hold; `model.host.fsverify` then checks every
-page of every live block against the drive after each sync, and free space against the
+keeps a shadow of the stamp each drive page should hold; `ssdlab.model.host.fsverify` then checks
+every page of every live block against the drive after each sync, and free space against the
 drive's mapping after each fstrim.
 
 The unit tests pin the accounting the documented experiments depend on: the journal's extra
@@ -28,12 +28,12 @@ from hypothesis.stateful import (
     rule,
 )
 
-from model.flash.drive import Drive
-from model.flash.geometry import FtlConfig, Geometry
-from model.host import fsverify
-from model.host.blockdev import BlockDevice
-from model.host.filesystem import DAY_S, ROOT_INO, FileSystem, FsOptions
-from model.host.partition import Partition
+from ssdlab.model.flash.drive import Drive
+from ssdlab.model.flash.geometry import FtlConfig, Geometry
+from ssdlab.model.host import fsverify
+from ssdlab.model.host.blockdev import BlockDevice
+from ssdlab.model.host.filesystem import DAY_S, ROOT_INO, FileSystem, FsOptions
+from ssdlab.model.host.partition import Partition
 
 KIB = 1024
 MIB = 1024 * 1024

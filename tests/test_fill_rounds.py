@@ -1,5 +1,5 @@
 """Fill / delete / refill of many files, Orlov placement, symlinks, umount, partial builds,
-and their scenario steps (model/host/fillfiles.py, orlov.py, fsworkloads.py; steps.py)."""
+and their scenario steps (ssdlab/model/host/fillfiles.py, orlov.py, fsworkloads.py; steps.py)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from model.host import fsworkloads as w
-from model.host.ext4layout import FLEX_GROUPS
-from model.host.filetree import clone_outputs, kernel_tree, make_schedule, makefiles
-from model.host.fillfiles import (
+from ssdlab.model.host import fsworkloads as w
+from ssdlab.model.host.ext4layout import FLEX_GROUPS
+from ssdlab.model.host.filetree import clone_outputs, kernel_tree, make_schedule, makefiles
+from ssdlab.model.host.fillfiles import (
     FillPlan,
     FillSpec,
     delete_steps,
@@ -20,13 +20,13 @@ from model.host.fillfiles import (
     fill_steps,
     fs_use,
 )
-from model.host.fstypes import ROOT_INO, FsOptions
-from model.host.fsverify import bookkeeping
-from model.host.machine import Machine
-from model.host.partition import Partition
-from model.host.profiles import load_host_profile, load_profile
-from model.lab.scenario import Step, parse_scenario
-from model.lab.steps import Context, StepError, StepRun
+from ssdlab.model.host.fstypes import ROOT_INO, FsOptions
+from ssdlab.model.host.fsverify import bookkeeping
+from ssdlab.model.host.machine import Machine
+from ssdlab.model.host.partition import Partition
+from ssdlab.model.host.profiles import load_host_profile, load_profile
+from ssdlab.model.lab.scenario import Step, parse_scenario
+from ssdlab.model.lab.steps import Context, StepError, StepRun
 
 MIB = 1 << 20
 
@@ -205,7 +205,7 @@ def test_make_clean_reads_makefiles_under_strict_atime():
 def _run(text: str):
     sc = parse_scenario("version = 1\n[drive]\nprofile = \"intel_x25m_g1_80\"\nuser_gib = 0.25\n"
                         + text)
-    from model.lab.scenario import build_machine
+    from ssdlab.model.lab.scenario import build_machine
     m, ctx = build_machine(sc), Context()
     for step in sc.steps:
         StepRun(m, step, ctx).run()
@@ -227,14 +227,14 @@ def test_fill_delete_refill_steps():
 def test_step_refusals_name_their_field(text, field):
     sc = parse_scenario("version = 1\n[drive]\nprofile = \"intel_x25m_g1_80\"\nuser_gib = 0.25\n"
                         f"[[steps]]\n{text}\n")
-    from model.lab.scenario import build_machine
+    from ssdlab.model.lab.scenario import build_machine
     with pytest.raises(StepError) as e:
         StepRun(build_machine(sc), sc.steps[0], Context())
     assert f".{field} = " in str(e.value)
 
 
 def test_a_refill_must_keep_the_first_fill_files_spec():
-    from model.lab.scenario import build_machine
+    from ssdlab.model.lab.scenario import build_machine
     sc = parse_scenario('version = 1\n[drive]\nprofile = "intel_x25m_g1_80"\nuser_gib = 0.25\n'
                         '[[steps]]\ndo = "sync"\n')
     m, ctx = build_machine(sc), Context()
@@ -247,9 +247,9 @@ def test_a_refill_must_keep_the_first_fill_files_spec():
 
 
 def test_every_window_workload_is_a_scenario_step():
-    from app.session.fsjobs import FS_KINDS, FsStep
-    from app.session.settings import FS_WORKLOADS, Settings
-    from model.lab.scenario import make_step
+    from ssdlab.app.session.fsjobs import FS_KINDS, FsStep
+    from ssdlab.app.session.settings import FS_WORKLOADS, Settings
+    from ssdlab.model.lab.scenario import make_step
 
     assert set(FS_WORKLOADS) == set(FS_KINDS)
     settings = Settings(fill_pct=90.0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from model.host.ext4layout import BlockAllocator, Layout
+from ssdlab.model.host.ext4layout import BlockAllocator, Layout
 
 
 def _by_free_runs(alloc: BlockAllocator, lo: int, stop: int, hi: int, n: int) -> int | None:

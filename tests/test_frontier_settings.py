@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from app.session.schema import SETTINGS, FieldError, check_record
-from app.session.settings import Settings, check_settings, theory_wa
-from lessons.configs import block_spec
+from ssdlab.app.session.schema import SETTINGS, FieldError, check_record
+from ssdlab.app.session.settings import Settings, check_settings, theory_wa
+from ssdlab.lessons.configs import block_spec
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def _simulate(*flags: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app.cli.main", "simulate", "--user-pages",
+    return subprocess.run([sys.executable, "-m", "ssdlab.app.cli.main", "simulate", "--user-pages",
                            "4096", "--pages-per-block", "16", "--spare", "0.2",
                            "--warmup-drive-writes", "1", "--measure-drive-writes", "1",
                            *flags], capture_output=True, text=True, cwd=REPO)

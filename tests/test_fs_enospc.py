@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from model.host import fsverify
-from model.host.filesystem import ROOT_INO
+from ssdlab.model.host import fsverify
+from ssdlab.model.host.filesystem import ROOT_INO
 from tests.test_filesystem import KIB, make_fs, settle
 
 

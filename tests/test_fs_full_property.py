@@ -11,7 +11,7 @@ groups in which scattered files were freed.
 
 Checked all the time (a spy on the block device): no TRIM ever covers a block the file
 system has marked used. Checked after every sync: every live file's blocks read back, through
-partition and FTL, the version last written there (model.host.fsverify). Checked at every
+partition and FTL, the version last written there (ssdlab.model.host.fsverify). Checked at every
 fstrim: exactly the free blocks of the groups ext4 would walk are trimmed, and afterwards
 every wholly free drive page is unmapped.
 
@@ -40,12 +40,12 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from model.flash.drive import Drive
-from model.flash.geometry import FtlConfig, Geometry
-from model.host import fsverify
-from model.host.blockdev import BlockDevice
-from model.host.filesystem import ROOT_INO, FileSystem, FsOptions
-from model.host.partition import Partition
+from ssdlab.model.flash.drive import Drive
+from ssdlab.model.flash.geometry import FtlConfig, Geometry
+from ssdlab.model.host import fsverify
+from ssdlab.model.host.blockdev import BlockDevice
+from ssdlab.model.host.filesystem import ROOT_INO, FileSystem, FsOptions
+from ssdlab.model.host.partition import Partition
 
 BLOCK = 4096
 FS_BYTES = 12 * 2**20  # the drive's user capacity: about 3,000 file-system blocks
@@ -349,7 +349,7 @@ def without_source_constants(monkeypatch):
     """Hypothesis (6.170 here) now and then draws a constant it found in the source of
     every project module loaded so far, so what this derandomized run generates, and the
     coverage it reaches, moved with what other tests had imported (reallocations 66,722 run
-    alone, 14,546 with model.flash.theory imported first, 6,040 once in a full suite).
+    alone, 14,546 with ssdlab.model.flash.theory imported first, 6,040 once in a full suite).
     Without those constants the run is the same in any order; a future Hypothesis that drops
     this hook fails here by name rather than drifting quietly."""
     monkeypatch.setattr(providers, "_get_local_constants", lambda: Constants())

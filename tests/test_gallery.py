@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from app.devtools.docsamples import difference, kind_of, reproducible_samples
-from lessons.articles import SEEDS
-from model.lab.gallery import FIGURES
+from ssdlab.app.devtools.docsamples import difference, kind_of, reproducible_samples
+from ssdlab.lessons.articles import SEEDS
+from ssdlab.model.lab.gallery import FIGURES
 from tests.test_lesson_sources import _check
 
 ROOT = Path(__file__).resolve().parents[1]
-SSDLAB = [sys.executable, "-m", "app.cli.main"]
+SSDLAB = [sys.executable, "-m", "ssdlab.app.cli.main"]
 ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.environ.get("HOME", "/"),
        "QT_QPA_PLATFORM": "offscreen"}
 
@@ -154,8 +154,8 @@ def test_a_bad_output_folder_is_refused_naming_the_option(tmp_path):
 # finished, the second is being drawn).
 _HELD = """
 import signal, sys, threading
-from model.lab import galleryrun
-from app.cli.main import main
+from ssdlab.model.lab import galleryrun
+from ssdlab.app.cli.main import main
 second = list(galleryrun.BUILDERS)[1]
 def held(*args):
     print("held: waiting for the signal", file=sys.stderr, flush=True)
@@ -193,7 +193,7 @@ def test_ctrl_c_leaves_only_finished_figures(tmp_path):
 
 def test_a_folder_that_cannot_be_written_is_named(tmp_path, monkeypatch):
     """As root every folder is writable, so the permission is what os.access answers."""
-    from app.cli import figures
+    from ssdlab.app.cli import figures
 
     monkeypatch.setattr(figures.os, "access", lambda path, mode: False)
     assert figures.check_folder(str(tmp_path)) == f"-o {tmp_path}: the folder cannot be written"

@@ -1,4 +1,4 @@
-"""GC episodes read back from the engine's events (model/flash/gcepisodes.py): each GC's
+"""GC episodes read back from the engine's events (ssdlab/model/flash/gcepisodes.py): each GC's
 victim, the pages it moved and where, and the drive at its mark, move and erase phases; the
 last victim the engine records without events (Drive.last_victim)."""
 
@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from model.flash.commands import Commands
-from model.flash.drive import Drive, event_capacity_for
-from model.flash.gcepisodes import PHASES, TALLY, gc_phases
-from model.flash.geometry import FtlConfig, Geometry
-from model.flash.state import BLOCK_FREE, BLOCK_VICTIM, EV_VICTIM, FREE_PAGE, OP_WRITE
+from ssdlab.model.flash.commands import Commands
+from ssdlab.model.flash.drive import Drive, event_capacity_for
+from ssdlab.model.flash.gcepisodes import PHASES, TALLY, gc_phases
+from ssdlab.model.flash.geometry import FtlConfig, Geometry
+from ssdlab.model.flash.state import BLOCK_FREE, BLOCK_VICTIM, EV_VICTIM, FREE_PAGE, OP_WRITE
 
 
 def small_drive(events: bool = True, frontier: str = "separate") -> Drive:

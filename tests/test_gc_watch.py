@@ -1,4 +1,4 @@
-"""A run watched GC by GC (model/flash/gcwatch.py) gives the same figures as one run at
+"""A run watched GC by GC (ssdlab/model/flash/gcwatch.py) gives the same figures as one run at
 full speed, whether every watched GC is played or the watch is skipped part way; the GCs it
 shows are the engine's own, in order, each victim erased at its last phase."""
 
@@ -8,11 +8,11 @@ from dataclasses import asdict
 
 import pytest
 
-from model.flash.gcwatch import GcWatch
-from model.flash.geometry import FtlConfig, Geometry
-from model.flash.runner import RunSpec, run
-from model.flash.state import BLOCK_FREE, BLOCK_VICTIM
-from model.flash.workloads import Workload
+from ssdlab.model.flash.gcwatch import GcWatch
+from ssdlab.model.flash.geometry import FtlConfig, Geometry
+from ssdlab.model.flash.runner import RunSpec, run
+from ssdlab.model.flash.state import BLOCK_FREE, BLOCK_VICTIM
+from ssdlab.model.flash.workloads import Workload
 
 
 def _spec(**ftl) -> RunSpec:

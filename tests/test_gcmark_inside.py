@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage, QPainter
 
-from app.gui.drive import gcmarks
+from ssdlab.app.gui.drive import gcmarks
 
 
 def test_the_tag_stays_inside_the_map(qapp):

@@ -22,7 +22,7 @@ NAME, VALUE = QAccessible.Text.Name, QAccessible.Text.Value
 @pytest.fixture
 def lab(qtbot, tmp_path, monkeypatch, compiled_engine):
     monkeypatch.setenv("SSDLAB_CONFIG_DIR", str(tmp_path / "config"))
-    from app.gui.frame.workbench import Workbench
+    from ssdlab.app.gui.frame.workbench import Workbench
 
     w = Workbench()
     w.confirm = lambda text: False

@@ -3,9 +3,9 @@ dark-red bar under the conditions)."""
 
 from __future__ import annotations
 
-from app.gui.drive.breakpointdialog import BreakpointDialog
-from model.flash.geometry import Geometry
-from model.lab.breakpoints import Breakpoints
+from ssdlab.app.gui.drive.breakpointdialog import BreakpointDialog
+from ssdlab.model.flash.geometry import Geometry
+from ssdlab.model.lab.breakpoints import Breakpoints
 
 
 def test_the_error_bar_shows_only_with_words(qtbot, until):

@@ -3,7 +3,7 @@ end it) gives way at once to a command that discards the run, and closing the wi
 ends the worker thread instead of aborting Python with "QThread: Destroyed while thread is
 still running". Waits are on conditions; the only limits are hang guards.
 
-The archive is a regular file (a FIFO is refused as an input at once, model/inputfile.py),
+The archive is a regular file (a FIFO is refused as an input at once, ssdlab/model/inputfile.py),
 and tarfile's stream reader is replaced by one whose members never end, so the preparation
 lasts until it is cancelled however fast the machine is."""
 
@@ -18,7 +18,7 @@ import textwrap
 import threading
 from pathlib import Path
 
-from app.session.fsjobs import FsStep
+from ssdlab.app.session.fsjobs import FsStep
 
 ROOT = Path(__file__).resolve().parents[1]
 HANG_GUARD_S = 300
@@ -88,7 +88,7 @@ SCRIPT = textwrap.dedent("""
     import sys, time
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
-    from app.gui.frame.workbench import Workbench
+    from ssdlab.app.gui.frame.workbench import Workbench
     from tests.test_gui_close import endless_tar, unpack_from
     from pathlib import Path
 

@@ -9,11 +9,11 @@ from hypothesis import strategies as st
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
-from app.gui.drive import heatmap, mapwiring
-from app.gui.drive.mapview import Viewport
-from app.gui.run.snapshot import PAGE_LEVEL_PAGES, VIEW_PAGES
-from app.session.streams import Stream
-from model.lab.breakpoints import Breakpoints
+from ssdlab.app.gui.drive import heatmap, mapwiring
+from ssdlab.app.gui.drive.mapview import Viewport
+from ssdlab.app.gui.run.snapshot import PAGE_LEVEL_PAGES, VIEW_PAGES
+from ssdlab.app.session.streams import Stream
+from ssdlab.model.lab.breakpoints import Breakpoints
 
 GB95_MIB = 95e9 / 2**20
 
@@ -128,7 +128,7 @@ def test_a_95_gb_drive_zooms_down_to_its_pages(qtbot, until, bench):
     snap = m.snapshot
     assert snap.pages.size == snap.page_blocks.size * 256 <= VIEW_PAGES
     assert set(m.view.visible_blocks()) <= set(snap.page_blocks)
-    from app.gui.appearance import theme
+    from ssdlab.app.gui.appearance import theme
     assert pixel(bench, 0, 5) == theme.current().colour("page_valid").lower()
     assert m.describe(0, 5).endswith("page 5 (physical page 5): valid")
     last = int(m.view.visible_blocks()[-1])
@@ -270,7 +270,7 @@ def test_a_breakpoint_said_on_the_progress_line_moves_to_the_bar_when_the_map_na
     """An animated run plays the breakpoint's GC a moment after the notice: a notice too
     long for the bar went to the progress line, which stops repeating it once the sentence
     under the map names the GC; the bar then says why the run paused."""
-    from app.gui.frame import statusline
+    from ssdlab.app.gui.frame import statusline
 
     text = "Breakpoint: GC number 1,234 (end of the batch it fell in) " * 4
     bench.notice = text
@@ -317,7 +317,7 @@ def test_every_legend_fits_1024_px_in_projector_type(bench, mode):
 
 
 def test_zoomed_pages_of_an_animated_drive_agree_with_its_valid_counts(until, bench):
-    from app.gui.run.snapshot import PAGE_COPIED, PAGE_VALID
+    from ssdlab.app.gui.run.snapshot import PAGE_COPIED, PAGE_VALID
 
     bench.request(capacity_mib=1024.0, pages_per_block=64)  # events on, pages sent on request
     until(lambda: bench.snapshot.blocks == bench.session.settings.geometry().blocks)

@@ -11,9 +11,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from app.gui.charts.runlegend import RunLegend
-from app.palette import DASHES, dash
-from app.session.runlabels import differing
+from ssdlab.app.gui.charts.runlegend import RunLegend
+from ssdlab.app.palette import DASHES, dash
+from ssdlab.app.session.runlabels import differing
 
 
 def key(k, mods=Qt.KeyboardModifier.NoModifier) -> None:
@@ -187,7 +187,7 @@ def test_b_references_and_analytic_lines_differ_in_style_and_legend(until, bench
     tell them apart on a grey projector)."""
     from PySide6.QtWidgets import QLabel
 
-    from app.gui.appearance import theme
+    from ssdlab.app.gui.appearance import theme
 
     # one pattern each, but for a reference's analytic level, never drawn (it repeats A's)
     drawn = {k: v for k, v in DASHES.items() if k != ("ref", True)}
@@ -353,7 +353,7 @@ def test_a_lesson_can_set_up_a_and_b(until, bench):
     configurations uses; bad settings are refused with the field named, nothing changes."""
     from dataclasses import replace
 
-    from app.gui.settings.session import Settings
+    from ssdlab.app.gui.settings.session import Settings
 
     base = replace(Settings(), speed="fast")
     assert not bench.compare(base, replace(base, spare_pct=95.0))
@@ -368,8 +368,8 @@ def test_a_lesson_can_set_up_a_and_b(until, bench):
 def test_both_drives_step_times_in_sight_on_a_projector(qtbot):
     """In presentation type the Steps table beside the panel at 1024 x 768 is about 680 px
     wide: B's time (the figure discard against fstrim turns on) is in sight unscrolled."""
-    from app.gui.appearance import theme
-    from app.gui.charts.steptable import StepTable
+    from ssdlab.app.gui.appearance import theme
+    from ssdlab.app.gui.charts.steptable import StepTable
 
     app = QApplication.instance()
     theme.set_current("projector")

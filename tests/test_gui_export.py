@@ -10,8 +10,8 @@ import json
 import numpy as np
 from PySide6.QtCore import Qt
 
-from app.gui.frame import exportdialog
-from model.lab.charts import RUN_CHARTS
+from ssdlab.app.gui.frame import exportdialog
+from ssdlab.model.lab.charts import RUN_CHARTS
 
 
 def run_to_end(qtbot, until, w):

@@ -12,8 +12,8 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from app.gui.frame import exportdialog
-from model.lab.charts import RUN_CHARTS
+from ssdlab.app.gui.frame import exportdialog
+from ssdlab.model.lab.charts import RUN_CHARTS
 
 SVG = "{http://www.w3.org/2000/svg}"
 A, B = "A: spare 7 %", "B: spare 28 %"

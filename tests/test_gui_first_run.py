@@ -8,8 +8,8 @@ from dataclasses import replace
 
 from PySide6.QtCore import Qt
 
-from app.devtools.docsamples import blocks, documents, shown_name
-from app.session.settings import Settings, theory_wa
+from ssdlab.app.devtools.docsamples import blocks, documents, shown_name
+from ssdlab.app.session.settings import Settings, theory_wa
 
 FIRST_NOTE = "Rewriting a full drive makes it copy pages still in use"
 

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from test_gui_lecture import as_a_projector
 
-from app.gui.frame import dockedlessons, reffit
+from ssdlab.app.gui.frame import dockedlessons, reffit
 
 SCREEN_LINES = 768
 

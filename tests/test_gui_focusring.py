@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor
 
-from app.gui.appearance import focusring, theme
+from ssdlab.app.gui.appearance import focusring, theme
 
 
 def luminance(hex_colour: str) -> float:

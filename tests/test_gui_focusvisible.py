@@ -1,5 +1,5 @@
 """What has keyboard focus in the lesson panel is seen (issue 25): the glossary link Tab is
-on gets a frame in the focus ring's colour (app/gui/appearance/linkring.py), and every
+on gets a frame in the focus ring's colour (ssdlab/app/gui/appearance/linkring.py), and every
 kind of control the panel focuses (an answer option, the quiz field, Show answer, Back,
 Next) gets the ring; both measured on the drawn picture, in both colour profiles, at least
 3:1 against what was there before focus and against the page around it."""
@@ -13,8 +13,8 @@ from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from app.colourvision import contrast
-from app.gui.appearance import announce, focusring, theme
+from ssdlab.app.colourvision import contrast
+from ssdlab.app.gui.appearance import announce, focusring, theme
 
 PROFILES = list(theme.THEMES)
 

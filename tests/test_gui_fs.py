@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from app.session.replay import replay
+from ssdlab.app.session.replay import replay
 
 HANG_GUARD_S = 300  # a wait that would otherwise hang (never a timing)
-TRACES = Path(__file__).resolve().parents[1] / "assets" / "traces"
+TRACES = Path(__file__).resolve().parents[1] / "ssdlab" / "assets" / "traces"
 
 
 @pytest.fixture
@@ -111,7 +111,7 @@ def test_file_system_step_pauses_and_resets_mid_run(until, bench, monkeypatch):
     """The pause lands mid-step whatever the machine's speed: the worker is held inside
     its third slice (one unit each) until the pause is queued, so the step cannot finish
     between the test seeing it run and the pause arriving."""
-    from app.session import fsjobs
+    from ssdlab.app.session import fsjobs
 
     held, release, calls = threading.Event(), threading.Event(), []
     advance = fsjobs.FsJob.advance

@@ -1,6 +1,6 @@
 """Glossary help by keyboard: Tab reaches a term link in the lesson text and Return opens its
 entry; Shift+F1 shows the focused control's tooltip (its glossary definition among it) at
-the control, which a mouse user gets by hovering (app/gui/frame/tipkey.py)."""
+the control, which a mouse user gets by hovering (ssdlab/app/gui/frame/tipkey.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from _lesson_panel import lesson_panel
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMainWindow, QSpinBox, QToolTip
 
-from app.gui.frame import tipkey
+from ssdlab.app.gui.frame import tipkey
 
 
 def test_tab_to_a_term_link_and_return_opens_it(qtbot, tmp_path, monkeypatch):

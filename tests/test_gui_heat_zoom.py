@@ -9,10 +9,10 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor
 
-from app.gui.charts.charts import Charts, Run
-from app.gui.drive import heatmap
-from app.gui.drive.blockmap import MARGIN
-from app.gui.drive.mapview import Viewport
+from ssdlab.app.gui.charts.charts import Charts, Run
+from ssdlab.app.gui.drive import heatmap
+from ssdlab.app.gui.drive.blockmap import MARGIN
+from ssdlab.app.gui.drive.mapview import Viewport
 
 
 def run_to_end(until, w, **changes):
@@ -46,7 +46,7 @@ def test_heat_colours_fill_the_blocks_of_the_64_mib_drive(until, bench, mode):
     image = m.grab().toImage()
     codes = m.heat.codes
     # a GC victim is crossed out over its colour (victimmarks.py): three blocks that are not
-    from app.gui.run.snapshot import CODE_VICTIM
+    from ssdlab.app.gui.run.snapshot import CODE_VICTIM
 
     plain = [b for b in range(m.snapshot.blocks) if m.snapshot.codes[b] != CODE_VICTIM]
     for b in (plain[0], plain[37], plain[-1]):

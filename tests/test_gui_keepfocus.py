@@ -1,5 +1,5 @@
 """Focus stays in the lesson when the focused button turns disabled
-(app/gui/lessons/keepfocus.py): Run hands it to Cancel, Cancel to Next, Next on a new
+(ssdlab/app/gui/lessons/keepfocus.py): Run hands it to Cancel, Cancel to Next, Next on a new
 predict step to the answers; never to "Lessons", which one more Enter would leave by."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 from _lesson_panel import lesson_panel
 from PySide6.QtWidgets import QApplication
 
-from app.gui.lessons import keepfocus
+from ssdlab.app.gui.lessons import keepfocus
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from lessons.catalogue import find
+from ssdlab.lessons.catalogue import find
 
 HANG = 5 * 60 * 1000
 K = Qt.Key
@@ -33,8 +33,8 @@ K = Qt.Key
 def lab(qtbot, tmp_path, monkeypatch, compiled_engine):
     monkeypatch.setenv("SSDLAB_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.chdir(tmp_path)  # Return on the export dialog's OK writes its file here
-    from app.gui.frame import runfiles
-    from app.gui.frame.workbench import Workbench
+    from ssdlab.app.gui.frame import runfiles
+    from ssdlab.app.gui.frame.workbench import Workbench
 
     # a key that opens a file chooser gets "cancelled" at once: offscreen nobody answers it
     monkeypatch.setattr(runfiles, "choose", lambda *a, **k: "")

@@ -1,7 +1,7 @@
 """A lesson taken start to finish by keyboard alone in the whole window (issue 25): from the
 workbench, Ctrl+L brings the lessons back, Tab reaches "Start with lesson 1", and every step
 is done with Tab, arrows, Space, Return and typing sent to whatever has focus
-(app/devtools/keywalker.py): the prediction chosen in its list, the run played and its
+(ssdlab/app/devtools/keywalker.py): the prediction chosen in its list, the run played and its
 teaching-pace GCs skipped with "Skip to end", a quiz answered wrong and its answer shown,
 the other right, and Finish. A control Tab cannot reach or a key that does nothing on it
 fails the walk, naming the step and the controls Tab visited. Runs are waited on, never
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from lessons.catalogue import bundled, find
+from ssdlab.lessons.catalogue import bundled, find
 
 
 @pytest.fixture
@@ -27,7 +27,7 @@ def window(request, tmp_path, monkeypatch):
 
 @pytest.fixture
 def walker(window, until):
-    from app.devtools.keywalker import KeyWalker
+    from ssdlab.app.devtools.keywalker import KeyWalker
 
     k = KeyWalker(window, until)
     yield k
@@ -72,7 +72,7 @@ def test_a_control_tab_cannot_reach_stops_the_walk(window, walker):
     """The walker fails, naming the step and what Tab visited, when Next takes no focus."""
     from PySide6.QtCore import Qt
 
-    from app.devtools.keywalker import Unreachable
+    from ssdlab.app.devtools.keywalker import Unreachable
 
     window.lesson_panel.next_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)
     k = walker
@@ -80,8 +80,9 @@ def test_a_control_tab_cannot_reach_stops_the_walk(window, walker):
         k.take_lesson(find("1"))
 
 
-# Lessons whose runs take 18 to 52 s under load: walked by `python -m app.devtools.keyboardwalk
-# --lesson N` (all fourteen passed, twice), kept out of CI's 15 minutes
+# Lessons whose runs take 18 to 52 s under load: walked by `python -m
+# ssdlab.app.devtools.keyboardwalk --lesson N` (all fourteen passed, twice), kept out of CI's 15
+# minutes
 LONG_RUNS = {3, 4, 5, 7, 10}
 
 

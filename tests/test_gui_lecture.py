@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
     QToolTip,
 )
 
-from app.gui.appearance import theme
-from app.gui.frame import exportdialog, runfiles, shortcuts, statusline
+from ssdlab.app.gui.appearance import theme
+from ssdlab.app.gui.frame import exportdialog, runfiles, shortcuts, statusline
 
 
 def luminance(colour: str) -> float:

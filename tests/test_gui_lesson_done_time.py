@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from _lesson_panel import at_lesson_one_run
 
-from app.gui.lessons.lessonruns import done_words
-from app.session.progress import Progress
-from lessons.catalogue import bundled
+from ssdlab.app.gui.lessons.lessonruns import done_words
+from ssdlab.app.session.progress import Progress
+from ssdlab.lessons.catalogue import bundled
 
 
 def test_done_words_say_the_watching_apart():
@@ -18,8 +18,8 @@ def test_done_words_say_the_watching_apart():
 
 
 def test_a_watched_run_is_timed_without_its_watching(qtbot, tmp_path, compiled_engine, until):
-    from app.gui.lessons.lessonpanel import LessonPanel
-    from app.gui.lessons.lessonresults import LessonResults
+    from ssdlab.app.gui.lessons.lessonpanel import LessonPanel
+    from ssdlab.app.gui.lessons.lessonresults import LessonResults
 
     results = LessonResults()
     p = LessonPanel(bundled(), Progress(path=tmp_path / "progress.json"), results)

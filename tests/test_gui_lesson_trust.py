@@ -9,11 +9,11 @@ import pytest
 import test_gui_lessons
 from test_gui_lessons import _wait_job
 
-from app.gui.settings.scenariofiles import scenario_for, settings_for
-from app.gui.settings.session import Settings
-from lessons.catalogue import find
-from model.lab.experiments import SCENARIOS
-from model.lab.scenario import build_machine, load_scenario
+from ssdlab.app.gui.settings.scenariofiles import scenario_for, settings_for
+from ssdlab.app.gui.settings.session import Settings
+from ssdlab.lessons.catalogue import find
+from ssdlab.model.lab.experiments import SCENARIOS
+from ssdlab.model.lab.scenario import build_machine, load_scenario
 
 # the lesson tests' window (1024 x 768, its own progress folder, the workbench's drive drawn)
 bench, progress_dir = test_gui_lessons.bench, test_gui_lessons.progress_dir
@@ -90,7 +90,7 @@ def test_the_map_is_of_the_configuration_the_question_is_about(bench, qtbot):
 
 
 def test_a_lesson_reopens_at_its_step_with_its_predictions(bench, qtbot, progress_dir):
-    from app.gui.frame.workbench import Workbench
+    from ssdlab.app.gui.frame.workbench import Workbench
 
     panel, lesson = bench.lesson_panel, find("1")
     guess = _index(lesson, "predict")
@@ -157,8 +157,8 @@ def test_done_in_is_the_wall_time_from_run_to_finished(bench, qtbot):
 
 def test_every_figure_a_lesson_can_ask_about_has_words_on_screen():
     """An axis says "lifetime WA", never the code name lifetime_wa."""
-    from lessons.charts import FIGURE_WORDS
-    from lessons.figures import BLOCK_FIGURES, STEP_FIGURES
+    from ssdlab.lessons.charts import FIGURE_WORDS
+    from ssdlab.lessons.figures import BLOCK_FIGURES, STEP_FIGURES
 
     missing = (set(BLOCK_FIGURES) | set(STEP_FIGURES)) - set(FIGURE_WORDS)
     assert not missing
@@ -171,7 +171,7 @@ def test_a_quiz_reading_wraps_its_sentence_and_keeps_its_table(qtbot):
     from PySide6.QtGui import QFontMetrics
     from PySide6.QtWidgets import QLabel
 
-    from app.gui.lessons.lessonresults import LessonResults
+    from ssdlab.app.gui.lessons.lessonresults import LessonResults
 
     view = LessonResults()
     qtbot.addWidget(view)
@@ -216,7 +216,7 @@ def test_two_drives_side_by_side_the_controls_show_the_one_asked_about(bench):
 def test_a_step_chart_names_steps_in_words():
     from types import SimpleNamespace as NS
 
-    from lessons.charts import run_chart
+    from ssdlab.lessons.charts import run_chart
 
     step = NS(name="random_writes data", as_dict=lambda: {"nand_written_mb": 3.0})
     lesson = find("14")
@@ -229,7 +229,7 @@ def test_a_step_chart_names_steps_in_words():
 def test_saved_predictions_are_checked_when_read(tmp_path):
     import json
 
-    from app.session.progress import FILE_NAME, load_progress
+    from ssdlab.app.session.progress import FILE_NAME, load_progress
 
     path = tmp_path / FILE_NAME
     p = load_progress(path)

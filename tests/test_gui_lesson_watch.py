@@ -9,16 +9,16 @@ import pytest
 from _lesson_panel import at_lesson_one_run
 from PySide6.QtCore import Qt
 
-from app.session.progress import Progress
-from lessons import LessonPlay
-from lessons.catalogue import bundled
+from ssdlab.app.session.progress import Progress
+from ssdlab.lessons import LessonPlay
+from ssdlab.lessons.catalogue import bundled
 
 
 @pytest.fixture(params=[(False, Qt.Key.Key_Space), (True, Qt.Key.Key_Return)],
                 ids=["one-map-space", "side-by-side-return"])
 def panel(qtbot, tmp_path, compiled_engine, request):
-    from app.gui.lessons.lessonpanel import LessonPanel
-    from app.gui.lessons.lessonresults import LessonResults
+    from ssdlab.app.gui.lessons.lessonpanel import LessonPanel
+    from ssdlab.app.gui.lessons.lessonresults import LessonResults
 
     results = LessonResults()
     p = LessonPanel(bundled(), Progress(path=tmp_path / "progress.json"), results)

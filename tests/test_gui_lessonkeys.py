@@ -14,9 +14,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from app.gui.appearance import announce
-from app.gui.frame import shortcuts
-from app.gui.lessons import keepfocus, lessonruns
+from ssdlab.app.gui.appearance import announce
+from ssdlab.app.gui.frame import shortcuts
+from ssdlab.app.gui.lessons import keepfocus, lessonruns
 
 K = Qt.Key
 

@@ -10,8 +10,8 @@ import threading
 
 import pytest
 
-from app.session.progress import FILE_NAME, config_dir, load_progress
-from lessons.catalogue import find
+from ssdlab.app.session.progress import FILE_NAME, config_dir, load_progress
+from ssdlab.lessons.catalogue import find
 
 HANG = 5 * 60 * 1000  # only stops a test that would otherwise wait forever
 HANG_S = HANG / 1000
@@ -75,7 +75,7 @@ def progress_dir(tmp_path, monkeypatch):
 
 @pytest.fixture
 def bench(qtbot, progress_dir, compiled_engine):
-    from app.gui.frame.workbench import Workbench
+    from ssdlab.app.gui.frame.workbench import Workbench
 
     w = Workbench()
     w.confirm = lambda text: pytest.fail(f"unexpected question: {text}")
@@ -174,7 +174,7 @@ def test_a_run_of_two_configurations_shows_them_on_drives_a_and_b(bench, qtbot):
     """The classroom's comparison inside a lesson: lesson 1's two drives run side by side,
     each on its own map, titled with what differs; leaving gives back the one drive, with
     its own map."""
-    from app.gui.frame import compare
+    from ssdlab.app.gui.frame import compare
 
     panel, lesson = bench.lesson_panel, find("1")
     own = bench.views[0].blockmap.snapshot
@@ -260,7 +260,7 @@ def test_glossary_from_a_lesson_link_and_its_search(bench):
 
 
 def test_progress_is_kept_between_sessions(bench, qtbot, progress_dir):
-    from app.gui.frame.workbench import Workbench
+    from ssdlab.app.gui.frame.workbench import Workbench
 
     panel, lesson = bench.lesson_panel, find("1")
     panel.start(lesson, 0)
@@ -312,7 +312,7 @@ def test_a_teachers_lesson_file_runs_and_cancel_keeps_the_lesson(bench, qtbot, t
     """Cancel lands mid-run whatever the machine's speed: the run is held at its first
     report of progress until Cancel has been pressed, so it cannot finish between the
     window showing it under way and the cancel arriving."""
-    from app.gui.lessons.lessonrun import LessonJob
+    from ssdlab.app.gui.lessons.lessonrun import LessonJob
 
     held, release = threading.Event(), threading.Event()
     report = LessonJob._progress
@@ -354,8 +354,8 @@ def test_reset_all_returns_to_the_lesson_start(bench):
 
 
 def test_control_tooltips_carry_the_glossary(bench):
-    from app.gui.settings.controltips import TERMS
-    from lessons.glossary import load_glossary
+    from ssdlab.app.gui.settings.controltips import TERMS
+    from ssdlab.lessons.glossary import load_glossary
 
     glossary = load_glossary()
     assert all(glossary.find(term) is not None for term in TERMS.values())

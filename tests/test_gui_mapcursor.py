@@ -1,4 +1,4 @@
-"""The block map by keyboard (app/gui/drive/mapcursor.py): Tab into it shows a block cursor,
+"""The block map by keyboard (ssdlab/app/gui/drive/mapcursor.py): Tab into it shows a block cursor,
 the arrows, Home, End, Page Up and Page Down move it, its block's details are the map's
 accessible description and show at the cursor, + zooms about it, and the ring is a black
 line between white ones (drawn, not a colour). Focus by a click or the program keeps the
@@ -11,11 +11,11 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 
-from app.gui.drive.blockmap import BlockMap
-from app.gui.drive.mapcursor import INNER_PX
-from app.gui.run.snapshot import drive_snapshot
-from model.flash.drive import Drive
-from model.flash.geometry import Geometry
+from ssdlab.app.gui.drive.blockmap import BlockMap
+from ssdlab.app.gui.drive.mapcursor import INNER_PX
+from ssdlab.app.gui.run.snapshot import drive_snapshot
+from ssdlab.model.flash.drive import Drive
+from ssdlab.model.flash.geometry import Geometry
 
 K = Qt.Key
 

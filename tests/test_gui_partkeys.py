@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from app.gui.frame import taborder
+from ssdlab.app.gui.frame import taborder
 
 
 def _part_of(bench, widget):

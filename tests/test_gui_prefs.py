@@ -12,9 +12,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMenu
 
-from app.gui.appearance import preferences, theme
-from app.gui.appearance.preferences import Preferences
-from app.gui.drive.flashguard import REDUCED_GAP_S
+from ssdlab.app.gui.appearance import preferences, theme
+from ssdlab.app.gui.appearance.preferences import Preferences
+from ssdlab.app.gui.drive.flashguard import REDUCED_GAP_S
 
 
 @pytest.fixture
@@ -92,7 +92,7 @@ def test_the_window_fits_a_small_screen_with_a_lesson_at_150_percent(request, co
     """At 1.5x scaling a 1366 x 768 screen is 911 x 512: the parts scroll inside the window
     instead of pushing it (and the lesson's Back/Next row, the status bar) off the screen;
     the lesson's text box shrinks, so its Back/Next row stays in sight."""
-    from app.gui.appearance import scrollfit
+    from ssdlab.app.gui.appearance import scrollfit
 
     monkeypatch.setattr(scrollfit, "SHORT_SCREEN_PX", 10_000)  # the offscreen screen is short
     bench = window(request, config, {"text_pct": 150})

@@ -1,13 +1,13 @@
 """A window opened on a cold engine cache (no setup.sh, or an edited engine) says so at once,
 shows each function as it becomes ready, and keeps Run waiting, visibly, until the engine is
 compiled; then the drive starts as usual. The compiling is stood in for by a generator the
-test steps (the real one, model/flash/warm.prepare, is tested in test_warm.py)."""
+test steps (the real one, ssdlab/model/flash/warm.prepare, is tested in test_warm.py)."""
 
 import threading
 
-from app.gui.frame.workbench import Workbench
-from app.gui.run import preparing
-from model.flash import warm
+from ssdlab.app.gui.frame.workbench import Workbench
+from ssdlab.app.gui.run import preparing
+from ssdlab.model.flash import warm
 
 
 def _cold_engine(monkeypatch, functions: int) -> list[threading.Event]:
@@ -55,7 +55,7 @@ def test_a_warm_engine_starts_the_drive_at_once(qtbot, until):
 
 def test_a_lesson_run_waits_for_a_cold_engine_with_its_progress_shown(qtbot, until,
                                                                        monkeypatch):
-    from lessons.catalogue import find
+    from ssdlab.lessons.catalogue import find
 
     go = _cold_engine(monkeypatch, 2)
     w = Workbench()

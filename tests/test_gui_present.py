@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.gui.appearance import theme
-from app.gui.frame import shortcuts
+from ssdlab.app.gui.appearance import theme
+from ssdlab.app.gui.frame import shortcuts
 
 
 def key(w: QWidget, k, mods=Qt.KeyboardModifier.NoModifier) -> None:
@@ -172,7 +172,7 @@ def _cut_mid_letter(combo: QComboBox) -> bool:
     """A list's current choice wider than its box, drawn cut (not ended with "…")."""
     from PySide6.QtWidgets import QStyle, QStyleOptionComboBox
 
-    from app.gui.appearance.elidedcombo import ElidedCombo
+    from ssdlab.app.gui.appearance.elidedcombo import ElidedCombo
 
     opt = QStyleOptionComboBox()
     combo.initStyleOption(opt)
@@ -290,8 +290,8 @@ def test_nothing_is_clipped_with_two_drives(qtbot, until, bench, size, present, 
 def test_every_map_legend_swatch_stands_out_from_the_page(qtbot, profile):
     """"just erased" is white: on the desk profile's near-white page its swatch needs its
     frame to be seen at all."""
-    from app.colourvision import difference
-    from app.gui.drive.legend import Legend
+    from ssdlab.app.colourvision import difference
+    from ssdlab.app.gui.drive.legend import Legend
 
     theme.set_current(profile)
     try:

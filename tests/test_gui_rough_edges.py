@@ -8,13 +8,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.gui.run import worker
-from app.gui.run.runstatus import RunStatus
-from app.session import fsjobs
-from app.session.fsjobs import FsStep
-from app.session.streams import Stream
+from ssdlab.app.gui.run import worker
+from ssdlab.app.gui.run.runstatus import RunStatus
+from ssdlab.app.session import fsjobs
+from ssdlab.app.session.fsjobs import FsStep
+from ssdlab.app.session.streams import Stream
 
-SCENARIOS = Path(__file__).resolve().parent.parent / "assets" / "scenarios"
+SCENARIOS = Path(__file__).resolve().parent.parent / "ssdlab" / "assets" / "scenarios"
 HANG_GUARD_S = 300  # a wait that would otherwise hang (never a timing)
 
 
@@ -82,7 +82,7 @@ def test_reset_all_empties_the_charts_and_folds_the_file_system_section(qtbot, u
     bench.charts.setCurrentWidget(wa)
     until(lambda: wa.points("wa") == 0)
     # back to the default demo (fill, then random rewrites): no run's points, and the one
-    # analytic figure the first run will be measured against (app/session/wanotes.py)
+    # analytic figure the first run will be measured against (ssdlab/app/session/wanotes.py)
     assert wa.points("wa_window") == 0
     assert bench.session.settings.workload == "steady"
     assert analytic.isVisible()

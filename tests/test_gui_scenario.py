@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from model.lab.scenario import build_machine, load_scenario, parse_scenario, run_scenario
+from ssdlab.model.lab.scenario import build_machine, load_scenario, parse_scenario, run_scenario
 
-SHIPPED = Path(__file__).resolve().parent.parent / "assets" / "scenarios"
+SHIPPED = Path(__file__).resolve().parent.parent / "ssdlab" / "assets" / "scenarios"
 SCENARIO = """version = 1
 name = "small discard run"
 [drive]
@@ -125,7 +125,7 @@ def test_block_workloads_are_not_saved_as_a_scenario(until, bench, tmp_path):
 
 @pytest.mark.parametrize("path", sorted(SHIPPED.glob("*.toml")), ids=lambda p: p.stem)
 def test_shipped_scenarios_round_trip_through_text(path):
-    from model.lab.scenario import scenario_text
+    from ssdlab.model.lab.scenario import scenario_text
     s = load_scenario(path)
     again = parse_scenario(scenario_text(s), str(path))
     for key in ("name", "profile", "host", "user_pages", "data_compression", "partition",

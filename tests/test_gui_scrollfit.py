@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from app.gui.appearance import scrollfit
-from app.gui.appearance.scrollfit import LEAST_PX, ScrollFit
+from ssdlab.app.gui.appearance import scrollfit
+from ssdlab.app.gui.appearance.scrollfit import LEAST_PX, ScrollFit
 
 
 def _part() -> QWidget:

@@ -11,14 +11,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QSpinBox
 
-from app import atomicfile
-from app.gui.settings.session import Settings
-from app.session import sessionfile
-from app.session.schema import SETTINGS
-from app.session.sessionfile import SessionFileError, read_session
+from ssdlab.app import atomicfile
+from ssdlab.app.gui.settings.session import Settings
+from ssdlab.app.session import sessionfile
+from ssdlab.app.session.schema import SETTINGS
+from ssdlab.app.session.sessionfile import SessionFileError, read_session
 
 SESSIONS = Path(__file__).resolve().parent / "sessions"
-TRACES = Path(__file__).resolve().parents[1] / "assets" / "traces"
+TRACES = Path(__file__).resolve().parents[1] / "ssdlab" / "assets" / "traces"
 
 
 def good_doc() -> dict:

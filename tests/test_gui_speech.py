@@ -12,10 +12,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLabel
 
-from app.gui.appearance.announce import heard
-from app.gui.frame import statusline
-from app.gui.frame.announcer import DESCRIBE_GAP_S
-from lessons.catalogue import find
+from ssdlab.app.gui.appearance.announce import heard
+from ssdlab.app.gui.frame import statusline
+from ssdlab.app.gui.frame.announcer import DESCRIBE_GAP_S
+from ssdlab.lessons.catalogue import find
 
 
 class Clock:

@@ -1,4 +1,4 @@
-"""The window's dividers by keyboard (app/gui/frame/splitterkeys.py): Ctrl+Shift+arrows move
+"""The window's dividers by keyboard (ssdlab/app/gui/frame/splitterkeys.py): Ctrl+Shift+arrows move
 them a step within the sides' minimum sizes, the handles have names, the shares are said."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QListWidget, QMainWindow, QSplitter
 
-from app.gui.frame import splitterkeys, statusline
+from ssdlab.app.gui.frame import splitterkeys, statusline
 
 
 def _window(qtbot):

@@ -1,4 +1,4 @@
-"""Tab follows the reading order (app/gui/frame/taborder.py) in every state: the control
+"""Tab follows the reading order (ssdlab/app/gui/frame/taborder.py) in every state: the control
 panel, then the button bar, maps and legends ("Colour by" among them), the charts or a
 lesson's results, then the lesson panel; within a part, rows top to bottom. The chain is read
 with nextInFocusChain after one real Tab press, so no walk of key presses is needed. After
@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
-from app.gui.frame import taborder
+from ssdlab.app.gui.frame import taborder
 
 
 def _chain(w):
@@ -42,7 +42,7 @@ def _check(w, state: str) -> None:
 
 def test_tab_follows_the_reading_order_in_every_state_and_after_enter(qtbot, tmp_path, monkeypatch):
     monkeypatch.setenv("SSDLAB_CONFIG_DIR", str(tmp_path / "config"))
-    from app.gui.frame.workbench import Workbench
+    from ssdlab.app.gui.frame.workbench import Workbench
 
     w = Workbench()
     qtbot.addWidget(w)

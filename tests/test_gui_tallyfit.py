@@ -9,7 +9,7 @@ import pytest
 from test_gui_fit768 import hold
 from test_gui_lecture import as_a_projector
 
-from app.gui.appearance import scrollfit
+from ssdlab.app.gui.appearance import scrollfit
 
 
 @pytest.fixture(autouse=True)

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt, QTimer
 
-from app.gui.frame.workbench import Workbench
-from app.gui.settings.session import Settings
+from ssdlab.app.gui.frame.workbench import Workbench
+from ssdlab.app.gui.settings.session import Settings
 
 
 def choose(combo, data):
@@ -67,7 +67,7 @@ def test_pause_stops_the_engine_quickly(qtbot, until, bench):
     qtbot.keyClick(bench, Qt.Key.Key_Space)
     until(lambda: bench.snapshot.running and written(bench) > 0)
     qtbot.keyClick(bench, Qt.Key.Key_Space)
-    until(lambda: not bench.snapshot.running)  # how fast: app/devtools/guibench.py
+    until(lambda: not bench.snapshot.running)  # how fast: ssdlab/app/devtools/guibench.py
     before = written(bench)
     bench.settle()  # a command handled after the pause: nothing ran in between
     assert written(bench) == before
@@ -175,7 +175,7 @@ def test_bad_session_file_keeps_state(bench, tmp_path):
 def test_gui_keeps_processing_events_during_a_large_run(qtbot, until, bench):
     """While a big drive runs flat out in the worker, the window keeps handling events: a
     10 ms timer fires again and again between the engine's snapshots. (How often, on this
-    machine, is a figure for `python -m app.devtools.guibench`, not for a test.)"""
+    machine, is a figure for `python -m ssdlab.app.devtools.guibench`, not for a test.)"""
     bench.controls.widgets["pages_per_block"].setValue(256)
     bench.controls.widgets["capacity_mib"].setValue(16384)  # 2^22 pages, flat out
     until(lambda: bench.snapshot.user_pages == 1 << 22)

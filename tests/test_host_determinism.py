@@ -12,11 +12,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 PLACE = """
-from model.flash.drive import Drive
-from model.flash.geometry import FtlConfig, Geometry
-from model.host.blockdev import BlockDevice
-from model.host.filesystem import ROOT_INO, FileSystem, FsOptions
-from model.host.partition import Partition
+from ssdlab.model.flash.drive import Drive
+from ssdlab.model.flash.geometry import FtlConfig, Geometry
+from ssdlab.model.host.blockdev import BlockDevice
+from ssdlab.model.host.filesystem import ROOT_INO, FileSystem, FsOptions
+from ssdlab.model.host.partition import Partition
 
 drive = Drive(Geometry(user_pages=8192, pages_per_block=32, spare=0.1), FtlConfig())
 fs = FileSystem(BlockDevice(drive, Partition(2048)),

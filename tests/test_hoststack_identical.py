@@ -30,10 +30,10 @@ QUICK = ("04_trim/rounds/nvme", "06_how_full/fill/f63", "04_trim/rounds/sandforc
 @functools.cache
 def lesson_runs() -> dict:
     """Every scenario configuration of every lesson, by 'lesson/step/config'."""
-    from lessons.loader import load_lesson
+    from ssdlab.lessons.loader import load_lesson
 
     runs = {}
-    for path in sorted((ROOT / "lessons").glob("[0-9]*.toml")):
+    for path in sorted((ROOT / "ssdlab" / "lessons").glob("[0-9]*.toml")):
         for step in load_lesson(path).steps:
             for config in getattr(step, "configs", ()):
                 if config.scenario is not None:
@@ -44,7 +44,7 @@ def lesson_runs() -> dict:
 def figures(scenario) -> list[list]:
     """Each step's figures as JSON keeps them (an instant step's WA is nan, which JSON
     writes as NaN and reads back; compared as text so nan equals nan, exact otherwise)."""
-    from model.lab.scenario import run_scenario
+    from ssdlab.model.lab.scenario import run_scenario
 
     return json.loads(json.dumps([[r.as_dict()[k] for k in KEYS]
                                   for r in run_scenario(scenario)]))

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from model.flash.drive import Drive
-from model.flash.geometry import FtlConfig, Geometry
-from model.host.blockdev import BlockDevice
-from model.host.filesystem import ROOT_INO, FileSystem, FsOptions
-from model.host.journal import TAGS_PER_BLOCK, Journal, Transaction
-from model.host.partition import Partition
+from ssdlab.model.flash.drive import Drive
+from ssdlab.model.flash.geometry import FtlConfig, Geometry
+from ssdlab.model.host.blockdev import BlockDevice
+from ssdlab.model.host.filesystem import ROOT_INO, FileSystem, FsOptions
+from ssdlab.model.host.journal import TAGS_PER_BLOCK, Journal, Transaction
+from ssdlab.model.host.partition import Partition
 
 
 def _tx(metadata=(), freed=(), revoked=0) -> Transaction:

@@ -1,6 +1,6 @@
 """The code stays in pieces a newcomer can read: no module of the project over 500 lines, and
-no import cycle among the project's modules (app/, model/, lessons/), read from the source
-with ast, so a lazy import inside a function counts too."""
+no import cycle among the project's modules (ssdlab/app/, ssdlab/model/, ssdlab/lessons/), read from
+the source with ast, so a lazy import inside a function counts too."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("app", "model", "lessons")
+PACKAGES = ("ssdlab",)
 MAX_LINES = 500
 
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QFormLayout, QWidget
 
-from app.gui.appearance.fullnote import FullNote
-from app.gui.charts.charts import Charts
-from app.gui.run.snapshot import drive_snapshot
-from app.session.recorder import Recorder
-from model.flash.drive import Drive
-from model.flash.geometry import Geometry
+from ssdlab.app.gui.appearance.fullnote import FullNote
+from ssdlab.app.gui.charts.charts import Charts
+from ssdlab.app.gui.run.snapshot import drive_snapshot
+from ssdlab.app.session.recorder import Recorder
+from ssdlab.model.flash.drive import Drive
+from ssdlab.model.flash.geometry import Geometry
 
 WORDS = "7.2 % of physical = 7.8 % of user capacity; 276 blocks"
 
@@ -105,8 +105,8 @@ def test_a_gc_said_under_the_map_is_not_repeated_on_the_progress_line(bench, unt
 def test_a_chart_too_short_for_its_upright_y_title_puts_the_titles_above(qtbot, until):
     """At its least height at 1.5x scaling QtCharts cut the upright y title to "write
     ampl..."; there the titles go above the plot, and upright again once it is tall."""
-    from app.gui.charts.seriescharts import SeriesChart
-    from model.lab.charts import Axis
+    from ssdlab.app.gui.charts.seriescharts import SeriesChart
+    from ssdlab.model.lab.charts import Axis
 
     chart = SeriesChart("Write amplification", "host writes (drive capacities)",
                         Axis("write amplification", "NAND/host", "wa"), "")

@@ -1,4 +1,4 @@
-"""What the lesson player draws, as data (lessons/charts.py): a run's chart keeps every
+"""What the lesson player draws, as data (ssdlab/lessons/charts.py): a run's chart keeps every
 configuration; a prediction's picture puts the guess and the outcome on one axis."""
 
 from __future__ import annotations
@@ -7,14 +7,14 @@ import math
 
 import pytest
 
-from lessons.catalogue import find
-from lessons.charts import (
+from ssdlab.lessons.catalogue import find
+from ssdlab.lessons.charts import (
     compare_pictures,
     prediction_picture,
     predictions_about,
     run_chart,
 )
-from lessons.player import LessonPlay
+from ssdlab.lessons.player import LessonPlay
 
 
 @pytest.fixture(scope="module")
@@ -95,8 +95,8 @@ def test_each_series_sits_on_its_own_measured_writes():
 
 
 def test_a_ratio_axis_names_both_figures_in_the_lessons_words():
-    from lessons.charts import FIGURE_WORDS, measure_label
-    from lessons.figures import BLOCK_FIGURES, STEP_FIGURES
+    from ssdlab.lessons.charts import FIGURE_WORDS, measure_label
+    from ssdlab.lessons.figures import BLOCK_FIGURES, STEP_FIGURES
 
     assert set(FIGURE_WORDS) <= set(BLOCK_FIGURES) | set(STEP_FIGURES)
     lesson = find("2")

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from lessons import bundled, load_glossary
-from lessons.glossary import LINK
-from lessons.sources import TEXT_KEYS
+from ssdlab.lessons import bundled, load_glossary
+from ssdlab.lessons.glossary import LINK
+from ssdlab.lessons.sources import TEXT_KEYS
 
 
 def _texts(lesson):

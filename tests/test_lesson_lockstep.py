@@ -10,9 +10,9 @@ import threading
 
 import pytest
 
-from lessons import LessonPlay, bundled
-from model.flash.runner import Cancelled
-from model.lab.lockstep import SLACK, Lockstep, side_by_side
+from ssdlab.lessons import LessonPlay, bundled
+from ssdlab.model.flash.runner import Cancelled
+from ssdlab.model.lab.lockstep import SLACK, Lockstep, side_by_side
 
 LESSONS = {x.id: x for x in bundled()}
 

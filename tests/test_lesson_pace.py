@@ -1,14 +1,14 @@
 """A run step a lesson says to watch (pace = "teach"): the loader checks the field, and the
 lesson's figures, right answers and quiz are the same whether the student watched its GCs,
-skipped to the end part way, or the step ran at full speed (lessons/player.py with
+skipped to the end part way, or the step ran at full speed (ssdlab/lessons/player.py with
 watch_gc)."""
 
 from __future__ import annotations
 
 import pytest
 
-from lessons import LessonPlay, bundled, parse_lesson
-from lessons.lesson import LessonError
+from ssdlab.lessons import LessonPlay, bundled, parse_lesson
+from ssdlab.lessons.lesson import LessonError
 
 LESSON = """format = 1
 id = "pace"

@@ -18,15 +18,15 @@ from pathlib import Path
 import pytest
 from test_lessons import GOOD
 
-from lessons import LessonError, parse_lesson
-from lessons.articles import SEEDS, articles, source_words
-from lessons.catalogue import bundled_paths
-from lessons.sources import DOC, _texts
+from ssdlab.lessons import LessonError, parse_lesson
+from ssdlab.lessons.articles import SEEDS, articles, source_words
+from ssdlab.lessons.catalogue import bundled_paths
+from ssdlab.lessons.sources import DOC, _texts
 
 ROOT = Path(__file__).resolve().parents[1]
 needs_seeds = pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the source articles are not "
                                  f"here ({SEEDS} is missing): nothing to check against")
-EXPERIMENTS = ROOT / "model" / "lab" / "experiments.py"
+EXPERIMENTS = ROOT / "ssdlab" / "model" / "lab" / "experiments.py"
 
 
 def _normal(text: str) -> str:
@@ -103,7 +103,7 @@ def _cite_calls():
 
 
 def _tabled_cites():
-    from model.lab import experiments as ex
+    from ssdlab.model.lab import experiments as ex
 
     out = [("000", f, "s") for row in ex.VERTEX_LE_WRITTEN.values() for f in row]
     out += [("004", f, "MB/s") for f in ex.DD_873 + ex.DD_629]
@@ -138,7 +138,7 @@ def test_article_titles_are_written_in_the_seeds():
 def test_rows_derive_their_documented_value_from_the_cited_figures():
     """Each literal Row(...) of the experiments that says how its documented value follows
     from its citations is checked here without replaying anything."""
-    from model.lab import experiments as ex
+    from ssdlab.model.lab import experiments as ex
 
     assert abs(sum(map(float, ex.DD_629)) / 4 - 190.5) < 1e-9
     assert abs(sum(map(float, ex.DD_873)) / 4 - 194.0) < 1e-9
@@ -195,7 +195,7 @@ def test_no_lesson_attributes_a_bare_number_to_a_source():
 
 
 def test_no_code_names_paths_or_command_lines_in_lesson_text():
-    code = re.compile(r"`|assets/|tests/|\.toml\b|\.json\b|ssdlab |--[a-z]|\bdd bs=|"
+    code = re.compile(r"`|ssdlab/assets/|tests/|\.toml\b|\.json\b|ssdlab |--[a-z]|\bdd bs=|"
                       r"\bsrc/|\w+_\w+\.\w+")
     bad = []
     for path in bundled_paths():
@@ -286,8 +286,8 @@ NOT_SIMULATED = {"configuration", "step", "spare of physical", "extra of user", 
 
 
 def test_every_number_a_run_produced_is_labelled_simulated_in_the_report():
-    from lessons.player import play
-    from lessons.report import report_text
+    from ssdlab.lessons.player import play
+    from ssdlab.lessons.report import report_text
 
     lesson = parse_lesson(TINY)
     text = report_text(lesson, play(lesson))
@@ -306,8 +306,8 @@ def test_every_number_a_run_produced_is_labelled_simulated_in_the_report():
 def test_every_number_a_run_produced_is_labelled_simulated_on_screen():
     """What the window draws comes from these descriptions: chart titles, the reflection,
     the quiz's figures and the compare rows."""
-    from lessons.charts import BLOCK_CHARTS, STEP_CHARTS, compare_pictures, run_chart
-    from lessons.player import LessonPlay
+    from ssdlab.lessons.charts import BLOCK_CHARTS, STEP_CHARTS, compare_pictures, run_chart
+    from ssdlab.lessons.player import LessonPlay
 
     assert all("simulated" in title for title, *_ in [*STEP_CHARTS.values(),
                                                        *BLOCK_CHARTS.values()])

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lessons import LessonError, bundled, check_glossary, load_glossary, parse_lesson
-from lessons.catalogue import bundled_paths, check_file, find
-from lessons.glossary import links, parse_glossary, render_links
-from lessons.lines import LineIndex
-from lessons.quiz import QuizAnswerError, check_answer, make_quiz, parse_answer
+from ssdlab.lessons import LessonError, bundled, check_glossary, load_glossary, parse_lesson
+from ssdlab.lessons.catalogue import bundled_paths, check_file, find
+from ssdlab.lessons.glossary import links, parse_glossary, render_links
+from ssdlab.lessons.lines import LineIndex
+from ssdlab.lessons.quiz import QuizAnswerError, check_answer, make_quiz, parse_answer
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -273,7 +273,7 @@ def test_glossary_errors_and_links():
 
 
 def test_check_file_and_find():
-    assert check_file(ROOT / "lessons" / "glossary.toml").startswith("glossary")
+    assert check_file(ROOT / "ssdlab" / "lessons" / "glossary.toml").startswith("glossary")
     assert find("1").id == "write-amplification"
     assert find("trim").order == 4
     with pytest.raises(LessonError, match="lesson must be one of write-amplification"):
@@ -319,7 +319,7 @@ def test_a_wrong_state_answer_is_told_how_many_not_which(seed):
         if did:
             assert f"{name}: the drive " in said and f" {len(did)} " in f" {said} "
     # one page missed and one named wrongly read the same, whichever pages they are
-    from lessons.quiz import Operations
+    from ssdlab.lessons.quiz import Operations
 
     truth = q.truth
     free = sorted(set(range(24)) - truth.write - truth.trim)
@@ -336,7 +336,7 @@ def test_a_wrong_state_answer_is_told_how_many_not_which(seed):
 
 
 def test_a_wrong_number_is_told_high_or_low_not_the_figure():
-    from lessons.runquiz import RunQuiz, check_run_quiz
+    from ssdlab.lessons.runquiz import RunQuiz, check_run_quiz
 
     q = RunQuiz((), 7.43, "", 0.1)
     assert check_run_quiz(q, "7.5").correct
@@ -367,7 +367,7 @@ def test_lesson_one_quiz_records_the_right_answer():
 # --- the command line -----------------------------------------------------------------------
 
 def _ssdlab(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "app.cli.main", *args], cwd=cwd,
+    return subprocess.run([sys.executable, "-m", "ssdlab.app.cli.main", *args], cwd=cwd,
                           capture_output=True, text=True, timeout=600)
 
 
@@ -376,7 +376,7 @@ def test_lesson_list_json_and_validate():
     assert r.returncode == 0, r.stderr
     listed = json.loads(r.stdout)
     assert [x["order"] for x in listed] == list(range(1, 15))
-    r = _ssdlab("lesson", "validate", *map(str, bundled_paths()), "lessons/glossary.toml")
+    r = _ssdlab("lesson", "validate", *map(str, bundled_paths()), "ssdlab/lessons/glossary.toml")
     assert r.returncode == 0, r.stderr
 
 
@@ -415,7 +415,7 @@ def test_lesson_run_writes_a_report_and_prints_wall_times(tmp_path):
 def test_the_readme_worked_example_validates_and_plays(tmp_path):
     import re
 
-    readme = (ROOT / "lessons" / "README.md").read_text()
+    readme = (ROOT / "ssdlab" / "lessons" / "README.md").read_text()
     example = re.search(r"## A worked example\n\n```toml\n(.*?)```", readme, re.S).group(1)
     path = tmp_path / "more-spare.toml"
     path.write_text(example)
@@ -437,7 +437,7 @@ def test_ctrl_c_stops_a_lesson_run_cleanly():
 
     # SIGINT's default action in the child, even when this suite was started with it ignored
     # (a background command of a shell without job control): as a terminal's command has.
-    p = subprocess.Popen([sys.executable, "-m", "app.cli.main", "lesson", "run", "trim"],
+    p = subprocess.Popen([sys.executable, "-m", "ssdlab.app.cli.main", "lesson", "run", "trim"],
                          cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
@@ -452,7 +452,7 @@ def test_ctrl_c_stops_a_lesson_run_cleanly():
 
 
 def test_a_failed_report_write_keeps_the_earlier_report(tmp_path):
-    from app.atomicfile import write_atomic as write_report
+    from ssdlab.app.atomicfile import write_atomic as write_report
 
     path = tmp_path / "lesson.md"
     write_report(path, "first\n")

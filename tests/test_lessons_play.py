@@ -11,8 +11,8 @@ import math
 
 import pytest
 
-from lessons import LessonClaimError, LessonPlay, bundled, parse_lesson, play
-from lessons.report import report_text
+from ssdlab.lessons import LessonClaimError, LessonPlay, bundled, parse_lesson, play
+from ssdlab.lessons.report import report_text
 
 LESSONS = {x.id: x for x in bundled()}
 _PLAYED: dict[str, tuple] = {}

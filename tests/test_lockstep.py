@@ -1,5 +1,5 @@
-"""The lockstep gate of compare mode (model/lab/lockstep.py), without Qt: the member behind may
-always run, one ahead waits until woken, batches are the smallest any member asked for, and
+"""The lockstep gate of compare mode (ssdlab/model/lab/lockstep.py), without Qt: the member behind
+may always run, one ahead waits until woken, batches are the smallest any member asked for, and
 two threads driven through it never drift apart by more than one batch."""
 
 import threading
@@ -7,7 +7,7 @@ import threading
 from hypothesis import given
 from hypothesis import strategies as st
 
-from model.lab.lockstep import END, Lockstep
+from ssdlab.model.lab.lockstep import END, Lockstep
 
 
 class Member:

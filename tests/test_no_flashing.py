@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QApplication
 
-from app.gui.drive.blockmap import BlockMap
-from app.gui.drive.flashguard import REDUCED_GAP_S
-from app.gui.run.snapshot import drive_snapshot
-from model.flash.drive import Drive
-from model.flash.geometry import Geometry
+from ssdlab.app.gui.drive.blockmap import BlockMap
+from ssdlab.app.gui.drive.flashguard import REDUCED_GAP_S
+from ssdlab.app.gui.run.snapshot import drive_snapshot
+from ssdlab.model.flash.drive import Drive
+from ssdlab.model.flash.geometry import Geometry
 
 FPS = 30
 SECONDS = 4

@@ -1,13 +1,13 @@
 """Every legend's colours stay apart for normal vision and for the common red-green
-deficiencies, in both screen profiles (app/palette.py; differences in CIEDE2000 after the
-Machado 2009 simulation, app/colourvision.py). Plain tests: the palette is Qt-free."""
+deficiencies, in both screen profiles (ssdlab/app/palette.py; differences in CIEDE2000 after the
+Machado 2009 simulation, ssdlab/app/colourvision.py). Plain tests: the palette is Qt-free."""
 
 import itertools
 import math
 
 import pytest
 
-from app.colourvision import (
+from ssdlab.app.colourvision import (
     VISIONS,
     ciede2000,
     closest_pair,
@@ -17,7 +17,7 @@ from app.colourvision import (
     simulate,
     to_linear,
 )
-from app.palette import (
+from ssdlab.app.palette import (
     CHART_PAGE,
     COMPARE_SERIES,
     MAP,
@@ -27,7 +27,7 @@ from app.palette import (
     profile_series,
     run_colour,
 )
-from model.lab.charts import CHARTS
+from ssdlab.model.lab.charts import CHARTS
 
 # Side by side, entries of one legend must differ by at least this much (CIEDE2000) for
 # every viewer; 1 is a just-noticeable difference, 10 and more read as different colours.
@@ -99,7 +99,7 @@ def test_every_line_stands_out_from_its_chart_page(profile):
 @pytest.mark.parametrize(("profile", "chart"), list(itertools.product(
     PROFILES, [name for name, c in CHARTS.items() if c.source == "run"])))
 def test_compare_legend_entries_are_distinct_for_every_viewer(profile, chart):
-    """Two drives on one chart: A's lines and B's (app/palette.COMPARE_SERIES) all differ."""
+    """Two drives on one chart: A's lines and B's (ssdlab/app/palette.COMPARE_SERIES) all differ."""
     colours = {f"A {ln.token}": run_colour(profile, ln.token, "main")
                for ln in CHARTS[chart].lines}
     colours |= {f"B {ln.token}": run_colour(profile, ln.token, "second")

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from model.flash.drive import Drive
-from model.flash.geometry import FtlConfig, Geometry
-from model.host.blockdev import BlockDevice
-from model.host.partition import (
+from ssdlab.model.flash.drive import Drive
+from ssdlab.model.flash.geometry import FtlConfig, Geometry
+from ssdlab.model.host.blockdev import BlockDevice
+from ssdlab.model.host.partition import (
     CYLINDER_START_SECTOR,
     DOS_START_SECTOR,
     LVM_ALIGNED_PE_START_BYTES,

@@ -6,10 +6,10 @@ drives have a few thousand blocks, so the tolerances allow for finite-size effec
 
 import pytest
 
-from model.flash import theory
-from model.flash.geometry import FtlConfig, Geometry
-from model.flash.runner import RunSpec, run
-from model.flash.workloads import Workload
+from ssdlab.model.flash import theory
+from ssdlab.model.flash.geometry import FtlConfig, Geometry
+from ssdlab.model.flash.runner import RunSpec, run
+from ssdlab.model.flash.workloads import Workload
 
 USER_PAGES = 1 << 18
 PPB = 64

@@ -1,7 +1,7 @@
 """`ssdlab bench --physics` closing lines: the shared rows held to Eq. 16's 2 %, the separate
 rows printed beside them as what keeping GC copies apart changes, with its sign."""
 
-from app.cli.physics import _physics_line, _physics_summary
+from ssdlab.app.cli.physics import _physics_line, _physics_summary
 
 
 def _row(policy: str, frontier: str, spare: float, wa: float, model: float,

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.cli.main import main
-from model.lab.plottable import MAX_LINES, Facets, PlotError, plot_tables, sweep_table
+from ssdlab.app.cli.main import main
+from ssdlab.model.lab.plottable import MAX_LINES, Facets, PlotError, plot_tables, sweep_table
 
 HOT = (0.5, 0.9)
 SPARES = (0.07, 0.2, 0.4)
@@ -180,7 +180,7 @@ def test_plot_draws_or_refuses_any_records_and_never_raises_otherwise(records, x
 
 
 def test_one_line_with_error_bars_still_says_what_they_are():
-    from app.chartexport import figure
+    from ssdlab.app.chartexport import figure
 
     recs = [r for r in _records() if r["point"]["gc"] == "greedy"
             and r["point"]["hot_write_fraction"] == 0.5]

@@ -1,4 +1,4 @@
-"""The preferences file (app/gui/appearance/preferences.py): saved and read back, a bad value
+"""The preferences file (ssdlab/app/gui/appearance/preferences.py): saved and read back, a bad value
 replaced by its default with a message naming the field and what it may be (never a
 traceback), the colour profile apart from presentation mode, the type from the desktop's
 size, and reduced motion slowing the block map's flash guard. No window."""
@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.gui.appearance import preferences
-from app.gui.appearance.preferences import Preferences, load, save
-from app.gui.drive.flashguard import GAP_S, REDUCED_GAP_S, FlashGuard
+from ssdlab.app.gui.appearance import preferences
+from ssdlab.app.gui.appearance.preferences import Preferences, load, save
+from ssdlab.app.gui.drive.flashguard import GAP_S, REDUCED_GAP_S, FlashGuard
 
 
 def test_saved_preferences_come_back(tmp_path):

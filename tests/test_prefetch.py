@@ -13,12 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from model.flash import ftl
-from model.flash.commands import Commands
-from model.flash.drive import Drive
-from model.flash.geometry import GC_POLICIES, FtlConfig, Geometry
-from model.flash.prefetch import prefetch, prefetch_write
-from model.flash.state import OP_WRITE
+from ssdlab.model.flash import ftl
+from ssdlab.model.flash.commands import Commands
+from ssdlab.model.flash.drive import Drive
+from ssdlab.model.flash.geometry import GC_POLICIES, FtlConfig, Geometry
+from ssdlab.model.flash.prefetch import prefetch, prefetch_write
+from ssdlab.model.flash.state import OP_WRITE
 
 
 @njit

@@ -1,8 +1,8 @@
 """`ssdlab prepare` replays the documented experiments the lessons compare with, so a
 compare step finds its rows kept instead of replaying them while a student waits."""
 
-from app.cli import prepare
-from model.lab import rowcache
+from ssdlab.app.cli import prepare
+from ssdlab.model.lab import rowcache
 
 
 def test_the_lessons_experiments_costliest_first():
@@ -15,7 +15,7 @@ def test_the_lessons_experiments_costliest_first():
 def test_missing_rows_are_replayed_side_by_side_and_kept(tmp_path, monkeypatch, capsys):
     import numba
 
-    import model.flash.compiled  # noqa: F401 - sets numba's cache folder from XDG_CACHE_HOME
+    import ssdlab.model.flash.compiled  # noqa: F401 - sets numba's cache folder from XDG_CACHE_HOME
 
     # The spawned workers inherit both: a fresh rows cache, and this process's compiled
     # engine (moving XDG_CACHE_HOME alone would send them to compile it again).

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from model.host.profiles import (
+from ssdlab.model.host.profiles import (
     PROFILES_DIR,
     DeviceProfile,
     HostProfile,

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.host.rawdraws import RawDraws
+from ssdlab.model.host.rawdraws import RawDraws
 
 # one draw: ("int", low, span) | ("choice", weights, size or None) | ("random", n)
 DRAW = st.one_of(

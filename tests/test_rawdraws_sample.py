@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.host.rawdraws import RawDraws
+from ssdlab.model.host.rawdraws import RawDraws
 
 # (n, size) pairs with size <= n, and now and then a plain integer draw between them
 PICK = st.integers(1, 10_000).flatmap(

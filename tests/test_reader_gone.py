@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from app.cli.main import build_parser
-from model.lab.entrypoint import READER_GONE
+from ssdlab.app.cli.main import build_parser
+from ssdlab.model.lab.entrypoint import READER_GONE
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -28,10 +28,10 @@ CASES = {
     "lesson list --help": ["lesson", "list", "--help"],
     "simulate": SMALL_SIMULATE,
     "simulate --json": [*SMALL_SIMULATE, "--json"],
-    "run": ["run", "assets/scenarios/trace_replay.toml"],
+    "run": ["run", "ssdlab/assets/scenarios/trace_replay.toml"],
     "lesson list": ["lesson", "list"],
     "lesson list --json": ["lesson", "list", "--json"],
-    "lesson validate": ["lesson", "validate", "lessons/01_write_amplification.toml"],
+    "lesson validate": ["lesson", "validate", "ssdlab/lessons/01_write_amplification.toml"],
     "an argument error": ["simulate", "--user-pages", "-1"],
 }
 
@@ -55,7 +55,8 @@ def _run_into_closed_pipe(argv: list[str]) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_a_reader_that_goes_away_gets_no_traceback(case, buffering):
     flags = ["-u"] if buffering == "unbuffered" else []
-    done = _run_into_closed_pipe([sys.executable, *flags, "-m", "app.cli.main", *CASES[case]])
+    done = _run_into_closed_pipe([sys.executable, *flags, "-m", "ssdlab.app.cli.main",
+                                  *CASES[case]])
     assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr, \
         done.stderr
     if case == "an argument error":
@@ -70,9 +71,10 @@ def test_a_reader_that_goes_away_gets_no_traceback(case, buffering):
         assert done.stderr == ""
 
 
-@pytest.mark.parametrize("module", ["model.lab.ext4compare", "model.lab.ext4rounds",
-                                    "app.devtools.screenshot", "app.devtools.guibench",
-                                    "app.devtools.lessontour"])
+@pytest.mark.parametrize("module", ["ssdlab.model.lab.ext4compare", "ssdlab.model.lab.ext4rounds",
+                                    "ssdlab.app.devtools.screenshot",
+                                    "ssdlab.app.devtools.guibench",
+                                    "ssdlab.app.devtools.lessontour"])
 def test_every_module_entry_point_flushes_where_it_can_catch_a_closed_pipe(module):
     """The long Markdown reports and the developer tools end through the same wrapper."""
     source = (ROOT / (module.replace(".", "/") + ".py")).read_text(encoding="utf-8")
@@ -82,7 +84,7 @@ def test_every_module_entry_point_flushes_where_it_can_catch_a_closed_pipe(modul
 
 def test_the_wrapper_catches_the_final_flush_of_a_short_output():
     """The case PYTHONUNBUFFERED hid: one short line, still buffered at return."""
-    code = ("import sys; from model.lab.entrypoint import run_to_reader; "
+    code = ("import sys; from ssdlab.model.lab.entrypoint import run_to_reader; "
             "sys.exit(run_to_reader(lambda: print('one short line')))")
     done = _run_into_closed_pipe([sys.executable, "-c", code])
     assert (done.returncode, done.stderr) == (READER_GONE, "")

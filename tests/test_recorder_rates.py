@@ -5,9 +5,9 @@ writes: bounded, complementary and smooth, whatever size the frames are."""
 import numpy as np
 import pytest
 
-from app.session.recorder import Recorder
-from model.flash.drive import Drive
-from model.flash.geometry import Geometry
+from ssdlab.app.session.recorder import Recorder
+from ssdlab.model.flash.drive import Drive
+from ssdlab.model.flash.geometry import Geometry
 
 
 @pytest.mark.parametrize("frame_pages", [7, 64, 1000])
@@ -35,7 +35,7 @@ def test_untimed_rates_are_shares_of_flash_programs_and_smooth(frame_pages):
 
 
 def test_a_timed_recorder_keeps_mb_per_second():
-    from model.host.profiles import load_profile
+    from ssdlab.model.host.profiles import load_profile
 
     profile = load_profile("intel_320_120")
     g = Geometry(user_pages=4096, pages_per_block=32, spare=0.1)

@@ -16,7 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from model.host.filetree import build_outputs, clone_outputs, directories, kernel_tree, total_bytes
+from ssdlab.model.host.filetree import (
+    build_outputs,
+    clone_outputs,
+    directories,
+    kernel_tree,
+    total_bytes,
+)
 
 RECORDINGS = Path(__file__).resolve().parent / "recordings"
 CONFIGS = [
@@ -117,7 +123,8 @@ def test_summary_is_complete(config):
 
 @pytest.mark.parametrize("config", CONFIGS)
 def test_summary_matches_the_file_tree(config):
-    """The recorded tree is the one model/host/filetree.py builds from the stored scale and seed."""
+    """The recorded tree is the one ssdlab/model/host/filetree.py builds from the stored scale and
+    seed."""
     data = load(config)
     tree = kernel_tree(data["scale"], data["seed"])
     assert data["tree"] == {"files": len(tree), "bytes": total_bytes(tree),
@@ -224,8 +231,8 @@ def test_inline_discards_overlap():
 
 
 def test_kernel_tree_matches_the_documented_tree():
-    """The recordings and the model share model/host/filetree.py; its full-size tree is the one
-    of seeds 000/001."""
+    """The recordings and the model share ssdlab/model/host/filetree.py; its full-size tree is the
+    one of seeds 000/001."""
     tree = kernel_tree()
     assert len(tree) == 36_706
     assert abs(total_bytes(tree) - 493e6) <= 0.005 * 493e6
@@ -239,7 +246,7 @@ def test_tar_members_reads_regular_files(tmp_path):
     import io
     import tarfile
 
-    from model.host.filetree import tar_members
+    from ssdlab.model.host.filetree import tar_members
 
     archive = tmp_path / "t.tar.gz"
     with tarfile.open(archive, "w:gz") as tar:

@@ -3,8 +3,8 @@ when the file is unreadable."""
 
 from __future__ import annotations
 
-from model.lab import rowcache
-from model.lab.experiments import Row
+from ssdlab.model.lab import rowcache
+from ssdlab.model.lab.experiments import Row
 
 ROW = Row("002", "ext4", "journal share", "%", 47.3, 46.9, "predicted", "within 10 points",
           True, "because")

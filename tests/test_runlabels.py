@@ -1,4 +1,4 @@
-"""Names of runs shown together (app/session/runlabels.py): only the settings that differ,
+"""Names of runs shown together (ssdlab/app/session/runlabels.py): only the settings that differ,
 in plain words with units; "A"/"B" alone when nothing does."""
 
 from dataclasses import fields, replace
@@ -6,9 +6,9 @@ from dataclasses import fields, replace
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.session.runlabels import VIEW_FIELDS, describe, differing, run_labels, words
-from app.session.schema import SETTINGS
-from app.session.settings import Settings
+from ssdlab.app.session.runlabels import VIEW_FIELDS, describe, differing, run_labels, words
+from ssdlab.app.session.schema import SETTINGS
+from ssdlab.app.session.settings import Settings
 
 BASE = Settings()
 

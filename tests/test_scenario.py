@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from model.lab.scenario import (
+from ssdlab.model.lab.scenario import (
     ScenarioError,
     build_machine,
     load_scenario,
@@ -17,7 +17,7 @@ from model.lab.scenario import (
     run_scenario,
 )
 
-SCENARIOS = sorted(Path(__file__).resolve().parent.parent.glob("assets/scenarios/*.toml"))
+SCENARIOS = sorted(Path(__file__).resolve().parent.parent.glob("ssdlab/assets/scenarios/*.toml"))
 
 GOOD = """version = 1
 name = "tiny"
@@ -97,7 +97,7 @@ def test_bad_scenarios_name_file_line_and_field(edit, where):
 
 
 def test_gc_frontier_reaches_the_drive_and_round_trips():
-    from model.lab.scenario import scenario_text
+    from ssdlab.model.lab.scenario import scenario_text
 
     default = parse_scenario(GOOD)
     assert default.gc_frontier is None
@@ -117,7 +117,8 @@ def test_ssdlab_run_prints_steps_and_writes_csv(tmp_path):
     scenario = tmp_path / "s.toml"
     scenario.write_text(GOOD)
     out = tmp_path / "steps.csv"
-    done = subprocess.run([sys.executable, "-m", "app.cli.main", "run", str(scenario), "--csv",
+    done = subprocess.run([sys.executable, "-m", "ssdlab.app.cli.main", "run", str(scenario),
+                           "--csv",
                            str(out)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "NAND MB" in done.stdout and "write a" in done.stdout
@@ -129,7 +130,8 @@ def test_ssdlab_run_writes_the_time_series(tmp_path):
     scenario = tmp_path / "s.toml"
     scenario.write_text(GOOD)
     out = tmp_path / "series.csv"
-    done = subprocess.run([sys.executable, "-m", "app.cli.main", "run", str(scenario), "--json",
+    done = subprocess.run([sys.executable, "-m", "ssdlab.app.cli.main", "run", str(scenario),
+                           "--json",
                            "--series", str(out), "--series-every", "0.01"],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -137,7 +139,7 @@ def test_ssdlab_run_writes_the_time_series(tmp_path):
     rows = list(csv.DictReader(out.open()))
     assert len(rows) == len(doc["series"]) > 3
     assert float(rows[-1]["device_written_mb"]) >= 8.0
-    bad = subprocess.run([sys.executable, "-m", "app.cli.main", "run", str(scenario),
+    bad = subprocess.run([sys.executable, "-m", "ssdlab.app.cli.main", "run", str(scenario),
                           "--series-every", "0"], capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and "--series-every must be above 0" in bad.stderr
 
@@ -145,7 +147,7 @@ def test_ssdlab_run_writes_the_time_series(tmp_path):
 def test_ssdlab_run_bad_file_exits_2_with_the_line(tmp_path):
     scenario = tmp_path / "s.toml"
     scenario.write_text(GOOD.replace("mb = 8", "mb = -8"))
-    done = subprocess.run([sys.executable, "-m", "app.cli.main", "run", str(scenario)],
+    done = subprocess.run([sys.executable, "-m", "ssdlab.app.cli.main", "run", str(scenario)],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 2
     assert f"{scenario}:12: steps[0].mb" in done.stderr
@@ -163,11 +165,11 @@ def test_progress_reports_units_within_a_step():
 def test_time_series_follows_the_drive_clock():
     """The series bins what the drive completed: its write rate never beats the link, its
     totals match the step table, and the sync after an unpack shows up as drive work."""
-    from model.host.profiles import load_profile
-    from model.lab.scenario import build_machine
-    from model.lab.series import Series
+    from ssdlab.model.host.profiles import load_profile
+    from ssdlab.model.lab.scenario import build_machine
+    from ssdlab.model.lab.series import Series
 
-    s = load_scenario(Path(__file__).resolve().parent.parent / "assets" / "scenarios" /
+    s = load_scenario(Path(__file__).resolve().parent.parent / "ssdlab" / "assets" / "scenarios" /
                       "sysbench_vertex60.toml")
     series = Series(build_machine(s), every_s=1.0)
     results = run_scenario(s, series=series)

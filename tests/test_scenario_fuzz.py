@@ -10,14 +10,14 @@ import math
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from model.host.profiles import list_host_profiles, list_profiles
-from model.lab.scenario import ScenarioError, load_scenario, parse_scenario
-from model.lab.schema import STEP_FIELDS, TABLES, TOP_FIELDS
+from ssdlab.model.host.profiles import list_host_profiles, list_profiles
+from ssdlab.model.lab.scenario import ScenarioError, load_scenario, parse_scenario
+from ssdlab.model.lab.schema import STEP_FIELDS, TABLES, TOP_FIELDS
 
 NAME = "fuzz.toml"
 WORDS = sorted({*list_profiles(), *list_host_profiles(), "strict", "relatime", "noatime",
                 "dd.bin", "filler", "test_file", "a/b", "", "..", "linux",
-                "assets/traces/mixed.tracefs.txt", "README.md", *STEP_FIELDS})
+                "ssdlab/assets/traces/mixed.tracefs.txt", "README.md", *STEP_FIELDS})
 
 scalars = st.one_of(
     st.integers(), st.integers(-5, 5000), st.booleans(),
@@ -49,7 +49,8 @@ def field_values(f):
     elif f.kind == "name":
         good = st.sampled_from(["a", "b", "dd.bin", "filler", "test_file.1", "linux", "u3"])
     elif f.kind == "path":
-        good = st.sampled_from(["", "assets/traces/mixed.tracefs.txt", "README.md", "no.tar"])
+        good = st.sampled_from(["", "ssdlab/assets/traces/mixed.tracefs.txt", "README.md",
+                                "no.tar"])
     else:
         good = st.text(max_size=10)
     return rarely.flatmap(lambda bad: values if bad else good)

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.lab.preflight import NameSeries
-from model.lab.scenario import ScenarioError, parse_scenario, run_scenario
-from model.lab.steps import fresh_name
+from ssdlab.model.lab.preflight import NameSeries
+from ssdlab.model.lab.scenario import ScenarioError, parse_scenario, run_scenario
+from ssdlab.model.lab.steps import fresh_name
 
 HEAD = 'version = 1\n[drive]\nprofile = "firstgen_block_64"\nuser_gib = 0.25\n'
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from model.lab.scenario import load_scenario, run_scenario
+from ssdlab.model.lab.scenario import load_scenario, run_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDED = json.loads((ROOT / "tests" / "data" / "scenario_steps.json").read_text())
@@ -17,13 +17,13 @@ KEYS = ("name", "fs_written_mb", "data_mb", "metadata_mb", "journal_mb", "device
 
 
 def test_the_record_covers_every_shipped_scenario():
-    shipped = sorted(p.stem for p in (ROOT / "assets" / "scenarios").glob("*.toml"))
+    shipped = sorted(p.stem for p in (ROOT / "ssdlab" / "assets" / "scenarios").glob("*.toml"))
     assert sorted(RECORDED) == shipped
 
 
 @pytest.mark.parametrize("name", sorted(RECORDED))
 def test_a_shipped_scenario_gives_exactly_its_recorded_steps(name):
-    scenario = load_scenario(str(ROOT / "assets" / "scenarios" / f"{name}.toml"))
+    scenario = load_scenario(str(ROOT / "ssdlab" / "assets" / "scenarios" / f"{name}.toml"))
     got = [[r.as_dict()[k] for k in KEYS] for r in run_scenario(scenario)]
     assert len(got) == len(RECORDED[name])
     for i, (row, want) in enumerate(zip(got, RECORDED[name], strict=True)):

@@ -10,11 +10,11 @@ import tarfile
 
 import pytest
 
-from app.cli.main import main
-from model.host.machine import Machine
-from model.host.profiles import load_host_profile, load_profile
-from model.lab.scenario import ScenarioError, make_step, parse_scenario, run_scenario
-from model.lab.steps import Context, StepError, StepRun
+from ssdlab.app.cli.main import main
+from ssdlab.model.host.machine import Machine
+from ssdlab.model.host.profiles import load_host_profile, load_profile
+from ssdlab.model.lab.scenario import ScenarioError, make_step, parse_scenario, run_scenario
+from ssdlab.model.lab.steps import Context, StepError, StepRun
 
 HEAD = """version = 1
 [drive]
@@ -78,7 +78,7 @@ def test_a_tar_is_found_beside_the_scenario_and_resolved(tmp_path):
     tar_file(tmp_path / "small.tar", [("d/a.c", b"x" * 5000)])
     scenario = tmp_path / "s.toml"
     scenario.write_text(HEAD + step("unpack", tar="small.tar"))
-    from model.lab.scenario import load_scenario
+    from ssdlab.model.lab.scenario import load_scenario
     assert load_scenario(scenario).steps[0].args["tar"] == str(tmp_path / "small.tar")
 
 

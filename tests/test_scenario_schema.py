@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from model.lab import schema
-from model.lab.scenario import ScenarioError, load_scenario, parse_scenario
+from ssdlab.model.lab import schema
+from ssdlab.model.lab.scenario import ScenarioError, load_scenario, parse_scenario
 
 HEAD = """version = 1
 name = "t"
@@ -258,7 +258,7 @@ def test_loading_is_linear_in_the_number_of_steps(monkeypatch, pattern, per):
     parse_scenario(steps(per))  # profiles loaded and cached before counting
     checks = []
     real = schema.check_step
-    monkeypatch.setattr("model.lab.scenario.check_step",
+    monkeypatch.setattr("ssdlab.model.lab.scenario.check_step",
                         lambda *a, **k: checks.append(1) or real(*a, **k))
     n = 120 * per
     small, big = lines_run(steps(n)), lines_run(steps(2 * n))
@@ -266,7 +266,7 @@ def test_loading_is_linear_in_the_number_of_steps(monkeypatch, pattern, per):
     assert big < 2.2 * small, (small, big)
 
 
-SHIPPED = sorted(Path(__file__).resolve().parent.parent.glob("assets/scenarios/*.toml"))
+SHIPPED = sorted(Path(__file__).resolve().parent.parent.glob("ssdlab/assets/scenarios/*.toml"))
 
 
 def test_the_schema_describes_every_field_the_shipped_scenarios_use():

@@ -7,8 +7,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.host.blockdev import BatchStats
-from model.lab.series import NAMES, Completed
+from ssdlab.model.host.blockdev import BatchStats
+from ssdlab.model.lab.series import NAMES, Completed
 
 
 class _Machine:  # what Completed reads of a Machine when it is given its batches

@@ -1,5 +1,5 @@
 """The time series' sampling: rates over partial intervals use their true length, and the
-interval adapts to the run's length unless it is set (model/lab/series.py)."""
+interval adapts to the run's length unless it is set (ssdlab/model/lab/series.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.host.blockdev import BatchStats
-from model.lab.series import TARGET_ROWS, Series, auto_interval
+from ssdlab.model.host.blockdev import BatchStats
+from ssdlab.model.lab.series import TARGET_ROWS, Series, auto_interval
 
 PAGE = 4096
 

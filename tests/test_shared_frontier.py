@@ -9,10 +9,10 @@ independent simulator written after his (runsim_greedy.c) agrees with the order 
 
 import numpy as np
 
-from model.flash.drive import Drive, event_capacity_for
-from model.flash.geometry import FtlConfig, Geometry
-from model.flash.state import EV_COPY, EV_PROGRAM, EV_VICTIM
-from model.flash.workloads import hot_cold_pages
+from ssdlab.model.flash.drive import Drive, event_capacity_for
+from ssdlab.model.flash.geometry import FtlConfig, Geometry
+from ssdlab.model.flash.state import EV_COPY, EV_PROGRAM, EV_VICTIM
+from ssdlab.model.flash.workloads import hot_cold_pages
 
 PPB = 16
 

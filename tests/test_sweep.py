@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.cli import sweep as sweep_cli
-from app.cli.main import build_parser, main
-from model.flash import theory
-from model.lab.sweep import SweepError, load_sweep, sweep_from_data
-from model.lab.sweeprun import ResultsError, read_results, run_task
+from ssdlab.app.cli import sweep as sweep_cli
+from ssdlab.app.cli.main import build_parser, main
+from ssdlab.model.flash import theory
+from ssdlab.model.lab.sweep import SweepError, load_sweep, sweep_from_data
+from ssdlab.model.lab.sweeprun import ResultsError, read_results, run_task
 
 ROOT = Path(__file__).resolve().parents[1]
 # Tiny drives: 4096 user pages in 32-page blocks, half a drive write each way.
@@ -307,10 +307,10 @@ def test_a_bad_scenario_sweep_names_the_field(tmp_path, field, values, message):
 
 
 def test_the_shipped_sweeps_load():
-    for path in sorted((ROOT / "assets" / "sweeps").glob("*.toml")):
+    for path in sorted((ROOT / "ssdlab" / "assets" / "sweeps").glob("*.toml")):
         sweep = load_sweep(path)
         assert sweep.tasks, path
-    spare = load_sweep(ROOT / "assets" / "sweeps" / "wa_vs_spare.toml")
+    spare = load_sweep(ROOT / "ssdlab" / "assets" / "sweeps" / "wa_vs_spare.toml")
     assert {t.point["gc"] for t in spare.tasks} == {"greedy", "fifo", "random-d"}
     assert {t.point["user_pages"] for t in spare.tasks} == {2**22}
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cli.main import main
+from ssdlab.app.cli.main import main
 
 SPEC = """format = 1
 [drive]

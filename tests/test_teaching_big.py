@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from app.gui.run import snapshot as snapshot_module
-from app.gui.run import teaching as teaching_module
-from app.gui.run import worker as worker_module
-from app.gui.run.snapshot import CODE_VICTIM, MARK_ERASED, MARK_VICTIM
-from app.gui.run.worker import Worker
-from app.session.streams import Segment
-from model.flash.geometry import FtlConfig, Geometry
+from ssdlab.app.gui.run import snapshot as snapshot_module
+from ssdlab.app.gui.run import teaching as teaching_module
+from ssdlab.app.gui.run import worker as worker_module
+from ssdlab.app.gui.run.snapshot import CODE_VICTIM, MARK_ERASED, MARK_VICTIM
+from ssdlab.app.gui.run.worker import Worker
+from ssdlab.app.session.streams import Segment
+from ssdlab.model.flash.geometry import FtlConfig, Geometry
 
 G = Geometry(user_pages=1024, pages_per_block=16, spare=0.25)
 PAGES = 1700

@@ -1,4 +1,4 @@
-"""The teaching pace (app/gui/run/teaching.py, gcpacer.py): GC by GC, each played as mark,
+"""The teaching pace (ssdlab/app/gui/run/teaching.py, gcpacer.py): GC by GC, each played as mark,
 move and erase on the block map; the same physics as flat out; the tally beside the map; a
 breakpoint on a GC and a step of one GC name and mark the victim. The worker runs in its
 thread; the test releases each GC itself and drives the pacer's phases with advance()."""
@@ -9,16 +9,16 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from app.gui.drive.blockmap import BlockMap
-from app.gui.drive.tally import Tally
-from app.gui.run import worker as worker_module
-from app.gui.run.gcpacer import PHASE_MS, GcPacer
-from app.gui.run.runstatus import RunStatus, gc_words
-from app.gui.run.snapshot import MARK_VICTIM, PAGE_COPIED, PAGE_VALID
-from app.gui.run.worker import Worker
-from app.session.streams import Segment
-from model.flash.geometry import FtlConfig, Geometry
-from model.lab.breakpoints import Breakpoints
+from ssdlab.app.gui.drive.blockmap import BlockMap
+from ssdlab.app.gui.drive.tally import Tally
+from ssdlab.app.gui.run import worker as worker_module
+from ssdlab.app.gui.run.gcpacer import PHASE_MS, GcPacer
+from ssdlab.app.gui.run.runstatus import RunStatus, gc_words
+from ssdlab.app.gui.run.snapshot import MARK_VICTIM, PAGE_COPIED, PAGE_VALID
+from ssdlab.app.gui.run.worker import Worker
+from ssdlab.app.session.streams import Segment
+from ssdlab.model.flash.geometry import FtlConfig, Geometry
+from ssdlab.model.lab.breakpoints import Breakpoints
 
 G = Geometry(user_pages=1024, pages_per_block=16, spare=0.25)
 PAGES = 2600  # random writes on an empty drive: a few hundred GCs
@@ -274,7 +274,7 @@ def test_one_gc_step_names_and_marks_the_block_cleaned(qtbot, until):
 
 
 def test_the_tally_stands_beside_one_map_and_folds_away_for_two(qtbot):
-    from app.gui.drive.driveview import DriveView
+    from ssdlab.app.gui.drive.driveview import DriveView
 
     v = DriveView("A")
     qtbot.addWidget(v.widget)

@@ -1,4 +1,4 @@
-"""Tests for model/flash/theory/: the analytic write-amplification models.
+"""Tests for ssdlab/model/flash/theory/: the analytic write-amplification models.
 
 Independent checks used here: direct fixed-point iteration for FIFO, a hand-solved greedy
 case (b = 2), a forward-Euler integration of the d-Choices mean-field ODE, the exact
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.flash.theory import (
+from ssdlab.model.flash.theory import (
     extra_from_spare,
     fifo_hotcold_wa,
     fifo_multiclass_wa,

@@ -4,10 +4,10 @@ import math
 
 import pytest
 
-from model.flash.drive import Drive
-from model.host.blockdev import BatchStats
-from model.host.profiles import load_profile
-from model.host.timing import TimingResult, batch_seconds, idle, sequential_write_mb_s
+from ssdlab.model.flash.drive import Drive
+from ssdlab.model.host.blockdev import BatchStats
+from ssdlab.model.host.profiles import load_profile
+from ssdlab.model.host.timing import TimingResult, batch_seconds, idle, sequential_write_mb_s
 
 GIB = 2**30
 KERNEL_FILES = 36_706

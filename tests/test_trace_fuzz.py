@@ -12,12 +12,12 @@ import tempfile
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from model.flash.drive import Drive
-from model.flash.geometry import FtlConfig, Geometry
-from model.host import replay as R
-from model.host import traces as T
-from model.host.blockdev import BlockDevice
-from model.host.partition import Partition
+from ssdlab.model.flash.drive import Drive
+from ssdlab.model.flash.geometry import FtlConfig, Geometry
+from ssdlab.model.host import replay as R
+from ssdlab.model.host import traces as T
+from ssdlab.model.host.blockdev import BlockDevice
+from ssdlab.model.host.partition import Partition
 
 FUZZ = settings(max_examples=120, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.host import traces as T
+from ssdlab.model.host import traces as T
 
 FORMATS = {
     "tracefs": (["# tracer: nop"],

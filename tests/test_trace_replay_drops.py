@@ -8,15 +8,15 @@ import json
 
 import pytest
 
-from app.cli.main import main
-from model.flash.drive import Drive
-from model.flash.geometry import FtlConfig, Geometry
-from model.host import replay as R
-from model.host import traces as T
-from model.host.blockdev import BlockDevice
-from model.host.partition import Partition
-from model.lab.scenario import Step
-from model.lab.steps import Context, StepError, StepRun
+from ssdlab.app.cli.main import main
+from ssdlab.model.flash.drive import Drive
+from ssdlab.model.flash.geometry import FtlConfig, Geometry
+from ssdlab.model.host import replay as R
+from ssdlab.model.host import traces as T
+from ssdlab.model.host.blockdev import BlockDevice
+from ssdlab.model.host.partition import Partition
+from ssdlab.model.lab.scenario import Step
+from ssdlab.model.lab.steps import Context, StepError, StepRun
 
 USER_PAGES = 1 << 12  # a 16 MiB drive
 SIZE = USER_PAGES * 4096
@@ -93,8 +93,8 @@ def test_a_trace_with_nothing_usable_is_an_error(lines, match):
 
 
 def machine_step(tmp_path, text: str):
-    from model.host.machine import Machine
-    from model.host.profiles import load_host_profile, load_profile
+    from ssdlab.model.host.machine import Machine
+    from ssdlab.model.host.profiles import load_host_profile, load_profile
     path = tmp_path / "t.log"
     path.write_text(text)
     m = Machine(load_profile("firstgen_block_64"), load_host_profile("host_phenom2_x4_965"),
@@ -122,7 +122,7 @@ def test_a_step_with_nothing_usable_is_a_step_error(tmp_path):
 
 
 def test_the_window_passes_a_cancel_hook_to_the_parser(tmp_path):
-    from app.session.fsjobs import FsJob, FsStep
+    from ssdlab.app.session.fsjobs import FsJob, FsStep
     m, step = machine_step(tmp_path, "\n".join(fio(*["d write 0 4096"] * 5000)))
     asked = []
     with pytest.raises(T.TraceCancelled):
@@ -132,7 +132,7 @@ def test_the_window_passes_a_cancel_hook_to_the_parser(tmp_path):
 
 def test_check_trace_reads_only_the_head_of_a_big_file(tmp_path):
     """check_trace runs on the GUI thread: a quick look, whatever the file's size."""
-    from app.session.fsjobs import CHECK_LINES, check_trace
+    from ssdlab.app.session.fsjobs import CHECK_LINES, check_trace
     big = tmp_path / "big.log"
     big.write_text("\n".join(fio(*["d write 0 4096"] * (3 * CHECK_LINES))))
     note = check_trace(str(big))

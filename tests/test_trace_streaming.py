@@ -7,8 +7,8 @@ import gzip
 
 import pytest
 
-from model.host import tracefile as F
-from model.host import traces as T
+from ssdlab.model.host import tracefile as F
+from ssdlab.model.host import traces as T
 
 ISSUE = "  dd-77 [002] ..... 1234.700000: block_rq_issue: 7,0 W 4096 () {sector} + 8 [dd]"
 

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from model.flash.drive import Drive
-from model.flash.geometry import FtlConfig, Geometry
-from model.host import replay as R
-from model.host import traces as T
-from model.host.blockdev import BlockDevice
-from model.host.partition import Partition
+from ssdlab.model.flash.drive import Drive
+from ssdlab.model.flash.geometry import FtlConfig, Geometry
+from ssdlab.model.host import replay as R
+from ssdlab.model.host import traces as T
+from ssdlab.model.host.blockdev import BlockDevice
+from ssdlab.model.host.partition import Partition
 
-SAMPLES = Path(__file__).resolve().parent.parent / "assets" / "traces"
+SAMPLES = Path(__file__).resolve().parent.parent / "ssdlab" / "assets" / "traces"
 SAMPLE_FILES = {"tracefs": "mixed.tracefs.txt", "blkparse": "mixed.blkparse.txt",
                 "fio-v2": "mixed.fio2.log", "fio-v3": "mixed.fio3.log", "msr": "mixed.msr.csv"}
 

@@ -3,7 +3,7 @@ is not a tree is drawn over; a cache that cannot be written still gives the tree
 
 from __future__ import annotations
 
-from model.host import filetree, treecache
+from ssdlab.model.host import filetree, treecache
 
 
 def _drawn(scale: float, seed: int) -> list:

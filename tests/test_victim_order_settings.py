@@ -11,17 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from app.session.schema import SETTINGS, FieldError, check_record
-from app.session.settings import Settings, check_settings
-from lessons.configs import block_spec
-from model.host.profiles import list_profiles, load_profile
-from model.lab.scenario import build_machine, parse_scenario, scenario_text
+from ssdlab.app.session.schema import SETTINGS, FieldError, check_record
+from ssdlab.app.session.settings import Settings, check_settings
+from ssdlab.lessons.configs import block_spec
+from ssdlab.model.host.profiles import list_profiles, load_profile
+from ssdlab.model.lab.scenario import build_machine, parse_scenario, scenario_text
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def _simulate(*flags: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app.cli.main", "simulate", "--user-pages",
+    return subprocess.run([sys.executable, "-m", "ssdlab.app.cli.main", "simulate", "--user-pages",
                            "4096", "--pages-per-block", "16", "--spare", "0.2",
                            "--warmup-drive-writes", "1", "--measure-drive-writes", "1",
                            *flags], capture_output=True, text=True, cwd=REPO)

@@ -1,5 +1,5 @@
 """An empty Victims chart says why, on the figure and in the CSV's sidecar: block-mapped and
-hybrid drives merge blocks and have no GC victims (model/lab/charts.victims_note)."""
+hybrid drives merge blocks and have no GC victims (ssdlab/model/lab/charts.victims_note)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import json
 import numpy as np
 import pytest
 
-from app.chartexport import Export, write
-from model.lab.charts import chart_table
+from ssdlab.app.chartexport import Export, write
+from ssdlab.model.lab.charts import chart_table
 
 SERIES = {"drive_writes": np.array([0.5, 1.0])}
 

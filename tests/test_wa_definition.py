@@ -1,4 +1,4 @@
-"""Write amplification has one definition (model/flash/amplification.py): flash bytes
+"""Write amplification has one definition (ssdlab/model/flash/amplification.py): flash bytes
 programmed / bytes the host wrote, partial-page read-modify-write included."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.flash.amplification import page_wa, write_amplification
-from model.flash.drive import Drive
-from model.flash.geometry import FtlConfig, Geometry
-from model.host.blockdev import BlockDevice
-from model.host.partition import Partition
+from ssdlab.model.flash.amplification import page_wa, write_amplification
+from ssdlab.model.flash.drive import Drive
+from ssdlab.model.flash.geometry import FtlConfig, Geometry
+from ssdlab.model.host.blockdev import BlockDevice
+from ssdlab.model.host.partition import Partition
 
 PAGE = 4096
 

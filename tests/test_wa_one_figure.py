@@ -1,4 +1,4 @@
-"""One WA figure for one moment: the snapshot carries it (app/gui/run/snapshot.py), and the
+"""One WA figure for one moment: the snapshot carries it (ssdlab/app/gui/run/snapshot.py), and the
 tally beside the map and the status bar both show it for the moment the map shows (they
 once computed their own, from different moments, and disagreed by 0.01-0.02)."""
 
@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 from PySide6.QtWidgets import QLabel
 
-from app.gui.drive.tally import Tally
-from app.gui.frame import statusline
-from app.gui.run.snapshot import drive_snapshot, phase_snapshot
-from app.session.settings import Settings
-from model.flash.drive import Drive
-from model.flash.gcepisodes import GcEpisode, GcPhase
-from model.flash.geometry import Geometry
+from ssdlab.app.gui.drive.tally import Tally
+from ssdlab.app.gui.frame import statusline
+from ssdlab.app.gui.run.snapshot import drive_snapshot, phase_snapshot
+from ssdlab.app.session.settings import Settings
+from ssdlab.model.flash.drive import Drive
+from ssdlab.model.flash.gcepisodes import GcEpisode, GcPhase
+from ssdlab.model.flash.geometry import Geometry
 
 G = Geometry(user_pages=256, pages_per_block=16, spare=0.25)
 

@@ -6,8 +6,8 @@ import math
 
 import numpy as np
 
-from app.session.settings import Settings, analytic_spare, theory_wa
-from app.session.wanotes import (
+from ssdlab.app.session.settings import Settings, analytic_spare, theory_wa
+from ssdlab.app.session.wanotes import (
     WaReading,
     reading_of,
     recent_wa,
@@ -15,8 +15,8 @@ from app.session.wanotes import (
     wa_note,
     wa_status,
 )
-from model.flash.heldback import held_back_blocks, usable_spare
-from model.flash.theory import wa_for
+from ssdlab.model.flash.heldback import held_back_blocks, usable_spare
+from ssdlab.model.flash.theory import wa_for
 
 
 def test_a_compressing_drive_says_so_beside_the_number():

@@ -7,14 +7,14 @@ import sys
 
 import numpy as np
 
-from model.flash import warm
-from model.flash.drive import Drive
-from model.flash.geometry import FtlConfig, Geometry
+from ssdlab.model.flash import warm
+from ssdlab.model.flash.drive import Drive
+from ssdlab.model.flash.geometry import FtlConfig, Geometry
 
 
 def _in_cache(cache_dir, *args, code=None):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache_dir)}
-    cmd = [sys.executable, "-c", code] if code else [sys.executable, "-m", "app.cli.main",
+    cmd = [sys.executable, "-c", code] if code else [sys.executable, "-m", "ssdlab.app.cli.main",
                                                     *args]
     return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
 
@@ -43,7 +43,7 @@ def test_every_entry_point_is_called_with_the_one_signature_prepare_compiles():
 
 
 def test_an_empty_cache_is_cold_and_asking_compiles_nothing(tmp_path):
-    code = "from model.flash import warm; print(' '.join(warm.missing()))"
+    code = "from ssdlab.model.flash import warm; print(' '.join(warm.missing()))"
     done = _in_cache(tmp_path, code=code)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == [e.name for e in warm.ENTRY_POINTS]
@@ -64,5 +64,5 @@ def test_a_command_on_a_cold_engine_says_so_prepares_it_and_the_next_one_does_no
     second = _in_cache(tmp_path, *args)
     assert second.returncode == 0 and second.stderr == ""
     assert second.stdout.split('"seconds"')[0] == first.stdout.split('"seconds"')[0]
-    check = _in_cache(tmp_path, code="from model.flash import warm; print(warm.is_warm())")
+    check = _in_cache(tmp_path, code="from ssdlab.model.flash import warm; print(warm.is_warm())")
     assert check.stdout.strip() == "True"

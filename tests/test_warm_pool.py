@@ -3,7 +3,7 @@ that fails or dies names the function and the compiler's last word instead of ha
 
 import pytest
 
-from model.flash import warm
+from ssdlab.model.flash import warm
 
 
 def test_the_longest_chain_starts_first_and_callees_come_before_callers():

@@ -1,5 +1,5 @@
 """Writeback thresholds from the host's RAM, early journal commits, and modern discard, on
-small file systems (model/host/writeback.py, journal.py, discard.py)."""
+small file systems (ssdlab/model/host/writeback.py, journal.py, discard.py)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from model.host.discard import freed_entries, merge_extents, modern_runs
-from model.host.ext4layout import BlockAllocator, Layout
-from model.host.fstypes import FsOptions
-from model.host.machine import Machine
-from model.host.partition import Partition
-from model.host.profiles import load_host_profile, load_profile
-from model.host.writeback import GIB, WritebackLimits
+from ssdlab.model.host.discard import freed_entries, merge_extents, modern_runs
+from ssdlab.model.host.ext4layout import BlockAllocator, Layout
+from ssdlab.model.host.fstypes import FsOptions
+from ssdlab.model.host.machine import Machine
+from ssdlab.model.host.partition import Partition
+from ssdlab.model.host.profiles import load_host_profile, load_profile
+from ssdlab.model.host.writeback import GIB, WritebackLimits
 
 MIB = 2**20
 
@@ -192,7 +192,7 @@ do = "sync"
 
 
 def test_scenario_files_choose_the_kernel_era():
-    from model.lab.scenario import (  # noqa: PLC0415 (lab sits above host)
+    from ssdlab.model.lab.scenario import (  # noqa: PLC0415 (lab sits above host)
         ScenarioError,
         parse_scenario,
         run_scenario,

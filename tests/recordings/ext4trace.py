@@ -16,7 +16,7 @@ from pathlib import Path
 
 # Ranges covered with overlaps counted once: the model's count, in sectors here (the
 # recorder puts the repository on sys.path before it imports this module).
-from model.lab.ext4recordings import distinct_bytes as distinct_sectors
+from ssdlab.model.lab.ext4recordings import distinct_bytes as distinct_sectors
 
 TRACEFS = Path("/sys/kernel/tracing")
 

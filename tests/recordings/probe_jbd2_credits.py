@@ -1,6 +1,6 @@
 """Probe (root; not a test): which jbd2 handles an untar and its sync start, with how many
 credits, and when each transaction commits. It made probe_jbd2_credits.txt, the source of
-the handle credits in model/host/journal.py.
+the handle credits in ssdlab/model/host/journal.py.
 
 Like record_ext4.py's untar plan (2 GiB image on a loop device, the scale-1 kernel tree as a
 tar archive, relatime), with the tracefs events block_rq_issue, jbd2_handle_start,
@@ -23,7 +23,7 @@ import loophost as h  # noqa: E402
 import record_ext4 as r  # noqa: E402
 from ext4trace import TRACEFS, run  # noqa: E402
 
-from model.host.filetree import kernel_tree  # noqa: E402
+from ssdlab.model.host.filetree import kernel_tree  # noqa: E402
 
 SCALE = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
 SYNC = sys.argv[2] if len(sys.argv) > 2 else "-f"

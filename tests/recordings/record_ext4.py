@@ -4,7 +4,7 @@ For each configuration this script creates a sparse image file in /tmp, attaches
 loop device, makes an ext4 file system on it (with or without a journal), mounts it with
 the configuration's options and runs the steps of the configuration's plan:
 
-- documented: the workloads of model/host/filetree.py at a small scale: unpack, sync,
+- documented: the workloads of ssdlab/model/host/filetree.py at a small scale: unpack, sync,
   rm -rf, sync, git clone, make, make clean, dd, rm of the dd file, fstrim (format 1
   recordings, ext4_journal_* and ext4_nojournal_*);
 - untar: a real `tar -xf` of a kernel-tree archive (tens of thousands of files), sync,
@@ -75,7 +75,7 @@ from loophost import (  # noqa: E402
     wait_quiet,
 )
 
-from model.host.filetree import (  # noqa: E402
+from ssdlab.model.host.filetree import (  # noqa: E402
     FileSpec,
     build_outputs,
     clone_outputs,

@@ -8,7 +8,7 @@ through tracefs as record_ext4.py does (its Tracer and request counting are reus
   a partial build of named targets runs (make of the objects of a few directories), then
   make clean, then umount. Each command and the sync after it are separate steps.
 - rounds_<discard|fstrim>: a 1 GiB file system is filled to a df use level with many files
-  of log-uniform sizes in a few directories (model/host/fillfiles.py draws them), then three
+  of log-uniform sizes in a few directories (ssdlab/model/host/fillfiles.py draws them), then three
   rounds of: delete a random half, (fstrim), refill; then umount.
 
 Per step: the change of lifetime_write_kbytes (not readable after umount: the umount step
@@ -45,7 +45,7 @@ sys.path.insert(0, str(HERE))
 from ext4trace import EVENTS, Tracer, count_requests, run  # noqa: E402
 from record_ext4 import MKFS_BASE, Payload  # noqa: E402
 
-from model.host.fillfiles import FillPlan, FillSpec  # noqa: E402
+from ssdlab.model.host.fillfiles import FillPlan, FillSpec  # noqa: E402
 
 GIT_MIRROR = Path("/work/.mirror/git+git/repo")
 MAKE_VARS = ["NO_CURL=1", "NO_EXPAT=1", "NO_TCLTK=1", "NO_GETTEXT=1", "NO_PERL=1",
@@ -361,7 +361,7 @@ def record_rounds(trim: str, outdir: Path, idle_s: float = 0.0) -> None:
                  "max_bytes": spec.max_bytes, "percent": FILL_PERCENT,
                  "delete_fraction": DELETE_FRACTION, "rounds": ROUNDS},
         "filled": [len(f) for f in fills], "deleted": [len(d) for d in deletes],
-        "notes": ["files are drawn by model/host/fillfiles.FillPlan with the seed above; "
+        "notes": ["files are drawn by ssdlab/model/host/fillfiles.FillPlan with the seed above; "
                   "a fill writes files until statfs's df use reaches the percent",
                   "the umount step counts traced write bytes (the ext4 counter is gone)"],
         "steps": log.steps})

@@ -1,0 +1,1 @@
+"""SSD Lab: an interactive laboratory that makes SSD write amplification visible."""

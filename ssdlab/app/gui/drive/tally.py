@@ -1,0 +1,133 @@
+"""The live tally beside the block map: the pages behind the write amplification, in plain
+words first and the term second, following what the map shows (each phase of a GC at
+teaching pace too): pages the host wrote, pages written to flash, pages GC copied, and WA as
+flash over host. Under them, what the map shows of a garbage collection, in words.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QWidget
+
+from ssdlab.app.session.wanotes import wa_figure
+
+from ..appearance import theme
+from ..run.runstatus import gc_words
+from ..run.snapshot import Snapshot
+
+ROWS = (
+    ("host", "Pages the host wrote", "host writes: pages the computer sent"),
+    ("flash", "Pages written to flash", "NAND writes: pages programmed, the host's and GC's"),
+    ("copied", "Pages GC copied", "GC copies: valid pages garbage collection moved"),
+    ("wa", "Write amplification = flash ÷ host", "WA: pages written to flash per page the "
+     "host wrote, since the drive was new"),
+)
+
+
+LARGEST_DRIVE_WRITES = 1000  # a run's figures stay within this many drive writes of pages
+
+
+class Tally(QWidget):
+    """The tally beside the map, one row a figure; set_snapshot follows the map."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setAccessibleName("Write tally")
+        self.setAccessibleDescription("Pages the host wrote, pages written to flash, pages "
+                                      "garbage collection copied, and their ratio, the write "
+                                      "amplification, as the run plays.")
+        self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(6, 0, 0, 0)
+        grid.setVerticalSpacing(2)
+        grid.setHorizontalSpacing(6)
+        self.values: dict[str, QLabel] = {}
+        self._names: dict[str, QLabel] = {}
+        self._widths: list[QLabel] = []  # sized for the largest figure (changeEvent)
+        self._user_pages = 0  # the drive's size the widths are for
+        for row, (key, words, term) in enumerate(ROWS):
+            # the words on one line (the WA's on two), the figure beside them: four rows
+            # fit beside the map in the large type of presentation mode too
+            name = QLabel(words.replace(" = ", "\n= "))
+            self._names[key] = name
+            name.setToolTip(term)
+            value = QLabel("-")
+            value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            value.setAccessibleName(words)
+            value.setToolTip(term)
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByKeyboard
+                                          | Qt.TextInteractionFlag.TextSelectableByMouse)
+            font = value.font()
+            font.setBold(True)
+            value.setFont(font)
+            name.setBuddy(value)
+            self._widths.append(value)
+            grid.addWidget(name, row, 0)
+            grid.addWidget(value, row, 1)
+            self.values[key] = value
+        grid.setRowStretch(len(ROWS), 1)
+        # what the map shows of a GC, in words: the drive view puts it under the map, where
+        # a sentence has room in large type too
+        self._fix_widths()
+        self.now = QLabel("")
+        self.now.setWordWrap(True)
+        self.now.setAccessibleName("What garbage collection is doing")
+        self.set_snapshot(None)
+
+    def figure(self, key: str) -> str:
+        """The figure a row shows now ("-" when there is none)."""
+        return self.values[key].text()
+
+    def _fix_widths(self) -> None:
+        """Each figure as wide as the largest this drive's run shows (LARGEST_DRIVE_WRITES
+        drive writes of pages): a tally that widened as its numbers grew narrowed the map
+        beside it, which moved the view a person had zoomed to; one as wide as a 95 GB
+        drive's counts on every drive pushed the window past a 1024 px screen."""
+        largest = f"{max(self._user_pages, 1024) * LARGEST_DRIVE_WRITES:,}"
+        widest = "".join("0" if ch.isdigit() else ch for ch in largest)  # widest digits
+        for value in self._widths:
+            font = value.font()
+            font.setBold(True)
+            value.setFont(font)
+            value.setMinimumWidth(value.fontMetrics().horizontalAdvance(widest))
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt name
+        super().changeEvent(event)
+        if event.type() == event.Type.FontChange:  # presentation type: widths again
+            self._fix_widths()
+            self._name_wa()
+
+    def _name_wa(self) -> None:
+        """The WA row's words on two lines, or on one in large type ("flash ÷ host = WA",
+        the plain words first): the tally's height is its map row's, and a line less there
+        is what lets a window with a kept reference fit 768 lines in presentation mode."""
+        words = ROWS[3][1]
+        short = theme.current().large
+        self._names["wa"].setText("flash ÷ host = WA" if short else words.replace(" = ", "\n= "))
+
+    def set_snapshot(self, snap: Snapshot | None) -> None:
+        if snap is None:
+            for v in self.values.values():
+                v.setText("-")
+            self.now.setText("")
+            return
+        if snap.user_pages != self._user_pages:  # another drive: widths for its figures
+            self._user_pages = snap.user_pages
+            self._fix_widths()
+        c = snap.counters
+        host, flash = c["host_writes"], c["nand_writes"]
+        wa = snap.wa  # the status bar's figure too, from the same snapshot
+        self.values["host"].setText(f"{host:,}")
+        self.values["flash"].setText(f"{flash:,}")
+        self.values["copied"].setText(f"{c['gc_copies']:,}")
+        known = math.isfinite(wa) and host > 0
+        self.values["wa"].setText(wa_figure(wa))
+        ratio = (f"{flash:,} ÷ {host:,}" + ("" if snap.stored == 1 else
+                  f" × {snap.stored:g} (compressed)") if known else ROWS[3][2])
+        # the division itself, shown on hover; said at a listener's pace (frame/speech.py)
+        self.values["wa"].setToolTip(ratio)
+        self.now.setText(gc_words(snap))
+        # two lines kept for the words, said or not: the map never jumps between phases
+        self.now.setMinimumHeight(2 * self.now.fontMetrics().lineSpacing() + 2)

@@ -1,0 +1,159 @@
+"""What the window says about the run in words: `show` fills the workbench's status bar and
+progress line, for one drive or two, from each drive's RunStatus
+(ssdlab/app/gui/run/runstatus.py), `fit` sizes it, `say` puts a notice in it."""
+
+from __future__ import annotations
+
+import math
+import time
+
+from ssdlab.app.session.wanotes import reading_of, spare_detail, wa_note, wa_status
+
+from ..run.runstatus import gc_words, pair_progress
+
+
+def _shown_wa(v) -> float:
+    """The WA of the moment drive view v's map shows (a GC's phase at teaching pace), the
+    figure its tally shows too: both read it from the same snapshot."""
+    snap = v.blockmap.snapshot if v.shows_own_drive and v.blockmap.snapshot is not None \
+        else v.snapshot
+    return snap.wa if snap is not None else math.nan
+
+
+def show(w) -> None:
+    """The status bar and progress line of workbench w from its drives' newest snapshots
+    (capacity, fill, time and speed are drive A's; the WA is each drive's)."""
+    drop_stale_notice(w)
+    a = w.views[0]
+    snap = a.snapshot
+    if snap is None:
+        return
+    s = a.settings
+    g = s.geometry()
+    w.status["capacity"].setText(
+        f"{g.user_bytes / 2**20:,.0f} MiB user, {g.physical_bytes / 2**20:,.0f} MiB flash, "
+        f"{g.blocks:,} blocks")
+    w.status["fill"].setText(f"fill {100 * float(snap.valid.sum()) / snap.user_pages:.1f} %")
+    # with two drives the figures left of the WA are drive A's: the time says so
+    who = "A " if len(w.views) > 1 else ""
+    w.status["time"].setText(f"{who}sim {snap.sim_s:,.2f} s" if s.profile
+                             else f"{who}sim time -")
+    w.status["speed"].setText(a.run_status.speed(snap, time.perf_counter(), a.fps()))
+    show_wa(w)
+    if len(w.views) == 1:
+        progress = a.run_status.progress(snap)
+        if said_under_map(w):  # the GC stepped is named under the map: not twice
+            progress = progress.removesuffix(f" · {gc_words(snap)}")
+        w.progress_label.setText(progress)
+        note = wa_note(s, reading_of(snap.series, float(snap.valid.sum()) >= snap.user_pages))
+    else:
+        b = w.views[1]
+        w.progress_label.setText(pair_progress(snap, b.snapshot or snap, a.progress(),
+                                               b.progress()))
+        note = ""  # the note explains one drive's figure: with two it would name only A's
+    if w.notice and not said_under_map(w):  # a breakpoint that paused the run, until
+        w.progress_label.setText(f"{w.progress_label.text()} · {w.notice}")  # the next run
+    elif w.said_notice and w.said_notice == w.notice and w.status_message.message() != w.notice:
+        # said on the progress line, then the map's sentence took over naming the GC (an
+        # animated run plays the breakpoint's GC a moment after the notice): the bar says why
+        w.status_message.set_message(w.notice)
+        w.dismiss_button.show()
+    w.wa_note.setText(note)
+    w.wa_note.setToolTip(spare_detail(s) or "Why the write amplification shown is what it is.")
+    w.wa_note.setVisible(bool(note))
+    w.speech.status_shown()  # a screen reader hears the figures at a listener's pace
+
+
+def said_under_map(w) -> bool:
+    """The sentence under the single map says what the map shows of a GC (a breakpoint on
+    one, a GC stepped): the notice about it is not repeated on the progress line, whose
+    second line squashed the tally beside the map at 1024 x 768 in presentation type."""
+    now = w.views[0].tally.now
+    return len(w.views) == 1 and now.isVisible() and bool(now.text())
+
+
+def show_wa(w) -> None:
+    """The status bar's WA of each drive, for the moment its map shows: called for each
+    snapshot and for each phase of a GC the map plays at teaching pace, as the tally is."""
+    texts = [wa_status(v.settings, _shown_wa(v)) for v in w.views]
+    if len(texts) == 1:
+        w.status["wa"].setText(texts[0])
+        return
+    # "(compressed)" once, at the end, when it explains both
+    tail = " (compressed)" if all(t.endswith(" (compressed)") for t in texts) else ""
+    texts = [t.removesuffix(tail) for t in texts]
+    w.status["wa"].setText(f"A: {texts[0]}  B: {texts[1]}{tail}")
+
+
+def fit(w) -> None:
+    """Which status figures show: at 18 pt the bar has room for the run's figures, not the
+    drive's size; with two drives, for their WA only (at 1024 px)."""
+    present, two, lesson = w.presentation.on, len(w.views) > 1, w.in_lesson
+    shown = {"capacity": not present, "fill": not (present and two), "wa": True,
+             "time": not (present and two), "speed": not (present and two)}
+    for key, label in w.status.items():  # in a lesson they would describe the wrong drive
+        label.setVisible(shown[key] and not lesson)
+
+
+def install(w) -> None:
+    """The status bar's message label: a widget in the bar's layout, left of the figures,
+    so a message never paints over them (QStatusBar's own message did, at 1024 px); beside
+    it a button that dismisses it (Tab to it, Space), shown while there is a message."""
+    from PySide6.QtWidgets import QSizePolicy, QToolButton
+
+    from .messagelabel import MessageLabel
+
+    label = w.status_message = MessageLabel()
+    label.setObjectName("message")
+    # the bar never widens for a message: one too long for its room goes to the
+    # progress line, which wraps (say)
+    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    w.statusBar().addWidget(label, 1)
+    close = w.dismiss_button = QToolButton()
+    close.setText("\N{MULTIPLICATION SIGN}")
+    close.setAccessibleName("Dismiss the message")
+    close.setToolTip("Dismiss the message (it stays until dismissed or replaced).")
+    close.clicked.connect(lambda: say(w, ""))
+    # as tall as the bar the figures make, never taller: at 18 pt its frame made the bar,
+    # and the window, 7 px taller than 768 px
+    close.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Ignored)
+    close.hide()
+    w.statusBar().addWidget(close)
+    w.said_notice = ""
+
+
+def say(w, text: str) -> None:
+    """The window's one way to tell the person something: it stays until the next message
+    or until dismissed, and a screen reader is told it (assertively for a breakpoint's
+    notice). It goes in the status bar where the figures leave room for it (at 18 pt
+    with two drives they leave little: "Breakpoint (A): GC number 50: block 190, 56 va"
+    ran into them); a breakpoint's notice too long for it goes on the progress line, its own
+    row, which wraps; another is shortened in the middle. "" clears it."""
+    label = w.status_message
+    before = label.message()
+    bar = w.statusBar()
+    used = sum(lab.width() + bar.layout().spacing() for lab in w.status.values()
+               if lab.isVisible())
+    room = bar.width() - used - w.dismiss_button.sizeHint().width() - 24
+    # a breakpoint's notice is cleared with the notice (show: a run resumed or was reset)
+    w.said_notice = text if text and text == w.notice else ""
+    too_long = bar.fontMetrics().horizontalAdvance(text) > room
+    if w.said_notice and too_long and not said_under_map(w):
+        label.set_message("")  # the progress line, which wraps, names it whole (show)
+        w.progress_label.setText(text)
+    else:  # shortened in the middle to the label's room, never over the figures (when the
+        label.set_message(text)  # map's sentence names the GC, the bar still says why)
+    label.setToolTip(text)
+    w.dismiss_button.setVisible(bool(label.message()))
+    if text and text != before:
+        w.speech.say(text, assertive=bool(w.said_notice), source=label)
+
+
+def drop_stale_notice(w) -> None:
+    """A breakpoint's message goes once the run it paused resumes or the drive is reset
+    (send_all clears w.notice then)."""
+    if w.said_notice and w.said_notice != w.notice:
+        if w.status_message.message() == w.said_notice:
+            w.status_message.set_message("")
+            w.dismiss_button.hide()
+        w.said_notice = ""

@@ -1,0 +1,252 @@
+"""The lesson panel's step page (ssdlab/app/gui/lessons/lessonpanel.py): its widgets (the step's
+text, the prediction's choices or estimate, the run box, the quiz box, Back and Next) and the
+predict and quiz steps shown on it. A mixin of LessonPanel: it uses the panel's play,
+results and signals.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ssdlab.lessons.quiz import QuizAnswerError
+
+from ..appearance.announce import announce
+from ..appearance.flowlayout import FlowLayout
+from ..appearance.fullnote import FullNote
+from ..appearance.linkring import LinkBrowser
+from .lessonhome import bold
+
+ASSETS = Path(__file__).resolve().parents[3] / "assets"
+
+
+class StepPage:
+    """LessonPanel methods that build the step page and show predictions and quizzes."""
+
+    def _step_page(self) -> None:
+        page = QWidget()
+        v = QVBoxLayout(page)
+        # the page's wrapped lines claim their height: at 18 pt on a 1.5x screen the run's
+        # note took six lines counted as one, and Cancel lay under the progress bar
+        self.title = bold(FullNote(), 1.15)
+        self.where = FullNote()
+        self.where.setObjectName("note")
+        v.addWidget(self.title)
+        v.addWidget(self.where)
+        self.body = LinkBrowser()
+        self.body.setAccessibleName("Lesson text")
+        self.body.setOpenLinks(False)
+        self.body.anchorClicked.connect(self._link)
+        self.body.setSearchPaths([str(ASSETS)])
+        v.addWidget(self.body, 3)
+
+        self.predict_box = QWidget()
+        pv = QVBoxLayout(self.predict_box)
+        pv.setContentsMargins(0, 0, 0, 0)
+        # a list, not radio buttons: a choice is a sentence, and it must wrap in a narrow panel
+        self.choices = QListWidget()
+        self.choices.setAccessibleName("Your prediction")
+        self.choices.setWordWrap(True)
+        self.choices.setToolTip("Click the answer you expect; you can change it until the "
+                                "run.")
+        self.choices.itemClicked.connect(lambda item: self._chose(self.choices.row(item)))
+        self.choices.itemActivated.connect(lambda item: self._chose(self.choices.row(item)))
+        pv.addWidget(self.choices)
+        row = QHBoxLayout()
+        self.estimate = QDoubleSpinBox()
+        self.estimate.setAccessibleName("Your estimate")
+        self.estimate.setDecimals(2)
+        self.estimate.setRange(0.0, 1e6)
+        self.estimate.setMinimumWidth(60)
+        self.estimate_button = QPushButton("Save estimate")
+        self.estimate_button.clicked.connect(self._estimated)
+        row.addWidget(self.estimate, 1)
+        row.addWidget(self.estimate_button)
+        pv.addLayout(row)
+        v.addWidget(self.predict_box)
+        self.predict_box.setSizePolicy(QSizePolicy.Policy.Preferred,
+                                       QSizePolicy.Policy.Maximum)
+
+        self.run_box = QWidget()
+        rv = QVBoxLayout(self.run_box)
+        rv.setContentsMargins(0, 0, 0, 0)
+        # Cancel goes under Run where the panel is narrow: side by side at 18 pt ("Run 4
+        # configurations", Cancel) they made the panel 391 px, the window wider than 1024
+        buttons = QWidget()
+        row = FlowLayout(buttons)
+        self.run_button = QPushButton("Run")
+        self.run_button.clicked.connect(self.start_job)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop the run (Esc); what finished is kept.")
+        self.cancel_button.clicked.connect(self.cancel_job)
+        row.addWidget(self.run_button)
+        row.addWidget(self.cancel_button)
+        rv.addWidget(buttons)
+        self.bar = QProgressBar()
+        self.bar.setRange(0, 1000)
+        self.bar.setTextVisible(False)
+        rv.addWidget(self.bar)
+        self.run_note = FullNote()
+        rv.addWidget(self.run_note)
+        v.addWidget(self.run_box)
+
+        self.quiz_box = QWidget()
+        qv = QVBoxLayout(self.quiz_box)  # the answer gets the whole width: it is a sentence
+        qv.setContentsMargins(0, 0, 0, 0)
+        self.quiz_answer = QLineEdit()
+        self.quiz_answer.setAccessibleName("Your answer")
+        self.quiz_answer.setPlaceholderText("write 3 5; trim 10-12; gc 4")
+        self.quiz_answer.returnPressed.connect(self.check_quiz)
+        self.quiz_button = QPushButton("Check")
+        self.quiz_button.clicked.connect(self.check_quiz)
+        self.reveal_button = QPushButton("Show answer")
+        self.reveal_button.clicked.connect(self.reveal_quiz)
+        qv.addWidget(self.quiz_answer)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.quiz_button)
+        buttons.addWidget(self.reveal_button)
+        buttons.addStretch(1)
+        qv.addLayout(buttons)
+        v.addWidget(self.quiz_box)
+        self.feedback = FullNote()
+        self.feedback.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        v.addWidget(self.feedback)
+
+        self.filler = QWidget()  # takes the room a short step leaves, above Back / Next
+        self.filler.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
+        v.addWidget(self.filler, 1)
+        row = QHBoxLayout()
+        self.back_button = QPushButton("Back")
+        self.back_button.clicked.connect(self.back)
+        self.next_button = QPushButton("Next")
+        self.next_button.clicked.connect(self.next)
+        self.leave_button = QPushButton("Lessons")
+        self.leave_button.setToolTip("Back to the list of lessons; your place is kept.")
+        self.leave_button.clicked.connect(self.leave)
+        row.addWidget(self.back_button)
+        row.addWidget(self.next_button)
+        row.addStretch(1)
+        row.addWidget(self.leave_button)
+        v.addLayout(row)
+        self.pages.addWidget(page)
+
+    def _locked(self, step) -> bool:
+        """A prediction about a run already made cannot change (the outcome is known)."""
+        m = step.measure
+        return m is not None and (m.run in self.play.runs or (
+            m.over is not None and m.over.run in self.play.runs))
+
+    def _show_predict(self, step) -> None:
+        self.predict_box.show()
+        answer = self.play.answers.get(step.id)
+        locked = self._locked(step)
+        self.choices.clear()
+        for c in step.choices:
+            self.choices.addItem(QListWidgetItem(c.text))
+        self.choices.setVisible(bool(step.choices))
+        self.choices.setEnabled(not locked)
+        if answer is not None and step.choices:
+            self.choices.setCurrentRow(int(answer))
+        else:
+            self.choices.clearSelection()
+            self.choices.setCurrentRow(-1)
+        self.choices.setSpacing(3)
+        self._fit_choices()
+        numeric = not step.choices
+        self.estimate.setVisible(numeric)
+        self.estimate_button.setVisible(numeric)
+        if numeric:
+            self.estimate.setSuffix(f" {step.unit}" if step.unit else "")
+            self.estimate.setEnabled(not locked)
+            self.estimate_button.setEnabled(not locked)
+            if answer is not None:
+                self.estimate.setValue(answer)
+        if locked:
+            self.feedback.setText("The run is done: this prediction is kept as you made it.")
+
+    def _fit_choices(self) -> None:
+        """As tall as the wrapped answers need (sizeHintForRow is not yet wrapped)."""
+        fm = self.choices.fontMetrics()
+        width = max(80, self.body.width() - 30)
+        flags = int(Qt.AlignmentFlag.AlignLeft) | int(Qt.TextFlag.TextWordWrap)
+        rows = sum(fm.boundingRect(0, 0, width, 10000, flags, self.choices.item(i).text())
+                   .height() + 2 * self.choices.spacing() + 4
+                   for i in range(self.choices.count()))
+        self.choices.setFixedHeight(min(360, rows + 2 * self.choices.frameWidth() + 4))
+
+    def _chose(self, i: int) -> None:
+        self.play.predict(self.step, i)
+        self.progress.remember(self.lesson.id, self.step.id, i)
+        self.feedback.setText("Prediction saved. Next: the run.")
+        announce(self.feedback, self.feedback.text())
+        self._update_next()
+        self._show_results()
+
+    def _estimated(self) -> None:
+        value = self.estimate.value()
+        if not (value > 0 and math.isfinite(value)):
+            self.feedback.setText("Estimate: enter a number above 0.")
+            announce(self.feedback, self.feedback.text())
+            return
+        self.play.predict(self.step, value)
+        self.progress.remember(self.lesson.id, self.step.id, value)
+        self.feedback.setText("Estimate saved. Next: the run.")
+        announce(self.feedback, self.feedback.text())
+        self._update_next()
+        self._show_results()
+
+    def predict(self, answer: float) -> None:
+        """Answer the current predict step (the keyboard and tests use this)."""
+        if self.step.choices:
+            item = self.choices.item(int(answer))
+            self.choices.setCurrentItem(item)
+            self.choices.itemClicked.emit(item)
+        else:
+            self.estimate.setValue(answer)
+            self._estimated()
+
+    def _show_quiz_states(self, step) -> None:
+        try:
+            blocks = self.play.quiz_blocks(step)
+        except KeyError:  # a quiz on a run not played yet
+            blocks = [("From the run", "Run the lesson's runs first.")]
+        self.quiz_answer.setPlaceholderText(self.play.quiz_hint(step))
+        self.results.show_states(blocks)
+
+    def check_quiz(self) -> None:
+        step = self.step
+        try:
+            verdict = self.play.check_quiz(step, self.quiz_answer.text())
+        except (QuizAnswerError, ValueError) as e:
+            self.feedback.setText(f"Answer: {e}")
+            self.quiz_outcome = "unreadable"  # where focus goes next (keepfocus.py)
+        except KeyError:
+            self.feedback.setText("Run the lesson's runs first: this quiz is about them.")
+            self.quiz_outcome = None
+        else:
+            self.reveal_button.setEnabled(True)
+            self.quiz_outcome = "right" if verdict.correct else "wrong"
+            self.feedback.setText("Right: that is what the drive did." if verdict.correct
+                                  else "Not quite: " + "; ".join(verdict.feedback))
+        announce(self.feedback, self.feedback.text())  # a screen reader hears the verdict
+
+    def reveal_quiz(self) -> None:
+        try:
+            self.feedback.setText(f"The answer: {self.play.quiz_truth(self.step)}")
+        except KeyError:
+            self.feedback.setText("Run the lesson's runs first: this quiz is about them.")
+        announce(self.feedback, self.feedback.text())

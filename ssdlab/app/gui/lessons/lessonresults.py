@@ -1,0 +1,174 @@
+"""What a lesson's run produced, drawn: its charts (runchartview.py: every configuration its
+own labelled line or bar, so a comparison never erases the first run) and, beside them, each
+prediction about the run with the outcome on the same axis (predictionview.py), or a quiz's
+two states. The data come from ssdlab/lessons/charts.py; nothing here computes a figure.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QFontMetrics, QTextDocument
+from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
+
+from ssdlab.app.palette import RIGHT_ANSWER_LABEL
+from ssdlab.lessons.charts import PredictionPicture, RunChart
+
+from ..appearance import theme
+from .predictionview import PredictionView
+from .runchartview import RunChartView
+
+MIN_TABLE_SCALE = 0.6  # a table's type is never smaller than this share of the theme's
+
+
+def _bold_label(text: str) -> QLabel:
+    label = QLabel(text)
+    f = QFont(label.font())
+    f.setBold(True)
+    label.setFont(f)
+    return label
+
+
+class LessonResults(QScrollArea):
+    """The lesson's tab beside the workbench charts: the run's charts, then each
+    prediction beside its outcome, with a legend of the marks."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._inner = QWidget()
+        self._layout = QVBoxLayout(self._inner)
+        self._layout.setContentsMargins(4, 4, 4, 4)
+        self.setWidget(self._inner)
+        self.charts: list[RunChartView] = []
+        self.predictions: list[PredictionView] = []
+        self.tables: list[QLabel] = []  # a quiz's monospaced states, fitted to the width
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.note.setObjectName("note")
+        # Tab stops here (it scrolls): a screen reader hears what it holds, a quiz's two
+        # states above all (the quiz cannot be answered without them)
+        self.setAccessibleName("Lesson results")
+
+    def _describe(self) -> None:
+        """Its words (headings, states, keys, legends, notes) as its accessible description."""
+        words = []
+        for label in self._inner.findChildren(QLabel):
+            if label.isHidden() or not label.text():
+                continue
+            text = label.text()
+            if label.textFormat() != Qt.TextFormat.PlainText and "<" in text:  # html
+                doc = QTextDocument()
+                doc.setHtml(text)
+                text = doc.toPlainText()
+            words.append(text)
+        self.setAccessibleDescription("\n".join(words))
+
+    def clear(self) -> None:
+        while self._layout.count():
+            item = self._layout.takeAt(0)
+            w = item.widget()
+            if w is not None and w is not self.note:
+                w.hide()  # at once: deleteLater alone leaves it drawn until the next loop
+                w.deleteLater()
+        self.charts, self.predictions, self.tables = [], [], []
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setAccessibleDescription("")
+
+    def _fit_tables(self) -> None:
+        """Monospaced tables in the theme's size, smaller (down to MIN_TABLE_SCALE) where
+        the view is narrower than their widest row: a column of values is never cut off.
+        Narrower still, the view scrolls sideways."""
+        # room as if the vertical scroll bar were shown: it appears once the text is set, and
+        # a table fitted without it would push the view into scrolling sideways
+        room = (self.width() - 2 * self.frameWidth() - self.verticalScrollBar().sizeHint().width()
+                - 2 * self._layout.contentsMargins().left() - 8)
+        base = theme.current().font_pt
+        for body in self.tables:
+            font = QFont("DejaVu Sans Mono")
+            font.setStyleHint(QFont.StyleHint.Monospace)
+            scale = 1.0
+            while True:  # type does not scale linearly (hinting): measure each size tried
+                font.setPointSizeF(base * scale)
+                widest = max((QFontMetrics(font).horizontalAdvance(line)
+                              for line in body.text().split("\n")), default=0)
+                if widest <= room or scale <= MIN_TABLE_SCALE or room <= 0:
+                    break
+                scale = max(MIN_TABLE_SCALE, min(scale * 0.95, scale * room / widest))
+            body.setFont(font)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded if self.tables
+                                          else Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt name
+        super().resizeEvent(event)
+        if self.tables:
+            self._fit_tables()
+
+    def show_states(self, parts: list[tuple[str, str]]) -> None:
+        """Blocks of monospaced text with a heading each (a quiz's two drive states): here,
+        where there is width for them, rather than in the narrow lesson text."""
+        self.clear()
+        for heading, text in parts:
+            self._layout.addWidget(_bold_label(heading))
+            # a reading opens with a sentence (which drive): it wraps; the table under it
+            # keeps its columns, so it never wraps
+            lines = text.split("\n")
+            prose = next((i for i, line in enumerate(lines) if "  " in line), len(lines))
+            if prose:
+                said = QLabel("\n".join(lines[:prose]))
+                said.setTextFormat(Qt.TextFormat.PlainText)
+                said.setWordWrap(True)
+                # a wrapping label asks for a wide minimum of its own; the view's width rules
+                said.setMinimumWidth(40)
+                self._layout.addWidget(said)
+            body = QLabel("\n".join(lines[prose:]))
+            body.setTextFormat(Qt.TextFormat.PlainText)
+            body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            self._layout.addWidget(body)
+            self.tables.append(body)
+        self._fit_tables()
+        self.note.setText("")
+        self._layout.addWidget(self.note)
+        self._layout.addStretch(1)
+        self._describe()
+
+    def show_results(self, charts: list[RunChart], pictures: list[PredictionPicture],
+                     note: str = "") -> None:
+        self.clear()
+        # the prediction first: the guess beside the outcome is the point of the lesson
+        if any(p.kind == "compare" for p in pictures):
+            key = QLabel("Each figure as the article (or the published model) gives it, and "
+                         "as the simulation gives it.")
+            key.setWordWrap(True)
+            key.setObjectName("note")
+            self._layout.addWidget(key)
+        elif pictures:
+            key = QLabel("Yours in orange, outlined in dashes (a diamond for an estimate); "
+                         "the drive's result is the dot; the right answer is outlined solid "
+                         f"and marked \u201c{RIGHT_ANSWER_LABEL}\u201d.")
+            key.setWordWrap(True)
+            key.setObjectName("note")
+            self._layout.addWidget(key)
+        for picture in pictures:
+            view = PredictionView()
+            view.show_picture(picture)
+            self._layout.addWidget(view)
+            self.predictions.append(view)
+        for data in charts:
+            view = RunChartView()
+            view.show_chart(data)
+            view.setMinimumHeight(260)
+            self._layout.addWidget(view)
+            self.charts.append(view)
+            legend = QLabel(view.legend_html())
+            legend.setWordWrap(True)
+            self._layout.addWidget(legend)
+            if view.caption:
+                cap = QLabel("Steps: " + view.caption)
+                cap.setWordWrap(True)
+                cap.setObjectName("note")
+                self._layout.addWidget(cap)
+        self.note.setText(note)
+        self._layout.addWidget(self.note)
+        self._layout.addStretch(1)
+        self._describe()

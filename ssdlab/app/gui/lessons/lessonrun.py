@@ -1,0 +1,155 @@
+"""A lesson's long work in a thread of its own: a run step's configurations, or a compare
+step's replay of a documented experiment, through the same LessonPlay the headless player
+uses, so the window shows exactly the numbers `ssdlab lesson run` prints.
+
+The thread reports progress, each configuration as it finishes, and (a few times a second)
+a snapshot of the drive being run for the block map: per slot, the configuration's index
+in its step (two configurations run side by side fill slots 0 and 1 at once). cancel() is
+honoured between chunks of work; the play keeps every configuration that finished before it.
+
+A step to watch (pace "teach") hands its first GCs here as they happen: the thread publishes
+them as the frames of one snapshot (the victim marked, its pages moved, the erase) and waits
+until the display has played them (release()) or the student skips to the end (skip()).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import replace
+
+from PySide6.QtCore import QThread, Signal
+
+from ssdlab.lessons.lesson import LessonError
+from ssdlab.lessons.player import Cancelled, LessonPlay
+from ssdlab.model.flash.drive import Drive
+from ssdlab.model.flash.gcwatch import TEACH_GCS
+
+from ..run.snapshot import Snapshot, drive_snapshot, phase_snapshot
+
+FRAME_S = 1 / 15  # block-map snapshots at most this often
+
+
+class LessonJob(QThread):
+    progress = Signal(str, float)  # what is running, fraction done
+    config_done = Signal(object)  # a ssdlab.lessons.player.ConfigResult
+    drive_ready = Signal(int)  # take_snapshot(slot) has a new snapshot
+    finished_ok = Signal(object)  # list of ConfigResult (run) or of Row (compare)
+    failed = Signal(str)
+    cancelled = Signal()
+
+    def __init__(self, play: LessonPlay, step, parent=None):
+        super().__init__(parent)
+        self.play = play
+        self.step = step
+        self._cancel = threading.Event()
+        self._lock = threading.Lock()
+        self._latest: dict[int, Snapshot] = {}
+        self._seq = 0
+        self._last: dict[int, float] = {}
+        self._label = ""
+        self._drives: dict[int, Drive] = {}  # slot -> the drive of a configuration under way
+        self._finals: dict[int, Snapshot] = {}  # configuration index -> its drive at the end
+        self.paced = getattr(step, "pace", "full") == "teach"
+        self._skip = threading.Event()  # the student chose "Skip to end"
+        self._released = threading.Event()  # the display has played the GCs held
+        # the GCs held: (number of the first, GCs played, GCs after them in the same write)
+        self.gc_held = (0, 0, 0)
+
+    def cancel(self) -> None:
+        self._cancel.set()
+        self._released.set()
+
+    def skip(self) -> None:
+        """Stop watching GCs: the run goes on to its end at full speed."""
+        self._skip.set()
+        self._released.set()
+
+    @property
+    def skipped(self) -> bool:
+        return self._skip.is_set()
+
+    def release(self) -> None:
+        """The display has played the GCs held: the run goes on."""
+        self._released.set()
+
+    def _watch_gc(self, drive: Drive, phases: list, first: int, index: int) -> None:
+        """GCs one host page's write made, on the thread: published as frames (the first
+        TEACH_GCS of the run; a burst beyond them is counted, not played), then the thread
+        waits for the display. The drive is not touched until it is released."""
+        if self._cancel.is_set() or self._skip.is_set():
+            return
+        n = len(phases) // 3
+        keep = max(1, min(n, TEACH_GCS - first + 1))
+        self._released.clear()
+        with self._lock:
+            self._seq += 1
+            base = drive_snapshot(drive, self._seq, segment=self._label, running=True)
+            frames = tuple(phase_snapshot(base, p) for p in phases[:3 * keep])
+            self.gc_held = (first, keep, n - keep)
+            self._latest[0] = replace(base, gc_frames=frames, gc_serial=self._seq)
+        self.drive_ready.emit(0)
+        self._released.wait()
+
+    def take_snapshot(self, slot: int = 0) -> Snapshot | None:
+        with self._lock:
+            return self._latest.pop(slot, None)
+
+    def _progress(self, what: str, fraction: float) -> None:
+        self._label = what
+        self.progress.emit(what, float(fraction))
+
+    def final_snapshot(self, index: int) -> Snapshot | None:
+        """The drive of the step's configuration `index` as it ended (None: not yet)."""
+        with self._lock:
+            return self._finals.get(index)
+
+    def _observe(self, drive: Drive, slot: int, force: bool = False) -> Snapshot | None:
+        self._drives[slot] = drive
+        now = time.perf_counter()
+        if not force and now - self._last.get(slot, 0.0) < FRAME_S:
+            return None
+        self._last[slot] = now
+        with self._lock:
+            self._seq += 1
+            snap = self._latest[slot] = drive_snapshot(drive, self._seq, segment=self._label,
+                                                       running=not force)
+        self.drive_ready.emit(slot)
+        return snap
+
+    def _config_done(self, result) -> None:
+        """A configuration finished: the map shows its drive as it ended, and keeps it for
+        the steps that ask about this configuration."""
+        index = next(i for i, c in enumerate(self.step.configs) if c is result.config)
+        # one after another, every configuration runs in slot 0; side by side, in its own
+        slot = index if self.play.paired(self.step) else 0
+        drive = self._drives.pop(slot, None)
+        if drive is not None:
+            self._label = f"{result.config.label}: done"
+            snap = self._observe(drive, slot, force=True)
+            with self._lock:
+                self._finals[index] = snap
+        self.config_done.emit(result)
+
+    def run(self) -> None:
+        play = self.play
+        play.progress, play.cancel = self._progress, self._cancel.is_set
+        play.observe = self._observe if getattr(self.step, "blockmap", False) else None
+        if self.paced:
+            play.watch_gc, play.skip_watch = self._watch_gc, self._skip.is_set
+        try:
+            if self.step.kind == "run":
+                out = play.run(self.step, on_config=self._config_done)
+            else:
+                out = play.compare(self.step)
+        except Cancelled:
+            self.cancelled.emit()
+        except (LessonError, ValueError, MemoryError) as e:
+            self.failed.emit(str(e) or type(e).__name__)
+        except Exception as e:  # noqa: BLE001 - a message in the panel, never a traceback
+            self.failed.emit(f"{type(e).__name__}: {e}")
+        else:
+            self.finished_ok.emit(out)
+        finally:
+            play.progress = play.cancel = play.observe = None
+            play.watch_gc = play.skip_watch = None

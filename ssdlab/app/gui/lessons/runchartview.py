@@ -1,0 +1,143 @@
+"""One chart of a lesson's run (RunChartView): every configuration its own labelled line or
+bar, in a colour of its own (never the prediction's orange), so a comparison never erases
+the first run. The chart comes from ssdlab/lessons/charts.py; nothing here computes a figure.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCharts import (
+    QBarCategoryAxis,
+    QBarSeries,
+    QBarSet,
+    QChart,
+    QChartView,
+    QLineSeries,
+    QValueAxis,
+)
+from PySide6.QtCore import QMargins, QPointF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+
+from ssdlab.lessons.charts import RunChart
+
+from ..appearance import theme
+
+
+def run_colour(i: int) -> str:
+    """A configuration's colour: the theme's series without orange, which marks the
+    student's prediction in the pictures above the chart."""
+    s = theme.current().series  # blue, orange, bluish green, vermillion, sky blue, purple
+    colours = [s[0], s[3], s[5], s[4], s[2], s[7]]  # no orange; green (right) comes late
+    return colours[i % len(colours)]
+
+
+def results_font(scale: float = 1.0) -> QFont:
+    f = QFont()
+    f.setPointSizeF(theme.current().font_pt * scale)
+    return f
+
+
+class RunChartView(QChartView):
+    """One RunChart: lines (x shared) or grouped bars (one group per step)."""
+
+    def __init__(self, parent=None):
+        self._chart = QChart()
+        super().__init__(self._chart, parent)
+        self.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.setMinimumSize(200, 200)
+        self._chart.setMargins(QMargins(2, 2, 2, 2))
+        self._chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
+        self.chart_data: RunChart | None = None
+        self.caption = ""
+
+    def legend_html(self) -> str:
+        """A legend that wraps: a colour square and the configuration's label each."""
+        data = self.chart_data
+        if data is None:
+            return ""
+        return " ".join(f'<span style="color:{run_colour(i)}">■</span>&nbsp;'
+                        f"{s.label}&nbsp;&nbsp;" for i, s in enumerate(data.series))
+
+    def labels(self) -> list[str]:
+        """The legend's labels (for tests and screenshots)."""
+        out = []
+        for s in self._chart.series():
+            if isinstance(s, QBarSeries):
+                out += [b.label() for b in s.barSets()]
+            else:
+                out.append(s.name())
+        return out
+
+    def show_chart(self, data: RunChart) -> None:
+        self.chart_data = data
+        c, t = self._chart, theme.current()
+        c.removeAllSeries()
+        for axis in c.axes():
+            c.removeAxis(axis)
+        # the unit goes in the title: a short chart has no room for a two-line axis title
+        c.setTitle(f"{data.title} ({data.y_unit})" if data.y_unit else data.title)
+        c.setBackgroundBrush(QColor(t.colour("chart_background")))
+        fg = QColor(t.colour("text"))
+        c.setTitleBrush(fg)
+        c.setTitleFont(results_font())
+        c.legend().hide()  # a wrapping legend under the chart instead (long labels)
+        y_axis = QValueAxis()
+        y_axis.setTitleText(data.y_label)
+        y_axis.setLabelFormat("%.3g")
+        values = [v for s in data.series for v in s.y if math.isfinite(v)]
+        top = max(values, default=1.0)
+        y_axis.setRange(0.0, top * 1.1 if top > 0 else 1.0)
+        y_axis.applyNiceNumbers()
+        y_axis.setLabelFormat("%.0f" if top >= 100 else "%.3g")  # never "1.5e+03"
+        if data.kind == "lines":
+            x_axis = QValueAxis()
+            x_axis.setTitleText(f"{data.x_label} ({data.x_unit})" if data.x_unit
+                                else data.x_label)
+            x_axis.setLabelFormat("%.2g")
+            x_axis.setRange(0.0, max(data.x, default=1.0))
+            c.addAxis(x_axis, Qt.AlignmentFlag.AlignBottom)
+            c.addAxis(y_axis, Qt.AlignmentFlag.AlignLeft)
+            for i, s in enumerate(data.series):
+                line = QLineSeries()
+                line.setName(s.label)
+                for x, y in zip(s.x or data.x, s.y, strict=False):
+                    if math.isfinite(y):
+                        line.append(QPointF(x, y))
+                pen = QPen(QColor(run_colour(i)))
+                pen.setWidthF(t.line_width)
+                line.setPen(pen)
+                line.setPointsVisible(True)
+                c.addSeries(line)
+                line.attachAxis(x_axis)
+                line.attachAxis(y_axis)
+            self.caption = ""
+        else:
+            # numbers under the bars, names in a caption that wraps: a step's name ("rm -rf
+            # of the tree") does not fit under a bar in a narrow panel
+            cats = [str(i + 1) for i in range(len(data.categories))]
+            x_axis = QBarCategoryAxis()
+            x_axis.append(cats)
+            many = len(cats) > 12  # numbers would be cut to "..."; the caption names them
+            x_axis.setLabelsVisible(not many)
+            x_axis.setTitleText("steps, left to right" if many else "step")
+            c.addAxis(x_axis, Qt.AlignmentFlag.AlignBottom)
+            c.addAxis(y_axis, Qt.AlignmentFlag.AlignLeft)
+            bars = QBarSeries()
+            for i, s in enumerate(data.series):
+                bar = QBarSet(s.label)
+                bar.append([v if math.isfinite(v) else 0.0 for v in s.y]
+                           + [0.0] * (len(cats) - len(s.y)))
+                bar.setColor(QColor(run_colour(i)))
+                bar.setBorderColor(QColor(t.colour("chart_background")))
+                bars.append(bar)
+            c.addSeries(bars)
+            bars.attachAxis(x_axis)
+            bars.attachAxis(y_axis)
+            self.caption = " · ".join(data.categories)
+        for axis in (x_axis, y_axis):
+            axis.setLabelsColor(fg)
+            axis.setTitleBrush(fg)
+            axis.setLabelsFont(results_font())
+            axis.setTitleFont(results_font())
+            axis.setGridLineColor(QColor(t.colour("chart_grid")))

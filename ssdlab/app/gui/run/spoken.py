@@ -1,0 +1,83 @@
+"""A drive and its charts in the sentences a screen reader speaks, from a snapshot's figures
+(the GUI computes no physics: counts of blocks by state, the counters' ratio, the analytic
+level the session already has). No Qt: ssdlab/app/gui/frame/speech.py hands them to the
+accessibility tree, ssdlab/app/gui/frame/announcer.py decides when."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ssdlab.model.flash.amplification import page_wa
+from ssdlab.model.flash.state import BLOCK_FREE, BLOCK_OPEN
+
+from .snapshot import Snapshot
+
+
+def wa_now(snap: Snapshot) -> float:
+    """The write amplification the window shows for snap: its WA series' last point, else
+    the counters' flash ÷ host (a lesson's run carries no series); nan before any write."""
+    series = snap.series.get("wa")
+    if series is not None and series.size:
+        return float(series[-1])
+    c = snap.counters
+    return page_wa(c["nand_writes"], c["host_writes"])
+
+
+def wa_words(wa: float, theory: float | None) -> str:
+    """"write amplification since the drive was new 2.31 (simulated), analytic level 2.25"
+    (the level only when the session has one): since new, as the status bar and tally
+    count it, not the share of a run a lesson measures."""
+    said = (f"write amplification since the drive was new {wa:.2f} (simulated)"
+            if math.isfinite(wa)
+            else "write amplification not yet known: nothing written")
+    if theory is not None and math.isfinite(theory):
+        said += f", analytic level {theory:.2f}"
+    return said
+
+
+def map_description(snap: Snapshot | None) -> str:
+    """What the block map shows: blocks free, open and full, the share of pages holding
+    valid data, and the garbage collection's victim when there is one."""
+    if snap is None:
+        return "No drive yet."
+    free = int(np.count_nonzero(snap.state == BLOCK_FREE))
+    open_ = int(np.count_nonzero(snap.state == BLOCK_OPEN))
+    full = snap.blocks - free - open_
+    pages = snap.blocks * snap.pages_per_block
+    valid = 100 * float(snap.valid.sum()) / pages if pages else 0.0
+    said = (f"{snap.blocks:,} blocks: {free:,} free, {open_:,} open, {full:,} full; "
+            f"{valid:.0f} % of flash pages hold valid data.")
+    if snap.gc_victim >= 0:
+        n = snap.gc_valid
+        said += (f" Garbage collection victim: block {snap.gc_victim}, "
+                 f"{n} valid page{'s' if n != 1 else ''}.")
+    return said
+
+
+def chart_description(title: str, snap: Snapshot | None, theory: float | None) -> str:
+    """A chart in words: its title, the WA now and its analytic level."""
+    if snap is None:
+        return f"{title}. No run yet."
+    return f"{title}. Now {wa_words(wa_now(snap), theory)}."
+
+
+def gc_summary(first: int, last: int, copied: int, block: int = -1) -> str:
+    """The garbage collections numbered first..last (since the drive was new) in one
+    sentence: "GC 12: block 40 cleaned, 26 valid pages moved", or for several "GC 13 to 40:
+    28 blocks cleaned, 1,204 valid pages moved"."""
+    pages = f"{copied:,} valid page{'s' if copied != 1 else ''} moved"
+    if first == last:
+        which = f"block {block}" if block >= 0 else "a block"
+        return f"GC {last}: {which} cleaned, {pages}."
+    return f"GC {first} to {last}: {last - first + 1:,} blocks cleaned, {pages}."
+
+
+def run_end(snap: Snapshot, theory: float | None) -> str:
+    """A run that stopped: paused part way, or finished, with its WA."""
+    wa = wa_words(wa_now(snap), theory)
+    part = snap.progress == snap.progress and snap.progress < 1
+    if snap.segment and part:
+        return f"Paused, {snap.segment} {100 * snap.progress:.0f} % done: {wa}."
+    return f"Run finished{f' ({snap.segment})' if snap.segment else ''}: {wa}."

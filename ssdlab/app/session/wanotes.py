@@ -1,0 +1,141 @@
+"""The sentences under the WA chart: what the number on screen is, in plain words first, the
+term second and the number third; a simulated number says it is simulated, and the one
+analytic figure the window draws (ssdlab/app/session/settings.py theory_wa) is named, with why it
+differs from the simulated one. No Qt.
+
+The analytic models (ssdlab/model/flash/theory/) count every spare page as room for GC; the window's
+figure is the model at the spare GC can really use (ssdlab/model/flash/heldback.py), which on a
+drive of a few hundred blocks is a visible share less.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ssdlab.model.flash.heldback import held_back_blocks
+from ssdlab.model.flash.theory.names import model_name
+from ssdlab.model.host.profiles import load_profile
+
+from .settings import Settings, analytic_spare, theory_wa
+
+RECENT_DRIVE_WRITES = 1.0  # "recent" WA: over the last drive write, once there is one
+
+
+@dataclass(frozen=True)
+class WaReading:
+    """What a run shows of its WA: cumulative (flash / host since the drive was built, NaN
+    before any write), recent (over the last drive write, NaN until one has been written
+    after the fill), full (the drive holds every logical page)."""
+
+    cumulative: float
+    recent: float = math.nan
+    full: bool = False
+
+
+def recent_wa(drive_writes: np.ndarray, cumulative: np.ndarray,
+              span: float = RECENT_DRIVE_WRITES) -> float:
+    """WA over the last `span` drive writes of a run's series (host writes in drive
+    capacities, cumulative WA at each point), NaN until the run has written span more than
+    one drive write (the fill is not recent)."""
+    if drive_writes.size < 2 or drive_writes[-1] < 1.0 + span:
+        return math.nan
+    k = int(np.searchsorted(drive_writes, drive_writes[-1] - span, side="right")) - 1
+    k = max(k, 0)
+    host = drive_writes[-1] - drive_writes[k]
+    if host <= 0:
+        return math.nan
+    return float((cumulative[-1] * drive_writes[-1] - cumulative[k] * drive_writes[k]) / host)
+
+
+def reading_of(series: dict, full: bool) -> WaReading:
+    """A run's WaReading from its recorded series ("drive_writes", "wa"; empty before any
+    write); full: the drive holds every logical page."""
+    wa, dw = series.get("wa"), series.get("drive_writes")
+    if wa is None or dw is None or not wa.size:
+        return WaReading(math.nan, full=full)
+    return WaReading(float(wa[-1]), recent_wa(np.asarray(dw, float), np.asarray(wa, float)),
+                     full)
+
+
+def stored_share(s: Settings) -> float:
+    """Flash bytes programmed per host byte: the chosen data compression, else the
+    profile's, else 1 (no compression)."""
+    if s.data_compression:
+        return s.data_compression
+    return load_profile(s.profile).compression_ratio if s.profile else 1.0
+
+
+def spare_detail(s: Settings) -> str:
+    """Why the analytic figure's spare is less than the drive's, for the note's tooltip
+    ("" where no figure is drawn or nothing is held back)."""
+    if theory_wa(s) is None:
+        return ""
+    g = s.geometry()
+    blocks = held_back_blocks(s.gc_low_blocks)
+    return (f"Of the {100 * g.spare_of_physical:.1f} % spare flash, cleaning can use "
+            f"{100 * analytic_spare(s):.1f} %: the drive keeps {blocks} of its {g.blocks:,} "
+            f"blocks free or half-written (ssdlab/model/flash/heldback.py), and the model is "
+            f"computed at that spare.")
+
+
+def _model_sentence(s: Settings, model: float, simulated: float) -> str:
+    """The analytic figure, named, and why the simulation is off it (the spare it is
+    computed at is spare_detail's, the note's tooltip: the note must fit under the chart
+    in presentation type at 1024 px)."""
+    name = model_name(s.gc, hot_cold=s.workload == "hotcold") or "The analytic model"
+    text = f"{name}: {model:.2f} (dotted)"
+    if not math.isfinite(simulated):
+        return text + " for random rewrites of the full drive."
+    gap = 100 * (simulated - model) / model
+    if abs(gap) < 0.5:
+        return text + "; the simulation is within 0.5\u00a0% of it."
+    # a no-break space keeps "2 %" on one line
+    return (text + f", for endless blocks; this {s.geometry().blocks:,}-block run is "
+            f"{abs(gap):.0f}\u00a0% {'above' if gap > 0 else 'below'}.")
+
+
+def wa_note(s: Settings, reading: WaReading | float) -> str:
+    """Two sentences on the WA shown, or "" when there is nothing to explain. reading: the
+    run's WA (a bare float is its cumulative WA)."""
+    if not isinstance(reading, WaReading):
+        reading = WaReading(float(reading))
+    measured, notes = reading.cumulative, []
+    stored = stored_share(s)
+    if stored < 1:
+        simulated = f", simulated {measured:.2f}" if math.isfinite(measured) else ""
+        notes.append(f"This drive compresses data and programs about {100 * stored:.0f} % "
+                     f"of what it is sent (SandForce-style): write amplification (WA) can "
+                     f"fall below 1{simulated}.")
+    model = theory_wa(s)
+    if model is None:
+        return " ".join(notes)
+    recent = math.nan
+    copies = "Rewriting a full drive makes it copy pages still in use"
+    if not math.isfinite(measured):
+        notes.append(f"{copies}: write amplification (WA).")
+    elif not reading.full:
+        notes.append(f"Filling an empty drive copies nothing: write amplification (WA), "
+                     f"simulated {measured:.2f}.")
+    else:
+        recent = reading.recent
+        simulated = (f"simulated {recent:.2f} in the last drive write, {measured:.2f} with "
+                     f"the fill" if math.isfinite(recent) else
+                     f"simulated {measured:.2f} so far, held down by the fill")
+        notes.append(f"{copies}: write amplification (WA), {simulated}.")
+    notes.append(_model_sentence(s, model, recent))
+    return " ".join(notes)
+
+
+def wa_figure(measured: float) -> str:
+    """A WA as the window writes it, in the status bar and the tally alike ("-": none)."""
+    return f"{measured:.3f}" if math.isfinite(measured) else "-"
+
+
+def wa_status(s: Settings, measured: float) -> str:
+    """The status bar's WA: the number, and a word when compression explains it."""
+    if not math.isfinite(measured):
+        return "WA -"
+    return f"WA {wa_figure(measured)}" + (" (compressed)" if stored_share(s) < 1 else "")

@@ -1,0 +1,245 @@
+"""Drive geometry and FTL settings: the parameters a simulated drive is built from.
+
+Both are frozen dataclasses that check themselves on construction, so an impossible drive is
+refused with a message naming the field and its allowed range before any array is allocated.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .memory import MemoryBudget, memory_budget
+
+MAPPINGS = ("page", "block", "fast")
+GC_POLICIES = ("greedy", "fifo", "cost-benefit", "random-d")
+GC_FRONTIERS = ("separate", "shared")
+VICTIM_ORDERS = ("newest", "oldest")
+
+# GC keeps this many free blocks in hand beyond the watermark so that the copy stream always
+# has somewhere to go; below about four spare blocks a GC loop can find no victim with an
+# invalid page and would never end.
+MIN_SPARE_BLOCKS_BEYOND_WATERMARK = 4
+
+# Bytes of engine state per page and per block (see ssdlab/model/flash/state.py): l2p and p2l are
+# int32, per-block arrays total well under 64 bytes.
+_BYTES_PER_USER_PAGE = 4
+_BYTES_PER_PHYSICAL_PAGE = 4
+_BYTES_PER_BLOCK = 64
+_BYTES_PER_PHYSICAL_PAGE_STAMPED = 8
+
+
+def is_whole(value) -> bool:
+    """A whole number, and not true/false (Python's bool is an int)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_real(value) -> bool:
+    """A number (whole or not), and not true/false."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _require(ok: bool, message: str) -> None:
+    if not ok:
+        raise ValueError(message)
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Physical layout of a simulated drive.
+
+    user_pages: logical capacity the host sees, in pages.
+    pages_per_block: pages in one erase block.
+    spare: (physical - user) / physical, the fraction of flash the host never sees.
+    page_bytes: bytes in one flash page (4096 by default).
+    channels, dies_per_channel: parallel units, used by the timing model.
+
+    The number of erase blocks is the smallest that holds user_pages / (1 - spare) pages.
+    """
+
+    user_pages: int
+    pages_per_block: int = 256
+    spare: float = 0.07
+    page_bytes: int = 4096
+    channels: int = 8
+    dies_per_channel: int = 4
+
+    def __post_init__(self) -> None:
+        _require(
+            is_whole(self.user_pages) and 16 <= self.user_pages <= 2**31 - 1,
+            f"user_pages must be a whole number from 16 to {2**31 - 1}; got {self.user_pages}",
+        )
+        _require(
+            is_whole(self.pages_per_block) and 2 <= self.pages_per_block <= 4096,
+            f"pages_per_block must be a whole number from 2 to 4096; got {self.pages_per_block}",
+        )
+        _require(
+            is_real(self.spare) and 0.0 <= self.spare <= 0.9,
+            f"spare must be between 0 and 0.9 (fraction of physical capacity); got {self.spare}",
+        )
+        _require(
+            is_whole(self.page_bytes) and self.page_bytes in (512, 1024, 2048, 4096, 8192, 16384),
+            f"page_bytes must be one of 512, 1024, 2048, 4096, 8192, 16384; got {self.page_bytes}",
+        )
+        _require(
+            is_whole(self.channels) and 1 <= self.channels <= 64,
+            f"channels must be a whole number from 1 to 64; got {self.channels}",
+        )
+        _require(
+            is_whole(self.dies_per_channel) and 1 <= self.dies_per_channel <= 64,
+            f"dies_per_channel must be a whole number from 1 to 64; got {self.dies_per_channel}",
+        )
+        _require(
+            self.physical_pages <= 2**31 - 1,
+            f"user_pages / (1 - spare) must stay below 2^31 physical pages; got "
+            f"{self.physical_pages} (user_pages={self.user_pages}, spare={self.spare})",
+        )
+
+    @property
+    def blocks(self) -> int:
+        """Erase blocks on the drive."""
+        return math.ceil(self.user_pages / (1.0 - self.spare) / self.pages_per_block - 1e-9)
+
+    @property
+    def physical_pages(self) -> int:
+        return self.blocks * self.pages_per_block
+
+    @property
+    def spare_pages(self) -> int:
+        return self.physical_pages - self.user_pages
+
+    @property
+    def spare_blocks(self) -> float:
+        """Spare capacity measured in whole erase blocks (may be fractional)."""
+        return self.spare_pages / self.pages_per_block
+
+    @property
+    def spare_of_physical(self) -> float:
+        """Over-provisioning as a fraction of physical capacity, after rounding to blocks."""
+        return self.spare_pages / self.physical_pages
+
+    @property
+    def extra_of_user(self) -> float:
+        """Over-provisioning as a fraction of user capacity (the everyday "7 %" figure)."""
+        return self.spare_pages / self.user_pages
+
+    @property
+    def user_bytes(self) -> int:
+        return self.user_pages * self.page_bytes
+
+    @property
+    def physical_bytes(self) -> int:
+        return self.physical_pages * self.page_bytes
+
+    def state_bytes(self, track_versions: bool = False) -> int:
+        """Estimated bytes of engine state for this geometry (maps and per-block arrays)."""
+        per_physical = _BYTES_PER_PHYSICAL_PAGE + (
+            _BYTES_PER_PHYSICAL_PAGE_STAMPED if track_versions else 0
+        )
+        return (
+            self.user_pages * _BYTES_PER_USER_PAGE
+            + self.physical_pages * per_physical
+            + self.blocks * _BYTES_PER_BLOCK
+        )
+
+
+@dataclass(frozen=True)
+class FtlConfig:
+    """How the flash translation layer manages the flash.
+
+    mapping: "page" (any logical page anywhere) or "block" (first generation: a logical erase
+        block lives in one physical block; a partial rewrite merges the whole block) or
+        "fast" (hybrid log-block FTL after Lee et al., "A log buffer-based flash translation
+        layer using fully-associative sector translation", ACM TECS 2007: block-mapped data
+        blocks plus a few page-mapped log blocks shared by all logical blocks; see ftl.py).
+    gc: victim policy, one of greedy, fifo, cost-benefit, random-d.
+    d: blocks sampled per choice for random-d.
+    gc_low_blocks: foreground GC runs while free blocks are at or below this watermark.
+    honour_trim: False models old firmware that ignores TRIM.
+    seed: seeds the engine's own random stream (random-d sampling).
+    track_versions: keep a write stamp per physical page so tests can check that every page
+        reads back the version last written (costs 8 bytes per physical page).
+    gc_frontier: where page-mapped GC puts the pages it copies. "separate": an open block of
+        their own, apart from new host data (copied pages are colder than fresh writes, so
+        under skewed traffic blocks stay sorted by temperature); "shared": the host's open
+        block, one write frontier for both, as Desnoyers' analytic models assume. Block and
+        fast mappings have no GC stream and ignore it.
+    victim_order: which block greedy GC takes among closed blocks with the same fewest valid
+        pages: "oldest", the one that reached that count first (the default, as Desnoyers'
+        simulator does; it agrees better with his models), or "newest", the one that
+        reached it last. Other policies ignore it.
+    """
+
+    mapping: str = "page"
+    gc: str = "greedy"
+    d: int = 2
+    gc_low_blocks: int = 2
+    honour_trim: bool = True
+    seed: int = 1
+    track_versions: bool = False
+    gc_frontier: str = "separate"
+    victim_order: str = "oldest"
+
+    def __post_init__(self) -> None:
+        _require(self.mapping in MAPPINGS, f"mapping must be one of {', '.join(MAPPINGS)}; "
+                 f"got {self.mapping!r}")
+        _require(self.gc in GC_POLICIES, f"gc must be one of {', '.join(GC_POLICIES)}; "
+                 f"got {self.gc!r}")
+        _require(self.gc_frontier in GC_FRONTIERS, "gc_frontier must be one of "
+                 f"{', '.join(GC_FRONTIERS)}; got {self.gc_frontier!r}")
+        _require(self.victim_order in VICTIM_ORDERS, "victim_order must be one of "
+                 f"{', '.join(VICTIM_ORDERS)}; got {self.victim_order!r}")
+        _require(is_whole(self.d) and 1 <= self.d <= 1024,
+                 f"d must be a whole number from 1 to 1024; got {self.d}")
+        _require(is_whole(self.gc_low_blocks) and 1 <= self.gc_low_blocks <= 64,
+                 f"gc_low_blocks must be a whole number from 1 to 64; got {self.gc_low_blocks}")
+        _require(is_whole(self.seed) and 0 <= self.seed < 2**63,
+                 f"seed must be a whole number from 0 to 2^63-1; got {self.seed}")
+
+
+def available_memory_bytes() -> int:
+    """Bytes this process may still allocate: the tightest of MemAvailable, ulimit -v / -d and
+    the memory cgroup's limit (see memory.py)."""
+    return memory_budget().available_bytes
+
+
+def too_big_for_memory(geometry: Geometry, config: FtlConfig, available_bytes: int,
+                       limit: str) -> str:
+    """The one message for a drive whose state does not fit, whether the estimate refused it
+    or the allocation itself failed."""
+    need = geometry.state_bytes(config.track_versions)
+    return (f"user_pages={geometry.user_pages} needs about {need / 2**20:.0f} MiB of state but "
+            f"only {available_bytes / 2**20:.0f} MiB is available ({limit}); the drive must "
+            "fit in 80 % of it")
+
+
+def check_buildable(geometry: Geometry, config: FtlConfig,
+                    memory_limit_bytes: int | None = None) -> None:
+    """Refuse, with a clear message, a drive that GC cannot run or memory cannot hold."""
+    page_mapped_needs = config.gc_low_blocks + MIN_SPARE_BLOCKS_BEYOND_WATERMARK
+    if config.mapping == "page":
+        _require(
+            geometry.spare_blocks >= page_mapped_needs,
+            f"spare must leave at least {page_mapped_needs} spare erase blocks for garbage "
+            f"collection; got {geometry.spare_blocks:.1f} blocks (spare={geometry.spare}, "
+            f"{geometry.blocks} blocks of {geometry.pages_per_block} pages): raise spare or "
+            "user_pages",
+        )
+    elif config.mapping == "fast":
+        _require(
+            geometry.spare_blocks >= 3,
+            f"spare must leave at least 3 spare erase blocks for the fast mapping (2 log "
+            f"blocks and 1 for merges); got {geometry.spare_blocks:.1f} blocks "
+            f"(spare={geometry.spare}, {geometry.blocks} blocks of "
+            f"{geometry.pages_per_block} pages): raise spare or user_pages",
+        )
+    else:
+        _require(
+            geometry.spare_blocks >= 1,
+            f"spare must leave at least 1 spare erase block for block-mapped merges; got "
+            f"{geometry.spare_blocks:.1f} blocks",
+        )
+    budget = (memory_budget() if memory_limit_bytes is None
+              else MemoryBudget(memory_limit_bytes, "the limit given"))
+    _require(geometry.state_bytes(config.track_versions) <= 0.8 * budget.available_bytes,
+             too_big_for_memory(geometry, config, budget.available_bytes, budget.limit))

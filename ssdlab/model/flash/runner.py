@@ -1,0 +1,222 @@
+"""A whole-drive experiment: fill sequentially, warm up, measure.
+
+This is what `ssdlab simulate` and the benchmarks run. Progress goes to an optional callback
+and cancellation is asked of an optional callable between chunks; nothing here prints.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from . import theory
+from .drive import Drive, window_wa
+from .gcwatch import GcWatch
+from .geometry import FtlConfig, Geometry
+from .heldback import held_back_blocks, usable_spare
+from .workloads import CHUNK_PAGES, Workload, sequential_fill, trim_range
+
+Progress = Callable[[str, float], None]  # (phase, fraction done of that phase)
+
+
+class Cancelled(Exception):
+    """The caller asked long work to stop: a run here, or a preparation in the host layer
+    (a trace being read, a file tree being built), which raise this same class so that one
+    handler covers every kind of cancelled work."""
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """One experiment. Drive writes are multiples of the user capacity in pages."""
+
+    geometry: Geometry
+    config: FtlConfig = field(default_factory=FtlConfig)
+    workload: Workload = field(default_factory=Workload)
+    warmup_drive_writes: float = 2.0
+    measure_drive_writes: float = 2.0
+    seed: int = 1
+    windows: int = 10
+
+    def __post_init__(self) -> None:
+        for name in ("warmup_drive_writes", "measure_drive_writes"):
+            value = getattr(self, name)
+            if not (0.0 <= value <= 1000.0):
+                raise ValueError(f"{name.replace('_', '-')} must be between 0 and 1000; "
+                                 f"got {value}")
+        if self.measure_drive_writes <= 0:
+            raise ValueError("measure-drive-writes must be above 0 and at most 1000; got "
+                             f"{self.measure_drive_writes}")
+        if not (1 <= self.windows <= 10000):
+            raise ValueError(f"windows must be from 1 to 10000; got {self.windows}")
+
+
+@dataclass
+class RunResult:
+    """Counters of the measured phase (pages) and what was simulated."""
+
+    wa: float
+    host_writes: int
+    nand_writes: int
+    gc_copies: int
+    erases: int
+    trims: int
+    seconds: float  # wall-clock seconds of the measured phase
+    host_writes_per_second: float
+    user_pages: int
+    physical_pages: int
+    pages_per_block: int
+    blocks: int
+    spare: float  # actual (physical - user) / physical after rounding to whole blocks
+    effective_spare: float  # counting trimmed, never-rewritten pages as spare
+    extra_of_user: float
+    gc: str
+    d: int
+    gc_frontier: str  # "separate" or "shared": where GC copies are written
+    victim_order: str  # greedy among equally empty blocks: "newest" or "oldest"
+    mapping: str
+    workload: str
+    theory_wa: float | None  # the published model, for a drive with no blocks held back
+    usable_spare: float  # effective spare less the blocks the FTL holds back (reserve_blocks)
+    reserve_blocks: int
+    theory_wa_usable: float | None  # the model at usable_spare: closer on small drives
+    wa_windows: list[float]
+    erase_count_max: int
+    erase_count_mean: float
+    erase_count_min: int  # the least-erased block: max - min is how uneven the wear is
+    lifetime_wa: float  # flash pages / host pages since the drive was built (fill included)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def theory_for(spec: RunSpec, spare: float) -> float | None:
+    """The analytic WA for this experiment, where a model exists (uniform or hot/cold)."""
+    w = spec.workload
+    if spec.config.mapping != "page" or w.kind == "sequential":
+        return None
+    if not spec.config.honour_trim and w.active_fraction < 1.0:
+        # The untouched pages stay valid cold data: traffic no published model describes.
+        return None
+    kwargs = {}
+    if w.kind == "hotcold":
+        kwargs = {"hot_lba_fraction": w.hot_lba_fraction,
+                  "hot_write_fraction": w.hot_write_fraction}
+    try:
+        return theory.wa_for(spec.config.gc, spare, spec.geometry.pages_per_block,
+                             d=spec.config.d, frontier=spec.config.gc_frontier, **kwargs)
+    except ValueError:
+        return None
+
+
+def _write(drive: Drive, spec: RunSpec, pages: int, rng: np.random.Generator, phase: str,
+           progress: Progress | None, cancel: Callable[[], bool] | None, start_page: int,
+           on_chunk: Callable[[], None] | None = None, watch: GcWatch | None = None) -> None:
+    user = spec.geometry.user_pages
+    done = 0
+    chunk = min(CHUNK_PAGES, max(1, pages // max(1, spec.windows * 4)))
+    for lpns in spec.workload.page_chunks(user, pages, rng, chunk, start_page):
+        if cancel is not None and cancel():
+            raise Cancelled(phase)
+        if watch is not None and watch.wants():
+            watch.write(drive, lpns)
+        else:
+            drive.write_pages(lpns)
+        done += lpns.size
+        if on_chunk is not None:
+            on_chunk()
+        if progress is not None:
+            progress(phase, done / pages)
+
+
+def run(spec: RunSpec, progress: Progress | None = None,
+        cancel: Callable[[], bool] | None = None,
+        observe: Callable[[Drive], None] | None = None,
+        watch: GcWatch | None = None) -> RunResult:
+    """Fill the drive in order, TRIM the inactive pages, warm up, then measure. observe, if
+    given, sees the drive after every chunk of work (a window draws its blocks from it; it
+    must only read). watch, if given, is shown the run's first GCs as they happen
+    (ssdlab/model/flash/gcwatch.py); the figures are the same with or without it."""
+    g = spec.geometry
+    drive = Drive(g, spec.config) if watch is None else watch.drive(g, spec.config)
+    look = (lambda: observe(drive)) if observe is not None else None
+    rng = np.random.default_rng(spec.seed)
+    fill = sequential_fill(g.user_pages)
+    for i in range(len(fill)):
+        if cancel is not None and cancel():
+            raise Cancelled("fill")
+        drive.run(fill.slice(i, i + 1))
+        if look is not None:
+            look()
+        if progress is not None:
+            progress("fill", (i + 1) / len(fill))
+    active = spec.workload.active_pages(g.user_pages)
+    if active < g.user_pages:
+        drive.run(trim_range(active, g.user_pages - active))
+
+    warm = int(round(spec.warmup_drive_writes * g.user_pages))
+    _write(drive, spec, warm, rng, "warmup", progress, cancel, 0, look, watch)
+
+    measure = max(1, int(round(spec.measure_drive_writes * g.user_pages)))
+    before = drive.counters()
+    marks = [before]
+    window_pages = measure / spec.windows
+
+    def mark_windows() -> None:
+        if look is not None:
+            look()
+        written = drive.counters()["host_writes"] - before["host_writes"]
+        while len(marks) <= spec.windows and written >= len(marks) * window_pages - 0.5:
+            marks.append(drive.counters())
+
+    t0 = time.perf_counter()
+    _write(drive, spec, measure, rng, "measure", progress, cancel, warm, mark_windows, watch)
+    seconds = time.perf_counter() - t0
+    after = drive.counters()
+    while len(marks) <= spec.windows:
+        marks.append(after)
+
+    spare = g.spare_of_physical
+    # Trimmed pages are spare only to firmware that honours TRIM; old firmware keeps them.
+    effective = 1.0 - active / g.physical_pages if spec.config.honour_trim else spare
+    # The models assume every spare page can hold data; the FTL holds some blocks back
+    # (ssdlab/model/flash/heldback.py), several per cent of the spare on a drive of few blocks.
+    reserve = held_back_blocks(spec.config.gc_low_blocks)
+    usable = usable_spare(effective, spec.config.gc_low_blocks, g.pages_per_block,
+                          g.physical_pages)
+    host = after["host_writes"] - before["host_writes"]
+    erases = drive.arrays.erases
+    return RunResult(
+        wa=window_wa(before, after),
+        host_writes=host,
+        nand_writes=after["nand_writes"] - before["nand_writes"],
+        gc_copies=after["gc_copies"] - before["gc_copies"],
+        erases=after["erases"] - before["erases"],
+        trims=after["trims"] - before["trims"],
+        seconds=seconds,
+        host_writes_per_second=host / seconds if seconds > 0 else float("inf"),
+        user_pages=g.user_pages,
+        physical_pages=g.physical_pages,
+        pages_per_block=g.pages_per_block,
+        blocks=g.blocks,
+        spare=spare,
+        effective_spare=effective,
+        extra_of_user=g.extra_of_user,
+        gc=spec.config.gc,
+        d=spec.config.d,
+        gc_frontier=spec.config.gc_frontier,
+        victim_order=spec.config.victim_order,
+        mapping=spec.config.mapping,
+        workload=spec.workload.kind,
+        theory_wa=theory_for(spec, effective),
+        usable_spare=usable,
+        reserve_blocks=reserve,
+        theory_wa_usable=theory_for(spec, usable) if usable > 0 else None,
+        wa_windows=[window_wa(a, b) for a, b in zip(marks[:-1], marks[1:], strict=True)],
+        erase_count_max=int(erases.max()),
+        erase_count_mean=float(erases.mean()),
+        erase_count_min=int(erases.min()),
+        lifetime_wa=window_wa(dict.fromkeys(after, 0), after),
+    )
