@@ -460,6 +460,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_to_reader(lambda: _main(argv))
 
 
+def window() -> int:
+    """The `ssdlab-window` entry point: the window, as a bare `ssdlab` opens it."""
+    return main([])
+
+
 def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
