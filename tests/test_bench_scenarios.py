@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ssdlab.app.cli import scenariotiming
+from ssdlab.app.cli import scenariobench, scenariotiming
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -52,3 +52,16 @@ def test_against_a_checkout_gives_medians_and_ratios():
         assert row[side]["command_wall"] > 0.0
     assert row["ratio"]["command_cpu"] == pytest.approx(
         row["against"]["command_cpu"] / row["this"]["command_cpu"])
+
+
+def test_against_takes_a_checkout_from_before_the_packages_moved(tmp_path):
+    # what --against usually measures is an older commit, with model/ and assets/ at the top
+    (tmp_path / "model" / "lab").mkdir(parents=True)
+    (tmp_path / "model" / "lab" / "scenario.py").write_text("")
+    (tmp_path / "assets" / "scenarios").mkdir(parents=True)
+    assert scenariobench.check_against(str(tmp_path)) == tmp_path.resolve()
+    command, scenarios = scenariobench.entry(tmp_path)
+    assert scenarios == "assets/scenarios" and "from app.cli.main import main" in command
+    command, scenarios = scenariobench.entry(REPO)
+    assert scenarios == "ssdlab/assets/scenarios"
+    assert "from ssdlab.app.cli.main import main" in command

@@ -27,7 +27,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[3]  # the checkout holding ssdlab/
 TIMING = Path(__file__).with_name("scenariotiming.py")
 # The whole command as the console script runs it, from the checkout's own packages.
-COMMAND = ("import sys; sys.path.insert(0, '.'); from ssdlab.app.cli.main import main; "
+COMMAND = ("import sys; sys.path.insert(0, '.'); from {package}app.cli.main import main; "
            "sys.argv = ['ssdlab', 'run', sys.argv[1]]; sys.exit(main())")
 PARTS = ("build", "engine", "host", "outputs", "scenario_s")
 WARM_SCENARIO = "trace_replay.toml"
@@ -52,11 +52,20 @@ def check_against(folder: str | None) -> Path | None:
         reason = e.strerror if isinstance(e, OSError) and e.strerror else "a symbolic link loop"
         raise ValueError(f"--against: {folder}: cannot be read ({reason}); name another "
                          "checkout of SSD Lab") from None
-    if not (path / "ssdlab" / "model" / "lab" / "scenario.py").is_file() or \
-            not (path / "ssdlab" / "assets" / "scenarios").is_dir():
+    if not any((path / top / "model" / "lab" / "scenario.py").is_file()
+               and (path / top / "assets" / "scenarios").is_dir() for top in ("ssdlab", ".")):
         raise ValueError(f"--against: {folder} is not a checkout of SSD Lab (no "
-                         f"ssdlab/model/lab/scenario.py or ssdlab/assets/scenarios/ in it)")
+                         f"ssdlab/model/lab/scenario.py and ssdlab/assets/scenarios/ in it, "
+                         f"nor model/ and assets/ as before the packages moved into ssdlab/)")
     return path
+
+
+def entry(tree: Path) -> tuple[str, str]:
+    """The command to run in tree and its scenarios folder, relative to it: its packages are
+    in ssdlab/, or at the top in a checkout from before issue 34 moved them (what --against
+    usually measures)."""
+    top = "ssdlab/" if (tree / "ssdlab" / "model").is_dir() else ""
+    return COMMAND.format(package=top.replace("/", ".")), f"{top}assets/scenarios"
 
 
 def _environment() -> dict:
@@ -81,8 +90,9 @@ def _child(tree: Path, argv: list[str]) -> tuple[subprocess.CompletedProcess, fl
 
 
 def _one(tree: Path, scenario: str) -> dict:
-    path = f"ssdlab/assets/scenarios/{scenario}"
-    _, cpu, wall = _child(tree, [sys.executable, "-c", COMMAND, path])
+    command, scenarios = entry(tree)
+    path = f"{scenarios}/{scenario}"
+    _, cpu, wall = _child(tree, [sys.executable, "-c", command, path])
     done, _, _ = _child(tree, [sys.executable, str(TIMING), path])
     return {"command_cpu": cpu, "command_wall": wall, **_parts(tree, done.stdout)}
 
@@ -127,7 +137,8 @@ def scenarios(names: list[str], repeat: int, against: Path | None,
     too, runs alternating between them."""
     trees = {"this": REPO} if against is None else {"against": against, "this": REPO}
     for tree in trees.values():
-        _child(tree, [sys.executable, "-c", COMMAND, f"ssdlab/assets/scenarios/{WARM_SCENARIO}"])
+        command, scenarios = entry(tree)
+        _child(tree, [sys.executable, "-c", command, f"{scenarios}/{WARM_SCENARIO}"])
     rows = []
     for name in names:
         runs: dict[str, list[dict]] = {label: [] for label in trees}

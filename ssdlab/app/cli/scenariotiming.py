@@ -16,10 +16,19 @@ disturbs less than wall time:
 - load: the compiled engine's first call of each kind, numba reading its cache.
 """
 
+import importlib
 import json
 import os
 import sys
 import time
+
+
+def _module(name: str):
+    """model.NAME of the checkout measured: under ssdlab/ since issue 34's rename, at the top
+    before it. Chosen by the folder, not by trying: an installed ssdlab would answer the
+    import in an older checkout and measure the wrong code."""
+    package = "ssdlab." if os.path.isdir(os.path.join(os.getcwd(), "ssdlab", "model")) else ""
+    return importlib.import_module(f"{package}model.{name}")
 
 
 class _Timed:
@@ -53,16 +62,16 @@ class _Timed:
 def _timed_engine(clock: dict) -> None:
     """Time the compiled entry points the drive calls, adding their CPU seconds to
     clock[phase]; a kind's first call is numba loading it, counted as "load"."""
-    import ssdlab.model.flash.drive as drive
-
+    drive = _module("flash.drive")
     drive.ftl = _Timed(drive.ftl, ("run_commands", "run_single_page_writes"), clock)
     drive.gc = _Timed(drive.gc, ("collect", "idle_gc"), clock)
 
 
 def main(path: str) -> dict:
-    from ssdlab.model.lab.scenario import build_machine, load_scenario, run_scenario
-    from ssdlab.model.lab.series import Series
-
+    scenario_module = _module("lab.scenario")
+    build_machine = scenario_module.build_machine
+    load_scenario, run_scenario = scenario_module.load_scenario, scenario_module.run_scenario
+    Series = _module("lab.series").Series
     clock = {"phase": "build"}
     _timed_engine(clock)
     scenario = load_scenario(path)
