@@ -222,8 +222,11 @@ def _the_window_opens_off_screen_and_runs(installed: dict) -> None:
 # wheelhouse filled; the timeout is only a hang guard for a cold compile under a full suite.
 @pytest.mark.timeout(1200)
 def test_the_wheel_installs_and_runs_away_from_the_checkout(tmp_path):
-    installed = _installed(tmp_path)
-    _holds_one_package_with_its_lessons_and_assets(installed)
-    _the_installed_package_is_the_one_that_runs(installed)
-    _a_lesson_plays_headless_compiling_the_engine_on_first_use(installed)
-    _the_window_opens_off_screen_and_runs(installed)
+    try:
+        installed = _installed(tmp_path)
+        _holds_one_package_with_its_lessons_and_assets(installed)
+        _the_installed_package_is_the_one_that_runs(installed)
+        _a_lesson_plays_headless_compiling_the_engine_on_first_use(installed)
+        _the_window_opens_off_screen_and_runs(installed)
+    finally:  # a venv with Qt in it is a gigabyte: pytest would keep three of them
+        shutil.rmtree(tmp_path / "venv", ignore_errors=True)
