@@ -3,7 +3,7 @@ fresh venv in a temporary folder (this checkout on no sys.path, the working fold
 a home and cache folder of its own), plays a lesson headless and opens the window off screen
 from there, with nothing but what the wheel carries.
 
-Its dependencies come from a wheelhouse kept in the cache folder, pinned to the versions this
+Its dependencies come from a wheelhouse kept beside pip's cache, pinned to the versions this
 venv runs: the first run downloads them from the package index, later runs install without
 the network (--no-index). The installed copy's engine is not in numba's cache yet (the cache
 is keyed by the source's path), so the lesson also shows the engine compiling on first use,
@@ -27,7 +27,6 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from ssdlab.model.cachefolder import cache_root
 from ssdlab.model.flash.warm import PREPARING_MESSAGE
 
 pytestmark = pytest.mark.wheel
@@ -126,6 +125,16 @@ def _pins(wheel: Path) -> list[str]:
     return sorted(pins.values())
 
 
+def _wheelhouse(work: Path) -> Path:
+    """A folder beside pip's own cache, kept between runs; without a pip cache (disabled),
+    one for this run only."""
+    done = _run([sys.executable, *PIP, "cache", "dir"], timeout=120)
+    base = Path(done.stdout.strip()) if done.returncode == 0 and done.stdout.strip() else work
+    wheelhouse = base / "ssdlab-test-wheelhouse"
+    wheelhouse.mkdir(parents=True, exist_ok=True)
+    return wheelhouse
+
+
 def _install(work: Path, wheel: Path) -> Path:
     """A fresh venv with the wheel in it; its scripts folder."""
     venv = work / "venv"
@@ -133,8 +142,7 @@ def _install(work: Path, wheel: Path) -> Path:
     assert done.returncode == 0, done.stderr
     scripts = venv / ("Scripts" if os.name == "nt" else "bin")
     python = scripts / "python"
-    wheelhouse = cache_root() / "test-wheelhouse"
-    wheelhouse.mkdir(parents=True, exist_ok=True)
+    wheelhouse = _wheelhouse(work)
     pins = _pins(wheel)
     install = [python, *PIP, "install", "-q", "--no-compile", "--no-index",
                "--find-links", wheelhouse, wheel, *pins]
