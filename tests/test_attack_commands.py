@@ -137,13 +137,14 @@ def test_against_a_symlink_loop_is_named(tmp_path, capsys):
 @pytest.mark.timeout(300)
 def test_against_a_checkout_that_prints_junk_is_named(tmp_path):
     fake = tmp_path / "fake"
-    for package in ("app", "ssdlab/app/cli", "model", "ssdlab/model/lab", "ssdlab/model/flash"):
+    for package in ("ssdlab", "ssdlab/app", "ssdlab/app/cli", "ssdlab/model",
+                    "ssdlab/model/lab", "ssdlab/model/flash"):
         (fake / package).mkdir(parents=True)
         (fake / package / "__init__.py").write_text("")
-    (fake / "assets" / "scenarios").mkdir(parents=True)
-    (fake / "app" / "cli" / "main.py").write_text("def main():\n    return 0\n")
+    (fake / "ssdlab" / "assets" / "scenarios").mkdir(parents=True)
+    (fake / "ssdlab" / "app" / "cli" / "main.py").write_text("def main():\n    return 0\n")
     # what the timing child imports: this one prints junk and ends well
-    (fake / "model" / "lab" / "scenario.py").write_text(
+    (fake / "ssdlab" / "model" / "lab" / "scenario.py").write_text(
         "print('{not json')\nraise SystemExit(0)\n")
     done = subprocess.run([sys.executable, "-m", "ssdlab.app.cli.main", "bench", "--scenarios",
                            "--only", "trace_replay", "--repeat", "1", "--against", str(fake)],

@@ -49,9 +49,12 @@ def read_json(path: Path) -> tuple[object, str]:
     if not os.path.lexists(path):
         return None, ""
     try:
-        return json.loads(read_text_input(path, MAX_BYTES, what="a settings file")), ""
+        value = json.loads(read_text_input(path, MAX_BYTES, what="a settings file"))
     except (InputFileError, ValueError, RecursionError) as e:
         return None, unusable(path, _reason(e, path))
+    if value is None:  # JSON's null would read as "no file", and be saved over
+        return None, unusable(path, "it holds null, not settings")
+    return value, ""
 
 
 def unusable(path: Path, reason: str) -> str:
