@@ -418,7 +418,7 @@ def test_each_setup_line_hands_its_arguments_on(cmd, sandbox):
         # Only a bare launch opens the window, so only it may warn about the display.
         assert ("DISPLAY" in done.stderr) == (not args), f"{cmd}: {done.stderr}"
     else:
-        pytest = "python -m pytest -q -n auto --dist worksteal"
+        pytest = "python -m pytest -q -n 4 --dist worksteal"  # no nproc here: two cores taken
         assert done.stdout.splitlines() == ["ssdlab prepare", "ruff check .",
                                             " ".join([pytest, *args])]
 

@@ -178,8 +178,12 @@ def test_the_lesson_panel_narrows_again_after_a_wide_moment(qtbot, until, bench)
     words = panel.title.text()
     panel.title.setText("W" * 60)  # one long word: the panel's least width grows
     until(lambda: dock.minimumSizeHint().width() > narrow + 100)
+    wide = dock.minimumSizeHint().width()
     panel.title.setText(words)
-    until(lambda: dock.minimumSizeHint().width() == narrow)
+    # narrows again, to the width of the step as it is. Not "== narrow": on a busy machine
+    # the step's own layout may still have been settling when narrow was read, and the wait
+    # then never ended (a 5 min hang guard under four workers and two busy cores)
+    until(lambda: dock.minimumSizeHint().width() < wide - 100)
     panel.leave()
 
 

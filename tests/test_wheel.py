@@ -249,7 +249,7 @@ def _the_window_opens_off_screen_and_runs(installed: dict) -> None:
     assert "drew a snapshot from ssdlab.app.gui.frame.workbench" in done.stdout, done.stdout
 
 
-# One test, not four: under -n auto each test may land on another worker, and each would
+# One test, not four: under xdist each test may land on another worker, and each would
 # build and install the wheel again. About 90 s on the shared two-core machine with the
 # wheelhouse filled; the timeout is only a hang guard for a cold compile under a full suite.
 @pytest.mark.timeout(1200)
