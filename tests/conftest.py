@@ -43,6 +43,13 @@ def pytest_configure(config):
     register(config)
 
 
+def pytest_collection_modifyitems(items):
+    """The wheel's test first: it is the longest by far (it builds, installs and compiles a
+    fresh copy: 162 s of a busy run), and collected in name order it started among the last
+    tests, so the run waited on it alone at the end. The rest keep their order."""
+    items.sort(key=lambda item: item.get_closest_marker("wheel") is None)
+
+
 @pytest.fixture(scope="session")
 def compiled_engine():
     """The numba engine, compiled (or loaded from its cache) once, before any window test
