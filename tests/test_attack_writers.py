@@ -24,19 +24,10 @@ import pytest
 
 from ssdlab.app.atomicfile import OutputFileError, check_writable, write_atomic
 from ssdlab.app.cli.main import main
+from tests.test_attack_files import TINY_SWEEP  # the same small sweep
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "ssdlab" / "assets" / "scenarios" / "alignment_firstgen.toml"
-TINY_SWEEP = """format = 1
-[drive]
-user_pages = 4096
-pages_per_block = 32
-warmup_drive_writes = 0.2
-measure_drive_writes = 0.2
-[axes]
-gc = ["greedy"]
-spare = [0.1, 0.2, 0.3]
-"""
 
 
 def _results(tmp_path: Path) -> str:
