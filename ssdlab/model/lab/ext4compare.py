@@ -251,31 +251,37 @@ def journal_overhead_table() -> list[OverheadRow]:
     return rows
 
 
-def markdown() -> str:
-    """Tables of every configuration and of the journal overhead, as markdown."""
-    parts = ["# Real ext4 (Linux 6.18, loop device) versus the model", ""]
+def markdown_sections():
+    """The markdown of markdown(), one section (a list of lines) at a time: each table as
+    soon as its replay is done, so a reader sees the first while the rest run."""
+    yield ["# Real ext4 (Linux 6.18, loop device) versus the model", ""]
     for config in CONFIGS:
         rows = replay_recording_workload(config)
-        parts += [f"## {config}", "",
-                  "| # | step | real KiB | model KiB | ratio | real discard MB (distinct) "
-                  "| model trim MB (distinct) |",
-                  "|---|---|---:|---:|---:|---:|---:|"]
+        lines = [f"## {config}", "",
+                 "| # | step | real KiB | model KiB | ratio | real discard MB (distinct) "
+                 "| model trim MB (distinct) |",
+                 "|---|---|---:|---:|---:|---:|---:|"]
         for r in rows:
             ratio = "-" if math.isnan(r.ratio) else f"{r.ratio:.3f}"
-            parts.append(f"| {r.index} | {r.step} | {r.real_kib} | {r.model_kib:.0f} | {ratio} "
+            lines.append(f"| {r.index} | {r.step} | {r.real_kib} | {r.model_kib:.0f} | {ratio} "
                          f"| {mb_text(r.real_discard_bytes)} | {mb_text(r.model_trimmed_bytes)} |")
-        parts.append("")
-    parts += ["## Journal overhead (with journal / without - 1)", "",
-              "| # | step | atime | real % | model % |", "|---|---|---|---:|---:|"]
+        yield [*lines, ""]
+    lines = ["## Journal overhead (with journal / without - 1)", "",
+             "| # | step | atime | real % | model % |", "|---|---|---|---:|---:|"]
     for o in journal_overhead_table():
-        parts.append(f"| {o.index} | {o.step} | {o.atime} | {o.real_pct:.1f} "
+        lines.append(f"| {o.index} | {o.step} | {o.atime} | {o.real_pct:.1f} "
                      f"| {o.model_pct:.1f} |")
-    parts.append("")
-    return "\n".join(parts)
+    yield [*lines, ""]
+
+
+def markdown() -> str:
+    """Tables of every configuration and of the journal overhead, as markdown."""
+    return "\n".join(line for section in markdown_sections() for line in section)
 
 
 def main() -> int:
-    print(markdown())
+    for section in markdown_sections():  # each table as it is done: the whole takes a while
+        print("\n".join(section), flush=True)
     print(phase_markdown())
     print(rounds_markdown())
     return 0
