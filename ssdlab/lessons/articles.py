@@ -2,8 +2,9 @@
 is: ../shared/seeds/NNN_*.txt beside the project, where a checkout has them.
 
 A lesson names an article by its number ("000"); a student reads its short name ("the 2011
-discard article"). A compare row's source is one or more numbers joined by "/", optionally
-followed by " reader" for a reader's comment on the article.
+discard article"), and a citation says who spoke: the article's author, the author answering a
+reader, or a reader (speaker()). A compare row's source is one or more numbers joined by "/",
+optionally followed by " reader" for a reader's comment on the article.
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ class Article:
     author: str  # as the article names them; "" where it does not
     short: str  # how lesson text names it, in words
     about: str
+    language: str = "en"  # "no": quotes from it are shown with a translation
+    comments_from: str = ""  # the words where its readers' comments begin ("" for none)
+    author_says: str = ""  # who spoke, in words, for the author's own text
+    reply_says: str = ""  # ... for the author answering a reader ("" when they never do)
+    reader_says: str = ""  # ... for a reader's comment ("" when the page has none)
 
 
 @cache
@@ -69,10 +75,21 @@ def parse_articles(text: str, path: str = "<articles>") -> tuple[Article, ...]:
     out, seen = [], {}
     for i, t in enumerate(raw):
         at = ("articles", i)
-        r.table(t, at, ("id", "title", "author", "short", "about"))
+        r.table(t, at, ("id", "title", "author", "short", "about", *_VOICE_KEYS))
         a = Article(r.text(t, "id", at), r.text(t, "title", at),
                     r.text(t, "author", at, required=False), r.text(t, "short", at),
-                    r.text(t, "about", at))
+                    r.text(t, "about", at), r.text(t, "language", at, required=False,
+                                                   default="en"),
+                    *(r.text(t, k, at, required=False) for k in _VOICE_KEYS[1:]))
+        if not re.fullmatch(r"[a-z]{2}", a.language):
+            r.fail(at + ("language",), f"must be a two-letter language code such as en or "
+                   f"no; got {a.language!r}")
+        if not a.author_says:
+            r.fail(at + ("author_says",), "author_says is required: who wrote the article, "
+                   "in words")
+        if (a.reply_says or a.reader_says) and not a.comments_from:
+            r.fail(at + ("comments_from",), "an article with replies or readers' comments "
+                   "names the words where its comments begin")
         if not re.fullmatch(r"\d{3}", a.id):
             r.fail(at + ("id",), f"must be the seed file's three-digit number; got {a.id!r}")
         for key in ("id", "short"):
@@ -83,6 +100,20 @@ def parse_articles(text: str, path: str = "<articles>") -> tuple[Article, ...]:
             seen[key, value] = i
         out.append(a)
     return tuple(out)
+
+
+BY = ("author", "author-reply", "reader")  # who said a cited figure or quote
+_VOICE_KEYS = ("language", "comments_from", "author_says", "reply_says", "reader_says")
+
+
+def speaker(article: str, by: str) -> str:
+    """Who spoke, in words: "a reader's comment on the 2011 discard article" ("" when the
+    article has no such voice)."""
+    a = articles().get(article)
+    if a is None:
+        return f"an unknown article ({article})"
+    return {"author": a.author_says, "author-reply": a.reply_says,
+            "reader": a.reader_says}[by]
 
 
 def short_name(article: str) -> str:

@@ -45,6 +45,7 @@ from .lesson import (
 from .quiz import QuizAnswerError, parse_answer
 from .references import check_references, check_text
 from .runquiz import parse_number as parse_run_number
+from .sourcelint import check_attributions
 from .sources import check_uses, read_sources, render
 
 STEP_KEYS = {
@@ -90,6 +91,7 @@ def parse_lesson(text: str, path: str = "<lesson>", lesson_dir: Path | None = No
     r.table(data, (), TOP_KEYS)
     sources = read_sources(r, data.get("sources"))
     check_uses(r, data, sources)
+    check_attributions(r, data, sources)
     data = render(data, sources)
     raw_steps = data.get("steps")
     if not isinstance(raw_steps, list) or not raw_steps:

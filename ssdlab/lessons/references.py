@@ -97,6 +97,13 @@ def _check_measure(r: Reader, run: RunStep, m, step, at: tuple) -> None:
                    f"{choice.config!r}")
 
 
+def image_folders(lesson_dir: Path | None) -> tuple[Path, ...]:
+    """Where a lesson's images (![alt](src)) are looked up, in order: beside the lesson,
+    then the project folder, so that a bundled lesson names assets/figures/NAME.svg. The
+    window's text view and the report look in the same places."""
+    return tuple(dict.fromkeys((lesson_dir or ROOT, ROOT)))
+
+
 def check_text(r: Reader, raw_steps: list, lesson_dir: Path | None,
                 glossary: Glossary) -> tuple[str, ...]:
     """Every glossary link resolves; every image is a local file (nothing from the network).
@@ -120,7 +127,7 @@ def check_text(r: Reader, raw_steps: list, lesson_dir: Path | None,
                 if re.match(r"^[a-z][a-z0-9+.-]*:", src, re.I):
                     r.fail(at, f"images are local files (nothing from the network); got {src}")
                 folders = lesson_folders(lesson_dir)
-                found = [base / src for base in (lesson_dir or ROOT, ROOT)
+                found = [base / src for base in image_folders(lesson_dir)
                          if (base / src).is_file()]
                 if not found:
                     r.fail(at, f"image {src} is not a file beside the lesson or in the "

@@ -7,12 +7,16 @@ destroys an earlier report.
 from __future__ import annotations
 
 import math
+import re
+
+from ssdlab.model.host.profiles import ProfileError, load_profile
 
 from .articles import source_words
-from .charts import STEP_CHARTS, documented_words
+from .charts import STEP_CHARTS, documented_words, step_words
 from .glossary import plain
 from .lesson import Lesson
 from .player import ConfigResult, StepRecord
+from .references import image_folders
 from .runquiz import RunQuiz, number
 
 # chart -> (column heading, StepResult figure), from the charts the window draws
@@ -49,16 +53,36 @@ def _block_run(results: list[ConfigResult]) -> list[str]:
     return out
 
 
+def _drive_name(profile: str) -> str:
+    """A device profile's display name ("OCZ Vertex LE 100 GB (...)"), not its file name."""
+    try:
+        return load_profile(profile).name
+    except ProfileError:  # a profile the shipped folder does not hold: its name as given
+        return profile
+
+
+def _pictures(text: str, lesson: Lesson) -> str:
+    """A step's pictures, ![alt](assets/...), linked by their full path: the report is
+    written elsewhere, and a link relative to the lesson would lead nowhere from there."""
+    folders = image_folders(lesson.path.parent if lesson.path else None)
+
+    def one(m: re.Match) -> str:
+        found = [f / m.group(2) for f in folders if (f / m.group(2)).is_file()]
+        return f"![{m.group(1)}]({found[0].resolve().as_uri()})" if found else m.group(0)
+
+    return re.sub(r"!\[([^\]]*)\]\(([^)\s]+)\)", one, text)
+
+
 def _scenario_run(results: list[ConfigResult], charts: tuple[str, ...]) -> list[str]:
     cols = [STEP_COLUMNS[c] for c in charts] or [STEP_COLUMNS["step_seconds"]]
     out = []
     for r in results:
         s = r.config.scenario
-        out += [f"**{r.config.label}**: {s.profile}, partition at sector "
+        out += [f"**{r.config.label}**: {_drive_name(s.profile)}, partition at sector "
                 f"{s.partition.start_sector}, journal {'on' if s.fs.journal else 'off'}, "
                 f"atime {s.fs.atime}, discard {'on' if s.fs.discard else 'off'} "
                 f"(wall time {r.wall_seconds:.1f} s)", ""]
-        rows = [[f"{i}: {st.name}"] + [_num(st.as_dict()[key]) for _, key in cols]
+        rows = [[f"{i}: {step_words(st.name)}"] + [_num(st.as_dict()[key]) for _, key in cols]
                 for i, st in enumerate(r.steps)]
         out += _table(["step"] + [f"{h}, simulated" for h, _ in cols], rows) + [""]
     return out
@@ -84,7 +108,7 @@ def report_text(lesson: Lesson, records: list[StepRecord]) -> str:
         s = rec.step
         out += [f"## Step {rec.index + 1}: {s.title} ({s.kind})", ""]
         if s.kind == "read":
-            out += [plain(s.text), ""]
+            out += [_pictures(plain(s.text), lesson), ""]
         elif s.kind == "predict":
             out += [plain(s.question), ""]
             if s.choices:

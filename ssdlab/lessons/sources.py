@@ -8,13 +8,18 @@ A lesson file may have a top-level array of tables
     figure = "40.41"             # the number exactly as the article writes it
     unit = "s"                   # the unit as the article writes it ("" when it gives none)
     claim = "final sync after rm -rf, with discard, OCZ Vertex LE 100 GB, kernel 2.6.39"
+    by = "author"                # who said it: author (default), author-reply or reader
 
 or, for a claim without a number, quote = "a short phrase the article contains verbatim"
-instead of figure and unit. Lesson text shows a documented figure only as {{doc:ID}}: it
-renders as "40.41 s (the 2011 discard article)", a quote as "(the 2011 discard article:
-“...”)". The loader checks that every article exists, every {{doc:ID}} names a source and
-every source is used; tests/test_lesson_sources.py checks each figure and quote against the
-article's text wherever the articles are at hand.
+instead of figure and unit; a quote from an article not in English also carries
+translation = "the same phrase in English, in our words". Lesson text shows a documented
+figure only as {{doc:ID}}: it renders as "40.41 s (the author of the 2011 discard
+article)", a quote as "(a reader's comment on the 2011 discard article: “...”)". Within one
+paragraph a citation names who spoke only when the citation before it named someone else,
+so a run of figures from one source names it once, at its first figure. The loader checks
+that every article exists, every {{doc:ID}} names a source and every source is used;
+tests/test_lesson_sources.py checks each figure and quote against the article's text (and
+that what a reader said lies in the readers' comments) wherever the articles are at hand.
 """
 
 from __future__ import annotations
@@ -22,12 +27,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .articles import articles, short_name
+from .articles import BY, articles, speaker
 from .fields import Reader
 
 DOC = re.compile(r"\{\{doc:([^{}]*)\}\}")
 _SOURCE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,59}$")
-SOURCE_KEYS = ("id", "article", "figure", "unit", "quote", "claim")
+SOURCE_KEYS = ("id", "article", "figure", "unit", "quote", "claim", "by", "translation")
 # the keys of a step (and of its choices) whose text a student reads
 TEXT_KEYS = ("title", "text", "question", "why", "varies")
 CHOICE_TEXT_KEYS = ("text", "explain")
@@ -42,14 +47,25 @@ class Source:
     unit: str = ""  # as written in the article
     quote: str = ""  # a phrase the article contains verbatim (a claim without a number)
     line: int = 0
+    by: str = "author"  # who said it: "author", "author-reply" (answering a reader), "reader"
+    translation: str = ""  # the quote in English, our words (an article not in English)
 
-    def rendered(self) -> str:
-        """How lesson text shows it: the figure with its unit and the article in words."""
-        name = short_name(self.article)
+    @property
+    def voice(self) -> tuple[str, str]:
+        """Whose words these are: a paragraph names each voice once per run of citations."""
+        return self.article, self.by
+
+    def rendered(self, named: bool = True) -> str:
+        """How lesson text shows it: the figure with its unit, or the quote (and its
+        translation), and, when named, who said it in which article, in words."""
+        who = speaker(self.article, self.by)
         if self.quote:
-            return f"({name}: “{self.quote}”)"
+            quote = f"“{self.quote}”"
+            if self.translation:
+                quote += f", in our translation “{self.translation}”"
+            return f"({who}: {quote})" if named else f"({quote})"
         value = f"{self.figure} {self.unit}".strip()
-        return f"{value} ({name})"
+        return f"{value} ({who})" if named else value
 
 
 def read_sources(r: Reader, raw) -> tuple[Source, ...]:
@@ -73,7 +89,19 @@ def read_sources(r: Reader, raw) -> tuple[Source, ...]:
         if article not in known:
             r.fail(at + ("article",), f"must be one of the articles {', '.join(known)} "
                    f"(ssdlab/lessons/articles.toml); got {article!r}")
+        by = r.one_of(t, "by", at, BY, default="author")
+        if not speaker(article, by):
+            r.fail(at + ("by",), f"article {article} has no "
+                   f"{'readers' if by == 'reader' else 'replies by its author'} "
+                   f"(ssdlab/lessons/articles.toml); got {by!r}")
+        english = known[article].language == "en"
         has_figure, has_quote = "figure" in t, "quote" in t
+        if "translation" in t and (english or not has_quote):
+            r.fail(at + ("translation",), "only a quote from an article not in English has "
+                   f"a translation; article {article} is in {known[article].language!r}")
+        if has_quote and not english and "translation" not in t:
+            r.fail(at + ("translation",), f"article {article} is not in English: a quote "
+                   "from it carries translation = \"the phrase in English, in our words\"")
         if has_figure == has_quote:
             r.fail(at + ("figure",), "a source gives either figure (with unit) or quote, "
                    "not both and not neither")
@@ -91,10 +119,11 @@ def read_sources(r: Reader, raw) -> tuple[Source, ...]:
             if not isinstance(unit, str):
                 r.fail(at + ("unit",), f"must be a string; got {unit!r}")
             out.append(Source(sid, article, r.text(t, "claim", at), figure, unit.strip(),
-                              line=r.line(at)))
+                              line=r.line(at), by=by))
         else:
             out.append(Source(sid, article, r.text(t, "claim", at),
-                              quote=r.text(t, "quote", at), line=r.line(at)))
+                              quote=r.text(t, "quote", at), line=r.line(at), by=by,
+                              translation="" if english else r.text(t, "translation", at)))
     return tuple(out)
 
 
@@ -146,7 +175,7 @@ def render(data: dict, sources: tuple[Source, ...]) -> dict:
     by_id = {s.id: s for s in sources}
 
     def sub(text: str) -> str:
-        return DOC.sub(lambda m: by_id[m.group(1).strip()].rendered(), text)
+        return render_text(text, by_id)
 
     out = dict(data)
     if isinstance(out.get("summary"), str):
@@ -164,3 +193,25 @@ def render(data: dict, sources: tuple[Source, ...]) -> dict:
         steps.append(step)
     out["steps"] = steps
     return out
+
+
+PARAGRAPH = re.compile(r"(\n[ \t]*\n)")
+
+
+def render_text(text: str, by_id: dict[str, Source]) -> str:
+    """text with every {{doc:ID}} rendered. In each paragraph (text between blank lines) a
+    citation names who spoke only when the one before it did not name the same voice: seven
+    figures from one article in a row name it once, at the first; a reader's figure between
+    two of the author's names both voices again."""
+    parts = PARAGRAPH.split(text)
+    for i in range(0, len(parts), 2):  # odd parts are the blank lines between paragraphs
+        last = None
+
+        def one(m: re.Match) -> str:
+            nonlocal last
+            source = by_id[m.group(1).strip()]
+            named, last = source.voice != last, source.voice
+            return source.rendered(named)
+
+        parts[i] = DOC.sub(one, parts[i])
+    return "".join(parts)

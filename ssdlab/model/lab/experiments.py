@@ -398,7 +398,7 @@ def vertex60() -> list[Row]:
             "(documented 334.67 vs 339.60)",
             (_cite("004", "339.60", "Requests/sec"), _cite("004", "334.67", "Requests/sec")),
             "339.60 / 334.67"),
-        Row("004", f"{scaled}: 95 % full with its data rewritten, vs 63.9 %",
+        Row("004 reader", f"{scaled}: 95 % full with its data rewritten, vs 63.9 %",
             "requests/s ratio", "x", QUALITATIVE, s3 / s1, "predicted", "drops (< 0.9x)",
             s3 / s1 < 0.9,
             "the simulated Indilinx keeps data in place and writes changes into its small "

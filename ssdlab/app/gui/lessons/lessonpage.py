@@ -7,7 +7,6 @@ results and signals.
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -31,8 +30,6 @@ from ..appearance.fullnote import FullNote
 from ..appearance.linkring import LinkBrowser
 from .lessonhome import bold
 
-ASSETS = Path(__file__).resolve().parents[3] / "assets"
-
 
 class StepPage:
     """LessonPanel methods that build the step page and show predictions and quizzes."""
@@ -51,7 +48,6 @@ class StepPage:
         self.body.setAccessibleName("Lesson text")
         self.body.setOpenLinks(False)
         self.body.anchorClicked.connect(self._link)
-        self.body.setSearchPaths([str(ASSETS)])
         v.addWidget(self.body, 3)
 
         self.predict_box = QWidget()

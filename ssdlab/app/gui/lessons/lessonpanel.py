@@ -29,6 +29,7 @@ from ssdlab.app.session.progress import Progress
 from ssdlab.lessons.glossary import render_links
 from ssdlab.lessons.lesson import Lesson
 from ssdlab.lessons.player import LessonPlay
+from ssdlab.lessons.references import image_folders
 
 from ..appearance.announce import announce
 from . import keepfocus
@@ -201,6 +202,9 @@ class LessonPanel(QWidget, StepPage, RunSteps):
             self.quiz_box.show()
             self.quiz_answer.clear()
             self.reveal_button.setEnabled(False)
+        # a step's pictures (![alt](assets/...)) are found where the validator found them
+        self.body.setSearchPaths([str(p) for p in image_folders(
+            lesson.path.parent if lesson.path else None)])
         self.body.setMarkdown(render_links(text))
         # a screen reader names the answer field, and says the question with it
         question = self.body.toPlainText() if step.kind in ("predict", "quiz") else ""
