@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 
 import test_gui_lessons
 from PySide6.QtCore import Qt
@@ -161,11 +162,17 @@ def check_step(w, where: str, expect: str | None = None) -> list[str]:
         bad.append(f"{where}: the tally does not say what it counts ({words!r})")
     life = since_new_wa(config, results[index])
     shown = tally.figure("wa")
-    if step.kind == "quiz" and step.measure is not None:
-        if shown != "?":
-            bad.append(f"{where}: the tally shows WA {shown} while the quiz asks for one")
-    elif shown != f"{life:.3f}":
+    quiz = step.kind == "quiz" and step.measure is not None
+    if shown == "?" and not quiz:
+        bad.append(f"{where}: the tally keeps its WA back, and no quiz asks for it")
+    elif shown not in ("?", f"{life:.3f}"):
         bad.append(f"{where}: the tally's WA {shown}, {config.id}'s since new {life:.3f}")
+    if quiz and shown != "?":  # the answer, or one figure of a ratio asked for, is not given
+        m, figures = step.measure, play.figures()
+        parts = [evaluate(m, figures) * step.scale, evaluate(replace(m, over=None), figures)]
+        parts += [evaluate(m.over, figures)] if m.over is not None else []
+        if any(abs(float(shown) - x) <= step.tolerance * abs(x) for x in parts):
+            bad.append(f"{where}: the tally's WA {shown} gives the quiz's answer away")
     return bad
 
 

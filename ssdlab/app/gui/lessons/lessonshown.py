@@ -48,7 +48,16 @@ COUNTED_STEPS = ("All the run's steps together:",
                  "These count every step of this drive's run together, from when its file "
                  "system was made; the lesson's figures are each step's own.")
 
-QUIZ_WA = "the quiz asks you to work a figure out, so the tally keeps its WA to itself"
+QUIZ_WA = "the quiz asks you to work this out, so the tally keeps its WA to itself"
+# figures a write amplification is, or is worked out from (flash written over host written)
+WA_FIGURES = ("wa", "lifetime_wa", "nand_writes", "nand_written_mb")
+
+
+def asks_wa(step) -> bool:
+    """A quiz on a run whose answer is a write amplification (or a ratio of two): the
+    tally's WA beside it would be the answer, or one half of it."""
+    m = getattr(step, "measure", None)
+    return step.kind == "quiz" and m is not None and m.figure.rsplit(".", 1)[-1] in WA_FIGURES
 
 
 class DriveChoice(QWidget):
@@ -160,8 +169,7 @@ class ShownDrive:
         pair = tuple(zip(labels, shown, strict=True)) if paired else None
         label = f"{TAGS[i]}: {labels[i]}" if paired else labels[i]
         counted = COUNTED_BLOCK if run.configs[i].spec is not None else COUNTED_STEPS
-        step = self.step  # a quiz on the run: its answer is the student's to work out
-        withheld = QUIZ_WA if step.kind == "quiz" and step.measure is not None else ""
+        withheld = QUIZ_WA if asks_wa(self.step) else ""
         self.focus.emit(LessonFocus(shown[i], used, run.blockmap, pair, label, counted,
                                     withheld))
         if about and len(labels) > 1:
