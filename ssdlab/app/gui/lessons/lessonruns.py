@@ -124,6 +124,7 @@ class RunSteps:
         job.cancelled.connect(self._job_cancelled)
         job.finished.connect(self._job_ended)
         self.job = job
+        self._focus()  # the controls show the configuration that runs first
         self.watch.start(job)
         self._started = self.clock()  # "Done in X s": from Run to finished, less watching
         self.bar.setValue(0)
