@@ -187,9 +187,13 @@ def check_results(w, where: str) -> list[str]:
     run, bad = lesson.step_of(rid), []
     if step.kind == "quiz":
         text = "\n".join(t.text() for t in view.tables)
+        said = view.accessibleDescription()  # what a screen reader hears of the view
         for g in step.given:
-            if number(evaluate(g, play.figures())) not in text:
+            figure = number(evaluate(g, play.figures()))
+            if figure not in text:
                 bad.append(f"{where}: the quiz's {g.text} is not beside it")
+            if figure not in said:
+                bad.append(f"{where}: the quiz's {g.text} is not in the results' description")
         return bad
     labels = {c.label for c in run.configs}
     for chart in view.charts:

@@ -9,7 +9,9 @@ predicted X; the drive did Y", and the quiz checked against the engine's event l
 The panel plays a ssdlab.lessons.player.LessonPlay (the same object `ssdlab lesson run` plays), so
 the window can never show a number the headless player would not. It tells the workbench,
 through signals, which settings a run uses (focus) and what the drive being run looks like
-(drive_snapshot); it draws run results into a LessonResults view it is given.
+(drive_snapshot), and, on every step, which configuration the map, tally and controls show
+and the line over the map naming it (heading; lessonshown.py); it draws run results into a
+LessonResults view it is given.
 """
 
 from __future__ import annotations
