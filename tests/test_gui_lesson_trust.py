@@ -68,7 +68,7 @@ def test_lessons_2_and_3_panels_say_what_their_text_says(bench):
 def test_the_map_is_of_the_configuration_the_question_is_about(bench, qtbot):
     """Lesson 3 runs five policies one after another; the step about the student's chosen
     policy shows that policy's drive as it ended, not the last one run; a step about a run
-    not yet made shows none of another run's drives."""
+    not yet made shows no drive (none of another run's, nor the workbench's own)."""
     panel, lesson = bench.lesson_panel, find("3")
     panel.start(lesson, _index(lesson, "predict", "skew"))
     panel.predict(2)
@@ -86,7 +86,8 @@ def test_the_map_is_of_the_configuration_the_question_is_about(bench, qtbot):
     assert shown.counters["host_writes"] > 0
     assert bench.controls.widgets["gc"].currentData() == "cost-benefit"
     panel.show_step(_index(lesson, "predict", "frontier-cb"))  # the frontier run: not run
-    assert bench.blockmap.snapshot.counters["host_writes"] == 0
+    assert bench.blockmap.snapshot is None  # no drive, not even the workbench's own
+    assert bench.views[0].tally.figure("wa") == "-"
 
 
 def test_a_lesson_reopens_at_its_step_with_its_predictions(bench, qtbot, progress_dir):

@@ -39,7 +39,7 @@ def test_side_by_side_gives_the_figures_of_one_after_the_other(lesson_id, kind):
     seen: list[tuple[int, float]] = []
     lock = threading.Lock()
     paired = LessonPlay(lesson, side_by_side=True)
-    paired.observe = lambda drive, slot: seen.append((slot, 0.0))
+    paired.observe = lambda drive, slot, machine: seen.append((slot, 0.0))
     reported: list[tuple[str, float]] = []
 
     def progress(what, fraction):

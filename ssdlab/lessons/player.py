@@ -22,6 +22,7 @@ from functools import cache
 from ssdlab.model.flash import runner
 from ssdlab.model.flash.drive import Drive
 from ssdlab.model.flash.gcwatch import GcWatch
+from ssdlab.model.host.machine import Machine
 from ssdlab.model.lab.experiments import Row
 from ssdlab.model.lab.lockstep import Lockstep, side_by_side
 from ssdlab.model.lab.rowcache import cached_rows
@@ -85,8 +86,10 @@ class LessonPlay:
     progress: Progress | None = None
     cancel: Callable[[], bool] | None = None
     # sees the drive between chunks of a run, with the configuration's index in its run
-    # step (the window draws its block maps from it)
-    observe: Callable[[Drive, int], None] | None = None
+    # step and, for a scenario configuration, the Machine around the drive (None for a
+    # block-level one): the window draws its block maps, and counts the bytes the host
+    # sent, from them
+    observe: Callable[[Drive, int, Machine | None], None] | None = None
     # run a step of two configurations at once, in lockstep (the window's A and B drives);
     # the figures are the same as one after the other
     side_by_side: bool = False
@@ -202,7 +205,8 @@ class LessonPlay:
         t0 = time.perf_counter()
         at = at or self.progress
         cancel = cancel or self._stop
-        look = None if self.observe is None else (lambda d: self.observe(d, slot))
+        look = None if self.observe is None else (
+            lambda d, machine=None: self.observe(d, slot, machine))
         if config.spec is not None:
             spec = config.spec
             user = spec.geometry.user_pages
@@ -227,14 +231,14 @@ class LessonPlay:
             if cancel is not None and cancel():
                 raise Cancelled(label)
             if look is not None:
-                look(machine.drive)
+                look(machine.drive, machine)
             if at is not None:
                 at(f"{label}: step {i + 1}/{len(steps)} {what}",
                    (i + done / max(1, total)) / len(steps))
 
         def step_done(i: int, _result) -> None:  # a quick step may never report progress
             if look is not None:
-                look(machine.drive)
+                look(machine.drive, machine)
             if at is not None:
                 at(f"{label}: step {i + 1}/{len(steps)} done", (i + 1) / len(steps))
 

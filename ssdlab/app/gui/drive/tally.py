@@ -26,6 +26,9 @@ ROWS = (
 )
 
 
+DESCRIPTION = ("Pages the host wrote, pages written to flash, pages garbage collection copied, "
+               "and their ratio, the write amplification, as the run plays.")
+WITHHELD = "?"  # the WA while a quiz asks the student to work it out
 LARGEST_DRIVE_WRITES = 1000  # a run's figures stay within this many drive writes of pages
 
 
@@ -35,9 +38,7 @@ class Tally(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setAccessibleName("Write tally")
-        self.setAccessibleDescription("Pages the host wrote, pages written to flash, pages "
-                                      "garbage collection copied, and their ratio, the write "
-                                      "amplification, as the run plays.")
+        self.setAccessibleDescription(DESCRIPTION)
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
         grid = QGridLayout(self)
         grid.setContentsMargins(6, 0, 0, 0)
@@ -64,17 +65,38 @@ class Tally(QWidget):
             value.setFont(font)
             name.setBuddy(value)
             self._widths.append(value)
-            grid.addWidget(name, row, 0)
-            grid.addWidget(value, row, 1)
+            grid.addWidget(name, row + 1, 0)
+            grid.addWidget(value, row + 1, 1)
             self.values[key] = value
-        grid.setRowStretch(len(ROWS), 1)
+        # what the figures count when a lesson says so (since the drive was new, where its
+        # results count only the measured part): over the rows, empty and hidden otherwise
+        self.counted = QLabel("")  # a few words, narrower than the rows under it
+        self.counted.setObjectName("note")
+        self.counted.hide()
+        grid.addWidget(self.counted, 0, 0, 1, 2)
+        grid.setRowStretch(len(ROWS) + 1, 1)
         # what the map shows of a GC, in words: the drive view puts it under the map, where
         # a sentence has room in large type too
         self._fix_widths()
         self.now = QLabel("")
         self.now.setWordWrap(True)
         self.now.setAccessibleName("What garbage collection is doing")
+        self.withheld = ""  # why the WA is not shown (a lesson's quiz asks for it)
         self.set_snapshot(None)
+
+    def set_counted(self, words: str, why: str = "") -> None:
+        """Say over the rows what the figures count ("" hides it); why: its tooltip."""
+        self.counted.setText(words)
+        self.counted.setToolTip(why)
+        self.counted.setVisible(bool(words))
+        self.setAccessibleDescription(f"{DESCRIPTION} {words}".strip())
+
+    def withhold_wa(self, why: str) -> None:
+        """Show "?" for the WA while a lesson's quiz asks the student to work it out (why:
+        said on hover); "" shows it again. The pages under it stay: they are the working."""
+        if why != self.withheld:
+            self.withheld = why
+            self.set_snapshot(self._snap)
 
     def figure(self, key: str) -> str:
         """The figure a row shows now ("-" when there is none)."""
@@ -108,6 +130,7 @@ class Tally(QWidget):
         self._names["wa"].setText("flash ÷ host = WA" if short else words.replace(" = ", "\n= "))
 
     def set_snapshot(self, snap: Snapshot | None) -> None:
+        self._snap = snap
         if snap is None:
             for v in self.values.values():
                 v.setText("-")
@@ -116,16 +139,18 @@ class Tally(QWidget):
         if snap.user_pages != self._user_pages:  # another drive: widths for its figures
             self._user_pages = snap.user_pages
             self._fix_widths()
-        c = snap.counters
-        host, flash = c["host_writes"], c["nand_writes"]
+        c = snap.tally_counts or snap.counters  # a lesson's file system: its own counts
+        host, flash = round(c["host_writes"]), c["nand_writes"]
         wa = snap.wa  # the status bar's figure too, from the same snapshot
         self.values["host"].setText(f"{host:,}")
         self.values["flash"].setText(f"{flash:,}")
         self.values["copied"].setText(f"{c['gc_copies']:,}")
         known = math.isfinite(wa) and host > 0
-        self.values["wa"].setText(wa_figure(wa))
+        self.values["wa"].setText(WITHHELD if self.withheld else wa_figure(wa))
         ratio = (f"{flash:,} ÷ {host:,}" + ("" if snap.stored == 1 else
                   f" × {snap.stored:g} (compressed)") if known else ROWS[3][2])
+        if self.withheld:
+            ratio = f"{ratio}: {self.withheld}"
         # the division itself, shown on hover; said at a listener's pace (frame/speech.py)
         self.values["wa"].setToolTip(ratio)
         self.now.setText(gc_words(snap))

@@ -36,6 +36,7 @@ def install(w) -> None:
     panel.focus.connect(lambda f: show_focus(w, f))
     panel.drive_snapshot.connect(lambda snap: show_drive(w, snap))
     panel.second_drive.connect(lambda snap: show_drive(w, snap, 1))
+    panel.heading.connect(w.progress_label.setText)
     panel.two_drives = True  # a run of two configurations shows on maps A and B
     panel.glossary_asked.connect(w.show_glossary)
     panel.explore.connect(lambda: w.lesson_dock.hide())
@@ -222,33 +223,42 @@ def colour_maps(w, mode: str | None) -> None:
 
 
 def show_focus(w, focus) -> None:
+    """The controls, map and tally for a lesson step (a lessonshown.LessonFocus; None: the
+    workbench's own again)."""
     if focus is None:
         compare.lesson_pair(w, None)
         w.controls.set_lesson(None)
         w.show_settings()
         w.map_area.show()
+        for v in w.views:
+            v.tally.set_counted("")
+            v.tally.withhold_wa("")
         return
-    settings, used, blockmap, pair = focus
-    compare.lesson_pair(w, pair)
-    colour_maps(w, settings.heatmap)
+    compare.lesson_pair(w, focus.pair)
+    colour_maps(w, focus.settings.heatmap)
     # a run that does not draw the map (a file-system scenario) leaves its room to results
-    w.map_area.setVisible(blockmap)
-    shown = Session(settings)
-    w.controls.show_settings(settings, shown.op_text(), shown.alignment_note())
-    w.controls.set_lesson(used)
+    w.map_area.setVisible(focus.blockmap)
+    shown = Session(focus.settings)
+    w.controls.show_settings(focus.settings, shown.op_text(), shown.alignment_note())
+    w.controls.set_lesson(focus.used)
+    # which of the run's drives the settings are: with several, the student can tell
+    w.controls.lesson_note.setText(
+        f"The lesson sets these, for \u201c{focus.label}\u201d: the highlighted ones are what "
+        "its run varies. Leave the lesson to change them.")
+    # the tally counts from the drive's first write; the lesson's figures count less
+    w.views[0].tally.set_counted(*focus.counted)
+    w.views[0].tally.withhold_wa(focus.withheld)
     themefit.fit_lesson_panel(w)  # as wide as the settings it now shows need
     QTimer.singleShot(0, w, lambda: fold_for_lesson(w))  # once the new step is laid out
 
 
 def show_drive(w, snap, view: int = 0) -> None:
-    """The lesson's drive on map A (or B: the second of two run side by side)."""
+    """The lesson's drive on map A (or B: the second of two run side by side); None: no
+    drive on it (a run not played yet)."""
     if view >= len(w.views):
         return
-    if snap is None:
-        w.blockmap.set_snapshot(w.snapshot)
-        return
     w.views[view].blockmap.set_snapshot(snap)
-    if snap.segment and view == 0:
+    if snap is not None and snap.segment and view == 0:
         w.progress_label.setText(f"Lesson run: {snap.segment}")
 
 

@@ -29,6 +29,7 @@ from ..appearance.flowlayout import FlowLayout
 from ..appearance.fullnote import FullNote
 from ..appearance.linkring import LinkBrowser
 from .lessonhome import bold
+from .lessonshown import DriveChoice
 
 
 class StepPage:
@@ -44,6 +45,9 @@ class StepPage:
         self.where.setObjectName("note")
         v.addWidget(self.title)
         v.addWidget(self.where)
+        self.drive_choice = DriveChoice()  # which configuration the workbench shows
+        self.drive_choice.hide()
+        v.addWidget(self.drive_choice)
         self.body = LinkBrowser()
         self.body.setAccessibleName("Lesson text")
         self.body.setOpenLinks(False)
@@ -191,6 +195,7 @@ class StepPage:
         announce(self.feedback, self.feedback.text())
         self._update_next()
         self._show_results()
+        self._focus()  # "which drive wins": the drive shown is the one chosen
 
     def _estimated(self) -> None:
         value = self.estimate.value()

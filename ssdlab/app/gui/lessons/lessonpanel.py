@@ -9,7 +9,9 @@ predicted X; the drive did Y", and the quiz checked against the engine's event l
 The panel plays a ssdlab.lessons.player.LessonPlay (the same object `ssdlab lesson run` plays), so
 the window can never show a number the headless player would not. It tells the workbench,
 through signals, which settings a run uses (focus) and what the drive being run looks like
-(drive_snapshot); it draws run results into a LessonResults view it is given.
+(drive_snapshot), and, on every step, which configuration the map, tally and controls show
+and the line over the map naming it (heading; lessonshown.py); it draws run results into a
+LessonResults view it is given.
 """
 
 from __future__ import annotations
@@ -38,21 +40,25 @@ from .lessonpage import StepPage
 from .lessonresults import LessonResults
 from .lessonrun import LessonJob
 from .lessonruns import RunSteps
+from .lessonshown import ShownDrive
 from .lessonwatch import LessonWatch
 
 KIND_NAMES = {"read": "read", "predict": "predict", "run": "run", "compare": "compare",
               "reflect": "what happened", "quiz": "quiz"}
 
 
-class LessonPanel(QWidget, StepPage, RunSteps):
+class LessonPanel(QWidget, StepPage, RunSteps, ShownDrive):
     """The panel: its home page and a lesson's steps, one at a time. The step page and the
     predict and quiz steps are StepPage's (lessonpage.py); runs, compares and results
-    RunSteps' (lessonruns.py)."""
+    RunSteps' (lessonruns.py); which drive the workbench shows ShownDrive's
+    (lessonshown.py)."""
 
-    # (settings shown, names used, block map shown, pair) during a lesson; None: none.
-    # pair: (label, settings) of each configuration when a run of two is shown side by side
+    # a lessonshown.LessonFocus during a lesson (the configuration the step shows); None: none
     focus = Signal(object)
-    drive_snapshot = Signal(object)  # a Snapshot of the drive a lesson runs; None: done
+    # a Snapshot of the drive a lesson runs, or of a configuration as its run ended; None:
+    # no drive to show (a run not yet played)
+    drive_snapshot = Signal(object)
+    heading = Signal(str)  # the line over the map: which configuration it shows
     # the second drive of a run of two configurations side by side (the workbench's B)
     second_drive = Signal(object)
     glossary_asked = Signal(str)  # a term the student clicked
@@ -76,6 +82,8 @@ class LessonPanel(QWidget, StepPage, RunSteps):
         self.maps: dict[tuple[str, int], object] = {}
         # run id -> (seconds the simulation took, seconds its GCs were watched playing)
         self.run_seconds: dict[str, tuple[float, float]] = {}
+        # step index -> the configuration the student chose in "Drive shown" on that step
+        self.shown_choice: dict[int, int] = {}
         self.clock = time.monotonic  # the wall clock runs are timed by (tests set their own)
         self._started = 0.0
         self._job_message = ""  # why the last job stopped early ("" when it finished)
@@ -94,6 +102,7 @@ class LessonPanel(QWidget, StepPage, RunSteps):
         self.home_note = self.home.note  # where the window says why a lesson file was refused
         self.pages.addWidget(self.home)
         self._step_page()
+        self.drive_choice.chosen.connect(self._chose_drive)
         self.watch = LessonWatch(self)  # a run to watch: its GCs at teaching pace
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.cancel_job,
                   context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -117,6 +126,7 @@ class LessonPanel(QWidget, StepPage, RunSteps):
         self.lesson = lesson
         self.play = LessonPlay(lesson, side_by_side=self.two_drives)
         self.partial, self.compared, self.maps, self.run_seconds = {}, {}, {}, {}
+        self.shown_choice = {}
         self._restore_answers()
         start = self.progress.at.get(lesson.id, 0) if at is None else at
         # opened by a key on the first screen: the page swap moves the focus to the step's

@@ -54,7 +54,11 @@ class LessonResults(QScrollArea):
         """Its words (headings, states, keys, legends, notes) as its accessible description."""
         words = []
         for label in self._inner.findChildren(QLabel):
-            if label.isHidden() or not label.text():
+            # a label just added is hidden until the event loop shows it: only one hidden
+            # on purpose (a cleared one) is left out, or the description came out empty
+            hidden = label.isHidden() and label.testAttribute(
+                Qt.WidgetAttribute.WA_WState_ExplicitShowHide)
+            if hidden or not label.text():
                 continue
             text = label.text()
             if label.textFormat() != Qt.TextFormat.PlainText and "<" in text:  # html

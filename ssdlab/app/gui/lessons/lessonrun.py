@@ -22,12 +22,28 @@ from PySide6.QtCore import QThread, Signal
 
 from ssdlab.lessons.lesson import LessonError
 from ssdlab.lessons.player import Cancelled, LessonPlay
+from ssdlab.model.flash.amplification import write_amplification
 from ssdlab.model.flash.drive import Drive
 from ssdlab.model.flash.gcwatch import TEACH_GCS
+from ssdlab.model.host.machine import Machine
 
 from ..run.snapshot import Snapshot, drive_snapshot, phase_snapshot
 
 FRAME_S = 1 / 15  # block-map snapshots at most this often
+
+
+def host_bytes_fields(drive: Drive, machine: Machine) -> dict:
+    """A file system's snapshot fields counted as its run's figures count them, from when
+    the file system was made: the host's writes in pages' worth of the bytes it sent (a
+    part-page write is not a whole page), the flash pages and GC copies, and their WA (a
+    compressing drive stores less than a page per page)."""
+    io = machine.io_stats
+    page = drive.geometry.page_bytes
+    stored = machine.profile.compression_ratio
+    counts = {"host_writes": io.write_bytes / page, "nand_writes": io.nand_writes,
+              "gc_copies": io.gc_copies}
+    return {"tally_counts": counts, "stored": stored, "mounted": True,
+            "wa": write_amplification(io.nand_writes, page, io.write_bytes, stored)}
 
 
 class LessonJob(QThread):
@@ -48,7 +64,8 @@ class LessonJob(QThread):
         self._seq = 0
         self._last: dict[int, float] = {}
         self._label = ""
-        self._drives: dict[int, Drive] = {}  # slot -> the drive of a configuration under way
+        # configuration index -> (its drive, its Machine or None) while it runs
+        self._drives: dict[int, tuple[Drive, Machine | None]] = {}
         self._finals: dict[int, Snapshot] = {}  # configuration index -> its drive at the end
         self.paced = getattr(step, "pace", "full") == "teach"
         self._skip = threading.Event()  # the student chose "Skip to end"
@@ -104,16 +121,22 @@ class LessonJob(QThread):
         with self._lock:
             return self._finals.get(index)
 
-    def _observe(self, drive: Drive, slot: int, force: bool = False) -> Snapshot | None:
-        self._drives[slot] = drive
+    def _observe(self, drive: Drive, index: int, machine: Machine | None = None,
+                 force: bool = False) -> Snapshot | None:
+        """The drive of the step's configuration `index` (the player's observe): its map
+        slot is 0, or its own where two configurations run side by side. A file system's
+        (machine given) counts the host's writes in bytes, as the run's figures do."""
+        self._drives[index] = (drive, machine)
+        slot = index if self.play.paired(self.step) else 0
         now = time.perf_counter()
         if not force and now - self._last.get(slot, 0.0) < FRAME_S:
             return None
         self._last[slot] = now
         with self._lock:
             self._seq += 1
-            snap = self._latest[slot] = drive_snapshot(drive, self._seq, segment=self._label,
-                                                       running=not force)
+            snap = self._latest[slot] = drive_snapshot(
+                drive, self._seq, segment=self._label, running=not force,
+                **({} if machine is None else host_bytes_fields(drive, machine)))
         self.drive_ready.emit(slot)
         return snap
 
@@ -121,12 +144,12 @@ class LessonJob(QThread):
         """A configuration finished: the map shows its drive as it ended, and keeps it for
         the steps that ask about this configuration."""
         index = next(i for i, c in enumerate(self.step.configs) if c is result.config)
-        # one after another, every configuration runs in slot 0; side by side, in its own
-        slot = index if self.play.paired(self.step) else 0
-        drive = self._drives.pop(slot, None)
-        if drive is not None:
+        # the drive of this configuration, never the one run before it in the same slot
+        seen = self._drives.pop(index, None)
+        if seen is not None:
             self._label = f"{result.config.label}: done"
-            snap = self._observe(drive, slot, force=True)
+            snap = self._observe(seen[0], index, seen[1], force=True)
+            self._drives.pop(index, None)
             with self._lock:
                 self._finals[index] = snap
         self.config_done.emit(result)

@@ -20,7 +20,6 @@ from ssdlab.lessons.charts import (
 )
 from ssdlab.lessons.lesson import LessonError
 
-from .lessonfocus import used_settings
 from .lessonrun import LessonJob
 
 
@@ -85,58 +84,6 @@ class RunSteps:
         self.run_note.setText(f"{n[0].upper()}{n[1:]}. Run waits until it is ready.")
         self.bar.setValue(int(1000 * max(0.0, min(1.0, self.engine_fraction))))
 
-    def _focus(self) -> None:
-        """The controls show the drive of the run this step is about (or the lesson's next
-        run, or its last), what it varies highlighted."""
-        run = self._run_for(self.step)
-        steps = self.lesson.steps
-        if run is None:
-            later = [s for s in steps[self.index:] if s.kind == "run"]
-            earlier = [s for s in steps[:self.index] if s.kind == "run"]
-            run = (later or earlier[-1:] or [None])[0]
-        if run is None:
-            self.focus.emit(None)
-            return
-        shown, used = used_settings(run)
-        i = self._config_shown(run)
-        pair = (tuple(zip((c.label for c in run.configs), shown, strict=True))
-                if self.play.paired(run) and run.blockmap else None)
-        self.focus.emit((shown[i], used, run.blockmap, pair))
-        if self.job is None and run.blockmap:
-            self._show_maps(run, i, pair is not None)
-
-    def _config_shown(self, run) -> int:
-        """The configuration the controls and the map show: the one running; else the one
-        the step's question is about (named in its measure, else the answer chosen, else
-        the first answer naming one); else the last one run."""
-        configs = [c.id for c in run.configs]
-        if self.job is not None:  # side by side: A's, as the workbench shows A and B
-            return 0 if self.play.paired(run) else min(len(self.partial.get(run.id, [])),
-                                                       len(configs) - 1)
-        step = self.step
-        if step.kind == "reflect":
-            step = self.lesson.step_of(step.predict)
-        if step.kind == "predict" and step.measure is not None and step.measure.run == run.id:
-            named = [step.measure.config]
-            answer = self.play.answers.get(step.id)
-            if step.choices and answer is not None:
-                named.append(step.choices[int(answer)].config)
-            named += [c.config for c in step.choices]
-            return next((configs.index(n) for n in named if n in configs), 0)
-        if self.play.paired(run):  # both on their maps: the controls show A's
-            return 0
-        return len(self.play.runs[run.id]) - 1 if run.id in self.play.runs else 0
-
-    def _show_maps(self, run, i: int, pair: bool) -> None:
-        """The map beside a step is of the configuration it is about, as that run ended;
-        before the run, the workbench's own (a run of another step is never shown)."""
-        if pair:
-            self.drive_snapshot.emit(self.maps.get((run.id, 0)))
-            if (run.id, 1) in self.maps:  # map B shows none of the workbench's own
-                self.second_drive.emit(self.maps[(run.id, 1)])
-        else:
-            self.drive_snapshot.emit(self.maps.get((run.id, i)))
-
     def _show_run(self, step) -> None:
         self.run_box.show()
         waiting = self.play.waiting_for(step)
@@ -177,6 +124,7 @@ class RunSteps:
         job.cancelled.connect(self._job_cancelled)
         job.finished.connect(self._job_ended)
         self.job = job
+        self._focus()  # the controls show the configuration that runs first
         self.watch.start(job)
         self._started = self.clock()  # "Done in X s": from Run to finished, less watching
         self.bar.setValue(0)

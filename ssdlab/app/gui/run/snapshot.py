@@ -98,6 +98,11 @@ class Snapshot:
     # programmed per page); a mounted file system's is the recorder's, in bytes.
     wa: float = math.nan
     stored: float = 1.0
+    # The figures the tally shows (host_writes, nand_writes, gc_copies) where they are not
+    # the drive's own counters since it was new: a lesson's file system counts from when it
+    # was made, its host writes in pages' worth of the bytes sent (a 4 KiB write across two
+    # flash pages is one page's worth, as its WA counts it); None: the drive's counters
+    tally_counts: dict | None = None
 
 
 def counters_wa(counters: dict, stored: float = 1.0) -> float:
