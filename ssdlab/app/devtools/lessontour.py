@@ -76,6 +76,13 @@ def main(argv: list[str] | None = None) -> int:
         app.processEvents()
         return time.perf_counter() - t0
 
+    def engine_ready() -> None:
+        # Run waits, disabled, while the engine compiles (a first run): a tour that went on
+        # would take the next step's picture over a run that never started
+        while panel.engine_notice:
+            app.processEvents()
+            time.sleep(0.02)
+
     try:
         for lesson in lessons:
             panel.start(lesson, 0)
@@ -84,10 +91,12 @@ def main(argv: list[str] | None = None) -> int:
                 if step.kind == "predict":
                     panel.predict(step.answer)
                 elif step.kind == "run":
+                    engine_ready()
                     panel.start_job()
                     print(f"lesson {lesson.order} run {step.id}: {wait():.1f} s "
                           f"({len(step.configs)} configurations)", flush=True)
                 elif step.kind == "compare":
+                    engine_ready()
                     print(f"lesson {lesson.order} compare: {wait():.1f} s", flush=True)
                 elif step.kind == "quiz" and step.answer:
                     panel.quiz_answer.setText(step.answer)
