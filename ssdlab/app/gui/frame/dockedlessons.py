@@ -21,7 +21,7 @@ from ..lessons import keepfocus
 from ..lessons.glossarywindow import GlossaryWindow
 from ..lessons.lessonpanel import LessonPanel
 from ..settings.session import Session, Settings
-from . import compare, statusline, themefit
+from . import answerkeys, compare, statusline, themefit
 
 
 def install(w) -> None:
@@ -33,6 +33,7 @@ def install(w) -> None:
     w.lesson_progress = load_progress()
     panel = w.lesson_panel = LessonPanel(lessons, w.lesson_progress, w.lesson_results)
     keepfocus.install(panel)  # a button that turns disabled hands focus on sensibly
+    answerkeys.install(panel)  # typing on a quiz goes to its answer, not to a shortcut
     panel.focus.connect(lambda f: show_focus(w, f))
     panel.drive_snapshot.connect(lambda snap: show_drive(w, snap))
     panel.second_drive.connect(lambda snap: show_drive(w, snap, 1))
@@ -171,6 +172,7 @@ def add_menu(w) -> None:
 def set_active(w, on: bool) -> None:
     """A lesson drives the map and the lower half; the workbench's own run waits."""
     w.in_lesson = on
+    w.lesson_colouring = None  # the person's "Colour by" in this lesson (mapwiring.colour_by)
     # a lesson colours the map its own way (by state unless it says otherwise); the
     # person's "Colour by" choice comes back after it
     colour_maps(w, Settings().heatmap if on else None)
@@ -230,7 +232,7 @@ def show_focus(w, focus) -> None:
         return
     settings, used, blockmap, pair = focus
     compare.lesson_pair(w, pair)
-    colour_maps(w, settings.heatmap)
+    colour_maps(w, getattr(w, "lesson_colouring", None) or settings.heatmap)
     # a run that does not draw the map (a file-system scenario) leaves its room to results
     w.map_area.setVisible(blockmap)
     shown = Session(settings)
