@@ -155,6 +155,7 @@ def test_colour_by_in_lesson_13_keeps_the_lessons_labels(bench, until):
     assert [v.title.text() for v in bench.views] == titles
     assert spare.value() == 12
     assert all(v.legend.mode == "erases" and v.blockmap.mode == "erases" for v in bench.views)
+    assert bench.views[1].legend.isVisible()  # B's heat map has a range of its own
     assert bench.session.settings == own  # the workbench's own drive is not touched
     p.show_step(run + 1)  # the choice stays from step to step
     settle()

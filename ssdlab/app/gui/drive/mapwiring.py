@@ -58,11 +58,19 @@ def colour_by(w, mode: str) -> None:
     lesson 13 sets 12 %, 20/80 hot data where its text says 10/90)."""
     if getattr(w, "in_lesson", False):
         w.lesson_colouring = mode  # kept from step to step (dockedlessons.show_focus)
-        for v in w.views:
-            v.blockmap.set_mode(mode)
-            v.legend.set_mode(mode)
+        colour_all(w, mode)
         return
     w.request(heatmap=mode)
+
+
+def colour_all(w, mode: str) -> None:
+    """Every shown map and its legend coloured by mode (a lesson's). B's legend shows only
+    where its colours need a key of their own: a heat map's range is each drive's."""
+    for i, v in enumerate(w.views):
+        v.blockmap.set_mode(mode)
+        v.legend.set_mode(mode)
+        if i:
+            v.legend.setVisible(mode != "state")
 
 
 def zoom(w, steps: int) -> None:

@@ -17,6 +17,7 @@ from ssdlab.lessons.lesson import LessonError
 from ssdlab.lessons.loader import load_lesson
 
 from ..appearance.scrollfit import ScrollFit
+from ..drive import mapwiring
 from ..lessons import keepfocus
 from ..lessons.glossarywindow import GlossaryWindow
 from ..lessons.lessonpanel import LessonPanel
@@ -217,6 +218,9 @@ def set_active(w, on: bool) -> None:
 
 def colour_maps(w, mode: str | None) -> None:
     """Every shown map (and its legend) coloured by mode; None: by each drive's settings."""
+    if mode is not None:
+        mapwiring.colour_all(w, mode)
+        return
     for v in w.views:
         shown = mode or v.settings.heatmap
         v.blockmap.set_mode(shown)
