@@ -65,9 +65,8 @@ KINDS: dict[str, Kind] = {
     "unit": Kind(("run", "estimate"), "factor", {
         "*": "the working looks right but the unit does not: the question asks for {unit}"}),
     "counted-fill": Kind(("run", "counter"), "measure", {  # a counter quiz's: its own
-        "run": "that counts the drive's first fill too (the counters since the drive was "
-               "new, as the tally beside the map shows them); the question is about the "
-               "measured writes only, after the fill",
+        "run": "that counts the drive's first fill too, as a drive's counters since it "
+               "was new do; the question is about the measured writes only, after the fill",
         "counter": "that divides the totals since the drive was new, which include its "
                    "first fill, written once; use how much each counter grew between the "
                    "readings"}),
