@@ -80,6 +80,11 @@ def _listen(bench) -> list[str]:
     return fired
 
 
+# every character of the window's one-key shortcuts (shortcuts.TABLE: ".", "G", "1" to
+# "4", "?", Space), the map's (+, -, 0) and the rest of the keyboard's letters and digits
+TYPED = ".0123456789 abcdefghijklmnopqrstuvwxyz?G+-"
+
+
 def test_typing_into_an_answer_changes_only_the_answer(bench, until):
     p = bench.lesson_panel
     lesson = find("1")
@@ -92,10 +97,11 @@ def test_typing_into_an_answer_changes_only_the_answer(bench, until):
     bench.send_all = lambda *a, **k: (sent.append(a), own(*a, **k))[1]
     p.quiz_answer.setFocus()
     until(p.quiz_answer.hasFocus)
-    typed = ".0123456789 abcdefghijklmnopqrstuvwxyz?G+-"
-    QTest.keyClicks(p.quiz_answer, typed)
+    QTest.keyClicks(p.quiz_answer, TYPED)
+    QTest.keyClick(p.quiz_answer, K.Key_Left)  # the arrows move in the text, not the drive
+    QTest.keyClick(p.quiz_answer, K.Key_Right)
     settle()
-    assert p.quiz_answer.text() == typed
+    assert p.quiz_answer.text() == TYPED
     # Enter checks it (unreadable: the keyboard stays); a wrong one hands the keyboard to
     # Show answer, and the next try typed there still goes into the answer
     p.quiz_answer.setText("write 0")
@@ -126,6 +132,10 @@ def test_typing_into_a_numeric_estimate_changes_only_the_estimate(bench, until):
     fired = _listen(bench)
     p.estimate.setFocus()
     until(p.estimate.hasFocus)
+    p.estimate.selectAll()
+    QTest.keyClicks(QApplication.focusWidget(), TYPED)  # a number box refuses the letters
+    settle()
+    assert fired == []
     p.estimate.selectAll()
     QTest.keyClicks(QApplication.focusWidget(), "4.25")
     settle()
