@@ -148,7 +148,7 @@ def report_text(lesson: Lesson, records: list[StepRecord]) -> str:
                     out += ["", f"{heading}:", "", "```", block, "```"]
                 out += ["", f"The engine: {q.truth.text()}."]
             out += ["", "The working:", ""] + [f"- {line}" for line in q.shown_answer()
-                                               .splitlines()[1:]]
+                                               .splitlines()[1:]] + [""]
             if rec.verdict is not None:
                 out += [f"Recorded answer: {s.answer} ("
                         + ("right" if rec.verdict.correct else
