@@ -187,7 +187,7 @@ def numeric(m: Mistake, raw: float, scale: float, parts: tuple[float, float] | N
     elif kind == "difference":
         if parts is None:
             return None
-        values = (parts[0] - parts[1],)
+        values = (parts[0] - parts[1], parts[1] - parts[0])  # "151 MB/s lost" is positive
     elif kind == "complement":
         values = ((1 - raw) * scale,)
     elif kind == "unit":
