@@ -8,8 +8,10 @@ counters, writes some more and reads them again; the readings are the engine's o
 counters in whole MiB, rounded down as a real counter is. The answer is checked against the
 engine's exact page counts between the readings, never worked out here from a formula.
 
-The mistakes it recognises: dividing the lifetime totals (the first fill, written once,
-pulls that ratio down) and dividing host by flash (the inverse).
+The mistakes it recognises are those its step declares (ssdlab/lessons/mistakes.py; by
+default both of these): dividing the lifetime totals (the first fill, written once, pulls
+that ratio down) and dividing host by flash (the inverse). Show answer gives the working:
+each counter's growth between the readings, then the division.
 """
 
 from __future__ import annotations
@@ -23,7 +25,10 @@ from ssdlab.model.flash.drive import Drive, window_wa
 from ssdlab.model.flash.geometry import FtlConfig, Geometry
 from ssdlab.model.flash.workloads import Workload, sequential_fill
 
+from .lesson import Mistake
+from .mistakes import DEFAULTS, Spotted, first_fit, message
 from .quiz import QuizAnswerError, Verdict
+from .runquiz import number
 from .runquiz import parse_number as parse_any_number
 
 PAGE_BYTES = 4096
@@ -68,6 +73,20 @@ class CounterQuiz:
     lifetime_ratio: float  # second.nand / second.host: the mistake of dividing the totals
 
     placeholder = "a number, such as 2.5"
+
+    def working(self) -> tuple[str, ...]:
+        """The working with the readings shown, then the engine's exact page counts."""
+        a, b = self.first, self.second
+        host, nand = b.host_mib - a.host_mib, b.nand_mib - a.nand_mib
+        return (f"host writes grew {b.host_mib} − {a.host_mib} = {host} MiB",
+                f"flash writes grew {b.nand_mib} − {a.nand_mib} = {nand} MiB",
+                f"WA = flash growth ÷ host growth = {nand} ÷ {host} = {number(nand / host)}",
+                f"(whole MiB round a little; the engine's exact page counts between the "
+                f"readings: WA = {self.truth.nand_pages} / {self.truth.host_pages} = "
+                f"{self.truth.wa:.2f})")
+
+    def shown_answer(self) -> str:
+        return "\n".join((f"WA {self.truth.wa:.2f} (simulated):", *self.working()))
 
     def panels(self) -> list[tuple[str, str]]:
         """Blocks of monospaced text with a heading each, as a SMART report lays them out."""
@@ -136,19 +155,28 @@ def _close(a: float, b: float) -> bool:
     return abs(a - b) <= TOLERANCE * b
 
 
-def check_counter_answer(quiz: CounterQuiz, text: str) -> Verdict:
-    """Right within 3 % of the engine's exact WA between the readings; a wrong answer gets
-    a hint at the likely mistake, not the number."""
+COUNTER_DEFAULTS = tuple(Mistake(k) for k in DEFAULTS["counter"])
+
+
+def spotted(quiz: CounterQuiz, mistakes: tuple[Mistake, ...]) -> tuple[Spotted, ...]:
+    """The declared mistakes with the answers they give for these readings."""
+    a, b = quiz.first, quiz.second
+    values = {"counted-fill": (b.nand_mib / b.host_mib, a.nand_mib / a.host_mib),
+              "inverted": (1 / quiz.truth.wa,), "below-one": ()}
+    return tuple(Spotted(m.kind, message(m, "counter"), values[m.kind],
+                         1.0 if m.kind == "below-one" else None) for m in mistakes)
+
+
+def check_counter_answer(quiz: CounterQuiz, text: str,
+                         mistakes: tuple[Mistake, ...] = COUNTER_DEFAULTS) -> Verdict:
+    """Right within 3 % of the engine's exact WA between the readings; a wrong answer that
+    fits a declared mistake hears it named, another a hint at the method, never the
+    number."""
     value = parse_number(text)
-    wa = quiz.truth.wa
-    if _close(value, wa):
+    if _close(value, quiz.truth.wa):
         return Verdict(True, ())
-    if _close(value, quiz.lifetime_ratio):
-        hint = ("that divides the totals since the drive was new, which include its first "
-                "fill, written once; use how much each counter grew between the readings")
-    elif _close(value, 1 / wa):
-        hint = "that is host writes over flash writes; WA is flash writes over host writes"
-    else:
-        hint = ("subtract the first reading from the second for each counter, then divide "
-                "the flash growth by the host growth")
-    return Verdict(False, (hint,))
+    found = first_fit(spotted(quiz, mistakes), value, TOLERANCE)
+    if found is not None:
+        return Verdict(False, (found.says,), (found.kind,))
+    return Verdict(False, ("subtract the first reading from the second for each counter, "
+                           "then divide the flash growth by the host growth",))

@@ -55,6 +55,22 @@ class Measure:
 
 
 @dataclass(frozen=True)
+class Mistake:
+    """A usual wrong way to a quiz's answer (or a numeric estimate), declared on its step so
+    a wrong answer that fits it hears what went wrong, never the right number. kind: one of
+    ssdlab/lessons/mistakes.py KINDS; factor: a unit slip's factor (the wrong answer is the
+    right one times factor); measure: the run's figure the mistake gives (the lifetime WA that
+    counts the first fill, another configuration's figure); says: the message, in the
+    lesson's words (default: the kind's own)."""
+
+    kind: str
+    says: str = ""
+    factor: float | None = None
+    measure: Measure | None = None
+    line: int = 0
+
+
+@dataclass(frozen=True)
 class Choice:
     text: str
     explain: str
@@ -87,6 +103,7 @@ class PredictStep:
     rule: str | None = None
     line: int = 0
     kind: str = "predict"
+    mistakes: tuple[Mistake, ...] = ()  # a numeric estimate's usual slips (reflect names them)
 
 
 @dataclass(frozen=True)
@@ -160,7 +177,8 @@ class QuizStep:
     counters. From a run (measure given): the student computes measure (a figure of an
     earlier run step, or a ratio of two, times scale, in unit) from the figures given (shown
     labelled simulated); right within tolerance (a fraction). answer: the recorded answer
-    ("write 3 5; gc 2; trim 10-12", or a number)."""
+    ("write 3 5; gc 2; trim 10-12", or a number). mistakes: what a wrong answer is
+    recognised as (ssdlab/lessons/mistakes.py)."""
 
     title: str
     text: str
@@ -176,6 +194,7 @@ class QuizStep:
     scale: float = 1.0
     tolerance: float = 0.02
     ask: str = "operations"
+    mistakes: tuple[Mistake, ...] = ()  # the usual wrong ways a wrong answer is checked for
 
 
 Step = ReadStep | PredictStep | RunStep | CompareStep | ReflectStep | QuizStep

@@ -42,6 +42,7 @@ from .lesson import (
     RunConfig,
     RunStep,
 )
+from .mistakes import read_mistakes
 from .quiz import QuizAnswerError, parse_answer
 from .references import check_references, check_text
 from .runquiz import parse_number as parse_run_number
@@ -51,13 +52,13 @@ from .sources import check_uses, read_sources, render
 STEP_KEYS = {
     "read": ("kind", "title", "text"),
     "predict": ("kind", "id", "title", "question", "answer", "choices", "measure", "unit",
-                "rule"),
+                "rule", "mistakes"),
     "run": ("kind", "id", "title", "text", "varies", "configs", "charts", "blockmap",
             "max_seconds", "pace"),
     "compare": ("kind", "title", "text", "experiment", "rows", "run", "tolerance", "why"),
     "reflect": ("kind", "title", "predict", "text"),
     "quiz": ("kind", "title", "text", "seed", "operations", "answer", "frontier", "ask",
-             "given", "measure", "unit", "scale", "tolerance"),
+             "given", "measure", "unit", "scale", "tolerance", "mistakes"),
 }
 TOP_KEYS = ("format", "id", "title", "order", "minutes", "summary", "steps", "sources")
 QUIZ_FRONTIERS = ("shared", "separate")
@@ -154,7 +155,9 @@ def _quiz(r: Reader, raw: dict, at: tuple, title: str, line: int) -> QuizStep:
                         r.number(raw, "operations", at, 1, 6, default=3, integer=True),
                         answer, line,
                         frontier=r.one_of(raw, "frontier", at, QUIZ_FRONTIERS, "shared"),
-                        ask=ask)
+                        ask=ask, mistakes=read_mistakes(
+                            r, raw, at, "counter" if ask == "wa" else "operations",
+                            parse_measure))
     for key in ("seed", "operations", "frontier", "ask"):
         if key in raw:
             r.fail(at + (key,), f"{key} belongs to the tiny drive's quiz; a quiz with "
@@ -183,7 +186,8 @@ def _quiz(r: Reader, raw: dict, at: tuple, title: str, line: int) -> QuizStep:
                     unit=r.text(raw, "unit", at, required=False),
                     scale=float(r.number(raw, "scale", at, 1e-9, 1e9, default=1.0)),
                     tolerance=float(r.number(raw, "tolerance", at, 0.001, 0.5,
-                                             default=0.02)))
+                                             default=0.02)),
+                    mistakes=read_mistakes(r, raw, at, "run", parse_measure))
 
 
 def _predict(r: Reader, raw: dict, at: tuple, title: str, line: int) -> PredictStep:
@@ -202,6 +206,9 @@ def _predict(r: Reader, raw: dict, at: tuple, title: str, line: int) -> PredictS
         answer = r.number(raw, "answer", at, 0, len(choices) - 1, integer=True)
         _check_choices(r, at, choices, measure, rule)
         unit = r.text(raw, "unit", at, required=False)
+        if "mistakes" in raw:
+            r.fail(at + ("mistakes",), "mistakes are for a numeric estimate; a choice "
+                   "explains itself (explain)")
     else:
         if measure is None:
             r.fail(at + ("measure",), "a numeric estimate needs measure = RUN.CONFIG.FIGURE "
@@ -212,7 +219,9 @@ def _predict(r: Reader, raw: dict, at: tuple, title: str, line: int) -> PredictS
         answer = r.number(raw, "answer", at, -1e12, 1e12)
         unit = r.text(raw, "unit", at)
     return PredictStep(r.ident(raw, "id", at), title, r.text(raw, "question", at),
-                       float(answer), choices, measure, unit, rule, line)
+                       float(answer), choices, measure, unit, rule, line,
+                       mistakes=() if choices else read_mistakes(r, raw, at, "estimate",
+                                                                 parse_measure))
 
 
 def _choice(r: Reader, raw, at: tuple) -> Choice:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 from ssdlab.model.flash import runner
@@ -40,8 +40,9 @@ from .lesson import (
     RunConfig,
     RunStep,
 )
+from .mistakes import first_fit, spot
 from .quiz import Quiz, Verdict, check_answer, make_quiz
-from .runquiz import RunQuiz, check_run_quiz, make_run_quiz
+from .runquiz import RunQuiz, check_run_quiz, config_label, make_run_quiz
 
 Progress = Callable[[str, float], None]  # (what is running, fraction done)
 Cancelled = runner.Cancelled
@@ -294,9 +295,10 @@ class LessonPlay:
         answer = self.answers[p.id]
         if not p.choices:
             value = self.measured(p)
+            near = _near(answer, value)
             return Reflection(f"{answer:.3g} {p.unit}",
                               f"{value:.3g} {p.unit}, simulated".replace(" ,", ","),
-                              _near(answer, value), ())
+                              near, () if near else self._estimate_mistake(p, answer))
         right, chosen = self.right_choice(p), int(answer)
         measured = p.choices[right].text
         if p.measure is not None and not p.rule:
@@ -304,6 +306,20 @@ class LessonPlay:
         explain = (p.choices[chosen].explain,) if chosen == right else (
             p.choices[chosen].explain, p.choices[right].explain)
         return Reflection(p.choices[chosen].text, measured, chosen == right, explain)
+
+    def _estimate_mistake(self, p: PredictStep, answer: float) -> tuple[str, ...]:
+        """A numeric estimate far from the outcome that fits a mistake its step declares
+        (ssdlab/lessons/mistakes.py), named: "Your estimate: ..."."""
+        if not p.mistakes:
+            return ()
+        figures = self.figures()
+        parts = None if p.measure.over is None else (
+            evaluate(replace(p.measure, over=None), figures), evaluate(p.measure.over, figures))
+        spotted = spot(p.mistakes, "estimate", self.measured(p), 1.0, parts,
+                       lambda m: evaluate(m, figures), lambda m: config_label(m, self.lesson),
+                       unit=p.unit)
+        found = first_fit(spotted, answer, ESTIMATE_FACTOR - 1)
+        return (f"Your estimate: {found.says}.",) if found is not None else ()
 
     # --- compare and quiz --------------------------------------------------------------------
 
@@ -348,8 +364,8 @@ class LessonPlay:
         if isinstance(q, RunQuiz):
             return check_run_quiz(q, answer)
         if isinstance(q, CounterQuiz):
-            return check_counter_answer(q, answer)
-        return check_answer(q, answer)
+            return check_counter_answer(q, answer, step.mistakes)
+        return check_answer(q, answer, step.mistakes)
 
     def quiz_blocks(self, step: QuizStep) -> list[tuple[str, str]]:
         """What the window shows beside a quiz: (heading, monospaced text) blocks."""
@@ -357,10 +373,8 @@ class LessonPlay:
         return q.blocks() if isinstance(q, RunQuiz) else q.panels()
 
     def quiz_truth(self, step: QuizStep) -> str:
-        q = self.quiz(step)
-        if isinstance(q, RunQuiz):
-            return q.truth_text()
-        return f"the simulated drive: {q.truth.text()}"
+        """What Show answer says: the answer, then the working, a line a step."""
+        return self.quiz(step).shown_answer()
 
     @staticmethod
     def quiz_hint(step: QuizStep) -> str:
@@ -369,12 +383,15 @@ class LessonPlay:
         return CounterQuiz.placeholder if step.ask == "wa" else Quiz.placeholder
 
 
+ESTIMATE_FACTOR = 1.5
+
+
 def _near(guess: float, value: float) -> bool:
     """A numeric estimate counts as right within a factor of 1.5 (order of magnitude
     matters to a first-year student; the third digit does not)."""
     if not (math.isfinite(value) and value > 0 and guess > 0):
         return math.isclose(guess, value, abs_tol=1e-9)
-    return 1 / 1.5 <= guess / value <= 1.5
+    return 1 / ESTIMATE_FACTOR <= guess / value <= ESTIMATE_FACTOR
 
 
 @cache

@@ -21,7 +21,9 @@ import numpy as np
 
 from ssdlab.model.flash.drive import Drive, event_capacity_for
 from ssdlab.model.flash.geometry import FtlConfig, Geometry
-from ssdlab.model.flash.state import EV_PROGRAM, EV_TRIM, EV_VICTIM
+from ssdlab.model.flash.state import EV_COPY, EV_ERASE, EV_PROGRAM, EV_TRIM, EV_VICTIM
+
+from .mistakes import message
 
 BLOCKS, PAGES_PER_BLOCK, USER_PAGES = 8, 8, 24
 OPERATIONS = ("write", "trim", "gc")
@@ -58,8 +60,14 @@ class Quiz:
     after: tuple[tuple[int, ...], ...]
     truth: Operations
     events: int  # rows of the engine's event log between the two states
+    # GC's moves: (logical page, the block it left, the block it went to), from the log
+    copies: tuple[tuple[int, int, int], ...] = ()
+    working: tuple[str, ...] = ()  # what happened, in order, a line an operation
 
     placeholder = "write 3 5; trim 10-12; gc 4"
+
+    def shown_answer(self) -> str:
+        return "\n".join((f"the simulated drive: {self.truth.text()}:", *self.working))
 
     def panels(self) -> list[tuple[str, str]]:
         """Blocks of monospaced text with a heading each: the two drive states."""
@@ -70,6 +78,7 @@ class Quiz:
 class Verdict:
     correct: bool
     feedback: tuple[str, ...]  # one line per kind of operation the answer got wrong
+    mistakes: tuple[str, ...] = ()  # the kinds of mistake recognised (lessons/mistakes.py)
 
 
 def _state(drive: Drive) -> tuple[tuple[int, ...], ...]:
@@ -117,7 +126,11 @@ def make_quiz(seed: int, operations: int = 3, frontier: str = "shared") -> Quiz:
             used.update(int(x) for x in pages)
     events = drive.take_events()
     drive.check_invariants()
-    return Quiz(seed, before, _state(drive), truth_from_events(events), len(events))
+    ppb = PAGES_PER_BLOCK
+    copies = tuple((lpn, a // ppb, b // ppb) for kind, a, b, lpn in events.tolist()
+                   if kind == EV_COPY)
+    return Quiz(seed, before, _state(drive), truth_from_events(events), len(events), copies,
+                working_from_events(events))
 
 
 def truth_from_events(events: np.ndarray) -> Operations:
@@ -131,6 +144,58 @@ def truth_from_events(events: np.ndarray) -> Operations:
         elif kind == EV_TRIM:
             trim.update(range(a, a + b))
     return Operations(frozenset(write), frozenset(gc), frozenset(trim))
+
+
+def _pages(values: list[int]) -> str:
+    """"3", "3 and 5", "3, 5 and 7"."""
+    words = [str(v) for v in sorted(values)]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def working_from_events(events: np.ndarray) -> tuple[str, ...]:
+    """The engine's log in words, an operation a line, in the order it happened: the host's
+    writes, each TRIM, each GC with the pages it copied and where to."""
+    lines: list[str] = []
+    written: list[int] = []
+    gc: list = []  # [victim, [(lpn, to block)], erased]
+
+    def flush_writes() -> None:
+        if written:
+            lines.append(f"write {' '.join(map(str, sorted(written)))}: the computer wrote "
+                         f"{'page' if len(written) == 1 else 'pages'} {_pages(written)} into "
+                         "the open block (a page written again leaves its old place stale, "
+                         "x)")
+            written.clear()
+
+    for kind, a, b, c in events.tolist():
+        if kind == EV_PROGRAM:
+            written.append(b)
+        elif kind == EV_TRIM:
+            flush_writes()
+            pages = list(range(a, a + b))
+            lines.append(f"trim {a}{f'-{a + b - 1}' if b > 1 else ''}: the computer trimmed "
+                         f"{'page' if b == 1 else 'pages'} {_pages(pages)}: stale (x) where "
+                         f"{'it was' if b == 1 else 'they were'} and nowhere else")
+        elif kind == EV_VICTIM:
+            flush_writes()
+            gc[:] = [a, [], False]
+        elif kind == EV_COPY and gc:
+            gc[1].append((c, b // PAGES_PER_BLOCK))
+        elif kind == EV_ERASE and gc:
+            victim, moved = gc[0], gc[1]
+            if moved:
+                to = sorted({t for _, t in moved})
+                what = (f"copied its valid {'page' if len(moved) == 1 else 'pages'} "
+                        f"{_pages([p for p, _ in moved])} into "
+                        f"{'block' if len(to) == 1 else 'blocks'} {_pages(to)}, then erased "
+                        "it")
+            else:
+                what = "found no valid page in it to copy and erased it"
+            lines.append(f"gc {victim}: garbage collection chose block {victim}, {what} "
+                         "(all dots)")
+            gc.clear()
+    flush_writes()
+    return tuple(lines)
 
 
 def parse_answer(text: str) -> Operations:
@@ -168,21 +233,47 @@ def _count(n: int, name: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def check_answer(quiz: Quiz, text: str) -> Verdict:
+def _mistaken(quiz: Quiz) -> dict[str, tuple[str, frozenset[int]]]:
+    """For each tiny-drive mistake: the operation it mislabels and the numbers that, named
+    there wrongly, show it (pages GC copied named as written; pages written again named as
+    trimmed; blocks that only received GC's copies named as cleaned)."""
+    moved = frozenset(lpn for lpn, _, _ in quiz.copies)
+    into = frozenset(to for _, _, to in quiz.copies) - quiz.truth.gc
+    return {"copies-as-writes": ("write", moved - quiz.truth.write),
+            "overwrite-as-trim": ("trim", quiz.truth.write),
+            "gc-destination": ("gc", into)}
+
+
+def check_answer(quiz: Quiz, text: str, mistakes=()) -> Verdict:
     """Compare the answer with the engine's log, kind by kind. A wrong answer is told how
     many it missed or named wrongly, kind by kind, never which: the student looks again
-    (Show answer gives the engine's log)."""
+    (Show answer gives the engine's log). Names that fit one of the mistakes declared
+    (ssdlab/lessons/lesson.py Mistake: copies-as-writes, overwrite-as-trim, gc-destination)
+    are told that mistake instead, with how many, still never which."""
     answer = parse_answer(text)
-    feedback = []
+    feedback, recognised = [], []
+    table = _mistaken(quiz)
     for name in OPERATIONS:
         said, did = getattr(answer, name), getattr(quiz.truth, name)
-        missing, extra = len(did - said), len(said - did)
+        missing, extra = len(did - said), said - did
         verb = WHAT[name][2]
         if missing:
             feedback.append(f"{name}: the drive {verb} {_count(missing, name)} more")
+        for m in mistakes:
+            where, numbers = table.get(m.kind, ("", frozenset()))
+            hit = extra & numbers if where == name else frozenset()
+            if hit:
+                one = len(hit) == 1
+                feedback.append(message(m, "operations", count=_count(len(hit), name),
+                                        was="was" if one else "were",
+                                        it="it" if one else "them",
+                                        holds="holds" if one else "hold"))
+                recognised.append(m.kind)
+                extra = extra - hit
         if extra:
-            feedback.append(f"{name}: {_count(extra, name)} you named the drive never {verb}")
-    return Verdict(not feedback, tuple(feedback))
+            feedback.append(f"{name}: {_count(len(extra), name)} you named the drive never "
+                            f"{verb}")
+    return Verdict(not feedback, tuple(feedback), tuple(recognised))
 
 
 def state_text(state) -> str:

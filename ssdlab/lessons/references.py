@@ -65,10 +65,32 @@ def check_references(r: Reader, lesson: Lesson) -> None:
                         r.fail(at + key, f"a quiz comes after the run it asks about; "
                                f"{part.run!r} is step {where[part.run]}")
                     _check_measure(r, run, part, step, at)
-        elif step.kind == "compare" and step.run is not None:
+        if step.kind in ("quiz", "predict"):
+            _check_mistakes(r, lesson, where, step, at)
+        if step.kind == "compare" and step.run is not None:
             run = _run_named(r, lesson, where, step.run, at + ("run",))
             if where[step.run] > i or run.configs[0].level != "block":
                 r.fail(at + ("run",), "must name a block-level run step before this one")
+
+
+def _check_mistakes(r: Reader, lesson: Lesson, where: dict, step, at: tuple) -> None:
+    """A mistake's figure names a run the student has seen by then (an estimate's: the run
+    it predicts, read once that run is done); a difference is of a ratio's two figures."""
+    for j, m in enumerate(getattr(step, "mistakes", ())):
+        here = at + ("mistakes", j)
+        if m.kind == "difference" and (step.measure is None or step.measure.over is None):
+            r.fail(here + ("kind",), "a difference is of a ratio's two figures: the step's "
+                   "measure divides one figure by another")
+        if m.measure is None:
+            continue
+        run = _run_named(r, lesson, where, m.measure.run, here + ("measure",))
+        if step.kind == "predict" and m.measure.run != step.measure.run:
+            r.fail(here + ("measure",), f"an estimate's mistake names the run it predicts "
+                   f"({step.measure.run!r}); got {m.measure.run!r}")
+        if step.kind == "quiz" and where[m.measure.run] > at[1]:
+            r.fail(here + ("measure",), f"a quiz comes after the run it asks about; "
+                   f"{m.measure.run!r} is step {where[m.measure.run]}")
+        _check_measure(r, run, m.measure, step, here)
 
 
 def _run_named(r: Reader, lesson: Lesson, where: dict, name: str, at: tuple) -> RunStep:

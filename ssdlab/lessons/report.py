@@ -147,6 +147,8 @@ def report_text(lesson: Lesson, records: list[StepRecord]) -> str:
                 for heading, block in q.panels():
                     out += ["", f"{heading}:", "", "```", block, "```"]
                 out += ["", f"The engine: {q.truth.text()}."]
+            out += ["", "The working:", ""] + [f"- {line}" for line in q.shown_answer()
+                                               .splitlines()[1:]] + [""]
             if rec.verdict is not None:
                 out += [f"Recorded answer: {s.answer} ("
                         + ("right" if rec.verdict.correct else

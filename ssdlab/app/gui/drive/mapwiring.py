@@ -45,9 +45,32 @@ def wire_view(w, v) -> None:
     """Connect drive view v's map, legend and worker to each other and to workbench w."""
     v.blockmap.view_changed.connect(lambda blocks: v.send("view", blocks))
     v.blockmap.heat_changed.connect(lambda: v.legend.show_heat(v.blockmap.heat))
-    v.legend.mode_chosen.connect(lambda mode: w.request(heatmap=mode))
+    v.legend.mode_chosen.connect(lambda mode: colour_by(w, mode))
     v.worker.breakpoint_hit.connect(lambda text: w.breakpoint_fired(v, text),
                                     Qt.ConnectionType.QueuedConnection)
+
+
+def colour_by(w, mode: str) -> None:
+    """The person's "Colour by" choice. During a lesson it colours the lesson's maps and
+    nothing else: the workbench's own settings (its drive, paused until the lesson ends)
+    stay out of sight. Asked of the workbench as a setting, it rewrote the controls and the
+    map titles from free exploration's settings beside the lesson's run ("spare 7 %" where
+    lesson 13 sets 12 %, 20/80 hot data where its text says 10/90)."""
+    if getattr(w, "in_lesson", False):
+        w.lesson_colouring = mode  # kept from step to step (dockedlessons.show_focus)
+        colour_all(w, mode)
+        return
+    w.request(heatmap=mode)
+
+
+def colour_all(w, mode: str) -> None:
+    """Every shown map and its legend coloured by mode (a lesson's). B's legend shows only
+    where its colours need a key of their own: a heat map's range is each drive's."""
+    for i, v in enumerate(w.views):
+        v.blockmap.set_mode(mode)
+        v.legend.set_mode(mode)
+        if i:
+            v.legend.setVisible(mode != "state")
 
 
 def zoom(w, steps: int) -> None:

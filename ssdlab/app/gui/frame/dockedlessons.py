@@ -17,11 +17,12 @@ from ssdlab.lessons.lesson import LessonError
 from ssdlab.lessons.loader import load_lesson
 
 from ..appearance.scrollfit import ScrollFit
+from ..drive import mapwiring
 from ..lessons import keepfocus
 from ..lessons.glossarywindow import GlossaryWindow
 from ..lessons.lessonpanel import LessonPanel
 from ..settings.session import Session, Settings
-from . import compare, statusline, themefit
+from . import answerkeys, compare, statusline, themefit
 
 
 def install(w) -> None:
@@ -33,6 +34,7 @@ def install(w) -> None:
     w.lesson_progress = load_progress()
     panel = w.lesson_panel = LessonPanel(lessons, w.lesson_progress, w.lesson_results)
     keepfocus.install(panel)  # a button that turns disabled hands focus on sensibly
+    answerkeys.install(panel)  # typing on a quiz goes to its answer, not to a shortcut
     panel.focus.connect(lambda f: show_focus(w, f))
     panel.drive_snapshot.connect(lambda snap: show_drive(w, snap))
     panel.second_drive.connect(lambda snap: show_drive(w, snap, 1))
@@ -172,6 +174,7 @@ def add_menu(w) -> None:
 def set_active(w, on: bool) -> None:
     """A lesson drives the map and the lower half; the workbench's own run waits."""
     w.in_lesson = on
+    w.lesson_colouring = None  # the person's "Colour by" in this lesson (mapwiring.colour_by)
     # a lesson colours the map its own way (by state unless it says otherwise); the
     # person's "Colour by" choice comes back after it
     colour_maps(w, Settings().heatmap if on else None)
@@ -216,6 +219,9 @@ def set_active(w, on: bool) -> None:
 
 def colour_maps(w, mode: str | None) -> None:
     """Every shown map (and its legend) coloured by mode; None: by each drive's settings."""
+    if mode is not None:
+        mapwiring.colour_all(w, mode)
+        return
     for v in w.views:
         shown = mode or v.settings.heatmap
         v.blockmap.set_mode(shown)
@@ -235,7 +241,7 @@ def show_focus(w, focus) -> None:
             v.tally.withhold_wa("")
         return
     compare.lesson_pair(w, focus.pair)
-    colour_maps(w, focus.settings.heatmap)
+    colour_maps(w, getattr(w, "lesson_colouring", None) or focus.settings.heatmap)
     # a run that does not draw the map (a file-system scenario) leaves its room to results
     w.map_area.setVisible(focus.blockmap)
     shown = Session(focus.settings)

@@ -117,6 +117,8 @@ TABLE: tuple[Key, ...] = (
 FIELD_KEYS = (("Enter", "in a field: keep the value and leave the field"),
               ("Escape", "in a field: put the setting back and leave the field; in a "
                "lesson: cancel the run"),
+              ("letters, digits, .", "on a lesson's quiz or estimate: type into its answer, "
+               "wherever in the lesson the keyboard is (no window key fires)"),
               ("+ / - / 0, wheel, drag", "on the block map (click it first): zoom in, out, "
                "whole drive; arrows pan while zoomed"),
               ("arrows, Home, End, Page Up / Down", "on the block map reached by Tab: move "

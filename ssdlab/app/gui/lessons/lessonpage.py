@@ -28,8 +28,22 @@ from ..appearance.announce import announce
 from ..appearance.flowlayout import FlowLayout
 from ..appearance.fullnote import FullNote
 from ..appearance.linkring import LinkBrowser
+from .feedbackarea import FeedbackArea, FeedbackNote
 from .lessonhome import bold
 from .lessonshown import DriveChoice
+
+LOCKED_NOTE = "The run is done: this prediction is kept as you made it."
+PREDICT_NOTES = ("Prediction saved. Next: the run.", "Estimate saved. Next: the run.",
+                 "Estimate: enter a number above 0.", "Make your prediction to go on.",
+                 LOCKED_NOTE)
+
+
+def not_quite(lines: tuple[str, ...]) -> str:
+    """A wrong answer's verdict: what went wrong (a mistake named, or how far off), a line
+    each; Show answer gives the number and the working."""
+    if len(lines) == 1:
+        return f"Not quite: {lines[0]}."
+    return "Not quite:\n" + "\n".join(f"\N{BULLET} {line}" for line in lines)
 
 
 class StepPage:
@@ -121,10 +135,15 @@ class StepPage:
         buttons.addWidget(self.reveal_button)
         buttons.addStretch(1)
         qv.addLayout(buttons)
-        v.addWidget(self.quiz_box)
-        self.feedback = FullNote()
+        # the verdict above the quiz's answer box, which stays put above Back and Next: a
+        # verdict under it grew into the text's room and the box moved up (feedbackarea.py)
+        self.feedback = FeedbackNote()
         self.feedback.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        v.addWidget(self.feedback)
+        self.feedback_area = FeedbackArea(self.feedback)
+        v.addWidget(self.feedback_area)
+        self.feedback_area.watch(page)
+        QWidget.setTabOrder(self.body, self.feedback_area)  # where it sits: over the answer
+        v.addWidget(self.quiz_box)
 
         self.filler = QWidget()  # takes the room a short step leaves, above Back / Next
         self.filler.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
@@ -175,8 +194,11 @@ class StepPage:
             self.estimate_button.setEnabled(not locked)
             if answer is not None:
                 self.estimate.setValue(answer)
+        # the notes this step may show under the choices: room for the longest, so the
+        # choices do not move when one comes
+        self.feedback_area.reserve(PREDICT_NOTES)
         if locked:
-            self.feedback.setText("The run is done: this prediction is kept as you made it.")
+            self.feedback.setText(LOCKED_NOTE)
 
     def _fit_choices(self) -> None:
         """As tall as the wrapped answers need (sizeHintForRow is not yet wrapped)."""
@@ -200,7 +222,7 @@ class StepPage:
     def _estimated(self) -> None:
         value = self.estimate.value()
         if not (value > 0 and math.isfinite(value)):
-            self.feedback.setText("Estimate: enter a number above 0.")
+            self.feedback.setText(PREDICT_NOTES[2])
             announce(self.feedback, self.feedback.text())
             return
         self.play.predict(self.step, value)
@@ -242,12 +264,14 @@ class StepPage:
             self.reveal_button.setEnabled(True)
             self.quiz_outcome = "right" if verdict.correct else "wrong"
             self.feedback.setText("Right: that is what the drive did." if verdict.correct
-                                  else "Not quite: " + "; ".join(verdict.feedback))
+                                  else not_quite(verdict.feedback))
         announce(self.feedback, self.feedback.text())  # a screen reader hears the verdict
 
     def reveal_quiz(self) -> None:
         try:
-            self.feedback.setText(f"The answer: {self.play.quiz_truth(self.step)}")
+            first, *working = self.play.quiz_truth(self.step).splitlines()
+            self.feedback.setText("\n".join([f"The answer: {first}"]
+                                             + [f"\N{BULLET} {line}" for line in working]))
         except KeyError:
             self.feedback.setText("Run the lesson's runs first: this quiz is about them.")
         announce(self.feedback, self.feedback.text())

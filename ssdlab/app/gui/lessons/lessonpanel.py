@@ -194,6 +194,7 @@ class LessonPanel(QWidget, StepPage, RunSteps, ShownDrive):
         for w in (self.predict_box, self.run_box, self.quiz_box):
             if w is not own.get(step.kind):
                 w.hide()
+        self.feedback_area.reserve(())  # a predict step reserves its own (lessonpage.py)
         self.feedback.setText("")
         text = getattr(step, "text", "") or ""
         if step.kind == "predict":
