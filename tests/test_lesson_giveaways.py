@@ -120,6 +120,8 @@ def test_what_states_an_answer():
     assert stated("7.2 % spare, 7.1 pages", wa) is None  # a spare; too few digits
     assert stated("(7, simulated)", Answer(0, "q", (7.0,), "")) == "7"
     assert stated("7 blocks", Answer(0, "q", (7.0,), "")) is None
+    kib = Answer(0, "q", (69.96,), "KiB", 0.02)
+    assert stated("about 70 KiB each", kib) == "70" and stated("70 pages", kib) is None
     ratio = Answer(0, "q", (0.292,), "", least_digits=3)
     assert stated("29.2 % of it", ratio) == "29.2%"
     choice = Answer(0, "q", words=("About the same",), choices=("Less", "About the same"))

@@ -101,8 +101,9 @@ def _states(value: float, digits: int, after: str, form: float, answer: Answer,
         return math.isclose(value, significant(form, digits), rel_tol=1e-9) or (
             close and digits >= 3)
     # few digits ("1", "0.3", "17") are everywhere in a lesson: only a figure shown as a
-    # result ("1, simulated")
-    return not converted and after.startswith(MARKS) and (
+    # result ("1, simulated") or in the answer's own unit ("70 KiB")
+    unit = answer.unit not in ("", "x") and after.lstrip().startswith(answer.unit)
+    return not converted and (after.startswith(MARKS) or unit) and (
         close or abs(value - form) <= 0.02 * abs(form))
 
 

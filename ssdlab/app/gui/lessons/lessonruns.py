@@ -284,6 +284,6 @@ class RunSteps:
                 pass
         note = "" if results else f"“{run.title}”: its charts appear here when it runs."
         if unmade:
-            note += (" " if note else "") + ("Your prediction is drawn here, on the axis of "
-                                             "the outcome, once you have made it.")
+            note += (" " if note else "") + ("Your prediction is drawn here, beside the "
+                                             "outcome, once you have made it.")
         self.results.show_results(charts, pictures, note)
