@@ -29,13 +29,14 @@ LONG_RUNS = {3, 4, 5, 7, 10}
 # lesson as a student: lesson 14's title ("work moved, not removed"), its summary and the
 # glossary's "background garbage collection" said the outcome of both its questions; the
 # glossary's cost-benefit and discard, linked before lesson 3's and lesson 4's questions,
-# and lesson 3's text on write frontiers said theirs.
+# and lesson 3's step on write frontiers (its text and its picture's words) said theirs.
 IN_OTHER_WORDS = {
     "idle-time": {"total": ("moved, not removed", "same flash writes, made earlier",
                             "neither makes the work go away"),
                   "faster": ("make the next moment faster",)},
     "gc-policies": {"best": ("does well when some data is rewritten far more often",),
-                    "frontier-cb": ("blocks of copied survivors then stay full",)},
+                    "frontier-cb": ("blocks of copies stay full and are rarely chosen",
+                                    "the block of copies is still full and left alone")},
     "trim": {"modern-sync": ("a background worker sends them after the commit",
                              "sync does not wait")},
 }

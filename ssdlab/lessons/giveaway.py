@@ -30,6 +30,7 @@ ORDINAL = re.compile(r"\b(?:step|steps|lesson|lessons)\s+$", re.I)  # before a n
 LISTED = re.compile(r"\.\s+[A-Z]")  # after a whole number: "14. Idle time"
 # what after a number marks it as a figure even when it has one digit ("1, simulated")
 MARKS = (", simulated", " (simulated", " x ", " x)", " x.", " x,", "×", " times")
+RATIO = (" times", " x ", " x)", " x.", " x,", "×")  # a number marked as a ratio
 # a unit after a number: "1.0 s" is no answer in ms, "15 min" no share in per cent
 UNIT = re.compile(r"^\s?(ms|s|min|minutes|seconds|MB/s|MB|GB|GiB|MiB|KiB|kB|KB|k|req/s)\b")
 
@@ -101,10 +102,12 @@ def _states(value: float, digits: int, after: str, form: float, answer: Answer,
         return math.isclose(value, significant(form, digits), rel_tol=1e-9) or (
             close and digits >= 3)
     # few digits ("1", "0.3", "17") are everywhere in a lesson: only a figure shown as a
-    # result ("1, simulated") or in the answer's own unit ("70 KiB")
-    unit = answer.unit not in ("", "x") and after.lstrip().startswith(answer.unit)
-    return not converted and (after.startswith(MARKS) or unit) and (
-        close or abs(value - form) <= 0.02 * abs(form))
+    # result ("1, simulated"), or in the answer's own unit ("70 KiB") where it has one
+    if answer.unit in ("", "x", "%"):
+        marked = after.startswith(MARKS)
+    else:
+        marked = after.lstrip().startswith(answer.unit)
+    return not converted and marked and (close or abs(value - form) <= 0.02 * abs(form))
 
 
 def stated(text: str, answer: Answer, at_least: int = 1) -> str | None:
@@ -123,6 +126,8 @@ def stated(text: str, answer: Answer, at_least: int = 1) -> str | None:
         unit = UNIT.match(after)
         if digits < at_least or (unit is not None and unit.group(1) != answer.unit):
             continue
+        if answer.unit not in ("", "x") and after.startswith(RATIO):
+            continue  # "1.05 times" is a ratio, not 1.02 ms
         per_cent = after.lstrip().startswith(("%", "per cent", "percent"))
         for form, need in _forms(answer):
             # "7.2 %" next to a write amplification of 7.2 is a spare, not the answer
