@@ -119,11 +119,12 @@ def test_what_states_an_answer():
     assert stated("WA 7.12 here", wa) == "7.12"
     assert stated("7.2 % spare, 7.1 pages", wa) is None  # a spare; too few digits
     assert stated("(7, simulated)", Answer(0, "q", (7.0,), "")) == "7"
+    assert stated("(7, simulated)", Answer(0, "q", (7.0,), "", least_digits=3)) is None
     assert stated("7 blocks", Answer(0, "q", (7.0,), "")) is None
     kib = Answer(0, "q", (69.96,), "KiB", 0.02)
     assert stated("about 70 KiB each", kib) == "70" and stated("70 pages", kib) is None
     per_trim = Answer(0, "q", (1.018,), "ms", 0.05)
-    assert stated("0.95 to 1.05 times; (1, simulated)", per_trim) is None  # ratios
+    assert stated("0.95 to 1.05 times; (0.993, simulated)", per_trim) is None  # ratios
     assert stated("about 1 ms each", per_trim) == "1"
     ratio = Answer(0, "q", (0.292,), "", least_digits=3)
     assert stated("29.2 % of it", ratio) == "29.2%"

@@ -30,7 +30,8 @@ ORDINAL = re.compile(r"\b(?:step|steps|lesson|lessons)\s+$", re.I)  # before a n
 LISTED = re.compile(r"\.\s+[A-Z]")  # after a whole number: "14. Idle time"
 # what after a number marks it as a figure even when it has one digit ("1, simulated")
 MARKS = (", simulated", " (simulated", " x ", " x)", " x.", " x,", "×", " times")
-RATIO = (" times", " x ", " x)", " x.", " x,", "×")  # a number marked as a ratio
+# a number marked as having no unit: a ratio, or a result printed without one
+UNITLESS = (" times", " x ", " x)", " x.", " x,", "×", ", simulated", " (simulated")
 # a unit after a number: "1.0 s" is no answer in ms, "15 min" no share in per cent
 UNIT = re.compile(r"^\s?(ms|s|min|minutes|seconds|MB/s|MB|GB|GiB|MiB|KiB|kB|KB|k|req/s)\b")
 
@@ -49,9 +50,9 @@ class Answer:
     tolerance: float = 0.0
     words: tuple[str, ...] = ()
     choices: tuple[str, ...] = ()
-    # fewer significant digits than this state it only when marked as a result ("1,
-    # simulated"): a prediction's figure (6.79) is told by its digits, while "2.00" or
-    # "step 17" are everywhere; a quiz's 39 for 38.89 % is typed as it is read
+    # fewer significant digits than this do not state it (a prediction's figure, 6.79, is
+    # told by its digits, while "2.00" or "step 17" are everywhere), but for a quiz's
+    # figure marked as a result ("1, simulated"): its 39 for 38.89 % is typed as read
     least_digits: int = 2
 
 
@@ -102,7 +103,11 @@ def _states(value: float, digits: int, after: str, form: float, answer: Answer,
         return math.isclose(value, significant(form, digits), rel_tol=1e-9) or (
             close and digits >= 3)
     # few digits ("1", "0.3", "17") are everywhere in a lesson: only a figure shown as a
-    # result ("1, simulated"), or in the answer's own unit ("70 KiB") where it has one
+    # result ("1, simulated"), or in the answer's own unit ("70 KiB") where it has one; a
+    # prediction's band is told only by a precise figure (another question's "1,
+    # simulated" says nothing of its "about the same")
+    if answer.least_digits > 2:
+        return False
     if answer.unit in ("", "x", "%"):
         marked = after.startswith(MARKS)
     else:
@@ -126,8 +131,8 @@ def stated(text: str, answer: Answer, at_least: int = 1) -> str | None:
         unit = UNIT.match(after)
         if digits < at_least or (unit is not None and unit.group(1) != answer.unit):
             continue
-        if answer.unit not in ("", "x") and after.startswith(RATIO):
-            continue  # "1.05 times" is a ratio, not 1.02 ms
+        if answer.unit not in ("", "x", "%") and after.startswith(UNITLESS):
+            continue  # "1.05 times", "(0.993, simulated)": a ratio, not 1.02 ms
         per_cent = after.lstrip().startswith(("%", "per cent", "percent"))
         for form, need in _forms(answer):
             # "7.2 %" next to a write amplification of 7.2 is a spare, not the answer
