@@ -194,9 +194,13 @@ def test_a_quiz_reading_wraps_its_sentence_and_keeps_its_table(qtbot):
 
 
 def test_a_prediction_names_its_configurations_before_the_run(bench):
-    """Before the run the axis already says whose WA over whose, not "WA ÷ WA"."""
+    """Before the run the axis already says whose WA over whose, not "WA ÷ WA" (a
+    prediction is drawn once it is made: tests/test_gui_giveaways.py)."""
     panel, lesson = bench.lesson_panel, find("12")
-    panel.start(lesson, _index(lesson, "predict", "how-much"))
+    panel.start(lesson, _index(lesson, "predict", "which-firmware"))
+    panel.predict(0)
+    panel.show_step(_index(lesson, "predict", "how-much"))
+    panel.predict(2)
     labels = [v.picture.axis_label for v in bench.lesson_results.predictions]
     ratio = next(x for x in labels if "÷" in x)
     assert "firmware ignores TRIM" in ratio and "firmware acts on TRIM" in ratio, labels

@@ -57,7 +57,8 @@ def test_the_note_follows_the_run_from_empty_to_full():
     s = Settings()
     before = wa_note(s, WaReading(math.nan))
     assert "Rewriting a full drive" in before and "simulated" not in before
-    assert "for random rewrites of the full drive" in before
+    # no model figure before a write: on the first screen's drive it is lesson 1's answer
+    assert "Run it to see how much" in before and not any(c.isdigit() for c in before)
     filling = wa_note(s, WaReading(1.0, full=False))
     assert "Filling an empty drive" in filling and "simulated 1.00" in filling
     early = wa_note(s, WaReading(2.0, full=True))

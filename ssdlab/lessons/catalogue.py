@@ -8,6 +8,7 @@ from pathlib import Path
 from ssdlab.model.inputfile import InputFileError, read_text_input
 
 from .articles import ARTICLES_FILE, parse_articles
+from .giveaway import check_giveaways
 from .glossary import GLOSSARY
 from .lesson import Lesson, LessonError
 from .loader import load_lesson
@@ -75,6 +76,7 @@ def check_file(path: str | Path) -> str:
         return f"glossary, {len(glossary.terms)} terms"
     lesson = load_lesson(path)
     check_compare_rows(lesson)
+    check_giveaways(lesson)
     return f"{lesson.id}, {len(lesson.steps)} steps, {len(lesson.terms)} glossary terms"
 
 

@@ -115,7 +115,11 @@ def wa_note(s: Settings, reading: WaReading | float) -> str:
     recent = math.nan
     copies = "Rewriting a full drive makes it copy pages still in use"
     if not math.isfinite(measured):
-        notes.append(f"{copies}: write amplification (WA).")
+        # no figure before the drive is written: the model's figure for the first screen's
+        # drive is the answer lesson 1 asks the student to predict
+        notes.append(f"{copies}: write amplification (WA). Run it to see how much, beside "
+                     "a published model's figure.")
+        return " ".join(notes)
     elif not reading.full:
         notes.append(f"Filling an empty drive copies nothing: write amplification (WA), "
                      f"simulated {measured:.2f}.")

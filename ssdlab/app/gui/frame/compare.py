@@ -176,7 +176,8 @@ def others(w, names: dict[str, str]) -> list[Run]:
     out = []
     if comparing(w) and w.views[1].snapshot is not None:
         b = w.views[1]
-        out.append(Run("B", names["B"], b.snapshot, "second", b.session.theory_wa()))
+        out.append(Run("B", names["B"], b.snapshot, "second",
+                       b.session.theory_wa_shown(b.snapshot)))
     out += [Run(f"ref{i}", names[r.tag], r.snap, "ref") for i, r in enumerate(w.references)]
     return out
 

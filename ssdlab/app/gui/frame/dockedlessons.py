@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog
 
 from ssdlab.app.session.progress import load_progress
 from ssdlab.lessons.catalogue import bundled
+from ssdlab.lessons.giveaway import asked_drives
 from ssdlab.lessons.glossary import load_glossary
 from ssdlab.lessons.lesson import LessonError
 from ssdlab.lessons.loader import load_lesson
@@ -245,7 +246,15 @@ def show_focus(w, focus) -> None:
     # a run that does not draw the map (a file-system scenario) leaves its room to results
     w.map_area.setVisible(focus.blockmap)
     shown = Session(focus.settings)
-    w.controls.show_settings(focus.settings, shown.op_text(), shown.alignment_note())
+    panel = w.lesson_panel
+    # a question still open that asks for this drive's spare the other way (lesson 2's
+    # quiz) does not find its answer in the note under the Spare field
+    asked = asked_drives(panel.lesson, panel.index, panel.play.answers) \
+        if panel.lesson is not None else []
+    g = focus.settings.geometry()
+    of_user = not any(d.user_pages == g.user_pages and abs(d.spare - g.spare) < 1e-4
+                      for d in asked)
+    w.controls.show_settings(focus.settings, shown.op_text(of_user), shown.alignment_note())
     w.controls.set_lesson(focus.used)
     # which of the run's drives the settings are: with several, the student can tell
     w.controls.lesson_note.setText(

@@ -59,6 +59,8 @@ class Speech(QObject):
         worked out once per settings."""
         if self.w.in_lesson or not v.shows_own_drive:
             return None
+        if v.session.theory_wa_shown(v.snapshot) is None:  # nothing written: no figure
+            return None
         settings, wa = self._theory.get(v, (None, None))
         if settings is not v.settings:
             wa = v.session.theory_wa()

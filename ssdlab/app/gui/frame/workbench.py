@@ -354,7 +354,7 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         a = self.views[0]
         names = compare.labels(self)
         others = compare.others(self, names)
-        self.charts.theory = a.session.theory_wa()
+        self.charts.theory = a.session.theory_wa_shown(a.snapshot)
         self.charts.show_snapshot(a.snapshot, bool(a.settings.profile), others,
                                   names["A"] if others else "")
 

@@ -265,8 +265,13 @@ class RunSteps:
         results = self.play.runs.get(run.id) or self.partial.get(run.id) or []
         charts = [run_chart(name, run, results) for name in run.charts] if results else []
         done = self.play if run.id in self.play.runs else None
-        pictures = []
+        pictures, unmade = [], 0
         for p in predictions_about(self.lesson, run.id):
+            if p.id not in self.play.answers:
+                # not drawn yet: where its axis starts and ends (fitted to the choices)
+                # told a student where the answer lies before they chose
+                unmade += 1
+                continue
             try:
                 pictures.append(prediction_picture(p, self.play.answers.get(p.id), done,
                                                     lesson=self.lesson))
@@ -278,4 +283,7 @@ class RunSteps:
             except KeyError:
                 pass
         note = "" if results else f"“{run.title}”: its charts appear here when it runs."
+        if unmade:
+            note += (" " if note else "") + ("Your prediction is drawn here, beside the "
+                                             "outcome, once you have made it.")
         self.results.show_results(charts, pictures, note)

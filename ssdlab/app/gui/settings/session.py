@@ -77,10 +77,12 @@ class Session(QObject):
 
     # --- derived text the controls show (the model does the arithmetic) --------------------
 
-    def op_text(self) -> str:
+    def op_text(self, of_user: bool = True) -> str:
+        """The spare in both definitions (of_user False: as a share of physical only, the
+        other being what a lesson's quiz asks for) and the drive's erase blocks."""
         g = self.settings.geometry()
-        return (f"{100 * g.spare_of_physical:.1f} % of physical = "
-                f"{100 * g.extra_of_user:.1f} % of user capacity; {g.blocks:,} blocks")
+        other = f" = {100 * g.extra_of_user:.1f} % of user capacity" if of_user else ""
+        return f"{100 * g.spare_of_physical:.1f} % of physical{other}; {g.blocks:,} blocks"
 
     def alignment_note(self) -> str:
         s = self.settings
@@ -89,3 +91,10 @@ class Session(QObject):
     def theory_wa(self) -> float | None:
         """The analytic WA for the current policy and spare, where a model exists."""
         return theory_wa(self.settings)
+
+    def theory_wa_shown(self, snap) -> float | None:
+        """The analytic WA the window shows beside a drive: only once it has been written.
+        On the empty drive of the first screen it stated lesson 1's answer (7.40 beside a
+        question whose drive does 6.79) before the lesson asked it."""
+        written = snap is not None and snap.counters.get("host_writes", 0) > 0
+        return self.theory_wa() if written else None
