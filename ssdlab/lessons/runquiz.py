@@ -85,6 +85,7 @@ def config_label(m: Measure, lesson: Lesson) -> str:
 # so the working can show how the one a quiz asks for comes from the ones it gives:
 # (the figures it comes from, how, the operator's words)
 DERIVED = {"nand_writes": (("host_writes", "gc_copies"), lambda a, b: a + b, "{a} + {b}"),
+           "gc_copies": (("nand_writes", "host_writes"), lambda a, b: a - b, "{a} − {b}"),
            "extra_of_user": (("spare",), lambda a: a / (1 - a), "{a} ÷ (1 − {a})")}
 
 
