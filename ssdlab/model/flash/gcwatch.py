@@ -84,12 +84,15 @@ class GcWatch:
         lpns = np.ascontiguousarray(lpns, dtype=np.int64)
         i = 0
         while i < lpns.size and self.wants():
+            room = self._room(drive)
+            if room > 1:  # no GC can come yet: a run of pages at once
+                drive.write_pages(lpns[i:i + room])
+                i += room
+                continue
             cmd = Commands.single_page(OP_WRITE, lpns[i:i + 1])
             if self._may_collect(drive, int(lpns[i]), 1):
                 self._watched(drive, cmd, checked=False)
             else:
-                # under page mapping until the free blocks near the low-water mark, no GC
-                # can come: no copy of the page map is needed
                 drive.write_pages(lpns[i:i + 1])
             i += 1
         if i < lpns.size:
@@ -104,6 +107,9 @@ class GcWatch:
         (block mapping: logical block by logical block), so the pieces change nothing."""
         ops, lpns, counts = commands.ops, commands.lpns, commands.counts
         ppb = drive.geometry.pages_per_block
+        if int(counts[ops == OP_WRITE].sum()) < self._room(drive):
+            drive.run(commands, checked=True)  # no GC can come in this batch
+            return
         n, i = len(commands), 0
         while i < n and self.wants():
             if ops[i] != OP_WRITE:
@@ -153,6 +159,21 @@ class GcWatch:
         return done
 
     # --- one command, watched ------------------------------------------------------------
+
+    @staticmethod
+    def _room(drive: Drive) -> int:
+        """Host pages that can surely be written before a GC (or merge) may come: a page
+        mapping's free blocks above the low-water mark, or a "fast" mapping's log blocks
+        not yet in use, less one that may be part full; 0 under "block" mapping (any
+        rewrite merges)."""
+        regs, mapping = drive.arrays.regs, drive.config.mapping
+        if mapping == "page":
+            spare = int(regs[R_FREE_COUNT]) - int(regs[R_GC_LOW]) - 2
+        elif mapping == "fast":
+            spare = int(regs[R_LOG_BLOCKS]) - int(regs[R_FIFO_COUNT]) - 2
+        else:
+            return 0
+        return max(0, spare) * drive.geometry.pages_per_block
 
     def _may_collect(self, drive: Drive, lpn: int, pages: int) -> bool:
         """Whether writing `pages` pages from lpn (within one logical block when more than
