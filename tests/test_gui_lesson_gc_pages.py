@@ -87,3 +87,36 @@ def test_a_lessons_first_gcs_play_on_the_map_in_pages_and_skip_by_keyboard(
         if s.kind == "predict":
             headless.predict(s, s.answer)
     assert _figures(panel.play.runs[step.id]) == _figures(headless.run(step))
+
+
+def test_after_the_first_three_merges_the_map_shows_the_whole_drive_and_the_rest_runs_on(
+        bench, qtbot, monkeypatch):
+    """Lesson 8's block-mapped drive merges at once: its first three merges play (each
+    rewriting the block the last one filled), then the map shows the whole drive again and
+    the other three configurations run at full speed, unwatched, Skip no longer offered."""
+    for phase in ("mark", "move", "erase"):
+        monkeypatch.setitem(gcpacer.PHASE_MS, phase, 10**8)
+    panel, m = bench.lesson_panel, bench.blockmap
+    panel.watch.enabled = True
+    lesson = find("8")
+    at = next(i for i, s in enumerate(lesson.steps) if s.kind == "run")
+    panel.start(lesson, at)
+    for s in lesson.steps[:at]:
+        if s.kind == "predict":
+            panel.play.predict(s, s.answer)
+    panel.show_step(at)
+    panel.start_job()
+    watch = panel.watch
+    victims = []
+    for n in (1, 2, 3):
+        qtbot.waitUntil(lambda: watch.playing, timeout=test_gui_lessons.HANG)
+        assert watch.note.text().startswith(f"Merge {n}: block")
+        assert m.view.zoomed
+        victims.append(m.snapshot.gc_victim)
+        for _ in range(3):
+            watch.pacer.advance()
+    qtbot.waitUntil(lambda: panel.job is None, timeout=test_gui_lessons.HANG)
+    assert victims == sorted(victims) and len(set(victims)) == 3
+    assert not m.view.zoomed
+    assert not watch.button.isVisible()
+    assert len(panel.play.runs[lesson.steps[at].id]) == 4

@@ -29,14 +29,18 @@ def _fits(view: Viewport, level: int, blocks: list[int]) -> bool:
 
 def zoom_level(view: Viewport, blocks: list[int]) -> int | None:
     """The zoom level to follow a GC of these blocks (victim first) at: pages at most
-    TEACH_PAGE_PX wide, the closest at which all the blocks fit, else the closest. None when
-    no level draws pages or the whole drive already does."""
+    TEACH_PAGE_PX wide, the closest at which all the blocks fit, else the closest at which
+    the victim does, else the farthest that draws pages. None when no level draws pages or
+    the whole drive already does."""
     drawn = [i for i, s in enumerate(view.rungs) if view.page_px(s)]
     if not drawn or drawn[0] == 0:
         return None
     levels = [i for i in drawn if view.page_px(view.rungs[i]) <= TEACH_PAGE_PX] or drawn[:1]
-    together = [i for i in levels if _fits(view, i, blocks)]
-    return max(together or levels)
+    for group in (blocks, blocks[:1]):
+        fit = [i for i in levels if _fits(view, i, group)]
+        if fit:
+            return max(fit)
+    return levels[0]
 
 
 class GcFollow:

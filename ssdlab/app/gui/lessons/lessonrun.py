@@ -110,9 +110,11 @@ class LessonJob(QThread):
                  if drive.geometry.physical_pages <= TEACH_PAGES else {})
         with self._lock:
             self._seq += 1
-            # a scenario may collect garbage before its first progress report names it
-            label = self._label or f"{self.step.id} 1/{len(self.step.configs)} " \
-                f"{self.step.configs[0].label}"
+            # the watched configuration's name (the last progress report may be the other
+            # drive's, side by side, or not come before a scenario's first GC)
+            what = "merges" if phases[0].episode.kind == "merge" else "GCs"
+            label = (f"{self.step.id} 1/{len(self.step.configs)} "
+                     f"{self.step.configs[0].label}: its first {what}, slowly")
             base = drive_snapshot(drive, self._seq, segment=label, running=True, **pages)
             frames = tuple(phase_snapshot(base, p) for p in phases[:3 * keep])
             self.gc_held = (first, keep, n - keep)

@@ -146,9 +146,9 @@ class LessonWatch(QObject):
         mapping, pages = watched_drive(job.step)
         self._kind = "merge" if mapping != "page" else "gc"
         if self._kind == "merge":
-            what = (f"the first {TEACH_GCS} merges (this drive maps whole blocks: to change "
-                    "a page it rewrites the block, copying the pages still valid) play one "
-                    "by one (the block, its valid pages copied, the erase)")
+            what = ("this drive maps whole blocks, so to change a page it rewrites the "
+                    "whole block (a merge), copying the pages still valid. The first "
+                    f"{TEACH_GCS} merges play one by one")
         else:
             what = (f"the first {TEACH_GCS} garbage collections play one by one (the block "
                     "chosen, its valid pages moved, the erase)")
@@ -158,8 +158,9 @@ class LessonWatch(QObject):
                           "at full speed.")
         self.note.show()
         self._follow(True)
-        # the next configuration of a step run one after another is not watched
-        job.config_done.connect(lambda _r: self._follow(False))
+        # a method of this object, not a lambda: the job's thread emits it, and the slot
+        # must run in the window's
+        job.config_done.connect(self._first_done)
 
     def offer(self, snap: Snapshot) -> bool:
         """A snapshot of map A from the job: True when the pacer has it (a GC to play, or
@@ -199,6 +200,21 @@ class LessonWatch(QObject):
             if self._number >= TEACH_GCS:
                 self._follow(False)
         self.panel._show_drive(0, snap)
+
+    def _first_done(self, _result) -> None:
+        """The watched configuration ended: the step's others run at full speed, unwatched
+        (side by side, both end together)."""
+        job = self.sender()
+        if job is None or job is not self.job or not self.button.isEnabled():
+            return
+        self._follow(False)
+        self.button.setEnabled(False)
+        if len(job.step.configs) > 1 and not self.playing:
+            what = "merges" if self._kind == "merge" else "GCs"
+            self.note.setText(f"Only the first configuration's {what} play slowly: the "
+                              "others run at full speed.")
+        if self.button.hasFocus():
+            self.panel.cancel_button.setFocus()
 
     def _follow(self, on: bool) -> None:
         if on != self._following:
