@@ -81,7 +81,7 @@ class BlockMap(QWidget):
         self._drag: QPoint | None = None
         self._wheel = 0
         self.page_level = False
-        self.follow = GcFollow(self)  # a lesson's GCs at teaching pace, zoomed in on
+        self.follow = GcFollow()  # a lesson's GCs at teaching pace, zoomed in on
         self._pages_told: bool | None = None  # what pages_shown last said
         self.paint_ms = 0.0
         # no block changes colour more than three times a second (WCAG 2.3.1)
@@ -96,7 +96,7 @@ class BlockMap(QWidget):
         self.snapshot = snap
         if snap is not None:
             self._ensure_view()
-            if self.follow.snapshot(snap):
+            if self.follow.snapshot(self.view, snap):
                 self._ask_pages()  # the workbench's own view of its pages, as after a zoom
         self._render()
         self.update()
@@ -118,7 +118,7 @@ class BlockMap(QWidget):
         if self.snapshot is not None:
             self._ensure_view(resized=True)
             if self.follow.zoomed:  # the GC followed stays in the middle
-                self.follow.snapshot(self.snapshot)
+                self.follow.snapshot(self.view, self.snapshot)
         self._render()
         super().resizeEvent(event)
 
@@ -139,6 +139,12 @@ class BlockMap(QWidget):
             view.show_block(middle or 0)
         self.view = view
         self._ask_pages()
+
+    def follow_gc(self, on: bool) -> None:
+        """Zoom in on each GC the snapshots play at teaching pace (on: a lesson's), or stop
+        and show the whole drive again if the map zoomed to follow (gcfollow.py)."""
+        if self.follow.set(on):
+            self.reset_zoom()
 
     # --- zoom and pan ----------------------------------------------------------------------
 

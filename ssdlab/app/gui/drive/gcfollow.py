@@ -44,24 +44,24 @@ def zoom_level(view: Viewport, blocks: list[int]) -> int | None:
 
 
 class GcFollow:
-    """Owned by a BlockMap (blockmap.py); see the module docstring."""
+    """What a BlockMap (blockmap.py) follows; see the module docstring. It keeps no
+    reference to the map (a cycle through a widget is left for Python's collector, which
+    may run in a simulation thread, where deleting a widget crashes Qt)."""
 
-    def __init__(self, blockmap):
-        self.map = blockmap
+    def __init__(self):
         self.on = False
         self.zoomed = False  # the map is zoomed because a GC was followed
 
-    def set(self, on: bool) -> None:
-        """Follow the GCs the snapshots name (on), or stop and show the whole drive."""
+    def set(self, on: bool) -> bool:
+        """Follow the GCs the snapshots name (on), or stop; True when the map should show
+        the whole drive again (it zoomed to follow)."""
         self.on = on
-        if not on and self.zoomed:
-            self.zoomed = False
-            self.map.reset_zoom()
+        was, self.zoomed = self.zoomed, self.zoomed and on
+        return was and not on
 
-    def snapshot(self, snap: Snapshot) -> bool:
-        """A new snapshot for the map (its view already fits the drive): True when the view
-        moved to follow a GC's phase."""
-        view = self.map.view
+    def snapshot(self, view: Viewport | None, snap: Snapshot) -> bool:
+        """A new snapshot for a map whose view (fitted to the drive) is `view`: True when
+        the view moved to follow a GC's phase."""
         if not (self.on and view is not None and snap.gc_phase in ("mark", "move", "erase")
                 and snap.pages is not None and snap.page_blocks is None
                 and 0 <= snap.gc_victim < snap.blocks):

@@ -207,10 +207,6 @@ class Viewport:
         b = row * self.cols + col
         return b if b < self.n else None
 
-    def page_rung(self) -> int | None:
-        """The first zoom level whose blocks are drawn as their pages (None: none is)."""
-        return next((i for i, s in enumerate(self.rungs) if self.page_px(s)), None)
-
     def show_blocks(self, blocks: list[int], clamp: bool = True) -> None:
         """Centre the view on blocks[0] and as many of the others, in order, as fit on
         screen with it, a block's width to spare at each side for their labels. clamp:
