@@ -1,6 +1,7 @@
 """GC episodes read back from the engine's events (ssdlab/model/flash/gcepisodes.py): each GC's
-victim, the pages it moved and where, and the drive at its mark, move and erase phases; the
-last victim the engine records without events (Drive.last_victim)."""
+victim, the pages it moved and where, and the drive at its mark, move and erase phases; a
+block-mapped drive's merges as episodes too; the last victim the engine records without
+events (Drive.last_victim)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,16 @@ from ssdlab.model.flash.commands import Commands
 from ssdlab.model.flash.drive import Drive, event_capacity_for
 from ssdlab.model.flash.gcepisodes import PHASES, TALLY, gc_phases
 from ssdlab.model.flash.geometry import FtlConfig, Geometry
-from ssdlab.model.flash.state import BLOCK_FREE, BLOCK_VICTIM, EV_VICTIM, FREE_PAGE, OP_WRITE
+from ssdlab.model.flash.state import (
+    BLOCK_FREE,
+    BLOCK_FULL,
+    BLOCK_VICTIM,
+    EV_ERASE,
+    EV_MERGE,
+    EV_VICTIM,
+    FREE_PAGE,
+    OP_WRITE,
+)
 
 
 def small_drive(events: bool = True, frontier: str = "separate") -> Drive:
@@ -97,3 +107,58 @@ def test_the_engine_names_the_last_victim_without_events():
     assert d.victim_valid()[moved] >= 1
     moved_now = d.collect_one()
     assert d.last_victim[1] == moved_now
+
+
+def _mapped_drive(mapping: str) -> Drive:
+    g = Geometry(user_pages=512, pages_per_block=16, spare=0.25)
+    c = FtlConfig(mapping=mapping)
+    return Drive(g, c, event_capacity=event_capacity_for(g, c, 16))
+
+
+@pytest.mark.parametrize("mapping", ["block", "fast"])
+def test_a_block_mapped_drives_merges_are_episodes_and_every_phase_is_a_drive(mapping):
+    """A merge (the old block marked, its logical block's valid pages gathered into a fresh
+    block, the old block erased) plays as mark, move and erase; each phase holds as many
+    valid pages per block as its page map says, and a merge that ends its write leaves the
+    replay exactly at the drive the engine left, block states too (a data block the engine
+    took with no event is full, a "fast" log block open)."""
+    d = _mapped_drive(mapping)
+    rng = np.random.default_rng(5)
+    merges = exact = 0
+    for lpn in rng.integers(0, 512, 600).tolist():
+        a = d.arrays
+        state = (a.p2l.copy(), a.bstate.copy(), a.valid.copy(), d.counters(), a.lb2pb.copy())
+        events = run_writes(d, [lpn])
+        phases = gc_phases(*state[:4], events, 16, lb2pb=state[4])
+        assert len(phases) == 3 * sum(1 for k, old, _, _ in events.tolist()
+                                      if k == EV_MERGE and old >= 0)
+        for mark, move, erase in zip(phases[::3], phases[1::3], phases[2::3], strict=True):
+            ep = mark.episode
+            merges += 1
+            assert ep.kind == "merge" and ep.valid_pages == len(ep.sources)
+            assert mark.bstate[ep.victim] == BLOCK_VICTIM == move.bstate[ep.victim]
+            assert erase.bstate[ep.victim] == BLOCK_FREE
+            assert all(erase.bstate[b] == BLOCK_FULL for b in ep.destinations)
+            for p in (mark, move, erase):
+                counted = (p.p2l.reshape(-1, 16) >= 0).sum(axis=1)
+                assert np.array_equal(counted, p.valid)
+        if phases and events[-1, 0] == EV_ERASE and events[-1, 1] == phases[-1].episode.victim:
+            exact += 1
+            last = phases[-1]
+            assert np.array_equal(last.p2l, d.arrays.p2l)
+            assert np.array_equal(last.bstate, d.arrays.bstate)
+            assert np.array_equal(last.valid, d.arrays.valid)
+    assert merges > 20 and (exact > 10 or mapping == "fast")
+
+
+def test_a_limit_keeps_the_drive_of_the_first_gcs_only():
+    d = filled(small_drive())
+    p2l, bstate, valid, counters = before(d)
+    events = run_writes(d, np.random.default_rng(9).integers(0, 512, 200))
+    every = gc_phases(p2l, bstate, valid, counters, events, 16)
+    two = gc_phases(p2l, bstate, valid, counters, events, 16, limit=2)
+    assert len(two) == len(every) > 6
+    assert all(p.p2l is not None for p in two[:6]) and all(p.p2l is None for p in two[6:])
+    assert [(p.name, p.episode, p.counters) for p in two] == \
+        [(p.name, p.episode, p.counters) for p in every]
+    assert np.array_equal(two[5].p2l, every[5].p2l)

@@ -187,3 +187,40 @@ def test_lesson_3_frontier_claims():
     wa = {k: v["wa"] for k, v in frontier.items()}
     greedy = wa["greedy-separate"] / wa["greedy-shared"]
     assert wa["cb-separate"] / wa["cb-shared"] < greedy < 0.9
+
+
+def _gc_figures(result) -> tuple[float, list[tuple[float, float]]]:
+    """(pages GC copied, [(blocks erased, TRIM commands)] per scenario step, or one row for
+    a block-level run) of one configuration's run."""
+    f = result.figures
+    if "gc_copies" in f:
+        return f["gc_copies"], [(f["erases"], 0.0)]
+    steps = range(len(result.steps))
+    return (sum(f[f"steps[{i}].gc_copies"] for i in steps),
+            [(f[f"steps[{i}].erases"], f[f"steps[{i}].trims"]) for i in steps])
+
+
+@pytest.mark.parametrize("lesson_id", list(LESSONS))
+def test_a_run_is_watched_exactly_when_its_first_drive_collects_garbage(lesson_id):
+    """A run step watched at teaching pace has GCs (or merges) to show in the configuration
+    that is watched, its first; one that says why it is not watched (pace_why) never
+    collects garbage there (it copies no page, and erases a block only where a TRIM emptied
+    it), or runs the very drive an earlier step of the lesson watched."""
+    _, records, _ = _played(lesson_id)
+    watched = []
+    for rec in records:
+        if rec.step.kind != "run":
+            continue
+        first = rec.step.configs[0]
+        copies, steps = _gc_figures(rec.results[0])
+        collects = copies > 0 or any(erases > 0 for erases, _ in steps)
+        if rec.step.pace == "teach":
+            assert collects, f"{lesson_id}: run {rec.step.id} is watched but never collects"
+            watched.append((first.spec, first.scenario))
+        elif (first.spec, first.scenario) in watched:
+            assert rec.step.pace_why  # shown a step or more before
+        else:
+            assert rec.step.pace_why
+            assert copies == 0 and all(erases == 0 or trims > 0 for erases, trims in steps), \
+                f"{lesson_id}: run {rec.step.id} says it is not watched because " \
+                f"{rec.step.pace_why!r}, but its first drive collects garbage"

@@ -31,8 +31,9 @@ STEP_CHARTS = ("step_seconds", "step_mb_s", "step_wa", "step_nand_mb", "step_fs_
 CHARTS = BLOCK_CHARTS + STEP_CHARTS
 RULES = ("largest", "smallest")
 QUIZ_ASKS = ("operations", "wa")
-# How a window plays a run step: "full" at full speed; "teach" (a step that tells the student
-# to watch) shows its first GCs on the block map at a pace a person can follow, then runs on
+# How a window plays a run step: "teach" (the default of a step with a block map) shows the
+# first GCs of its first configuration on the block map at a pace a person can follow, then
+# runs on; "full" at full speed (with a block map, only with a reason: RunStep.pace_why)
 PACES = ("full", "teach")
 
 
@@ -125,7 +126,9 @@ class RunConfig:
 class RunStep:
     """Configurations run one after another; their curves stay on the chart together.
     max_seconds: the wall time each configuration is allowed on a classroom machine (time
-    spent watching GCs at teaching pace not counted). pace: one of PACES."""
+    spent watching GCs at teaching pace not counted). pace: one of PACES; pace_why: why a
+    step is not watched at teaching pace (its drive never collects garbage, or it shows no
+    block map), for the lesson's author and its tests."""
 
     id: str
     title: str
@@ -138,6 +141,7 @@ class RunStep:
     line: int = 0
     kind: str = "run"
     pace: str = "full"
+    pace_why: str = ""
 
 
 @dataclass(frozen=True)

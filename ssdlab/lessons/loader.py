@@ -54,7 +54,7 @@ STEP_KEYS = {
     "predict": ("kind", "id", "title", "question", "answer", "choices", "measure", "unit",
                 "rule", "mistakes"),
     "run": ("kind", "id", "title", "text", "varies", "configs", "charts", "blockmap",
-            "max_seconds", "pace"),
+            "max_seconds", "pace", "pace_why"),
     "compare": ("kind", "title", "text", "experiment", "rows", "run", "tolerance", "why"),
     "reflect": ("kind", "title", "predict", "text"),
     "quiz": ("kind", "title", "text", "seed", "operations", "answer", "frontier", "ask",
@@ -287,14 +287,23 @@ def _run(r: Reader, raw: dict, at: tuple, title: str, line: int,
                    f"(all charts: {', '.join(CHARTS)}); got {chart!r}")
     varies = r.text(raw, "varies", at, required=len(cfgs) > 1)
     blockmap = r.flag(raw, "blockmap", at, False)
-    pace = r.one_of(raw, "pace", at, PACES, "full")
-    if pace == "teach" and not (blockmap and "block" in levels):
+    # a run with a block map shows its first GCs at teaching pace unless it says why not
+    pace = r.one_of(raw, "pace", at, PACES, "teach" if blockmap else "full")
+    why = r.text(raw, "pace_why", at, required=False)
+    if pace == "teach" and not blockmap:
         r.fail(at + ("pace",), 'pace = "teach" shows GCs on the block map: it needs '
-               'blockmap = true and block-level configurations (drive = ...)')
+               'blockmap = true')
+    if pace == "teach" and why:
+        r.fail(at + ("pace_why",), 'pace_why says why a run is not watched at teaching '
+               'pace; this one is (pace = "teach")')
+    if pace == "full" and blockmap and not why:
+        r.fail(at + ("pace_why",), 'a run with a block map shows its first GCs at teaching '
+               'pace; pace = "full" needs pace_why, the reason the student does not watch '
+               'them')
     return RunStep(r.ident(raw, "id", at), title, r.text(raw, "text", at, required=False),
                    varies, cfgs, charts, blockmap,
                    float(r.number(raw, "max_seconds", at, 1, 300, default=30)), line,
-                   pace=pace)
+                   pace=pace, pace_why=why)
 
 
 def _config(r: Reader, raw, at: tuple, lesson_dir: Path | None) -> RunConfig:

@@ -94,7 +94,8 @@ class LessonPlay:
     # run a step of two configurations at once, in lockstep (the window's A and B drives);
     # the figures are the same as one after the other
     side_by_side: bool = False
-    # shown the first GCs of a run step whose pace is "teach" (ssdlab/model/flash/gcwatch.py): the
+    # shown the first GCs (or a block-mapped drive's merges) of a run step whose pace is
+    # "teach" (ssdlab/model/flash/gcwatch.py), block-level or scenario: the
     # drive, the GCs' phases, the number of the first of them, the configuration's index; it
     # may take as long as it likes (that time is not counted against max_seconds). None:
     # such a step runs at full speed, as the headless player runs every step.
@@ -227,6 +228,8 @@ class LessonPlay:
                                 wall_seconds=time.perf_counter() - t0)
         steps = config.scenario.steps
         machine = build_machine(config.scenario)
+        if watch:  # the file system's writes and the idle time's GCs (gcwatch.attach)
+            self._gc_watch(slot).attach(machine.drive)
 
         def step_progress(i: int, what: str, done: int, total: int, unit: str) -> None:
             if cancel is not None and cancel():

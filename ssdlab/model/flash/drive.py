@@ -3,6 +3,11 @@
 Drive owns a `FlashArrays`, checks every command before it reaches compiled code (which does
 no bound checks), turns engine error codes into exceptions, and offers counters, read-only
 views of the per-block arrays for display, and the event buffer for animation.
+
+A drive run by something that knows nothing of watching (a file system's block device, the
+timing model's idle time) can still show its first GCs: a GcWatch (gcwatch.py) set as its
+`watcher` is handed run_all's commands and idle_gc's calls while it wants GCs, and runs
+them itself, with the same physics.
 """
 
 from __future__ import annotations
@@ -68,6 +73,7 @@ class Drive:
         self.geometry = geometry
         self.config = config or FtlConfig()
         self.arrays = allocate(geometry, self.config, event_capacity)
+        self.watcher = None  # a gcwatch.GcWatch shown the first GCs (see the docstring)
 
     # --- commands ---------------------------------------------------------------------------
 
@@ -93,6 +99,9 @@ class Drive:
 
     def run_all(self, commands: Commands, checked: bool = False) -> None:
         """Run every command; only for drives without events (or with room for them all)."""
+        if self.watcher is not None and self.watcher.wants():
+            self.watcher.run_all(self, commands)
+            return
         if self.event_capacity:
             raise ValueError("run_all is for drives without events; use run() and take events")
         self.run(commands, checked=checked)
@@ -140,6 +149,14 @@ class Drive:
     def idle_gc(self, target_free_blocks: int, max_victims: int,
                 max_valid_fraction: float = 1.0) -> int:
         """Background GC in idle time (the timing model calls it); returns victims taken."""
+        if self.watcher is not None and self.watcher.wants():
+            return self.watcher.idle_gc(self, target_free_blocks, max_victims,
+                                        max_valid_fraction)
+        return self.idle_gc_now(target_free_blocks, max_victims, max_valid_fraction)
+
+    def idle_gc_now(self, target_free_blocks: int, max_victims: int,
+                    max_valid_fraction: float = 1.0) -> int:
+        """idle_gc, never handed to the watcher."""
         if self.config.mapping != "page":
             return 0
         max_valid = int(max_valid_fraction * self.geometry.pages_per_block)

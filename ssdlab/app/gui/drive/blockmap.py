@@ -10,7 +10,9 @@ never for the whole page map. Blocks are coloured by state or as a heat map (hea
 Hover shows one block, and so does the keyboard's block cursor (mapcursor.py). A garbage
 collection the snapshot names (teaching pace, a step of one GC, a breakpoint on one) is
 drawn over the map by gcmarks.py: the victim outlined solid and labelled, the blocks its
-pages moved to outlined dashed and labelled, never by colour alone.
+pages moved to outlined dashed and labelled, never by colour alone; in a lesson the map
+zooms in on each GC played at teaching pace (gcfollow.py). `pages_shown` tells the legend
+whether pages are drawn, so it lists only what the map shows.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from ..appearance import theme
 from ..run.snapshot import CODE_FREE, Snapshot
 from . import gcmarks, heatmap, victimmarks
 from .flashguard import FlashGuard
+from .gcfollow import GcFollow
 from .mapcursor import MapCursor
 from .mapview import Viewport, page_grid
 
@@ -49,6 +52,7 @@ class BlockMap(QWidget):
     view_changed = Signal(object)
     heat_changed = Signal()  # the colouring or its range changed: the legend follows
     shown = Signal(object)  # the Snapshot the map now shows (the tally follows it)
+    pages_shown = Signal(bool)  # the blocks are drawn as their pages now, or no longer
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -77,6 +81,8 @@ class BlockMap(QWidget):
         self._drag: QPoint | None = None
         self._wheel = 0
         self.page_level = False
+        self.follow = GcFollow()  # a lesson's GCs at teaching pace, zoomed in on
+        self._pages_told: bool | None = None  # what pages_shown last said
         self.paint_ms = 0.0
         # no block changes colour more than three times a second (WCAG 2.3.1)
         self.guard = FlashGuard()
@@ -90,6 +96,8 @@ class BlockMap(QWidget):
         self.snapshot = snap
         if snap is not None:
             self._ensure_view()
+            if self.follow.snapshot(self.view, snap):
+                self._ask_pages()  # the workbench's own view of its pages, as after a zoom
         self._render()
         self.update()
         if self.cursor.on:
@@ -109,6 +117,8 @@ class BlockMap(QWidget):
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt name
         if self.snapshot is not None:
             self._ensure_view(resized=True)
+            if self.follow.zoomed:  # the GC followed stays in the middle
+                self.follow.snapshot(self.view, self.snapshot)
         self._render()
         super().resizeEvent(event)
 
@@ -129,6 +139,12 @@ class BlockMap(QWidget):
             view.show_block(middle or 0)
         self.view = view
         self._ask_pages()
+
+    def follow_gc(self, on: bool) -> None:
+        """Zoom in on each GC the snapshots play at teaching pace (on: a lesson's), or stop
+        and show the whole drive again if the map zoomed to follow (gcfollow.py)."""
+        if self.follow.set(on):
+            self.reset_zoom()
 
     # --- zoom and pan ----------------------------------------------------------------------
 
@@ -264,6 +280,9 @@ class BlockMap(QWidget):
         due = self.guard.due_in_s()
         if due is not None:
             self._catch_up.start(max(1, math.ceil(1000 * due)))
+        if page_level != self._pages_told:  # the legend lists page colours only when drawn
+            self._pages_told = page_level
+            self.pages_shown.emit(page_level)
 
     def _redraw(self) -> None:
         self._render()
@@ -320,6 +339,16 @@ class BlockMap(QWidget):
         return out.reshape(rows * cell, cols * cell).view(np.uint8).reshape(
             rows * cell, cols * cell, 4)
 
+    def _block_px(self) -> tuple[int, int] | None:
+        """(width, height) of a block drawn as its pages, framed (None: blocks fill their
+        cells): the GC marks hug it, not the cell's empty rest."""
+        if not self.page_level:
+            return None
+        px = self.view.page_px()
+        pw, ph = page_grid(self.view.ppb)
+        bw = self._frame_px(px)
+        return pw * px + 2 * bw, ph * px + 2 * bw
+
     def _frame_px(self, px: int) -> int:
         """Width of the frame round a block drawn as pages of px pixels."""
         pw, ph = page_grid(self.view.ppb)
@@ -344,10 +373,11 @@ class BlockMap(QWidget):
                 lines = [QLine(x, top, x, bottom) for x in range(x0, right + 1, c)]
                 lines += [QLine(left, y, right, y) for y in range(y0, bottom + 1, c)]
                 p.drawLines(lines)
-            victimmarks.paint(p, victimmarks.victim_cells(self.snapshot, self.view, MARGIN),
-                              self.page_level)
+            named = self.snapshot.gc_victim if self.snapshot.gc_phase else -1
+            victimmarks.paint(p, victimmarks.victim_cells(self.snapshot, self.view, MARGIN,
+                                                          named), self.page_level)
         if self.snapshot is not None and self.view is not None:
-            gcmarks.draw(p, self.snapshot, self.view, MARGIN, self.rect())
+            gcmarks.draw(p, self.snapshot, self.view, MARGIN, self.rect(), self._block_px())
         self.cursor.paint(p)
         p.end()
 

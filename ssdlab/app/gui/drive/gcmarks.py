@@ -1,6 +1,7 @@
 """The garbage collection a snapshot names, drawn over the block map (blockmap.py): the victim
 outlined solid with a label ("victim: 9 valid pages"), the blocks its pages moved to outlined
-dashed with a label ("copied to"). Shape and words, not colour alone: each outline is a light
+dashed with a label ("copied to"); a block off the map (zoomed in elsewhere) is named at the
+map's edge nearest it. Shape and words, not colour alone: each outline is a light
 line on a dark one, so it shows on every block colour, in both colour profiles.
 """
 
@@ -17,6 +18,7 @@ LIGHT, DARK = QColor("#FFFFFF"), QColor("#000000")
 # what a destination's label says: before the move the pages are still on their way
 DEST_LABELS = {"mark": "pages go here", "breakpoint": "pages go here",
                "stepped": "its pages now"}
+OFF_LABELS = {"mark": "pages go to", "breakpoint": "pages go to", "stepped": "pages now in"}
 
 
 def victim_label(snap: Snapshot) -> str:
@@ -28,16 +30,22 @@ def victim_label(snap: Snapshot) -> str:
             "stepped": "cleaned"}.get(snap.gc_phase, "victim")
 
 
-def block_rect(view: Viewport, margin: int, b: int) -> QRectF:
+def block_rect(view: Viewport, margin: int, b: int,
+               size: tuple[int, int] | None = None) -> QRectF:
+    """Block b's rectangle in the widget: its cell, or (size) the block drawn as pages."""
     s = view.scale.value
     r, c = divmod(b, view.cols)
-    return QRectF(margin + view.ox + c * s, margin + view.oy + r * s, s, s)
+    w, h = size or (s, s)
+    return QRectF(margin + view.ox + c * s, margin + view.oy + r * s, w, h)
 
 
-def _outline(p: QPainter, rect: QRectF, dashed: bool) -> None:
-    grow = OUTLINE_PX + 1
+def _outline(p: QPainter, rect: QRectF, dashed: bool, thin: bool = False) -> None:
+    """thin: round a block drawn as pages, whose neighbour is a pixel away (the usual
+    outline covered the neighbour's first column of pages)."""
+    line = OUTLINE_PX / 2 if thin else OUTLINE_PX
+    grow = line / 2 + 1 if thin else OUTLINE_PX + 1
     r = rect.adjusted(-grow, -grow, grow, grow)
-    for colour, width in ((DARK, 2 * OUTLINE_PX), (LIGHT, OUTLINE_PX)):
+    for colour, width in ((DARK, 2 * line), (LIGHT, line)):
         pen = QPen(colour, width)
         pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
         if dashed:
@@ -78,18 +86,31 @@ def _label(p: QPainter, rect: QRectF, text: str, short: str, bounds,  # noqa: PL
     return tag
 
 
-def draw(p: QPainter, snap: Snapshot, view: Viewport, margin: int, bounds) -> None:
-    """Outline and label the GC snapshot `snap` names (nothing when it names none)."""
+def draw(p: QPainter, snap: Snapshot, view: Viewport, margin: int, bounds,
+         size: tuple[int, int] | None = None) -> None:
+    """Outline and label the GC snapshot `snap` names (nothing when it names none); size:
+    a block's (width, height) when the map draws pages, else None (blocks fill cells)."""
     if snap.gc_victim < 0 or snap.gc_victim >= snap.blocks:
         return
     font = QFont(p.font())
     font.setBold(True)
     p.setFont(font)
-    victim = block_rect(view, margin, snap.gc_victim)
-    dests = [block_rect(view, margin, b) for b in snap.gc_destinations if 0 <= b < snap.blocks]
-    for d in dests:
-        _outline(p, d, dashed=True)
-    _outline(p, victim, dashed=False)
-    tag = _label(p, victim, victim_label(snap), f"victim ({snap.gc_valid})", bounds)
-    for d in dests:
-        _label(p, d, DEST_LABELS.get(snap.gc_phase, "copied to"), "to", bounds, tag)
+    area = QRectF(bounds)
+    thin = size is not None
+    victim = block_rect(view, margin, snap.gc_victim, size)
+    dests = [(b, block_rect(view, margin, b, size)) for b in snap.gc_destinations
+             if 0 <= b < snap.blocks]
+    for _, d in dests:
+        if d.intersects(area):
+            _outline(p, d, dashed=True, thin=thin)
+    if victim.intersects(area):
+        _outline(p, victim, dashed=False, thin=thin)
+        tag = _label(p, victim, victim_label(snap), f"victim ({snap.gc_valid})", bounds)
+    else:  # zoomed in elsewhere (a lesson shows where the pages go): said, at the edge
+        tag = _label(p, victim, f"victim: block {snap.gc_victim}, off the map",
+                     "victim: off map", bounds)
+    for b, d in dests:
+        text = DEST_LABELS.get(snap.gc_phase, "copied to")
+        if not d.intersects(area):
+            text = f"{OFF_LABELS.get(snap.gc_phase, 'copied to')} block {b}, off the map"
+        _label(p, d, text, "to", bounds, tag)

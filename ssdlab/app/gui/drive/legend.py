@@ -1,6 +1,7 @@
 """The block map's legend, always shown beside it: a list to colour the blocks by state or as
 a heat map, and the colours that colouring uses; a heat map's colour bar is labelled with
-the lowest and highest value on the drive now."""
+the lowest and highest value on the drive now. The page colours are listed only while the
+map draws pages (show_pages); a map of whole blocks says so in words instead."""
 
 from __future__ import annotations
 
@@ -51,6 +52,7 @@ class Legend(QWidget):
                      ("block_victim", "GC victim"), ("block_erased", "just erased"))
     PAGE_ENTRIES = (("page_valid", "valid page"), ("page_invalid", "invalid page"),
                     ("page_copied", "copied by GC"))
+    BLOCKS_ONLY = "squares are whole blocks: too small here to draw pages"
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -69,6 +71,7 @@ class Legend(QWidget):
         self._inner: QWidget | None = None
         self._built_for: tuple = ()
         self.mode = "state"
+        self.pages = True  # the map draws pages (a legend on its own lists their colours)
         self.lo = self.hi = float("nan")
         self.lo_label, self.hi_label = QLabel(), QLabel()
         self.labels: list[str] = []
@@ -81,6 +84,13 @@ class Legend(QWidget):
         self.combo.blockSignals(False)
         if mode != self.mode:
             self.mode = mode
+            self.refresh()
+
+    def show_pages(self, on: bool) -> None:
+        """Whether the map draws its blocks as their pages: the page colours, or words
+        saying each square is a whole block."""
+        if on != self.pages:
+            self.pages = on
             self.refresh()
 
     def show_heat(self, heat: heatmap.Heat | None) -> None:
@@ -103,9 +113,9 @@ class Legend(QWidget):
         the ones shown: each rebuild made some forty widgets, and every theme change and
         second drive asked for one)."""
         t = theme.current()
-        if self._inner is not None and self._built_for == (self.mode, t):
+        if self._inner is not None and self._built_for == (self.mode, self.pages, t):
             return
-        self._built_for = (self.mode, t)
+        self._built_for = (self.mode, self.pages, t)
         if self._inner is not None:
             self.combo.setParent(self)  # it outlives the rows it sits in
             self._outer.removeWidget(self._inner)
@@ -118,7 +128,10 @@ class Legend(QWidget):
             items = [(_swatch(t.colour(token), crossed=token == "block_victim"), text)
                      for token, text in self.STATE_ENTRIES]
             items.insert(2, (_gradient(), bar_text))
-            items += [(_swatch(t.colour(token)), text) for token, text in self.PAGE_ENTRIES]
+            if self.pages:
+                items += [(_swatch(t.colour(token)), text) for token, text in self.PAGE_ENTRIES]
+            else:
+                items.append((None, self.BLOCKS_ONLY))
             rows = [items[:2], items[2:5], items[5:]]
         else:
             # on rows of their own: narrow enough for 1024 px in projector type

@@ -207,9 +207,32 @@ class Viewport:
         b = row * self.cols + col
         return b if b < self.n else None
 
-    def page_px(self) -> int:
-        """Pixels per page side when blocks are drawn as their pages, else 0."""
-        s = self.scale
+    def show_blocks(self, blocks: list[int], clamp: bool = True) -> None:
+        """Centre the view on blocks[0] and as many of the others, in order, as fit on
+        screen with it, a block's width to spare at each side for their labels. clamp:
+        keep the grid on screen (False: the blocks in the middle, even at the drive's edge,
+        where their labels then have room)."""
+        s = self.scale.value
+        xs, ys = [], []
+        for b in blocks:
+            r, c = divmod(int(b), self.cols)
+            x, y = (c + 0.5) * s, (r + 0.5) * s
+            if xs and (max(xs + [x]) - min(xs + [x]) > self.width - 3 * s
+                       or max(ys + [y]) - min(ys + [y]) > self.height - 3 * s):
+                continue
+            xs.append(x)
+            ys.append(y)
+        if not xs:
+            return
+        self.ox = int(round(self.width / 2 - (min(xs) + max(xs)) / 2))
+        self.oy = int(round(self.height / 2 - (min(ys) + max(ys)) / 2))
+        if clamp:
+            self._clamp()
+
+    def page_px(self, scale: Scale | None = None) -> int:
+        """Pixels per page side when blocks are drawn as their pages (at this scale, or at
+        `scale`), else 0."""
+        s = scale or self.scale
         if not s.whole:
             return 0
         pw, ph = page_grid(self.ppb)

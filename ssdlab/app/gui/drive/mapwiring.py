@@ -45,6 +45,7 @@ def wire_view(w, v) -> None:
     """Connect drive view v's map, legend and worker to each other and to workbench w."""
     v.blockmap.view_changed.connect(lambda blocks: v.send("view", blocks))
     v.blockmap.heat_changed.connect(lambda: v.legend.show_heat(v.blockmap.heat))
+    v.blockmap.pages_shown.connect(v.legend.show_pages)
     v.legend.mode_chosen.connect(lambda mode: colour_by(w, mode))
     v.worker.breakpoint_hit.connect(lambda text: w.breakpoint_fired(v, text),
                                     Qt.ConnectionType.QueuedConnection)

@@ -17,11 +17,14 @@ from .mapview import Viewport
 MIN_CELL_PX = 4  # below this a block is too small for a shape: its colour alone shows
 
 
-def victim_cells(snap: Snapshot | None, view: Viewport | None, margin: int) -> list[QRectF]:
-    """Widget rectangles of the victims on screen (empty when blocks are too small)."""
+def victim_cells(snap: Snapshot | None, view: Viewport | None, margin: int,
+                 skip: int = -1) -> list[QRectF]:
+    """Widget rectangles of the victims on screen (empty when blocks are too small); skip:
+    a victim marked otherwise (gcmarks.py outlines the GC a snapshot names)."""
     if snap is None or view is None or view.scale.value < MIN_CELL_PX:
         return []
     victims = np.flatnonzero(snap.codes[:snap.blocks] == CODE_VICTIM)
+    victims = victims[victims != skip]
     if not victims.size:
         return []
     s = view.scale.value

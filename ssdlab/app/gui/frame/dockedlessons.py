@@ -40,6 +40,8 @@ def install(w) -> None:
     panel.drive_snapshot.connect(lambda snap: show_drive(w, snap))
     panel.second_drive.connect(lambda snap: show_drive(w, snap, 1))
     panel.heading.connect(w.progress_label.setText)
+    # the GCs a lesson plays at teaching pace, zoomed in on so their pages show
+    panel.watch.following.connect(lambda on: w.views[0].blockmap.follow_gc(on))
     panel.two_drives = True  # a run of two configurations shows on maps A and B
     panel.glossary_asked.connect(w.show_glossary)
     panel.explore.connect(lambda: w.lesson_dock.hide())

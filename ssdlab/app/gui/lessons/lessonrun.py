@@ -27,7 +27,13 @@ from ssdlab.model.flash.drive import Drive
 from ssdlab.model.flash.gcwatch import TEACH_GCS
 from ssdlab.model.host.machine import Machine
 
-from ..run.snapshot import Snapshot, drive_snapshot, phase_snapshot
+from ..run.snapshot import (
+    TEACH_PAGES,
+    Snapshot,
+    drive_snapshot,
+    page_states,
+    phase_snapshot,
+)
 
 FRAME_S = 1 / 15  # block-map snapshots at most this often
 
@@ -99,9 +105,17 @@ class LessonJob(QThread):
         n = len(phases) // 3
         keep = max(1, min(n, TEACH_GCS - first + 1))
         self._released.clear()
+        # every page's state, so the map can zoom in on the GC's pages (gcfollow.py)
+        pages = ({"pages": page_states(drive.arrays.p2l)}
+                 if drive.geometry.physical_pages <= TEACH_PAGES else {})
         with self._lock:
             self._seq += 1
-            base = drive_snapshot(drive, self._seq, segment=self._label, running=True)
+            # the watched configuration's name (the last progress report may be the other
+            # drive's, side by side, or not come before a scenario's first GC)
+            what = "merges" if phases[0].episode.kind == "merge" else "GCs"
+            label = (f"{self.step.id} 1/{len(self.step.configs)} "
+                     f"{self.step.configs[0].label}: its first {what}, slowly")
+            base = drive_snapshot(drive, self._seq, segment=label, running=True, **pages)
             frames = tuple(phase_snapshot(base, p) for p in phases[:3 * keep])
             self.gc_held = (first, keep, n - keep)
             self._latest[0] = replace(base, gc_frames=frames, gc_serial=self._seq)

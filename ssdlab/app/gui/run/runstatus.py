@@ -45,6 +45,8 @@ def _rest_words(snap: Snapshot) -> str:
 
 
 def _phase_words(snap: Snapshot, b: int, pages: str, to_words: str) -> str:
+    if snap.gc_kind == "merge" and snap.gc_phase == "mark":  # no GC: a block rewritten
+        return f"A merge rewrites block {b}: it still holds {pages} to copy."
     return {
         "mark": f"Garbage collection picks block {b}: it still holds {pages}.",
         "move": f"Moving block {b}'s {pages}{to_words}.",

@@ -16,6 +16,9 @@ from ssdlab.model.flash.gcepisodes import GcPhase
 from ssdlab.model.flash.state import BLOCK_FREE, BLOCK_OPEN, BLOCK_VICTIM, FREE_PAGE, INVALID_PAGE
 
 PAGE_LEVEL_PAGES = 1 << 18  # physical pages up to which snapshots carry page states
+# physical pages up to which a GC played at teaching pace carries every page's state: a few
+# frames, not fifteen a second, so a bigger drive than PAGE_LEVEL_PAGES can show its pages
+TEACH_PAGES = 1 << 23
 VIEW_PAGES = 1 << 20  # pages of the blocks a zoomed map shows that a snapshot may carry
 # Marks for blocks and pages in a snapshot (what happened since the previous snapshot).
 MARK_VICTIM, MARK_ERASED = 1, 2
@@ -85,6 +88,7 @@ class Snapshot:
     gc_victim: int = -1  # block
     gc_valid: int = 0  # valid pages it held when chosen: the pages GC moved out of it
     gc_destinations: tuple[int, ...] = ()  # blocks the moved pages went to
+    gc_kind: str = "gc"  # or "merge": a block-mapped drive rewrote a block whole
     # a GC step after a breakpoint on a GC: (GCs, host pages) the paused batch ran after
     # the moment the breakpoint showed, which the counters now count too
     gc_rest: tuple[int, int] = (0, 0)
@@ -194,4 +198,4 @@ def phase_snapshot(base: Snapshot, phase: GcPhase, name: str | None = None) -> S
         counters=counters, free_blocks=int(
             np.count_nonzero(phase.bstate == BLOCK_FREE)),
         gc_phase=name or phase.name, gc_victim=ep.victim, gc_valid=ep.valid_pages,
-        gc_destinations=ep.destinations, gc_frames=())
+        gc_destinations=ep.destinations, gc_kind=ep.kind, gc_frames=())
