@@ -214,14 +214,21 @@ def measure_label(measure, lesson) -> str:
             else:
                 who = next((c.label for c in run.configs if c.id == m.config), m.config)
             if step is not None:
-                scenario = next((c.scenario for c in run.configs if c.scenario is not None),
-                                None)
+                # the configuration's own steps: another may have replaced some (discard
+                # where one runs fstrim)
+                scenario = next((c.scenario for c in run.configs if c.id == m.config
+                                 and c.scenario is not None), None) or next(
+                    (c.scenario for c in run.configs if c.scenario is not None), None)
                 lo = int(step.group(1))
                 hi = int(step.group(2)) if step.group(2) else lo + 1
                 if scenario is not None and hi <= len(scenario.steps):
                     names = ", ".join(s.do.replace("_", " ") for s in scenario.steps[lo:hi])
-                    what += f" of step {lo + 1}" + (f"-{hi}" if hi > lo + 1 else "") + \
-                        f" ({names})"
+                    if hi == lo + 1:
+                        what += f" of step {lo + 1} ({names})"
+                    elif hi - lo <= 3:
+                        what += f" of steps {lo + 1}-{hi} ({names})"
+                    else:  # a long span by its ends: a list of 16 names is unreadable
+                        what += f" of steps {lo + 1} to {hi}"
             return f"{what}, {who}"
         return what
 
