@@ -9,6 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QRect, Qt, QTimer
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QApplication, QWidget
+from shiboken6 import isValid
 
 from . import theme
 
@@ -30,6 +31,13 @@ class Ring(QWidget):
 
     def follow(self) -> None:
         t = self.target
+        if t is not None and not isValid(t):
+            # PySide can drop the Python wrapper we hold while the widget lives on (the
+            # charts' tab bar in compare mode, while drive B closed): take the focused
+            # widget afresh rather than call into a dead wrapper from the timer
+            now = QApplication.focusWidget()
+            t = self.target = now if now is not None and now.window() is self.parentWidget() \
+                else None
         if t is None or not t.isVisible() or t.window() is not self.parentWidget():
             self.hide()
             return
