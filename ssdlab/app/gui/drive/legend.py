@@ -52,7 +52,11 @@ class Legend(QWidget):
                      ("block_victim", "GC victim"), ("block_erased", "just erased"))
     PAGE_ENTRIES = (("page_valid", "valid page"), ("page_invalid", "invalid page"),
                     ("page_copied", "copied by GC"))
-    BLOCKS_ONLY = "squares are whole blocks: too small here to draw pages"
+    # two phrases that flow apart: in one piece it was 670 px in projector type, wider than
+    # the map area beside a lesson panel (which then scrolled sideways and folded the
+    # control panel)
+    BLOCKS_ONLY_PHRASES = ("squares are whole blocks:", "too small here to draw pages")
+    BLOCKS_ONLY = " ".join(BLOCKS_ONLY_PHRASES)
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -154,11 +158,15 @@ class Legend(QWidget):
         pair.addWidget(label)
         pair.addWidget(self.combo)
         flow.addWidget(chooser)
-        for row_items in rows:
+        def new_entry() -> tuple[QWidget, QHBoxLayout]:
             entry = QWidget()  # a heat map's bar and its two ends stay together
             row = QHBoxLayout(entry)
             row.setContentsMargins(0, 0, 0, 0)
             row.setSpacing(4)
+            return entry, row
+
+        for row_items in rows:
+            entry, row = new_entry()
             for what, text in row_items:
                 if isinstance(what, QLabel):
                     row.addWidget(what)
@@ -166,14 +174,17 @@ class Legend(QWidget):
                     sw = QLabel()
                     sw.setPixmap(what)
                     row.addWidget(sw)
-                if text:
-                    row.addWidget(QLabel(text))
-                    if self.mode == "state":  # one entry per swatch in the state map
+                if not text:
+                    continue
+                phrases = self.BLOCKS_ONLY_PHRASES if text == self.BLOCKS_ONLY else (text,)
+                for i, phrase in enumerate(phrases):
+                    if i:  # the next phrase may go on the next line
                         flow.addWidget(entry)
-                        entry = QWidget()
-                        row = QHBoxLayout(entry)
-                        row.setContentsMargins(0, 0, 0, 0)
-                        row.setSpacing(4)
+                        entry, row = new_entry()
+                    row.addWidget(QLabel(phrase))
+                if self.mode == "state":  # one entry per swatch in the state map
+                    flow.addWidget(entry)
+                    entry, row = new_entry()
             if row.count():
                 flow.addWidget(entry)
         self._outer.addWidget(self._inner)
