@@ -34,6 +34,7 @@ import math
 import re
 from dataclasses import replace
 
+import pytest
 import test_gui_lessons
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit
@@ -237,6 +238,7 @@ def check_results(w, where: str) -> list[str]:
     return bad
 
 
+@pytest.mark.first
 def test_every_lesson_shows_its_own_run_and_states_no_answer_before_it_is_given(bench, qtbot):
     """One walk through the fourteen lessons serves two checks: at every step, what is
     shown is the step's own run and drive (above); and no text read before a question is
