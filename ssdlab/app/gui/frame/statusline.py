@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import time
 
+from ssdlab.app.session.settings import run_modelled
 from ssdlab.app.session.wanotes import reading_of, spare_detail, wa_note, wa_status
 
 from ..run.runstatus import gc_words, pair_progress
@@ -45,7 +46,8 @@ def show(w) -> None:
         if said_under_map(w):  # the GC stepped is named under the map: not twice
             progress = progress.removesuffix(f" · {gc_words(snap)}")
         w.progress_label.setText(progress)
-        note = wa_note(s, reading_of(snap.series, float(snap.valid.sum()) >= snap.user_pages))
+        note = wa_note(s, reading_of(snap.series, float(snap.valid.sum()) >= snap.user_pages),
+                       modelled=run_modelled(s, snap.log) or not snap.log)
     else:
         b = w.views[1]
         w.progress_label.setText(pair_progress(snap, b.snapshot or snap, a.progress(),
