@@ -24,7 +24,9 @@ def test_only_runs_the_model_describes_get_its_figure():
     assert run_theory_wa(S, [seg("steady")]) == theory_wa(S)
     fs_step = {"fs": True, "do": "unpack", "args": {}, "index": 0, "sync_after": False,
                "total": 10}
+    assert run_modelled(replace(S, workload="random"), [seg("fill"), seg("random")])
     for log in ([], [fs_step], [seg("steady"), fs_step], [seg("fill")], [seg("trim")],
+                [seg("steady"), seg("trim")],
                 [seg("random")]):  # the last: run as random, the settings now say steady
         assert not run_modelled(S, log), log
         assert run_theory_wa(S, log) is None

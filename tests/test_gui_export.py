@@ -32,7 +32,7 @@ def test_every_chart_has_the_export_menu_and_file_menu_entry(bench):
         assert bench.charts.views[name].contextMenuPolicy() == \
             Qt.ContextMenuPolicy.CustomContextMenu
     file_menu = bench.menuBar().actions()[0].menu()
-    (export,) = [a for a in file_menu.actions() if "Export" in a.text()]
+    (export,) = [a for a in file_menu.actions() if a.text() == "&Export chart..."]
     export.trigger()
     dialogs = [d for d in bench.findChildren(exportdialog.ExportDialog) if d.isVisible()]
     assert len(dialogs) == 1 and dialogs[0].chart.currentData() == bench.charts.current_name()

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from ssdlab.app.gui.appearance import theme
-from ssdlab.app.gui.frame import exportdialog, runfiles, shortcuts, statusline
+from ssdlab.app.gui.frame import exportall, exportdialog, runfiles, shortcuts, statusline
 
 
 def luminance(colour: str) -> float:
@@ -193,6 +193,11 @@ def test_every_key_of_the_table_works_in_presentation_mode(qtbot, until, bench, 
     key("Ctrl+E")
     until(lambda: bool(top_level(exportdialog.ExportDialog)))
     for d in top_level(exportdialog.ExportDialog):
+        d.close()
+    back_to(bench, until)
+    key("Ctrl+Shift+E")
+    until(lambda: bool(top_level(exportall.ExportAllDialog)))
+    for d in top_level(exportall.ExportAllDialog):
         d.close()
     back_to(bench, until)
     for text in ("Ctrl+O", "Ctrl+S", "Ctrl+Shift+O", "Ctrl+Shift+S"):

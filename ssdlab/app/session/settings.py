@@ -192,13 +192,16 @@ def theory_wa(s: Settings) -> float | None:
 
 
 def run_modelled(s: Settings, log: list[dict]) -> bool:
-    """Whether the analytic model theory_wa(s) describes the run a worker's log records:
-    every part of it a block workload of the kind the settings name and the model describes,
-    with the settings' hot/cold shares. A file-system step (a scenario), a fill, TRIMs, or a
-    workload run before the settings changed: no model applies, and none is drawn or written."""
-    if not log or s.workload not in MODELLED:
+    """Whether the analytic model theory_wa(s) describes the run a worker's log records: a
+    block workload of the kind the settings name and the model describes, with the settings'
+    hot/cold shares, after nothing but fills (which only precondition the drive). A
+    file-system step (a scenario), TRIMs, or a workload run before the settings changed: no
+    model applies, and none is drawn or written."""
+    if s.workload not in MODELLED or not any(d.get("kind") == s.workload for d in log):
         return False
     for d in log:
+        if d.get("kind") in ("fill", "sequential") and not d.get("fs"):
+            continue
         if d.get("fs") or d.get("kind") != s.workload:
             return False
         if s.workload == "hotcold" and (

@@ -153,6 +153,23 @@ def shown_labels(bench, name: str) -> list[str]:
     return [names["A"], *(r.label for r in others)] if others else []
 
 
+def export_provenance(bench, data, series) -> dict | None:
+    """What a file of `data` says reproduces it: one run's scenario or settings (and what
+    its analytic line assumes, where it has one); None for several runs, whose settings the
+    sidecar lists run by run."""
+    one = isinstance(data, Table) or (isinstance(data, list) and len(data) == 1)
+    if not one:
+        return None
+    a = bench.views[0]
+    provenance = run_provenance(bench, a, series)
+    from ssdlab.app.session.wanotes import theory_source
+
+    analytic = theory_source(a.settings, a.snapshot.log)
+    if analytic["model"] is not None:
+        provenance["analytic"] = analytic
+    return provenance
+
+
 def export_chart(bench, name: str, path: str, fmt: str, width: str = "single") -> bool:
     """Write chart `name` as the window shows it (every run drawn, with two drives or a
     reference) to `path`; False (and the reason in the window's error line) when it cannot
@@ -174,17 +191,7 @@ def export_chart(bench, name: str, path: str, fmt: str, width: str = "single") -
     if not data:
         bench.controls.show_error("Export: nothing to export yet; run a workload first")
         return False
-    # one run: what reproduces it (the scenario it played, or its settings); several: each
-    # run's own settings, in the sidecar's list of runs
-    one = isinstance(data, Table) or (isinstance(data, list) and len(data) == 1)
-    provenance = run_provenance(bench, a, series) if one else None
-    if provenance is not None:  # what its analytic line assumes, where it has one
-        from ssdlab.app.session.wanotes import theory_source
-
-        analytic = theory_source(a.settings, a.snapshot.log)
-        if analytic["model"] is not None:
-            provenance["analytic"] = analytic
-    spec = Export(fmt, width, provenance)
+    spec = Export(fmt, width, export_provenance(bench, data, series))
     try:
         if name == BLOCK_MAP:
             written = blockmapexport.write_maps(path, data, spec)

@@ -77,6 +77,9 @@ TABLE: tuple[Key, ...] = (
         "save_scenario_dialog", "File", "Save as sce&nario..."),
     Key(("Ctrl+E",), "export a chart or the block map: PNG, SVG, PDF or CSV (or right-click "
         "it)", "export_dialog", "File", "&Export chart..."),
+    Key(("Ctrl+Shift+E",), "export every chart of the run into one folder, in the formats "
+        "chosen: the files ssdlab chart --chart all writes", "export_all_dialog", "File",
+        "Export &all charts..."),
     Key(("Ctrl+Q",), "quit", "close", "File", "&Quit"),
     Key(("F11",), "presentation mode: full screen, large type, projector colours (unless "
         "the preferences choose others)",

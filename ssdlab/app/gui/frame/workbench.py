@@ -31,6 +31,7 @@ from . import (
     buttonbar,
     compare,
     dockedlessons,
+    exportall,
     exportdialog,
     reffit,
     runfiles,
@@ -424,6 +425,9 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
 
     def export_dialog(self) -> None:
         exportdialog.open_dialog(self)
+
+    def export_all_dialog(self) -> None:
+        exportall.open_dialog(self)
 
     def toggle_presentation(self, on: bool) -> None:
         self.presentation.set_on(on)
