@@ -32,6 +32,23 @@ TIPS = {
 }
 
 
+# each condition as the progress line names it while it is armed
+ARMED = {"wa_above": "WA past {:,g}", "gc_count": "at GC number {:,}",
+         "victim_valid": "a victim with {:,}+ valid pages", "free_blocks":
+         "free blocks down to {:,}", "erases": "a block at {:,} erases",
+         "lpn": "a write of logical page {:,}"}
+
+
+def armed_words(bp: Breakpoints) -> str:
+    """The breakpoints set, as the progress line says them ("" when none): "breakpoint
+    armed: at GC number 1", "breakpoints armed: WA past 2, at GC number 50"."""
+    chosen = bp.as_dict()
+    if not chosen:
+        return ""
+    said = ", ".join(ARMED[k].format(v) for k, v in chosen.items())
+    return f"breakpoint{'s' if len(chosen) > 1 else ''} armed: {said}"
+
+
 class BreakpointDialog(QDialog):
     """Edits Breakpoints for a drive of geometry g; `result_breakpoints` holds them after
     accept()."""

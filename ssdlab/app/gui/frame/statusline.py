@@ -9,6 +9,7 @@ import time
 
 from ssdlab.app.session.wanotes import reading_of, spare_detail, wa_note, wa_status
 
+from ..drive.breakpointdialog import armed_words
 from ..run.runstatus import gc_words, pair_progress
 
 
@@ -51,6 +52,10 @@ def show(w) -> None:
         w.progress_label.setText(pair_progress(snap, b.snapshot or snap, a.progress(),
                                                b.progress()))
         note = ""  # the note explains one drive's figure: with two it would name only A's
+    bp = getattr(w, "breakpoints", None)
+    armed = armed_words(bp) if bp is not None else ""
+    if armed and not w.notice:  # a breakpoint is never armed unsaid (a reset keeps it)
+        w.progress_label.setText(f"{w.progress_label.text()} · {armed}")
     if w.notice and not said_under_map(w):  # a breakpoint that paused the run, until
         w.progress_label.setText(f"{w.progress_label.text()} · {w.notice}")  # the next run
     elif w.said_notice and w.said_notice == w.notice and w.status_message.message() != w.notice:
