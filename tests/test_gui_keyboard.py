@@ -1,8 +1,8 @@
 """The whole window by keyboard (issue 25): in every state Tab reaches each control, and a
 key pressed on the focused control works it (Return presses a button or check box, and
 Space too in a dialog or the lessons panel, arrows move a tab bar, list, combo or spin box)
-without firing the window's own shortcut for that key (Right steps; Space plays); and lesson 1 taken start to finish with
-key presses alone. Runs wait on conditions, never on time."""
+without firing the window's own shortcut for that key (Right steps; Space plays); and
+lesson 1 taken start to finish with key presses alone. Runs wait on conditions, never on time."""
 
 from __future__ import annotations
 
