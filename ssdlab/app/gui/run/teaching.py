@@ -39,6 +39,17 @@ RE_ARMED = {"victim_valid": "the next victim that full", "free_blocks":
             "the next time free blocks fall that low", "lpn": "the next write of that page"}
 
 
+def series_before(snap: Snapshot) -> dict:
+    """snap's recorded series up to the moment it shows, a GC inside the batch the series
+    ran to the end of: the charts and the note under them then end where the map and tally
+    stand (a bare drive's; a file system's series is in its own bytes, kept whole)."""
+    dw = snap.series.get("drive_writes")
+    if snap.mounted or dw is None or not dw.size:
+        return snap.series
+    keep = dw < snap.counters["host_writes"] / max(1, snap.user_pages)
+    return {k: v[keep] for k, v in snap.series.items()}
+
+
 class TeachingPace:
     """Worker methods for the teaching pace and the GC a step or a breakpoint names."""
 
@@ -209,10 +220,10 @@ class TeachingPace:
                     codes[block] = min(255, valid * 255 // snap.pages_per_block)
                 snap = replace(snap, marks=marks, codes=codes, gc_phase=kind,
                                gc_victim=block, gc_valid=valid, gc_destinations=dests)
-            elif kind == "breakpoint":
-                snap = phase_snapshot(snap, what, "breakpoint")
-            elif kind == "replayed":  # a GC of the paused batch, as it left the drive
-                snap = phase_snapshot(snap, what, "stepped")
+            elif kind in ("breakpoint", "replayed"):  # a moment inside the paused batch
+                snap = phase_snapshot(snap, what, "breakpoint" if kind == "breakpoint"
+                                      else "stepped")  # (replayed: as the GC left it)
+                snap = replace(snap, series=series_before(snap))
             else:  # stepped: the drive as it is, the block cleaned and its destination named
                 snap = replace(snap, gc_phase=kind, gc_victim=what.episode.victim,
                                gc_valid=what.episode.valid_pages,
