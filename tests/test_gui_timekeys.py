@@ -79,13 +79,13 @@ def pytest_fail(text: str) -> bool:
 def test_a_breakpoint_kept_by_reset_drive_is_said_and_reset_all_clears_it(qtbot, until,
                                                                           bench):
     mapwiring.set_breakpoints(bench, Breakpoints(gc_count=3), bench.session.settings.geometry())
-    until(lambda: "breakpoint armed: at GC number 3" in bench.progress_label.text())
+    until(lambda: bench.progress_label.text().endswith(" · breakpoint: GC 3"))
     bench.reset_drive()
     assert "breakpoint armed: at GC number 3, still" in bench.status_message.message()
-    until(lambda: "breakpoint armed: at GC number 3" in bench.progress_label.text())
+    until(lambda: bench.progress_label.text().endswith(" · breakpoint: GC 3"))
     bench.reset_all()
     assert not bench.breakpoints.active()
-    until(lambda: "armed" not in bench.progress_label.text())
+    until(lambda: "breakpoint" not in bench.progress_label.text())
 
 
 def test_in_a_lesson_the_workbench_run_keys_only_say_who_runs_the_drive(qtbot, until, bench):

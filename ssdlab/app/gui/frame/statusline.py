@@ -76,7 +76,7 @@ def show(w) -> None:
         w.progress_label.setText(pair_progress(snap, b.snapshot or snap, a.progress(),
                                                b.progress()))
     bp = getattr(w, "breakpoints", None)
-    armed = armed_words(bp) if bp is not None else ""
+    armed = armed_words(bp, short=True) if bp is not None else ""
     if armed and not w.notice:  # a breakpoint is never armed unsaid (a reset keeps it)
         w.progress_label.setText(f"{w.progress_label.text()} · {armed}")
     if w.notice and not said_under_map(w):  # a breakpoint that paused the run, until
