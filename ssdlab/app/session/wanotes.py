@@ -19,7 +19,7 @@ from ssdlab.model.flash.heldback import held_back_blocks
 from ssdlab.model.flash.theory.names import model_name
 from ssdlab.model.host.profiles import load_profile
 
-from .settings import Settings, analytic_spare, theory_wa
+from .settings import Settings, analytic_spare, run_modelled, theory_wa
 
 RECENT_DRIVE_WRITES = 1.0  # "recent" WA: over the last drive write, once there is one
 
@@ -89,6 +89,25 @@ def spare_detail(s: Settings) -> str:
             f"computed at that spare.")
 
 
+def theory_source(s: Settings, log: list[dict]) -> dict:
+    """What a figure's file says of its analytic line (the sidecar's "analytic"): the model,
+    the workload and spare it assumes, and its WA; {"model": None} and why, where no model
+    describes the run (settings.run_modelled): the file then has no analytic line."""
+    wa = theory_wa(s) if run_modelled(s, log) else None
+    if wa is None:
+        return {"model": None, "why": "no analytic model describes this run: the models are "
+                "for random or hot/cold rewrites of a page-mapped drive under greedy, FIFO or "
+                "d-choices GC, run with the settings shown"}
+    hot = s.workload == "hotcold"
+    workload = (f"{s.hot_write_pct:g} % of the writes to {s.hot_lba_pct:g} % of the pages, "
+                "uniformly at random within each" if hot else
+                "uniformly random rewrites of the whole drive")
+    return {"model": model_name(s.gc, hot_cold=hot), "gc": s.gc, "workload": workload,
+            "spare_pct_of_physical": round(100 * analytic_spare(s), 2),
+            "blocks": "endless (a real drive's finite blocks make it differ)",
+            "wa": wa}
+
+
 def _model_sentence(s: Settings, model: float, simulated: float) -> str:
     """The analytic figure, named, and why the simulation is off it (the spare it is
     computed at is spare_detail's, the note's tooltip: the note must fit under the chart
@@ -105,9 +124,11 @@ def _model_sentence(s: Settings, model: float, simulated: float) -> str:
             f"{abs(gap):.0f}\u00a0% {'above' if gap > 0 else 'below'}.")
 
 
-def wa_note(s: Settings, reading: WaReading | float) -> str:
+def wa_note(s: Settings, reading: WaReading | float, modelled: bool = True) -> str:
     """Two sentences on the WA shown, or "" when there is nothing to explain. reading: the
-    run's WA (a bare float is its cumulative WA)."""
+    run's WA (a bare float is its cumulative WA); modelled: whether the analytic model
+    describes the run (settings.run_modelled): a scenario's file-system steps get no word
+    on random rewrites and no model's figure."""
     if not isinstance(reading, WaReading):
         reading = WaReading(float(reading))
     measured, notes = reading.cumulative, []
@@ -117,7 +138,7 @@ def wa_note(s: Settings, reading: WaReading | float) -> str:
         notes.append(f"This drive compresses data and programs about {100 * stored:.0f} % "
                      f"of what it is sent (SandForce-style): write amplification (WA) can "
                      f"fall below 1{simulated}.")
-    model = theory_wa(s)
+    model = theory_wa(s) if modelled else None
     if model is None:
         return " ".join(notes)
     recent = math.nan

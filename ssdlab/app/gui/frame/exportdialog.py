@@ -111,7 +111,7 @@ def chart_data(bench, name: str, a_series=None) -> Table | Overlay | None:
         steps = [{**d, "step": step_label(st)} for d, st in zip(snap.steps, played[1].steps,
                                                                    strict=True)]
         snap = replace(snap, steps=steps)
-    main = table(snap, a.session.theory_wa(), a.settings.mapping, a_series)
+    main = table(snap, a.session.theory_wa_shown(a.snapshot), a.settings.mapping, a_series)
     names = compare.labels(bench)
     others = compare.others(bench, names)
     if not others:
@@ -177,7 +177,14 @@ def export_chart(bench, name: str, path: str, fmt: str, width: str = "single") -
     # one run: what reproduces it (the scenario it played, or its settings); several: each
     # run's own settings, in the sidecar's list of runs
     one = isinstance(data, Table) or (isinstance(data, list) and len(data) == 1)
-    spec = Export(fmt, width, run_provenance(bench, a, series) if one else None)
+    provenance = run_provenance(bench, a, series) if one else None
+    if provenance is not None:  # what its analytic line assumes, where it has one
+        from ssdlab.app.session.wanotes import theory_source
+
+        analytic = theory_source(a.settings, a.snapshot.log)
+        if analytic["model"] is not None:
+            provenance["analytic"] = analytic
+    spec = Export(fmt, width, provenance)
     try:
         if name == BLOCK_MAP:
             written = blockmapexport.write_maps(path, data, spec)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import time
 
+from ssdlab.app.session.settings import run_modelled
 from ssdlab.app.session.wanotes import reading_of, spare_detail, wa_note, wa_status
 
 from ..drive.breakpointdialog import armed_words
@@ -38,7 +39,8 @@ def show_note(w) -> None:
         at = None if not shown.gc_phase or shown.mounted else (
             shown.counters["host_writes"] / max(1, shown.user_pages), shown.wa)
         note = wa_note(a.settings, reading_of(
-            snap.series, float(shown.valid.sum()) >= shown.user_pages, at))
+            snap.series, float(shown.valid.sum()) >= shown.user_pages, at),
+            modelled=run_modelled(a.settings, snap.log) or not snap.log)
     if note != w.wa_note.text():  # (each frame of a run passes here: fit only a change)
         w.wa_note.setText(note)
     w.wa_note.setToolTip(spare_detail(a.settings)
