@@ -47,3 +47,4 @@ def test_the_first_g_after_a_breakpoint_cleans_the_victim_outlined(qtbot, until,
     assert bench.views[0].tally.figure("copied") == f"{shown.gc_valid:,}"
     assert f"block {victim} cleaned" in bench.views[0].tally.now.text()
     agree(bench)
+    assert "copies nothing" not in bench.wa_note.text()  # beside 53 pages copied

@@ -38,8 +38,11 @@ def show_note(w) -> None:
     if len(w.views) == 1 and snap is not None and shown is not None:
         at = None if not shown.gc_phase or shown.mounted else (
             shown.counters["host_writes"] / max(1, shown.user_pages), shown.wa)
-        note = wa_note(a.settings, reading_of(
-            snap.series, float(shown.valid.sum()) >= shown.user_pages, at),
+        # full: every logical page held, or GC has copied (a GC inside the host write that
+        # staled a page shows one page short, and "filling copies nothing" beside a tally
+        # of 53 pages copied would contradict it)
+        full = float(shown.valid.sum()) >= shown.user_pages or shown.counters["gc_copies"] > 0
+        note = wa_note(a.settings, reading_of(snap.series, full, at),
             modelled=run_modelled(a.settings, snap.log) or not snap.log)
     if note != w.wa_note.text():  # (each frame of a run passes here: fit only a change)
         w.wa_note.setText(note)
