@@ -50,14 +50,22 @@ def recent_wa(drive_writes: np.ndarray, cumulative: np.ndarray,
     return float((cumulative[-1] * drive_writes[-1] - cumulative[k] * drive_writes[k]) / host)
 
 
-def reading_of(series: dict, full: bool) -> WaReading:
+def reading_of(series: dict, full: bool, at: tuple[float, float] | None = None
+               ) -> WaReading:
     """A run's WaReading from its recorded series ("drive_writes", "wa"; empty before any
-    write); full: the drive holds every logical page."""
+    write); full: the drive holds every logical page. at: (drive writes of host pages,
+    cumulative WA) of the moment the map shows when that is not the series' end (a
+    breakpoint's GC, a GC stepped through after it): the reading is of that moment, the
+    series cut there, so the note says the tally's figure (the rehearsal's note said 1.02
+    beside a tally of 1.000)."""
     wa, dw = series.get("wa"), series.get("drive_writes")
     if wa is None or dw is None or not wa.size:
-        return WaReading(math.nan, full=full)
-    return WaReading(float(wa[-1]), recent_wa(np.asarray(dw, float), np.asarray(wa, float)),
-                     full)
+        return WaReading(math.nan if at is None else at[1], full=full)
+    dw, wa = np.asarray(dw, float), np.asarray(wa, float)
+    if at is not None:
+        k = int(np.searchsorted(dw, at[0], side="left"))
+        dw, wa = np.append(dw[:k], at[0]), np.append(wa[:k], at[1])
+    return WaReading(float(wa[-1]), recent_wa(dw, wa), full)
 
 
 def stored_share(s: Settings) -> float:
@@ -126,7 +134,7 @@ def wa_note(s: Settings, reading: WaReading | float, modelled: bool = True) -> s
     measured, notes = reading.cumulative, []
     stored = stored_share(s)
     if stored < 1:
-        simulated = f", simulated {measured:.2f}" if math.isfinite(measured) else ""
+        simulated = f", simulated {wa_figure(measured)}" if math.isfinite(measured) else ""
         notes.append(f"This drive compresses data and programs about {100 * stored:.0f} % "
                      f"of what it is sent (SandForce-style): write amplification (WA) can "
                      f"fall below 1{simulated}.")
@@ -143,12 +151,13 @@ def wa_note(s: Settings, reading: WaReading | float, modelled: bool = True) -> s
         return " ".join(notes)
     elif not reading.full:
         notes.append(f"Filling an empty drive copies nothing: write amplification (WA), "
-                     f"simulated {measured:.2f}.")
+                     f"simulated {wa_figure(measured)}.")
     else:
         recent = reading.recent
-        simulated = (f"simulated {recent:.2f} in the last drive write, {measured:.2f} with "
-                     f"the fill" if math.isfinite(recent) else
-                     f"simulated {measured:.2f} so far, held down by the fill")
+        # the tally's and status bar's rounding (wa_figure): one figure, written one way
+        simulated = (f"simulated {wa_figure(recent)} in the last drive write, "
+                     f"{wa_figure(measured)} with the fill" if math.isfinite(recent) else
+                     f"simulated {wa_figure(measured)} so far, held down by the fill")
         notes.append(f"{copies}: write amplification (WA), {simulated}.")
     notes.append(_model_sentence(s, model, recent))
     return " ".join(notes)

@@ -39,8 +39,11 @@ class BlockBatches:
             events = np.empty((0, 4), dtype=np.int64)
         self._batch_events = []
         hit = w.after_batch(events, batch)
+        if not hit:
+            self._pre_batch = None  # this batch's: a file-system slice keeps none of its own
         if hit and not self._replaying:  # a replay rebuilds a saved run: it never stops
             hit += self._breakpoint_on_gc(w, events)
+            self._pre_batch = None
             self._running = False
             self._bp_message, self._bp_hits = hit, self._bp_hits + 1
             self.breakpoint_hit.emit(hit)
