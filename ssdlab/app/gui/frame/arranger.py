@@ -65,7 +65,7 @@ class Arranger(QObject):
 
     def update(self) -> None:
         w = self.w
-        if "in_lesson" not in w.__dict__:  # still being built
+        if "speech" not in w.__dict__:  # still being built (a fold is said aloud)
             return
         a = self.arrangement = lp.choose(room(w))
         parts = lp.Parts(lessons=w.lesson_dock.isVisibleTo(w), in_lesson=w.in_lesson,
