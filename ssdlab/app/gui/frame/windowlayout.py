@@ -79,6 +79,7 @@ class WindowLayout:
 
         self.presentation = Presentation(self, scroll, self.controls.error, self._apply_theme)
         self.arranger = Arranger(self)  # the one place the arrangement is applied
+        self.stage_flip = self.arranger.stage_button  # F7's button, a part of its own by Tab
         self.button_bar = buttonbar.build(self)
         # On its own row: a long status line must never widen the window.
         self.progress_label = QLabel()
