@@ -4,7 +4,8 @@ the window set to match: the control panel shown or folded, the parts that scrol
 tally beside or under the map, the status figures, the map's share of the height, and a
 lesson's drive and results together or one at a time.
 
-`update` is called whenever an input changes: the window's size or screen, the type
+`update` is called whenever an input changes: the window's size (the control panel's width
+follows it: themefit.fit_panel) or screen, the type
 (presentation mode, preferences), the lessons panel shown or hidden, a lesson started or
 left or its step or run changed, two drives, a reference kept or cleared. It measures
 nothing the layout computes, so it runs at once, never on a timer after a resize.
@@ -68,6 +69,7 @@ class Arranger(QObject):
         if "speech" not in w.__dict__:  # still being built (a fold is said aloud)
             return
         a = self.arrangement = lp.choose(room(w))
+        w._fit_panel()  # the control panel's width: its widest row's, and a share of the window
         parts = lp.Parts(lessons=w.lesson_dock.isVisibleTo(w), in_lesson=w.in_lesson,
                          reference=bool(w.references))
         self._fold(lp.panel_shown(a, parts))
@@ -96,6 +98,8 @@ class Arranger(QObject):
             present.set_panel(wanted)
             if not wanted:
                 statusline.say(self.w, FOLDED)
+        if wanted and self.w.status_message.message() == FOLDED:
+            statusline.say(self.w, "")  # back: the fold's message would be stale
 
     # --- a lesson's drive and results, together or in turn ------------------------------
 

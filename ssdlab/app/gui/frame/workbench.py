@@ -452,10 +452,6 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
     def _fit_panel(self) -> None:
         themefit.fit_panel(self)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt name
-        super().resizeEvent(event)
-        self._fit_panel()
-
     # --- lessons (ssdlab/app/gui/frame/dockedlessons.py) ------------------------------------------
 
     def show_glossary(self, term: str = "") -> None:
