@@ -28,12 +28,12 @@ from ..run import preparing
 from ..settings.scenariofiles import profile_settings
 from ..settings.session import DRIVE_FIELDS, Settings
 from . import (
+    arranger,
     buttonbar,
     compare,
     dockedlessons,
     exportall,
     exportdialog,
-    reffit,
     runfiles,
     shortcuts,
     speech,
@@ -83,7 +83,8 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
             self._prepare_engine()
         self._apply_theme()
         self.settings_changed(self.views[0], self.views[0].settings, True)
-        self._fit_to_screen(1280, 860)
+        self.resize(*arranger.opening_size(self))
+        self.arranger.update()
         self.presentation.tell = lambda text: statusline.say(self, text)
         if self.presentation.prefs_problem:  # a bad preferences file: said, never raised
             statusline.say(self, self.presentation.prefs_problem)
@@ -134,14 +135,6 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
     legend = property(lambda self: self.views[0].legend)
     frame_times = property(lambda self: self.views[0].frame_times)
     run_status = property(lambda self: self.views[0].run_status)
-
-    def _fit_to_screen(self, width: int, height: int) -> None:
-        """Open at the preferred size, or smaller when the screen is smaller."""
-        screen = self.screen()
-        if screen is not None:
-            room = screen.availableGeometry()
-            width, height = min(width, room.width()), min(height, room.height())
-        self.resize(width, height)
 
     def add_view(self, v: DriveView) -> None:
         """A drive view joins the frame (A at start, B in compare mode)."""
@@ -439,13 +432,8 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
 
     def _presentation_changed(self) -> None:
         """The View menu's check marks follow the state, however it changed."""
-        statusline.fit(self)
         buttonbar.follow_presentation(self)
-        if self.presentation.on != self.__dict__.get("_presenting", False):
-            self._presenting = self.presentation.on  # turned on: a kept reference may not fit
-            reffit.make_room(self)
-        else:
-            reffit.panel_changed(self)
+        self.arranger.update()  # the type or the panel changed
         for slot, on in (("toggle_presentation", self.presentation.on),
                          ("toggle_panel", self.presentation.panel_shown())):
             action = self.actions_by_slot[slot]
@@ -457,14 +445,14 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         themefit.apply_theme(self)
 
     def _share_split(self) -> None:
-        themefit.share_split(self)
+        arranger.share_split(self)
+
+    def flip_stage(self) -> None:
+        """F7: a lesson's drive or its results, whichever is hidden (a short screen)."""
+        self.arranger.flip()
 
     def _fit_panel(self) -> None:
         themefit.fit_panel(self)
-
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt name
-        super().resizeEvent(event)
-        self._fit_panel()
 
     # --- lessons (ssdlab/app/gui/frame/dockedlessons.py) ------------------------------------------
 
