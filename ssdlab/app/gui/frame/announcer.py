@@ -77,6 +77,14 @@ class Announcer:
         self._running = snap.running
         return out + self._gc_sentence()
 
+    def told(self, snap: Snapshot) -> None:
+        """snap's GCs were told another way (a lesson's teaching pace says each phase,
+        ssdlab/app/gui/lessons/lessonwatch.py): no summary repeats them, under other numbers."""
+        self.follow(snap)
+        c = snap.counters
+        self._gc_said, self._copied_said = c["gc_victims"], c["gc_copies"]
+        self._waiting = None
+
     def due(self) -> list[Announcement]:
         """The GC sentence held back, once its gap has passed (a timer asks: the run may
         have stopped sending snapshots)."""
