@@ -1,0 +1,71 @@
+"""The accessibility tree as a screen reader reads it over AT-SPI (the desktop's
+accessibility bus), and the announcements it hears: tests/_dbus.py underneath, run in a
+process of its own (the application answers on its own event loop)."""
+
+from __future__ import annotations
+
+import os
+
+from _dbus import Bus
+
+ACCESSIBLE = "org.a11y.atspi.Accessible"
+ROOT = "/org/a11y/atspi/accessible/root"
+REGISTRY = "org.a11y.atspi.Registry"
+
+
+def a11y_address() -> str:
+    """The accessibility bus's address, from the session bus (which starts the bus
+    launcher when it is not running yet)."""
+    session = Bus(os.environ["DBUS_SESSION_BUS_ADDRESS"])
+    return session.call("org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress")[0]
+
+
+class Tree:
+    """One connection to the accessibility bus."""
+
+    def __init__(self, address: str | None = None):
+        self.bus = Bus(address or a11y_address())
+
+    def apps(self) -> list[tuple[str, str]]:
+        return list(self.bus.call(REGISTRY, ROOT, ACCESSIBLE, "GetChildren")[0])
+
+    def prop(self, dest: str, path: str, name: str, iface: str = ACCESSIBLE):
+        return self.bus.call(dest, path, "org.freedesktop.DBus.Properties", "Get", "ss",
+                             iface, name)[0]
+
+    def node(self, dest: str, path: str) -> dict:
+        """What a screen reader can read of one object: role, name, description, and its
+        text when it offers the Text interface."""
+        call = self.bus.call
+        ifaces = call(dest, path, ACCESSIBLE, "GetInterfaces")[0]
+        out = {"path": path, "role": call(dest, path, ACCESSIBLE, "GetRoleName")[0],
+               "name": self.prop(dest, path, "Name"),
+               "description": self.prop(dest, path, "Description"), "text": None,
+               "states": call(dest, path, ACCESSIBLE, "GetState")[0]}
+        if "org.a11y.atspi.Text" in ifaces:
+            out["text"] = call(dest, path, "org.a11y.atspi.Text", "GetText", "ii", 0, -1)[0]
+        return out
+
+    def walk(self, dest: str, path: str = ROOT, depth: int = 0, limit: int = 40):
+        """Every object under path (path first), as node() reads it, with its depth."""
+        node = self.node(dest, path)
+        node["depth"] = depth
+        yield node
+        if depth >= limit:
+            return
+        for child_dest, child in self.bus.call(dest, path, ACCESSIBLE, "GetChildren")[0]:
+            yield from self.walk(child_dest, child, depth + 1, limit)
+
+    def listen(self) -> None:
+        """Ask for the applications' announcements (Qt sends an event only when a listener
+        registered for it), and let them come to this connection."""
+        self.bus.call(REGISTRY, "/org/a11y/atspi/registry", REGISTRY, "RegisterEvent", "s",
+                      "object:announcement")
+        self.bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                      "AddMatch", "s",
+                      "type='signal',interface='org.a11y.atspi.Event.Object'")
+
+    def announcements(self, timeout_s: float = 0.0) -> list[str]:
+        """The announcements' words received since the last look."""
+        return [body[3] for iface, member, body in self.bus.signals(timeout_s)
+                if member == "Announcement" and len(body) > 3]
