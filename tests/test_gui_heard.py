@@ -125,6 +125,41 @@ def test_every_visible_text_is_heard_and_every_focusable_object_named(lab, until
         if top is not lab:
             top.close()
     assert not problems, problems
+    _a_lesson_link_says_what_it_does_and_does_it(lab)
+    _a_check_box_is_named_by_its_words()
+
+
+def _a_lesson_link_says_what_it_does_and_does_it(w) -> None:
+    """The glossary's "Shown in lesson ..." link said "Enter opens it in the glossary", then
+    opened the lesson and left the one in progress without asking."""
+    from PySide6.QtCore import QUrl
+
+    from ssdlab.app.gui.appearance.linkring import link_action
+    from ssdlab.lessons.catalogue import find
+
+    assert "opens this lesson" in link_action("lesson:spare-space")
+    assert "glossary" in link_action("glossary:page")
+    panel = w.lesson_panel
+    panel.start(find("1"), 1)
+    w.show_glossary("spare area")
+    asked = []
+    w.confirm = lambda text: asked.append(text) or False
+    w.glossary_window.text.anchorClicked.emit(QUrl("lesson:spare-space"))
+    assert asked and "Leave lesson 1" in asked[0]
+    assert panel.lesson.id == "write-amplification" and panel.index == 1  # stayed
+    w.confirm = lambda text: True
+    w.glossary_window.text.anchorClicked.emit(QUrl("lesson:spare-space"))
+    assert panel.lesson.id == "spare-space"
+    w.glossary_window.close()
+
+
+def _a_check_box_is_named_by_its_words() -> None:
+    from ssdlab.app.gui.appearance.preferences import Preferences
+    from ssdlab.app.gui.appearance.prefsdialog import PreferencesDialog
+
+    dialog = PreferencesDialog(Preferences())
+    assert dialog.motion.accessibleName() == "Reduce motion"  # was "Motion", its row's
+    dialog.deleteLater()
 
 
 def test_a_run_s_figures_and_notes_are_heard_by_their_text(bench, until):
