@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from _dbus import Bus
+from _dbus import Bus, DBusError
 
 ACCESSIBLE = "org.a11y.atspi.Accessible"
 ROOT = "/org/a11y/atspi/accessible/root"
@@ -47,25 +47,43 @@ class Tree:
         return out
 
     def walk(self, dest: str, path: str = ROOT, depth: int = 0, limit: int = 40):
-        """Every object under path (path first), as node() reads it, with its depth."""
-        node = self.node(dest, path)
+        """Every object under path (path first), as node() reads it, with its depth; one
+        that goes while the tree is read (the window changes meanwhile) is left out."""
+        try:
+            node = self.node(dest, path)
+            children = self.bus.call(dest, path, ACCESSIBLE, "GetChildren")[0]
+        except DBusError as e:
+            if "UnknownObject" in str(e):
+                return
+            raise
         node["depth"] = depth
         yield node
         if depth >= limit:
             return
-        for child_dest, child in self.bus.call(dest, path, ACCESSIBLE, "GetChildren")[0]:
+        for child_dest, child in children:
             yield from self.walk(child_dest, child, depth + 1, limit)
 
     def listen(self) -> None:
-        """Ask for the applications' announcements (Qt sends an event only when a listener
-        registered for it), and let them come to this connection."""
-        self.bus.call(REGISTRY, "/org/a11y/atspi/registry", REGISTRY, "RegisterEvent", "s",
-                      "object:announcement")
+        """Ask for the applications' announcements and focus changes (Qt sends an event
+        only when a listener registered for it), and let them come to this connection."""
+        for event in ("object:announcement", "object:state-changed", "focus:"):
+            self.bus.call(REGISTRY, "/org/a11y/atspi/registry", REGISTRY, "RegisterEvent",
+                          "s", event)
         self.bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                       "AddMatch", "s",
                       "type='signal',interface='org.a11y.atspi.Event.Object'")
 
-    def announcements(self, timeout_s: float = 0.0) -> list[str]:
-        """The announcements' words received since the last look."""
-        return [body[3] for iface, member, body in self.bus.signals(timeout_s)
-                if member == "Announcement" and len(body) > 3]
+    def heard(self, timeout_s: float = 0.0) -> list[str]:
+        """What a screen reader would speak of the events since the last look: each
+        announcement's words, and "focus: NAME (ROLE)" for each object that took focus."""
+        out = []
+        for _iface, member, body, sender, path in self.bus.signals(timeout_s):
+            if member == "Announcement" and len(body) > 3:
+                out.append(body[3])
+            elif member == "StateChanged" and body[:2] == ("focused", 1):
+                try:
+                    node = self.node(sender, path)
+                    out.append(f"focus: {node['name']} ({node['role']})")
+                except DBusError:
+                    out.append("focus: (an object gone since)")
+        return out

@@ -1,8 +1,8 @@
 """A screen reader's side of tests/_atspi_app.py, in a process of its own:
 
     python tests/_atspi_reader.py tree ADDRESS    the application's whole tree, as JSON
-    python tests/_atspi_reader.py listen ADDRESS  "listening", then one line a heard
-                                                  announcement: seconds (monotonic) TAB words
+    python tests/_atspi_reader.py listen ADDRESS  "listening", then a line for each
+        announcement or focus change heard: seconds (monotonic) TAB words
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def main(what: str, address: str) -> None:
     tree.listen()
     print("listening", flush=True)
     while True:
-        for words in tree.announcements(0.2):
+        for words in tree.heard(0.2):
             print(f"{time.monotonic():.3f}\t{words}".replace("\n", " "), flush=True)
 
 

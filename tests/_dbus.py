@@ -196,20 +196,23 @@ class Bus:
         while True:
             kind, fields, body = self._message()
             if kind == SIGNAL:
-                self.pending.append((fields.get(2, ""), fields.get(3, ""), body))
+                self.pending.append((fields.get(2, ""), fields.get(3, ""), body,
+                                     fields.get(7, ""), fields.get(1, "")))
             elif fields.get(5) == serial:
                 if kind == ERROR:
                     raise DBusError(f"{fields.get(4)}: {body[0] if body else ''}")
                 return body
 
     def signals(self, timeout_s: float = 0.0) -> list:
-        """The signals received so far, and any that come within timeout_s."""
+        """The signals received so far, and any that come within timeout_s, as (interface,
+        member, body, sender, path)."""
         self.sock.settimeout(timeout_s or 0.001)
         try:
             while True:
                 kind, fields, body = self._message()
                 if kind == SIGNAL:
-                    self.pending.append((fields.get(2, ""), fields.get(3, ""), body))
+                    self.pending.append((fields.get(2, ""), fields.get(3, ""), body,
+                                         fields.get(7, ""), fields.get(1, "")))
         except (TimeoutError, BlockingIOError):
             pass
         finally:

@@ -73,6 +73,18 @@ def test_the_teaching_phases_are_each_heard_merged_when_they_come_faster_than_sp
     assert said[-1][0] - 12.0 < 8.0, "the last phase heard long after the GCs played"
 
 
+def test_a_drive_s_newer_news_replaces_its_older_one_still_held():
+    """Two drives' GC counts every few seconds, at a listener's pace, never pile up: a
+    drive's newer sentence (its next count, its run's end) replaces its own still held."""
+    t = Turns()
+    t.ask("a", "A: GC 8 to 15: 8 blocks cleaned, 663 valid pages moved.", 0.0, "drive A: ")
+    t.ask("b", "B: GC 1 to 2179: 2,179 blocks cleaned.", 0.0, "drive B: ")
+    t.ask("a", "A: Run finished: write amplification 3.89 (simulated).", 0.1, "drive A: ")
+    t.ask("w", "The first 3 GCs were shown.", 0.1)
+    assert t.due(1.0)[1] == ("B: GC 1 to 2179: 2,179 blocks cleaned. A: Run finished: write "
+                             "amplification 3.89 (simulated). The first 3 GCs were shown.")
+
+
 def test_an_assertive_sentence_is_said_at_once_and_the_held_ones_after_it():
     t = Turns()
     t.ask("w", "Reference kept.", 0.0)

@@ -47,12 +47,12 @@ class Voice(QObject):
         self.timer.timeout.connect(self.due)
         app.focusChanged.connect(self._focus)
 
-    def ask(self, source: QWidget, text: str, assertive: bool) -> None:
+    def ask(self, source: QWidget, text: str, assertive: bool, topic: str = "") -> None:
         if assertive:
             self.turns.assertive(text, self.clock())
             self._say(source, text, True)
         else:
-            self.turns.ask(source, text, self.clock())
+            self.turns.ask(source, text, self.clock(), topic)
         self._schedule()
 
     def _focus(self, _old, new) -> None:
@@ -104,8 +104,8 @@ def voice() -> Voice:
     return app._voice
 
 
-def announce(source: QWidget, text: str, assertive: bool = False) -> None:
+def announce(source: QWidget, text: str, assertive: bool = False, topic: str = "") -> None:
     """Say text through the accessibility tree from source (the object a screen reader
-    names as where it came from), in its turn."""
+    names as where it came from), in its turn (topic: see speaking.Turns.ask)."""
     if text:
-        voice().ask(source, text, assertive)
+        voice().ask(source, text, assertive, topic)

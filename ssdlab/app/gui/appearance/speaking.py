@@ -40,15 +40,20 @@ def joined(texts: list[str]) -> str:
 class Turns:
     """The held sentences and until when the listener is still hearing something."""
 
-    held: list[tuple[object, str]] = field(default_factory=list)  # (source, text)
+    held: list[tuple[object, str, str]] = field(default_factory=list)  # (source, text, topic)
     first_at: float = 0.0  # when the oldest held sentence was asked
     busy_until: float = float("-inf")
 
-    def ask(self, source: object, text: str, now: float) -> None:
-        """A polite sentence to say when its turn comes."""
+    def ask(self, source: object, text: str, now: float, topic: str = "") -> None:
+        """A polite sentence to say when its turn comes. topic: news of one thing (a
+        drive's GCs and its run's end, "drive A: "): a newer sentence on it replaces one
+        still held, so two drives' GC counts every few seconds never pile up behind a
+        listener, and a run's end is not kept waiting behind its own GC count."""
         if not self.held:
             self.first_at = now
-        self.held.append((source, text))
+        if topic:
+            self.held = [h for h in self.held if h[2] != topic]
+        self.held.append((source, text, topic))
 
     def assertive(self, text: str, now: float) -> None:
         """An assertive sentence, said at once (the caller says it): the listener hears it
@@ -73,7 +78,7 @@ class Turns:
         if at is None or now < at:
             return None
         source = self.held[0][0]
-        words = joined([text for _source, text in self.held])
+        words = joined([text for _source, text, _topic in self.held])
         self.held.clear()
         self.busy_until = now + speaking_s(words)
         return source, words

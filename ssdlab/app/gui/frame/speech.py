@@ -57,7 +57,7 @@ class Speech(QObject):
 
     def _speak(self, source: QWidget, sentences: list[Announcement]) -> None:
         for said in sentences:
-            announce(source, said.text, said.assertive)
+            announce(source, said.text, said.assertive, said.topic)
 
     def theory(self, v) -> float | None:
         """The analytic WA of the drive v shows (none for a lesson's drive on the map):

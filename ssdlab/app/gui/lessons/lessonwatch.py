@@ -66,16 +66,19 @@ def phase_words(snap: Snapshot, number: int) -> str:
     return f"{name}: block {b} erased; its {ppb} pages are free again."
 
 
-def phase_said(snap: Snapshot, number: int) -> str:
-    """What a listener is told of one phase: the shown sentence's facts in fewer words (a
-    phase stays 1.2 to 1.6 s on screen; the three of a GC are heard in about its 4 s)."""
-    b, k, ppb = snap.gc_victim, snap.gc_valid, snap.pages_per_block
-    name = f"{'Merge' if snap.gc_kind == 'merge' else 'GC'} {number}"
-    if snap.gc_phase == "mark":
-        return f"{name}: block {b} chosen, {k} of {ppb} pages still valid."
-    if snap.gc_phase == "move":
-        return f"{k} moved to {blocks_words(snap.gc_destinations)}."
-    return f"Block {b} erased."
+def gc_said(snap: Snapshot, number: int) -> str:
+    """What a listener is told of GC (or merge) `number`, once, as its first phase shows:
+    the three phases' facts in one short sentence (a GC stays about 4 s on screen, the
+    time this takes to hear; a sentence a phase fell further behind with each GC)."""
+    b, k = snap.gc_victim, snap.gc_valid
+    pages = "page" if k == 1 else "pages"
+    if snap.gc_kind == "merge":
+        return (f"Merge {number}: block {b} rewritten whole, {k} valid {pages} copied to "
+                f"{blocks_words(snap.gc_destinations)}.")
+    if not k:
+        return f"GC {number}: block {b}, no valid page to move, erased."
+    return (f"GC {number}: block {b}, {k} valid {pages} to "
+            f"{blocks_words(snap.gc_destinations)}, then erased.")
 
 
 def _name(snap: Snapshot, plural: bool = False) -> str:
@@ -178,7 +181,7 @@ class LessonWatch(QObject):
                           "at full speed.")
         self.note.show()
         announce(self.note, f"The first {TEACH_GCS} {_name_kind(self._kind)} play slowly "
-                 "on the block map. Skip to end runs the rest at full speed.")
+                 "on the block map.")  # short: the first GC comes a few seconds on
         self._follow(True)
         # a method of this object, not a lambda: the job's thread emits it, and the slot
         # must run in the window's
@@ -217,7 +220,8 @@ class LessonWatch(QObject):
             if snap.pages is None:
                 where += " This drive is too big to draw its pages: the map shows blocks."
             self.note.setText(f"{words}\n{where}")
-            announce(self.note, phase_said(snap, self._number))
+            if phase == "mark":
+                announce(self.note, gc_said(snap, self._number))
         elif self.job is not None and not self.pacer.playing:
             after = self._after()
             if after != self.note.text() and self._number >= TEACH_GCS:
