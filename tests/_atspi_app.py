@@ -68,6 +68,10 @@ def main(out_path: str, watch: bool) -> None:
     w.confirm = lambda text: True
     w.resize(1366, 768)
     w.show()
+    # the keyboard's window, as on a desktop (Xvfb has no window manager to give it): Qt
+    # moves the focus, and says so on the bus, only in the active window
+    w.activateWindow()
+    wait(w.isActiveWindow, "the window to take the keyboard")
     wait(lambda: w.snapshot is not None, "the first snapshot")
     panel = w.lesson_panel
     lesson = next(x for x in bundled() if x.id == "write-amplification")
