@@ -46,22 +46,32 @@ class Tree:
             out["text"] = call(dest, path, "org.a11y.atspi.Text", "GetText", "ii", 0, -1)[0]
         return out
 
-    def walk(self, dest: str, path: str = ROOT, depth: int = 0, limit: int = 40):
-        """Every object under path (path first), as node() reads it, with its depth; one
-        that goes while the tree is read (the window changes meanwhile) is left out."""
-        try:
-            node = self.node(dest, path)
-            children = self.bus.call(dest, path, ACCESSIBLE, "GetChildren")[0]
-        except DBusError as e:
-            if "UnknownObject" in str(e):
-                return
-            raise
-        node["depth"] = depth
-        yield node
-        if depth >= limit:
-            return
-        for child_dest, child in children:
-            yield from self.walk(child_dest, child, depth + 1, limit)
+    def walk(self, dest: str, path: str = ROOT, limit: int = 40) -> list[dict]:
+        """Every object under path (path first), each as {path, depth, role, name,
+        description}, read a level at a time (each level's calls sent at once); one that
+        goes while the tree is read (the window changes meanwhile) is left out."""
+        props = "org.freedesktop.DBus.Properties"
+        out, level = [], [(dest, path)]
+        for depth in range(limit + 1):
+            if not level:
+                break
+            calls = []
+            for d, p in level:
+                calls += [(d, p, ACCESSIBLE, "GetRoleName", ""),
+                          (d, p, props, "Get", "ss", ACCESSIBLE, "Name"),
+                          (d, p, props, "Get", "ss", ACCESSIBLE, "Description"),
+                          (d, p, ACCESSIBLE, "GetChildren", "")]
+            replies = self.bus.call_many(calls)
+            nxt = []
+            for i, (_d, p) in enumerate(level):
+                role, name, description, children = replies[4 * i:4 * i + 4]
+                if any(isinstance(r, DBusError) for r in (role, name, description, children)):
+                    continue
+                out.append({"path": p, "depth": depth, "role": role[0], "name": name[0],
+                            "description": description[0]})
+                nxt += children[0]
+            level = nxt
+        return out
 
     def listen(self) -> None:
         """Ask for the applications' announcements and focus changes (Qt sends an event

@@ -35,12 +35,15 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 def wait(condition, what: str) -> None:
     """Process events until condition() holds (a hang guard of HANG_S only)."""
-    end = time.monotonic() + HANG_S
+    start = time.monotonic()
+    end = start + HANG_S
     while not condition():
         if time.monotonic() > end:
             raise TimeoutError(what)
         QApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
         time.sleep(0.01)
+    if os.environ.get("SSDLAB_ATSPI_TIMES"):  # where the seconds go
+        print(f"{time.monotonic() - start:6.1f} s: {what}", file=sys.stderr)
 
 
 def read_tree() -> list[dict]:
@@ -96,8 +99,9 @@ def main(out_path: str, watch: bool) -> None:
                           "names": {k: lab.accessibleName()
                                     for k, lab in v.tally.values.items()},
                           "tree": read_tree()}
-    if not watch:
+    if not watch:  # what was read is all this needs: no waiting for the end
         watch_.skip()
+        panel.cancel_job()
     wait(lambda: panel.job is None, "the lesson's run to end")
     settle_until = time.monotonic() + (25 if watch else 1)
     wait(lambda: time.monotonic() > settle_until, "the end's announcements")

@@ -203,6 +203,22 @@ class Bus:
                     raise DBusError(f"{fields.get(4)}: {body[0] if body else ''}")
                 return body
 
+    def call_many(self, calls: list[tuple]) -> list:
+        """Many calls sent at once, their replies (or DBusError) in the same order: a tree
+        read one call at a time waits on the window's event loop thousands of times."""
+        serials = [self.send(CALL, dest, path, iface, member, sig, args)
+                   for dest, path, iface, member, sig, *args in calls]
+        replies: dict[int, object] = {}
+        while len(replies) < len(serials):
+            kind, fields, body = self._message()
+            if kind == SIGNAL:
+                self.pending.append((fields.get(2, ""), fields.get(3, ""), body,
+                                     fields.get(7, ""), fields.get(1, "")))
+            elif fields.get(5) in serials:
+                replies[fields[5]] = (DBusError(f"{fields.get(4)}: {body[0] if body else ''}")
+                                      if kind == ERROR else body)
+        return [replies[s] for s in serials]
+
     def signals(self, timeout_s: float = 0.0) -> list:
         """The signals received so far, and any that come within timeout_s, as (interface,
         member, body, sender, path)."""

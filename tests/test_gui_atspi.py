@@ -69,7 +69,7 @@ def read(tmp_path_factory):
 
 
 def said(node: dict) -> str:
-    return f"{node['name']} {node['description']} {node['text'] or ''}"
+    return f"{node['name']} {node['description']}"
 
 
 def test_lesson_one_s_teaching_line_is_read_by_its_words(read):
