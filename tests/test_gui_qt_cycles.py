@@ -7,9 +7,10 @@ made PySide record each widget it returned as a child of the widget it was calle
 chain runs sideways and back up the tree, so the walks tied wrappers of widgets Qt owns into
 loops (the Steps table's header view and its viewport each the other's child). Python's
 cyclic collector, run here by the simulation thread that allocated the most, freed such a
-loop; Shiboken gave the freed loop's C++ objects to Python and deleted them, and the restyle
-then laid out the table with its deleted header (QTableView::updateGeometries). The focus
-chain is no longer read from Python (ssdlab/app/gui/appearance/focuschain.py).
+loop; Shiboken gave the freed loop's C++ objects to Python, which deleted them (a widget's
+deletion PySide hands to the GUI thread, whichever thread collected), and the restyle then
+laid out the table with its deleted header (QTableView::updateGeometries). The focus chain is
+no longer read from Python (ssdlab/app/gui/appearance/focuschain.py).
 
 The sequence is driven by keys, as the student did, and the run by a hook: the simulation
 thread runs the cyclic collector itself a few times (as a busy run does on its own, sooner
@@ -24,7 +25,7 @@ from pathlib import Path
 
 import pytest
 import shiboken6
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QHeaderView, QWidget
 
@@ -43,15 +44,26 @@ def key(w: QWidget, k, mods=Qt.KeyboardModifier.NoModifier) -> None:
     QApplication.processEvents()
 
 
+def _owned_by(o: QObject, window: QWidget) -> bool:
+    """o is window or a Qt object under it (parent() records no ownership in PySide)."""
+    while o is not None:
+        if o is window:
+            return True
+        o = o.parent()
+    return False
+
+
 def qt_wrappers_in_cycles(window: QWidget) -> list[str]:
-    """The wrappers of window's live widgets that the cyclic collector would free now, found
-    without freeing anything (wrappers whose widget is gone already are harmless)."""
+    """The wrappers of live Qt objects of window (its widgets and other objects, its drives'
+    threads) that the cyclic collector would free now, found without freeing anything
+    (wrappers whose object is gone already are harmless)."""
+    workers = [v.worker for v in window.views]
     gc.set_debug(gc.DEBUG_SAVEALL)
     try:
         gc.collect()
         found = [f"{type(o).__name__} {o.objectName()!r}" for o in gc.garbage
-                 if isinstance(o, QWidget) and shiboken6.isValid(o)
-                 and (o is window or window.isAncestorOf(o))]
+                 if isinstance(o, QObject) and shiboken6.isValid(o)
+                 and (_owned_by(o, window) or any(o is x for x in workers))]
     finally:
         gc.set_debug(0)
         gc.garbage.clear()

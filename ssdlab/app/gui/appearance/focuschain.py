@@ -10,7 +10,8 @@ a walk of it, and another after the order changed, tied wrappers of widgets Qt o
 loops (a table's header view and its viewport each the other's "child"). Python's cyclic
 garbage collector, run from whichever thread happened to allocate (in a fast run, mostly the
 simulation thread), then freed such a loop: Shiboken hands a freed loop's C++ objects to
-Python, and freeing the wrapper deleted the widget under Qt's feet. The next restyle (F11,
+Python, and freeing the wrappers deleted widgets Qt still used (PySide queues a widget's
+deletion to the GUI thread, whichever thread collected). The next restyle (F11,
 the projector colours) laid out the Steps table with its deleted header and crashed in
 QTableView::updateGeometries (issue 38). tests/test_gui_qt_cycles.py checks that no wrapper
 of a Qt object is ever left in a cycle.
