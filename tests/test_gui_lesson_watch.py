@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from _lesson_panel import at_lesson_one_run
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from ssdlab.app.session.progress import Progress
 from ssdlab.lessons import LessonPlay
@@ -37,11 +38,15 @@ def panel(qtbot, tmp_path, compiled_engine, request):
         p.job.wait()
 
 
-def _next_tab_stop(widget):
-    w = widget.nextInFocusChain()
-    while not (w.isVisible() and w.isEnabled() and w.focusPolicy() & Qt.FocusPolicy.TabFocus):
-        w = w.nextInFocusChain()
-    return w
+def _tab_from(qtbot, widget):
+    """Where Tab from widget goes: pressed, as a student does (Qt's focus chain is never
+    read from Python: PySide ties the wrappers it returns into loops that Python's collector
+    frees under Qt, tests/test_gui_qt_cycles.py)."""
+    widget.window().activateWindow()
+    widget.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(widget.hasFocus)
+    qtbot.keyClick(widget, Qt.Key.Key_Tab)
+    return QApplication.focusWidget()
 
 
 def _headless(lesson, step):
@@ -59,7 +64,7 @@ def test_a_gc_plays_phase_by_phase_then_skip_finishes_the_run(panel, qtbot, unti
     watch = panel.watch
     until(lambda: watch.playing)
     assert watch.button.isVisible() and watch.button.accessibleName() == "Skip to end"
-    assert _next_tab_stop(panel.cancel_button) is watch.button  # Tab from Cancel reaches it
+    assert _tab_from(qtbot, panel.cancel_button) is watch.button  # Tab from Cancel reaches it
     phases = []
     for _ in range(3):  # mark, move, erase, each on the map with its sentence
         snap = panel.shown[-1]

@@ -1,7 +1,9 @@
 """Tab follows the reading order (ssdlab/app/gui/frame/taborder.py) in every state: the control
 panel, then the button bar, maps and legends ("Colour by" among them), the charts or a
-lesson's results, then the lesson panel; within a part, rows top to bottom. The chain is read
-with nextInFocusChain after one real Tab press, so no walk of key presses is needed. After
+lesson's results, then the lesson panel; within a part, rows top to bottom. The order checked
+is the one the window sets at each Tab (Qt's focus chain is never read from Python: PySide
+ties the wrappers it returns into loops, tests/test_gui_qt_cycles.py); a real Tab press
+checks that Qt follows it. After
 Enter in a field (focus goes to the window, so its plain keys work again) Tab goes on from
 the field."""
 
@@ -16,8 +18,8 @@ from ssdlab.app.gui.frame import taborder
 
 
 def _chain(w):
-    """The visible, enabled widgets Tab reaches in w, in chain order."""
-    return [x for x in taborder.tabbable(w) if x.isVisibleTo(w) and x.isEnabled()]
+    """The visible, enabled widgets Tab reaches in w, in the order the window sets."""
+    return [x for x in taborder.reading_order(w) if x.isVisibleTo(w) and x.isEnabled()]
 
 
 def _part(w, x) -> int:

@@ -13,6 +13,8 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
+from ..appearance import focuschain
+
 TAB_KEYS = (Qt.Key.Key_Tab, Qt.Key.Key_Backtab)
 
 
@@ -23,41 +25,14 @@ def regions(window) -> list[QWidget]:
 
 
 def tabbable(window: QWidget) -> list[QWidget]:
-    """The widgets of window that take focus by Tab, in the focus chain's present order."""
-    out: list[QWidget] = []
-    w = window.nextInFocusChain()
-    while w is not window and w is not None and len(out) < 2000:
-        if w.window() is window and w.focusProxy() is None \
-                and w.focusPolicy() & Qt.FocusPolicy.TabFocus == Qt.FocusPolicy.TabFocus:
-            out.append(w)
-        w = w.nextInFocusChain()
-    return out
-
-
-def _rows(widgets: list[QWidget], window: QWidget) -> list[QWidget]:
-    """widgets in rows top to bottom, each row left to right; a row is the widgets whose
-    middles each lie within the other's height (a tall button beside a short combo is one
-    row; a scroll area is not in a row with the controls inside it)."""
-    boxes = []
-    for w in widgets:
-        top_left = w.mapTo(window, w.rect().topLeft())
-        boxes.append((top_left.y(), top_left.y() + max(1, w.height()), top_left.x(), w))
-    boxes.sort(key=lambda b: (b[0], b[2]))
-    out: list[QWidget] = []
-    while boxes:
-        top, bottom = boxes[0][0], boxes[0][1]
-        middle = (top + bottom) / 2
-        row = [b for b in boxes
-               if b[0] <= middle < b[1] and top <= (b[0] + b[1]) / 2 < bottom]
-        row_ids = {id(b[3]) for b in row}
-        boxes = [b for b in boxes if id(b[3]) not in row_ids]
-        out += [b[3] for b in sorted(row, key=lambda b: b[2])]
-    return out
+    """The widgets of window that take focus by Tab, in the order of the widget tree (never
+    read from Qt's focus chain: appearance/focuschain.py says why)."""
+    return focuschain.tab_stops(window)
 
 
 def reading_order(window: QWidget) -> list[QWidget]:
     """The tabbable widgets of window, part by part (regions), visible ones by where they
-    sit; hidden ones (another page of a stack) keep their order at their part's end."""
+    sit; hidden ones (another page of a stack) at their part's end, in the widget tree's order."""
     parts = regions(window)
     groups: list[list[QWidget]] = [[] for _ in range(len(parts) + 1)]
     for w in tabbable(window):
@@ -66,15 +41,16 @@ def reading_order(window: QWidget) -> list[QWidget]:
     out: list[QWidget] = []
     for group in groups:
         shown = [w for w in group if w.isVisibleTo(window)]
-        out += _rows(shown, window) + [w for w in group if not w.isVisibleTo(window)]
+        hidden = [w for w in group if not w.isVisibleTo(window)]
+        out += focuschain.rows(shown, window) + hidden
     return out
 
 
 def apply(window: QWidget) -> None:
     """Put the focus chain of window in reading order."""
+    # set every time: the chain is never read back (focuschain.py), and setting an order
+    # it already has changes nothing
     order = reading_order(window)
-    if order == tabbable(window):
-        return
     for a, b in zip(order, order[1:], strict=False):
         QWidget.setTabOrder(a, b)
 
