@@ -3,7 +3,8 @@ first screen, presentation mode, "Explore freely", two drives A | B, lesson 1 at
 prediction, at a quiz, during a run and after it) Tab is pressed round the window three
 times, and each lap visits every control the window shows, every part (control panel,
 buttons, block map, charts or a lesson's results, lesson panel, status bar) once and in
-reading order, the same controls in the same order each time, with the focus ring on each;
+reading order, the same controls in the same order each time, with the focus ring on each
+(whole, inside the window);
 Shift+Tab goes round the other way; F6 goes part to part, three laps, and Shift+F6 back.
 Once, after one lap, Tab went only round the charts and the lesson panel and F6 between
 "Profile" and "Run". All by real key presses on whatever has focus; runs are waited on."""
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 from _window_states import STATES, settle
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QScrollArea, QTextBrowser, QWidget
 
@@ -45,7 +46,8 @@ def focusable(w) -> set[QWidget]:
 
 def press(w, key, mods=Qt.KeyboardModifier.NoModifier) -> QWidget | None:
     QTest.keyClick(QApplication.focusWidget() or w, key, mods)
-    settle()
+    for _ in range(2):  # the focus moves in the key's own handling; a zero timer at most
+        QApplication.processEvents()
     return QApplication.focusWidget()
 
 
@@ -63,6 +65,10 @@ def lap(w, back: bool = False, ringed: bool = False) -> list[QWidget]:
         if ringed:
             ring = QApplication.instance()._focus_rings.ring_for(w)
             assert ring.target is f and ring.isVisible(), f"no focus ring on {name(f)}"
+            box = QRect(f.mapTo(w, QPoint(0, 0)), f.size())
+            if w.rect().contains(box):  # round the control, and all of it in the window
+                assert ring.geometry().contains(box) and w.rect().contains(ring.geometry()), \
+                    f"{name(f)}'s ring is cut off"
         if f is seen[-1]:
             continue  # on to the text's next link
         if f is start:

@@ -82,9 +82,9 @@ def show_whole(w: QWidget) -> None:
 
 def focus(w: QWidget) -> None:
     """w takes the focus as Tab gives it (a screen reader hears it; a line edit selects its
-    text), scrolled into view."""
-    w.setFocus(Qt.FocusReason.TabFocusReason)
+    text), scrolled into view first (the focus ring is drawn where it is then)."""
     show_whole(w)
+    w.setFocus(Qt.FocusReason.TabFocusReason)
 
 
 def move(window: QWidget, forward: bool) -> bool:
