@@ -1,6 +1,7 @@
 """Tab follows what the eye reads, part by part: the control panel top to bottom, the button
-bar, the block maps and their legends, the charts (or a lesson's results), the lesson panel,
-then the status bar's button; within a part, rows top to bottom (appearance/focuschain.py).
+that flips a lesson's drive and results on a short screen (F7's), the button bar, the block
+maps and their legends, the charts (or a lesson's results), the lesson panel, then the status
+bar's button; within a part, rows top to bottom (appearance/focuschain.py).
 After the last control Tab comes round to the first, Shift+Tab the other way, lap after lap,
 whatever the state (first screen, a lesson step, a run, compare mode, presentation mode).
 
@@ -21,8 +22,9 @@ from ..appearance.focuschain import controls, rows
 
 # the window's parts in reading order: (name, the window's attribute holding it); a widget
 # belongs to the first part that holds it (the button bar sits inside the map area)
-PARTS = (("control panel", "controls_scroll"), ("buttons", "button_bar"),
-         ("block map", "map_area"), ("charts", "lower"), ("lesson panel", "lesson_dock"))
+PARTS = (("control panel", "controls_scroll"), ("stage flip", "stage_flip"),
+         ("buttons", "button_bar"), ("block map", "map_area"), ("charts", "lower"),
+         ("lesson panel", "lesson_dock"))
 STATUS = "status"
 
 
