@@ -162,10 +162,14 @@ def window(qtbot, until, tmp_path, monkeypatch):
     """The window as a student first sees it (the lessons' first screen beside the
     workbench) on a 1366 x 768 screen, the control panel shown."""
     monkeypatch.setenv("SSDLAB_CONFIG_DIR", str(tmp_path / "config"))
-    from ssdlab.app.gui.frame import dockedlessons
+    from dataclasses import replace
+
+    from ssdlab.app.gui.frame import arranger
     from ssdlab.app.gui.frame.workbench import Workbench
 
-    monkeypatch.setattr(dockedlessons, "screen_width_px", lambda _w: 1366)
+    real = arranger.room
+    monkeypatch.setattr(arranger, "room", lambda w: replace(real(w), width_px=1366,
+                                                            height_px=768))
     w = Workbench()
     w.confirm = lambda text: True
     qtbot.addWidget(w)

@@ -1,7 +1,8 @@
 """Return (and Escape) in a field never leaves the focus on the window itself, which a
 screen reader called "SSD Lab frame" with no focus ring anywhere (issue 38): Enter keeps the
 value and the keyboard goes on to the next control in Tab's order, ringed, for every kind of
-field: a number box (decimal and whole), a choice list, the glossary's search (a text
+field: a number box (decimal and whole), a choice list (Return opens it, Escape comes
+back), the glossary's search (a text
 field in a window of its own), a prediction's estimate and a quiz's answer (a text field,
 which goes to Next or Show answer).
 Tab's order itself, lap after lap in every state: tests/test_gui_tablaps.py."""
@@ -60,9 +61,16 @@ def test_return_in_any_field_goes_on_to_a_control(bench, until):
     # Escape puts the setting back, and goes on the same way
     to = enter_in(until, w, c["spare_pct"], "45", K.Key_Escape)
     assert w.session.settings.spare_pct == 30.0 and to is not c["spare_pct"]
-    # a choice list keeps the focus (Return opens nothing, chooses nothing)
+    # a choice list: Return opens its list (keys36), Escape closes it, the focus back on it
     profile = c["profile"]
-    assert enter_in(until, w, profile) is profile
+    profile.setFocus(Qt.FocusReason.TabFocusReason)
+    until(profile.hasFocus)
+    QTest.keyClick(profile, K.Key_Return)
+    until(lambda: profile.view().isVisible())
+    QTest.keyClick(QApplication.focusWidget(), K.Key_Escape)
+    until(lambda: not profile.view().isVisible())
+    until(lambda: QApplication.focusWidget() is profile)
+    assert a_control(w, profile)
     # the glossary's search, a window of its own: Return leaves it there, still a control
     w.show_glossary("erase block")
     g = w.glossary_window

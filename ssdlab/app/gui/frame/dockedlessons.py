@@ -203,11 +203,20 @@ def show_glossary(w, term: str = "") -> None:
         w.glossary_window.activateWindow()  # the keyboard goes with it
 
 
-def open_lesson_id(w, lesson_id: str) -> None:
+def open_lesson_id(w, lesson_id: str) -> bool:
+    """Open a lesson the glossary links to; a lesson in progress is left only when the
+    student says so (the link said it would ask). True when it opened."""
     lesson = next((x for x in w.lesson_panel.lessons if x.id == lesson_id), None)
-    if lesson is not None:
-        w.lesson_dock.show()
-        w.lesson_panel.start(lesson)
+    if lesson is None:
+        return False
+    now = w.lesson_panel.lesson
+    if now is not None and now.id != lesson_id and not w.confirm(
+            f"Leave lesson {now.order}, {now.title}, for lesson {lesson.order}, "
+            f"{lesson.title}? You can come back to it where you left off."):
+        return False
+    w.lesson_dock.show()
+    w.lesson_panel.start(lesson)
+    return True
 
 
 def open_lesson(w, path: str) -> bool:

@@ -135,6 +135,8 @@ class LessonResults(QScrollArea):
             body = QLabel("\n".join(lines[prose:]))
             body.setTextFormat(Qt.TextFormat.PlainText)
             body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            if not body.text():  # a reading all prose: nothing to select, nothing to focus
+                body.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             self._layout.addWidget(body)
             self.tables.append(body)
         self._fit_tables()
