@@ -45,10 +45,23 @@ def focusable(w) -> set[QWidget]:
             and c.focusPolicy() & Qt.FocusPolicy.TabFocus == Qt.FocusPolicy.TabFocus}
 
 
+def active(w) -> None:
+    """w has the keyboard: offscreen, a window of an earlier test closing could take it
+    away for a moment (no focus anywhere; Qt gives it back to the same control)."""
+    if not w.isActiveWindow() and QApplication.activePopupWidget() is None:
+        w.activateWindow()
+        for _ in range(LAP_LIMIT):
+            QApplication.processEvents()
+            if w.isActiveWindow():
+                return
+
+
 def press(w, key, mods=Qt.KeyboardModifier.NoModifier) -> QWidget | None:
+    active(w)
     QTest.keyClick(QApplication.focusWidget() or w, key, mods)
     for _ in range(2):  # the focus moves in the key's own handling; a zero timer at most
         QApplication.processEvents()
+    active(w)
     return QApplication.focusWidget()
 
 

@@ -40,6 +40,9 @@ def enter_in(until, w, field: QWidget, typed: str = "", key=K.Key_Return) -> QWi
     QTest.keyClick(QApplication.focusWidget(), key)
     for _ in range(5):  # the field hands the focus on after a zero timer, then nothing more
         QApplication.processEvents()
+    if not w.isActiveWindow():  # offscreen, an earlier test's window closing took the
+        w.activateWindow()  # keyboard away for a moment; Qt gives it back to the same control
+        until(w.isActiveWindow)
     f = QApplication.focusWidget()
     assert a_control(w, f), f"{key!r} in {field.accessibleName()!r} left the focus on {f!r}"
     return f

@@ -182,15 +182,28 @@ class KeyWalker:
         announce.voice().flush()
 
     def press(self, key, modifier=M.NoModifier) -> QWidget | None:
-        """key on whatever has focus (the window when nothing has); the transcript line."""
+        """key on whatever has focus (the window when nothing has); the transcript line.
+        The window has the keyboard first, as a student's window has: offscreen, a window
+        of an earlier test closing could take it away for a moment (no focus at all)."""
+        self._keyboard_back()
         target = QApplication.focusWidget() or self.w
         QTest.keyClick(target, key, modifier)
         self.settle()
+        self._keyboard_back()
         name = KEY_NAMES.get(key, getattr(key, "name", str(key)))
         if modifier == M.ControlModifier:
             name = f"Ctrl+{name}"
         self.note(name)
         return QApplication.focusWidget()
+
+    def _keyboard_back(self) -> None:
+        """The window active again if it lost the keyboard to nothing (no popup, no dialog:
+        Qt then gives the focus back to the control that had it)."""
+        if not self.w.isActiveWindow() and QApplication.activePopupWidget() is None \
+                and QApplication.activeModalWidget() is None:
+            self.w.activateWindow()
+            self.wait(self.w.isActiveWindow)
+            self.settle()
 
     def type(self, text: str) -> None:
         QTest.keyClicks(QApplication.focusWidget() or self.w, text)
