@@ -2,7 +2,7 @@
 each key press (ssdlab/app/devtools/keywalker.py does the walk; tests/test_gui_keyboard_lesson.py
 takes the same walk headless):
 
-    .venv/bin/python -m ssdlab.app.devtools.keyboardwalk --lesson 1 [-o transcript.txt]
+    .venv/bin/python -m ssdlab.app.devtools.keyboardwalk --lesson 1 [--laps] [-o transcript.txt]
 
 One line per key press: the key, then "focus: <role> '<name>' (<description>)" with the
 focused object's states and the current item of a list, then a "said: ..." line for each
@@ -33,6 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--right-answers", action="store_true",
                     help="answer every quiz right (default: the first one wrong, so the "
                          "walk takes Show answer too)")
+    ap.add_argument("--laps", action="store_true",
+                    help="Tab once round the whole window on the first screen and on each "
+                         "step; a '(lap: ...)' line names the parts visited in order")
     args = ap.parse_args(argv)
     os.environ["SSDLAB_CONFIG_DIR"] = tempfile.mkdtemp(prefix="ssdlab-keywalk-")
     from ssdlab.lessons.catalogue import find
@@ -74,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     walker = KeyWalker(w, wait)
     code = 0
     try:
-        walker.take_lesson(lesson, wrong_first_quiz=not args.right_answers)
+        walker.take_lesson(lesson, wrong_first_quiz=not args.right_answers, laps=args.laps)
     except Unreachable as e:
         walker.lines.append(f"STOPPED: {e}")
         code = 1

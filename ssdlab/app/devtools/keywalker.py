@@ -122,6 +122,25 @@ def a_wrong_answer(answer: str) -> str:
         return "write 0" if answer.strip() != "write 0" else "write 1"
 
 
+def round_parts(names: list[str]) -> list[str]:
+    """The parts of a Tab lap (one name per control, in order), a run of one part named
+    once, read round from the first part of the window's reading order there."""
+    from ssdlab.app.gui.frame.taborder import PARTS, STATUS
+
+    order = [name for name, _attr in PARTS] + [STATUS]
+    out: list[str] = []
+    for name in names:
+        if not out or out[-1] != name:
+            out.append(name)
+    if len(out) > 1 and out[0] == out[-1]:
+        out.pop()  # the lap started inside a part
+    if not out:
+        return out
+    first = min(range(len(out)), key=lambda i: order.index(out[i]) if out[i] in order
+                else len(order))
+    return out[first:] + out[:first]
+
+
 class KeyWalker:
     """Walks window w by keyboard; wait(condition) processes events until condition() holds
     (the tests' `until`, the devtool's own loop)."""
@@ -130,6 +149,9 @@ class KeyWalker:
                  limit: int = TAB_LIMIT):
         self.w, self.panel, self.wait, self.limit = w, w.lesson_panel, wait, limit
         self.lines: list[str] = []
+        # (step, the parts a Tab lap visited in order, how many controls): lap()
+        self.laps: list[tuple[str, list[str], int]] = []
+        self.lapping = False  # True while lap() goes round (the focus leaves the lesson)
         self._said: list[str] = []
         self.step_name = "the first screen"
         self._at: tuple[int, int] | None = None  # (lesson, step) the last line was on
@@ -160,15 +182,28 @@ class KeyWalker:
         announce.voice().flush()
 
     def press(self, key, modifier=M.NoModifier) -> QWidget | None:
-        """key on whatever has focus (the window when nothing has); the transcript line."""
+        """key on whatever has focus (the window when nothing has); the transcript line.
+        The window has the keyboard first, as a student's window has: offscreen, a window
+        of an earlier test closing could take it away for a moment (no focus at all)."""
+        self._keyboard_back()
         target = QApplication.focusWidget() or self.w
         QTest.keyClick(target, key, modifier)
         self.settle()
+        self._keyboard_back()
         name = KEY_NAMES.get(key, getattr(key, "name", str(key)))
         if modifier == M.ControlModifier:
             name = f"Ctrl+{name}"
         self.note(name)
         return QApplication.focusWidget()
+
+    def _keyboard_back(self) -> None:
+        """The window active again if it lost the keyboard to nothing (no popup, no dialog:
+        Qt then gives the focus back to the control that had it)."""
+        if not self.w.isActiveWindow() and QApplication.activePopupWidget() is None \
+                and QApplication.activeModalWidget() is None:
+            self.w.activateWindow()
+            self.wait(self.w.isActiveWindow)
+            self.settle()
 
     def type(self, text: str) -> None:
         QTest.keyClicks(QApplication.focusWidget() or self.w, text)
@@ -243,14 +278,19 @@ class KeyWalker:
         if not opened():
             raise Unreachable(f"Return on lesson {lesson.order} in the list did not open it")
 
-    def take_lesson(self, lesson, wrong_first_quiz: bool = False) -> None:
-        """Every step of lesson, then Finish; the lesson ends marked finished."""
+    def take_lesson(self, lesson, wrong_first_quiz: bool = False, laps: bool = False) -> None:
+        """Every step of lesson, then Finish; the lesson ends marked finished. laps: Tab
+        once round the whole window on the first screen and on each step (self.laps)."""
         p = self.panel
+        if laps:
+            self.lap()
         self.open_lesson(lesson)
         wrong = wrong_first_quiz
         while True:
             i, step = p.index, p.step
             self.step_name = f"lesson {lesson.order} step {i + 1} ({step.kind})"
+            if laps:
+                self.lap()
             if step.kind == "predict":
                 self._predict(step)
             elif step.kind == "run":
@@ -269,8 +309,11 @@ class KeyWalker:
             raise Unreachable(f"lesson {lesson.order}: Finish did not mark it finished")
 
     def _predict(self, step) -> None:
+        """The answers are a group of radio buttons: Tab into them highlights the first
+        without choosing it, the arrows move and choose, Space chooses the highlighted one;
+        no Return (it chooses too, but once it alone did)."""
         p = self.panel
-        made = lambda: step.id in p.play.answers  # noqa: E731
+        made = lambda: p.play.answers.get(step.id) == step.answer  # noqa: E731
         if step.choices:
             lst = self.press_until(named("Your prediction"), "the answers")
             want = int(step.answer)
@@ -278,7 +321,8 @@ class KeyWalker:
                 if lst.currentRow() == want:
                     break
                 self.press(K.Key_Down if lst.currentRow() < want else K.Key_Up)
-            self.press(K.Key_Return)
+            if not made():
+                self.press(K.Key_Space)
         else:
             self.press_until(named("Your estimate"), "the estimate")
             self.press(K.Key_A, M.ControlModifier)  # the old value goes as the new is typed
@@ -286,6 +330,43 @@ class KeyWalker:
             self.activate(named("Save estimate"), "Save estimate")
         if not made():
             raise Unreachable(f"{self.step_name}: the prediction was not taken by keyboard")
+
+    def lap(self) -> list[str]:
+        """Tab from the focused control until it has the focus again: the parts of the
+        window visited, in order (frame/taborder.py), kept in self.laps with the step and
+        the number of controls, and said in the transcript. Unreachable when Tab puts the
+        focus on the window itself or comes back to a control before coming round (once,
+        after one lap, it went round the charts and the lesson panel only)."""
+        from ssdlab.app.gui.frame.taborder import part_of
+
+        self.lapping = True
+        try:
+            return self._lap(part_of)
+        finally:
+            self.lapping = False
+
+    def _lap(self, part_of) -> list[str]:
+        start = QApplication.focusWidget()
+        seen = [start]
+        for _ in range(self.limit):
+            f = self.press(K.Key_Tab)
+            if f is None or f is self.w:
+                raise Unreachable(f"{self.step_name}: Tab put the focus on the window")
+            if f is seen[-1]:
+                continue  # on to the next link of a text
+            if f is start:
+                break
+            if f in seen:
+                raise Unreachable(f"{self.step_name}: Tab came back to {control_name(f)!r} "
+                                  f"before coming round to {control_name(start)!r}")
+            seen.append(f)
+        else:
+            raise Unreachable(f"{self.step_name}: Tab never came round in {self.limit} "
+                              f"presses")
+        parts = round_parts([part_of(self.w, w) for w in seen])
+        self.laps.append((self.step_name, parts, len(seen)))
+        self.lines.append(f"{'':<10} (lap: {' > '.join(parts)}; {len(seen)} controls)")
+        return parts
 
     def _run(self, step) -> None:
         """Run; Skip to end where the run plays its GCs at teaching pace; wait for its end."""

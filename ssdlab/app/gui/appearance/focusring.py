@@ -43,8 +43,10 @@ class Ring(QWidget):
             return
         top_left = t.mapTo(self.parentWidget(), t.rect().topLeft())
         m = WIDTH_PX
+        # kept inside the window: the control panel starts at its left edge, and its ring
+        # lost that side outside the window (Tab and F6 stop on the panel itself)
         self.setGeometry(QRect(top_left.x() - m, top_left.y() - m, t.width() + 2 * m,
-                               t.height() + 2 * m))
+                               t.height() + 2 * m).intersected(self.parentWidget().rect()))
         self.show()
         self.raise_()
 

@@ -7,7 +7,10 @@ bar or list: ssdlab/app/gui/frame/controlkeys.py; Space, the play/pause key, sta
 window's everywhere but in the lessons panel), and while a text field (a number box,
 an editable text) has focus, keys without Ctrl or Alt type into it, so a spare of 30 can be
 typed. Enter or Escape ends the edit (Enter keeps the value, Escape puts the setting back)
-and the field gives up focus, so the next 3 is "fast" again.
+and the keyboard goes on to the next control, as Tab does (a field may name another: a
+quiz's answer goes to Next), so the next 3 is "fast" again unless that control is a field
+too. It once went to the window itself, which a screen reader called "SSD Lab frame", with
+no focus ring anywhere (issue 38): the focus lands only on controls.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from . import controlkeys
+from . import controlkeys, taborder
 
 
 @dataclass(frozen=True)
@@ -123,9 +126,9 @@ TABLE: tuple[Key, ...] = (
 # Keys a text field keeps, listed in the help so the list is the whole story.
 FIELD_KEYS = (("Return or Enter", "on a focused button or tick box: press it; on a "
                "drop-down list: open it (F4 or Alt+Down too)"),
-              ("Enter", "in a field: keep the value and leave the field"),
-              ("Escape", "in a field: put the setting back and leave the field; in a "
-               "lesson: cancel the run"),
+              ("Enter", "in a field: keep the value and go on to the next control"),
+              ("Escape", "in a field: put the setting back and go on to the next control; "
+               "in a lesson: cancel the run"),
               ("letters, digits, .", "on a lesson's quiz or estimate: type into its answer, "
                "wherever in the lesson the keyboard is (no window key fires)"),
               ("+ / - / 0, wheel, drag", "on the block map (click it first): zoom in, out, "
@@ -250,10 +253,12 @@ class FieldKeys(QObject):
     def _leave(self, field: QWidget) -> None:
         if field.hasFocus() or field.isAncestorOf(QApplication.focusWidget()):
             # a field may name where Enter takes the keyboard (a quiz's answer: Show answer
-            # or Next), so a screen reader does not hear the window's name on the way
+            # or Next); else the next control, as Tab goes
             after = getattr(field, "focus_after_enter", None)
             to = after() if after is not None else None
-            (to or self.window).setFocus(Qt.FocusReason.OtherFocusReason)
+            to = to or taborder.neighbour(self.window, field, True)
+            if to is not None and to is not field:
+                taborder.focus(to)
 
 
 def help_dialog(parent: QWidget) -> QDialog:

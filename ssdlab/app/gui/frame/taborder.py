@@ -1,65 +1,112 @@
-"""Tab follows what the eye reads: the control panel top to bottom, then the button bar, the
-block maps and their legends (after the button that flips a lesson's drive and results, on
-a short screen), the charts (or a lesson's results), then the lesson panel.
-Qt's own order is the order the widgets were made, so "Colour by" (made with the map tools,
-after the lesson panel) came last, and a control made later (drive B's map, a lesson page)
-went to the end. The order is set again on each Tab or Shift+Tab, so every state (first
-screen, a lesson step, compare mode) gets it without each of them having to ask.
+"""Tab follows what the eye reads, part by part: the control panel top to bottom, the button
+that flips a lesson's drive and results on a short screen (F7's), the button bar, the block
+maps and their legends, the charts (or a lesson's results), the lesson panel, then the status
+bar's button; within a part, rows top to bottom (appearance/focuschain.py).
+After the last control Tab comes round to the first, Shift+Tab the other way, lap after lap,
+whatever the state (first screen, a lesson step, a run, compare mode, presentation mode).
+
+The order is worked out afresh from the widgets on each move (Workbench.focusNextPrevChild
+calls move), never stored in Qt's focus chain: see focuschain.py for what the chain did.
+Qt moves the focus the same way when the focused control is hidden or disabled, so that
+too goes to the next control in this order (the lesson panel steers its own first:
+lessons/keepfocus.py).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QApplication, QScrollArea, QWidget
+from shiboken6 import isValid
 
-from ..appearance import focuschain
+from ..appearance.focuschain import controls, rows
 
-TAB_KEYS = (Qt.Key.Key_Tab, Qt.Key.Key_Backtab)
+# the window's parts in reading order: (name, the window's attribute holding it); a widget
+# belongs to the first part that holds it (the button bar sits inside the map area)
+PARTS = (("control panel", "controls_scroll"), ("stage flip", "stage_flip"),
+         ("buttons", "button_bar"), ("block map", "map_area"), ("charts", "lower"),
+         ("lesson panel", "lesson_dock"))
+STATUS = "status"
+
+
+def parts(window) -> list[tuple[str, QWidget]]:
+    """(name, widget) of each part the window has, in reading order, the status bar last."""
+    out = [(name, getattr(window, attr, None)) for name, attr in PARTS]
+    status = window.statusBar() if hasattr(window, "statusBar") else None
+    return [(name, w) for name, w in [*out, (STATUS, status)] if w is not None]
 
 
 def regions(window) -> list[QWidget]:
     """The window's parts in reading order (those it has)."""
-    names = ("controls_scroll", "stage_flip", "map_area", "lower", "lesson_dock")
-    return [part for part in (getattr(window, n, None) for n in names) if part is not None]
+    return [w for _name, w in parts(window)]
 
 
-def tabbable(window: QWidget) -> list[QWidget]:
-    """The widgets of window that take focus by Tab, in the order of the widget tree (never
-    read from Qt's focus chain: appearance/focuschain.py says why)."""
-    return focuschain.tab_stops(window)
+def part_of(window, w: QWidget | None) -> str:
+    """The name of the part holding w ("" when none does)."""
+    return next((name for name, p in parts(window)
+                 if w is not None and (p is w or p.isAncestorOf(w))), "")
 
 
-def reading_order(window: QWidget) -> list[QWidget]:
-    """The tabbable widgets of window, part by part (regions), visible ones by where they
-    sit; hidden ones (another page of a stack) at their part's end, in the widget tree's order."""
-    parts = regions(window)
-    groups: list[list[QWidget]] = [[] for _ in range(len(parts) + 1)]
-    for w in tabbable(window):
-        at = next((i for i, p in enumerate(parts) if p is w or p.isAncestorOf(w)), len(parts))
-        groups[at].append(w)
-    out: list[QWidget] = []
-    for group in groups:
-        shown = [w for w in group if w.isVisibleTo(window)]
-        hidden = [w for w in group if not w.isVisibleTo(window)]
-        out += focuschain.rows(shown, window) + hidden
-    return out
+def reading_order(window: QWidget, also: QWidget | None = None) -> list[QWidget]:
+    """The controls Tab reaches in window now, part by part, each part in rows; also: a
+    widget to place among them whatever its state (focuschain.controls)."""
+    found = controls(window, also)
+    names = [name for name, _p in parts(window)]
+    groups: dict[str, list[QWidget]] = {name: [] for name in [*names, ""]}
+    for w in found:
+        groups[part_of(window, w)].append(w)
+    return [w for name in groups for w in rows(groups[name], window)]
 
 
-def apply(window: QWidget) -> None:
-    """Put the focus chain of window in reading order."""
-    # set every time: the chain is never read back (focuschain.py), and setting an order
-    # it already has changes nothing
-    order = reading_order(window)
-    for a, b in zip(order, order[1:], strict=False):
-        QWidget.setTabOrder(a, b)
+def neighbour(window: QWidget, of: QWidget | None, forward: bool) -> QWidget | None:
+    """The control after (forward) or before of in reading order, coming round at the ends;
+    the first or last when of is not a control of the window (the window itself)."""
+    inside = of is not None and of is not window and window.isAncestorOf(of)
+    order = reading_order(window, of if inside else None)
+    others = [w for w in order if w is not of]
+    if not others:
+        return None
+    if not inside:
+        return others[0] if forward else others[-1]
+    at = order.index(of)
+    return order[(at + (1 if forward else -1)) % len(order)]
+
+
+def show_whole(w: QWidget) -> None:
+    """Scroll every scroll area round w so that w shows (a control panel or lesson panel
+    taller than the window: Qt scrolls only when Tab started inside the same area)."""
+    child, area = w, w.parentWidget()
+    while area is not None:
+        if isinstance(area, QScrollArea) and area.widget() is not None \
+                and area.widget().isAncestorOf(child):
+            area.ensureWidgetVisible(child, 4, 4)
+        area = area.parentWidget()
+
+
+def focus(w: QWidget) -> None:
+    """w takes the focus as Tab gives it (a screen reader hears it; a line edit selects its
+    text), scrolled into view first (the focus ring is drawn where it is then)."""
+    show_whole(w)
+    w.setFocus(Qt.FocusReason.TabFocusReason)
+
+
+def move(window: QWidget, forward: bool) -> bool:
+    """Tab (forward) or Shift+Tab in window: the focus to the next or previous control;
+    True when it moved. From the window itself (a test or a part that gave focus back)
+    Tab goes on from the control that had it last."""
+    now = QApplication.focusWidget()
+    if now is window or now is None:
+        keys = getattr(window, "_tab_keys", None)
+        now = keys.resume if keys is not None and keys.resume is not None \
+            and isValid(keys.resume) else None
+    to = neighbour(window, now, forward)
+    if to is None:
+        return False
+    focus(to)
+    return True
 
 
 class TabKeys(QObject):
-    """Sets the order just before Tab or Shift+Tab moves the focus in the window. When a
-    control gave focus to the window itself (Enter in a field hands it back so that the
-    plain keys are the window's again), the next Tab goes on from that control rather than
-    from the window's first one."""
+    """Remembers the control that last had the focus before the window itself took it."""
 
     def __init__(self, window: QWidget):
         super().__init__(window)
@@ -69,29 +116,12 @@ class TabKeys(QObject):
 
     def _changed(self, old, new) -> None:
         window = self.window
-        self.resume = old if new is window and isinstance(old, QWidget) \
-            and old.window() is window else None
-
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
-        # every event of the application passes here: the class test is cheap, the type's
-        # enum is not (as in shortcuts.py)
-        if isinstance(event, QKeyEvent) and event.type() == QEvent.Type.KeyPress \
-                and event.key() in TAB_KEYS \
-                and isinstance(obj, QWidget) and obj.window() is self.window:
-            apply(self.window)
-            back = self.resume
-            if obj is self.window and back is not None and back.isVisible():
-                back.setFocus(Qt.FocusReason.OtherFocusReason)  # Tab goes on from it
-        return False
-
-    def settle(self) -> None:
-        apply(self.window)
+        if new is window and isinstance(old, QWidget) and old.window() is window:
+            self.resume = old
+        elif isinstance(new, QWidget) and new is not window and new.window() is window:
+            self.resume = None
 
 
 def install(window: QWidget) -> None:
     window._tab_keys = TabKeys(window)
-    app = QApplication.instance()
-    app.installEventFilter(window._tab_keys)
-    window.destroyed.connect(lambda _o=None, f=window._tab_keys: app.removeEventFilter(f))
-    # set on the first Tab only: set as soon as the window was built (even from the event
-    # loop), the reordered chain crashed Qt in the next window's style-sheet restyle
+

@@ -38,6 +38,7 @@ from . import (
     shortcuts,
     speech,
     statusline,
+    taborder,
     themefit,
     timekeys,
 )
@@ -453,6 +454,10 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
 
     def _fit_panel(self) -> None:
         themefit.fit_panel(self)
+
+    def focusNextPrevChild(self, next_: bool) -> bool:  # noqa: N802 - Qt name
+        # Tab, Shift+Tab, and Qt moving the focus off a control hidden or disabled
+        return taborder.move(self, next_)
 
     # --- lessons (ssdlab/app/gui/frame/dockedlessons.py) ------------------------------------------
 

@@ -34,8 +34,12 @@ from .lessonshown import DriveChoice
 
 LOCKED_NOTE = "The run is done: this prediction is kept as you made it."
 PREDICT_NOTES = ("Prediction saved. Next: the run.", "Estimate saved. Next: the run.",
-                 "Estimate: enter a number above 0.", "Make your prediction to go on.",
-                 LOCKED_NOTE)
+                 "Estimate: enter a number above 0.", LOCKED_NOTE)
+# how the answers of a prediction are chosen: the rule of a group of radio buttons (Windows,
+# GTK, WAI-ARIA's radio group): the arrows move and choose, Space chooses the highlighted
+# answer (Tab into a list with none chosen highlights the first, not chosen), Return too
+CHOOSING = ("Choose the answer you expect: click it, or the arrow keys (Space or Return "
+            "chooses the highlighted one). You can change it until the run.")
 
 
 def not_quite(lines: tuple[str, ...]) -> str:
@@ -71,13 +75,14 @@ class StepPage:
         self.predict_box = QWidget()
         pv = QVBoxLayout(self.predict_box)
         pv.setContentsMargins(0, 0, 0, 0)
-        # a list, not radio buttons: a choice is a sentence, and it must wrap in a narrow panel
+        # a list, not radio buttons: a choice is a sentence, and it must wrap in a narrow panel.
+        # It keeps the radio buttons' rule (CHOOSING): once arrows and Space only moved a
+        # highlight, Return alone chose, and Next stayed disabled with nothing saying why
         self.choices = QListWidget()
         self.choices.setAccessibleName("Your prediction")
         self.choices.setWordWrap(True)
-        self.choices.setToolTip("Click the answer you expect; you can change it until the "
-                                "run.")
-        self.choices.itemClicked.connect(lambda item: self._chose(self.choices.row(item)))
+        self.choices.setToolTip(CHOOSING)
+        self.choices.itemSelectionChanged.connect(self._picked)  # a click too
         self.choices.itemActivated.connect(lambda item: self._chose(self.choices.row(item)))
         pv.addWidget(self.choices)
         row = QHBoxLayout()
@@ -148,6 +153,11 @@ class StepPage:
         self.filler = QWidget()  # takes the room a short step leaves, above Back / Next
         self.filler.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
         v.addWidget(self.filler, 1)
+        # what a disabled Next waits for, right above it (and its accessible description)
+        self.next_note = FullNote()
+        self.next_note.setObjectName("note")
+        self.next_note.hide()
+        v.addWidget(self.next_note)
         row = QHBoxLayout()
         self.back_button = QPushButton("Back")
         self.back_button.clicked.connect(self.back)
@@ -173,6 +183,7 @@ class StepPage:
         self.predict_box.show()
         answer = self.play.answers.get(step.id)
         locked = self._locked(step)
+        self.choices.blockSignals(True)  # refilled and the answer shown, not chosen (_picked)
         self.choices.clear()
         for c in step.choices:
             self.choices.addItem(QListWidgetItem(c.text))
@@ -183,6 +194,7 @@ class StepPage:
         else:
             self.choices.clearSelection()
             self.choices.setCurrentRow(-1)
+        self.choices.blockSignals(False)
         self.choices.setSpacing(3)
         self._fit_choices()
         numeric = not step.choices
@@ -210,11 +222,26 @@ class StepPage:
                    for i in range(self.choices.count()))
         self.choices.setFixedHeight(min(360, rows + 2 * self.choices.frameWidth() + 4))
 
-    def _chose(self, i: int) -> None:
+    def _picked(self) -> None:
+        """The highlighted answer is the chosen one (arrows, Space, a click), as in a group
+        of radio buttons; said the first time only (each arrow press would say it again)."""
+        rows = [self.choices.row(item) for item in self.choices.selectedItems()]
+        if rows and self.lesson is not None and self.step.kind == "predict" \
+                and rows[0] < len(self.step.choices):
+            first = self.step.id not in self.play.answers
+            if self.play.answers.get(self.step.id) != rows[0]:
+                self._chose(rows[0], said=first)
+
+    def _chose(self, i: int, said: bool = True) -> None:
+        if [self.choices.row(x) for x in self.choices.selectedItems()] != [i]:
+            self.choices.blockSignals(True)  # Return on a highlight not yet chosen
+            self.choices.setCurrentRow(i)
+            self.choices.blockSignals(False)
         self.play.predict(self.step, i)
         self.progress.remember(self.lesson.id, self.step.id, i)
         self.feedback.setText("Prediction saved. Next: the run.")
-        announce(self.feedback, self.feedback.text())
+        if said:
+            announce(self.feedback, self.feedback.text())
         self._update_next()
         self._show_results()
         self._focus()  # "which drive wins": the drive shown is the one chosen
@@ -235,9 +262,7 @@ class StepPage:
     def predict(self, answer: float) -> None:
         """Answer the current predict step (the keyboard and tests use this)."""
         if self.step.choices:
-            item = self.choices.item(int(answer))
-            self.choices.setCurrentItem(item)
-            self.choices.itemClicked.emit(item)
+            self._chose(int(answer))
         else:
             self.estimate.setValue(answer)
             self._estimated()

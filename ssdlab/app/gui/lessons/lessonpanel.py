@@ -265,9 +265,27 @@ class LessonPanel(QWidget, StepPage, RunSteps, ShownDrive):
 
     def _update_next(self) -> None:
         ok = self._next_allowed()
-        if self.step.kind == "predict" and not ok and self.job is None:
-            self.feedback.setText("Make your prediction to go on.")
         self.next_button.setEnabled(ok)
+        # what a disabled Next waits for, beside it and in its description: once it was
+        # disabled on a prediction with nothing on screen saying why (issue 38)
+        why = "" if ok else self._next_waits_for()
+        self.next_note.setText(why)
+        self.next_note.setVisible(bool(why))
+        self.next_button.setAccessibleDescription(why)
+
+    def _next_waits_for(self) -> str:
+        step, name = self.step, self.next_button.text()
+        if self.job is not None:
+            return f"{name} waits for the run to end (Cancel stops it)."
+        if step.kind == "predict" and step.choices:
+            return f"{name} waits for your prediction: choose an answer above."
+        if step.kind == "predict":
+            return f"{name} waits for your estimate: type it above, then Save estimate."
+        if step.kind == "run" and self.play.waiting_for(step):
+            return f"{name} waits for the run, and the run for your prediction (above)."
+        if step.kind == "run":
+            return f"{name} waits for the run: press {self.run_button.text()} above."
+        return ""
 
     def next(self) -> None:
         if not self.next_button.isEnabled():

@@ -133,7 +133,7 @@ class RunSteps:
             self.cancel_button.setFocus()  # Back and "Lessons" as each turns disabled
         self.run_button.setEnabled(False)
         self.back_button.setEnabled(False)
-        self.next_button.setEnabled(False)
+        self._update_next()  # disabled, saying it waits for the run's end
         job.start()
 
     def cancel_job(self) -> None:
