@@ -64,6 +64,9 @@ class PreferencesDialog(QDialog):
                              ("&Text size", self.text)):
             tag = QLabel(label)
             tag.setBuddy(field)  # a screen reader names the field by its label
+            # the form gives its labels exactly their measured width, and under X11 the
+            # hinted glyphs drew wider: "Text size" lost its "e" to the list beside it
+            tag.setStyleSheet("padding-right: 0.4em;")
             field.setAccessibleName(label.replace("&", ""))
             form.addRow(tag, field)
         self.problem = QLabel(problem)

@@ -1,0 +1,63 @@
+"""Small things a room sees (issue 36): the Preferences labels drawn whole, the tally's figures
+off the edge beside them, and no crossed-out victims left on the map once a flat-out run has
+stopped."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtWidgets import QApplication, QLabel
+
+from ssdlab.app.gui.appearance import preferences, prefsdialog, theme
+from ssdlab.app.gui.run.snapshot import CODE_ERASED, CODE_VICTIM, PAGE_COPIED
+
+
+@pytest.mark.parametrize(("profile", "pt"), [("normal", 9), ("projector", 18)])
+def test_the_preferences_labels_have_room_beyond_their_measured_text(qtbot, profile, pt):
+    """The form gives a label exactly its measured width; under X11 "Text size" drew a few
+    pixels wider and lost its last letter to the list beside it."""
+    app = QApplication.instance()
+    before = app.styleSheet()
+    t = theme.set_current(profile, pt)
+    app.setStyleSheet(t.stylesheet())
+    try:
+        d = prefsdialog.PreferencesDialog(preferences.Preferences())
+        qtbot.addWidget(d)
+        d.show()
+        qtbot.waitExposed(d)
+        tags = [lab for lab in d.findChildren(QLabel) if lab.buddy() is not None]
+        assert len(tags) == 3
+        for tag in tags:
+            fm = tag.fontMetrics()
+            text = tag.text().replace("&", "")
+            assert tag.width() >= fm.horizontalAdvance(text) + fm.averageCharWidth() // 3, text
+    finally:
+        theme.set_current("normal")
+        app.setStyleSheet(before)
+
+
+def test_the_tallys_figures_keep_off_its_right_edge(bench, until):
+    bench.resize(1024, 768)
+    tally = bench.views[0].tally
+    until(lambda: tally.isVisible() and tally.width() > 0)
+    right = max(v.geometry().right() for v in tally.values.values())
+    assert tally.width() - 1 - right >= 6
+
+
+def test_a_fast_run_that_ends_leaves_no_marks_on_the_map(bench, until):
+    """The last frame of a flat-out run carried every victim, erase and copy of its batch,
+    and they stayed crossed out on the map after the run ended."""
+    bench.request(workload="fill", speed="fast")
+    bench.run_workload()
+    until(lambda: bench.snapshot is not None and bench.snapshot.counters["host_writes"] > 0
+          and not bench.snapshot.running and not bench.snapshot.segment)
+    bench.request(workload="random", amount=1.0)
+    before = bench.snapshot.counters["gc_copies"]
+    bench.run_workload()
+    until(lambda: bench.snapshot.counters["gc_copies"] > before
+          and not bench.snapshot.running and not bench.snapshot.segment)
+    snap = bench.snapshot
+    assert not np.any(snap.marks)
+    assert not np.any(np.isin(snap.codes, (CODE_VICTIM, CODE_ERASED)))
+    if snap.pages is not None:
+        assert not np.any(snap.pages == PAGE_COPIED)
