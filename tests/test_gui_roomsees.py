@@ -61,3 +61,37 @@ def test_a_fast_run_that_ends_leaves_no_marks_on_the_map(bench, until):
     assert not np.any(np.isin(snap.codes, (CODE_VICTIM, CODE_ERASED)))
     if snap.pages is not None:
         assert not np.any(snap.pages == PAGE_COPIED)
+
+
+def test_status_messages_go_once_they_are_out_of_date(bench, until, tmp_path):
+    """Each said thing stays while it holds: "Reference kept" until the reference is cleared,
+    "run a workload first" until one has run, "Panel folded" until the panel shows again,
+    a report of a file saved until the run moves on; an error stays until dismissed."""
+    from ssdlab.app.gui.frame import runfiles, statusline
+
+    message = bench.status_message.message
+    bench.pin_reference()
+    assert message() == "Keep as reference: run a workload first"
+    bench.request(workload="fill", speed="fast")
+    bench.run_workload()
+    until(lambda: bench.snapshot.counters["host_writes"] > 0)
+    until(lambda: message() == "")
+    until(lambda: not bench.snapshot.running and not bench.snapshot.segment)
+    bench.pin_reference()
+    assert message() == "Reference kept"
+    bench.clear_reference()
+    assert message() == ""
+    assert runfiles.save(bench, str(tmp_path / "run.json"))
+    assert message().startswith("Saved session")
+    bench.presentation.set_panel(False)
+    statusline.say(bench, statusline.FOLDED)
+    bench.presentation.set_panel(True)
+    assert message() == ""
+    statusline.say(bench, "Open lesson: no such file")  # an error: read, then dismissed
+    assert runfiles.save(bench, str(tmp_path / "run2.json"))
+    bench.reset_drive()
+    assert message() == ""  # the save's report went with the reset
+    statusline.say(bench, "Open lesson: no such file")
+    bench.reset_drive()
+    assert message() == "Open lesson: no such file"
+    assert bench.dismiss_button.isVisibleTo(bench)
