@@ -95,3 +95,22 @@ def test_status_messages_go_once_they_are_out_of_date(bench, until, tmp_path):
     bench.reset_drive()
     assert message() == "Open lesson: no such file"
     assert bench.dismiss_button.isVisibleTo(bench)
+
+
+def test_the_help_button_never_takes_a_row_alone(bench):
+    """At 1366 x 768 in presentation type the bar was a few pixels too narrow for "?", which
+    went to a row of its own (with the Menu beside it at most): the window's own buttons
+    wrap together."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QPushButton
+
+    bar = bench.button_bar
+    panel = bench.presentation.panel_button
+    help_button = next(b for b in bar.findChildren(QPushButton) if b.text() == "?")
+    top = lambda b: b.mapTo(bar, b.rect().topLeft())  # noqa: E731
+    bar.layout().setGeometry(QRect(0, 0, 5000, 200))  # one row
+    assert top(help_button).y() == top(panel).y()
+    # just wide enough for everything up to the panel's button, not for "?"
+    bar.layout().setGeometry(QRect(0, 0, top(panel).x() + panel.width() + 3, 400))
+    assert top(help_button).y() == top(panel).y()
+    assert top(panel).y() > top(bench.run_button).y()  # it wrapped, the two together
