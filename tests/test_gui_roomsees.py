@@ -114,3 +114,25 @@ def test_the_help_button_never_takes_a_row_alone(bench):
     bar.layout().setGeometry(QRect(0, 0, top(panel).x() + panel.width() + 3, 400))
     assert top(help_button).y() == top(panel).y()
     assert top(panel).y() > top(bench.run_button).y()  # it wrapped, the two together
+
+
+def test_the_legends_old_rows_never_become_a_window_of_their_own(qtbot):
+    """Each rebuild of the map legend's rows (F11's new type, the map drawing pages or not)
+    made the old rows parentless until deleted; at 1366 x 768 under X11, rows built and
+    replaced within one resize were then shown by Qt's queued show as a window of their
+    own at the screen's top left, over the button bar, for seconds. (Offscreen the resize
+    sequence differs and nothing shows: the rows' parent is what is checked.)"""
+    from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+    from ssdlab.app.gui.drive.legend import Legend
+
+    host = QWidget()
+    qtbot.addWidget(host)
+    legend = Legend()
+    QVBoxLayout(host).addWidget(legend)
+    host.show()
+    qtbot.waitExposed(host)
+    old = legend._inner
+    legend.show_pages(False)
+    assert legend._inner is not old
+    assert not old.isWindow() and old.parent() is legend and old.isHidden()

@@ -129,7 +129,9 @@ class Legend(QWidget):
             self.combo.setParent(self)  # it outlives the rows it sits in
             self._outer.removeWidget(self._inner)
             self._inner.hide()
-            self._inner.setParent(None)
+            # it stays the legend's child until deleted: made parentless, the old rows were
+            # shown by Qt as a window of their own at the screen's top left, over the
+            # button bar, for as long as a second after F11 (Xvfb, xcb)
             self._inner.deleteLater()
         self.lo_label, self.hi_label = QLabel(_number(self.lo)), QLabel(_number(self.hi))
         bar_text = heatmap.MODES[self.mode][1]
