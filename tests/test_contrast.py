@@ -123,6 +123,7 @@ def styled(qtbot):
     """Widgets in a profile's style sheet and palette, set on the application as the window
     sets them (frame/themefit.py): set on a widget instead, the palette's placeholder colour
     wins and the application's half-strength placeholder is never seen."""
+    from PySide6.QtCore import QEvent
     from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
 
     app = QApplication.instance()
@@ -144,6 +145,11 @@ def styled(qtbot):
         return t.colours
 
     yield make
+    for box in kept:  # gone before the application is restyled
+        box.close()
+        box.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    kept.clear()
     theme.set_current("normal")
     app.setPalette(before[0])
     app.setStyleSheet(before[1])
@@ -184,12 +190,14 @@ def test_a_read_only_setting_is_drawn_at_4_5(styled, profile):
 
 
 @pytest.mark.parametrize("profile", PROFILES)
-def test_a_menus_highlighted_entry_is_drawn_at_4_5(styled, profile):
+def test_a_menus_highlighted_entry_is_drawn_at_4_5(styled, qtbot, profile):
     """The Menu button's list: its highlighted entry was white on white in the projector
     profile (and near-black on blue in the light one)."""
-    from PySide6.QtWidgets import QMenu
+    from PySide6.QtWidgets import QMenu, QWidget
 
-    holder = QMenu()
+    owner = QWidget()  # the menu goes with it: a parentless popup outlived the test
+    qtbot.addWidget(owner)
+    holder = QMenu(owner)
     c = styled(profile)
     first = holder.addAction("File")
     holder.addAction("View")
@@ -199,7 +207,7 @@ def test_a_menus_highlighted_entry_is_drawn_at_4_5(styled, profile):
     r = holder.actionGeometry(first)
     assert image.pixelColor(r.left() + 2, r.center().y()).name() == c["input_selected"]
     assert ink_contrast(image.copy(r), c["input_selected"], edge=2) >= 4.5
-    holder.hide()
+    holder.close()
 
 
 @pytest.mark.parametrize("profile", PROFILES)

@@ -32,6 +32,10 @@ class FlowLayout(QLayout):
         self.addWidget(widget)
         self._kept.add(id(self._items[-1]))
 
+    def kept_with_previous(self, widget) -> bool:
+        """Whether widget was added never to start a row."""
+        return any(i.widget() is widget and id(i) in self._kept for i in self._items)
+
     def count(self) -> int:
         return len(self._items)
 

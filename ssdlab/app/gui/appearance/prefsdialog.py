@@ -67,7 +67,10 @@ class PreferencesDialog(QDialog):
             # the form gives its labels exactly their measured width, and under X11 the
             # hinted glyphs drew wider: "Text size" lost its "e" to the list beside it
             tag.setStyleSheet("padding-right: 0.4em;")
-            field.setAccessibleName(label.replace("&", ""))
+            # a check box is named by its own words ("Reduce motion"), which say what
+            # ticking it does; the row's label only groups it ("Motion")
+            field.setAccessibleName(field.text() if isinstance(field, QCheckBox)
+                                    else label.replace("&", ""))
             form.addRow(tag, field)
         self.problem = QLabel(problem)
         self.problem.setObjectName("error")
