@@ -169,3 +169,44 @@ def test_painting_marks_on_any_fill_leaves_the_fill_round_them():
     assert image.pixel(12, 12) == fill.rgb()  # drawn as pages: outlined, the pages show
     assert VIRIDIS_ENDS and heatmap.fills_blocks("valid")
     assert np.any([image.pixel(3, y) != fill.rgb() for y in range(24)])
+
+
+def test_a_page_gc_copied_is_a_ring_on_the_map_and_in_the_legend(until, bench):
+    """Copied pages are told by shape as well as colour: hollow, their middle in the map's
+    background, wherever a page has RING_PX pixels or more (and in the legend's swatch)."""
+    from ssdlab.app.gui.drive.blockmap import RING_PX
+    from ssdlab.app.gui.drive.legend import _swatch
+    from ssdlab.app.gui.run.snapshot import PAGE_COPIED
+
+    bench.resize(1024, 768)
+    m = bench.blockmap
+    until(lambda: m.snapshot is not None and m.snapshot.pages is not None
+          and m.view is not None)
+    while m.view.page_px() < RING_PX:
+        m.zoom(1)
+    v = m.view
+    from ssdlab.app.gui.drive.gcmarks import block_rect
+
+    b = next(int(b) for b in v.visible_blocks()  # one wholly on screen
+             if m.rect().contains(block_rect(v, MARGIN, int(b)).toRect()))
+    until(lambda: m.snapshot.pages is not None and (m.snapshot.page_blocks is None
+                                                    or b in m.snapshot.page_blocks))
+    snap = m.snapshot
+    row = b if snap.page_blocks is None else int(np.searchsorted(snap.page_blocks, b))
+    pages = snap.pages.copy()
+    pages[row * snap.pages_per_block] = PAGE_COPIED  # the block's first page
+    m.guard.reset()  # drawn at once, not held back as a flash
+    m.set_snapshot(replace(snap, pages=pages))
+    m._render()
+    assert m.page_level
+    image = m.grab().toImage()
+    px, bw = v.page_px(), m._frame_px(v.page_px())
+    at = block_rect(v, MARGIN, b).topLeft()
+    x0, y0 = int(at.x()) + bw, int(at.y()) + bw
+    background, copied = (QColor(theme.current().colour(k)).rgb()
+                          for k in ("map_background", "page_copied"))
+    assert image.pixel(x0, y0) == copied  # the ring
+    assert image.pixel(x0 + px // 2, y0 + px // 2) == background  # its hole
+    swatch = _swatch(MAP["normal"]["page_copied"], 12, ring=True).toImage()
+    assert swatch.pixel(2, 2) == QColor(MAP["normal"]["page_copied"]).rgb()
+    assert swatch.pixel(6, 6) == QColor(MAP["normal"]["map_background"]).rgb()

@@ -102,3 +102,136 @@ def test_any_colour_profile_goes_with_any_type_size():
             assert t.colours == theme.THEMES[profile].colours
     assert theme.set_current("projector").font_pt == theme.PRESENTATION_PT  # its own size
     assert theme.set_current("normal").font_pt == 9
+
+
+# --- what is drawn: widgets rendered in each profile, their ink measured (issue 38) -------
+
+INK_PT = 24  # large type: a glyph's stems are solid pixels, not only anti-aliased edges
+
+
+def ink_contrast(image, back: str, edge: int = 4) -> float:
+    """The highest contrast against `back` of any pixel inside `image`'s left two thirds,
+    `edge` pixels off its sides (a field's frame and a list's arrow are not its text): the
+    full colour of the text drawn there."""
+    seen = {image.pixelColor(x, y).name() for y in range(edge, image.height() - edge)
+            for x in range(edge, image.width() * 2 // 3)}
+    return max(contrast(colour, back) for colour in seen)
+
+
+@pytest.fixture
+def styled(qtbot):
+    """Widgets in a profile's style sheet and palette, set on the application as the window
+    sets them (frame/themefit.py): set on a widget instead, the palette's placeholder colour
+    wins and the application's half-strength placeholder is never seen."""
+    from PySide6.QtCore import QEvent
+    from PySide6.QtWidgets import QApplication, QVBoxLayout, QWidget
+
+    app = QApplication.instance()
+    before = app.palette(), app.styleSheet()
+    kept = []  # the boxes live as long as the test: their children are measured
+
+    def make(profile: str, *children):
+        t = theme.set_current(profile, INK_PT)
+        app.setPalette(t.palette())
+        app.setStyleSheet(t.stylesheet())
+        box = QWidget()
+        kept.append(box)
+        qtbot.addWidget(box)
+        lay = QVBoxLayout(box)
+        for child in children:
+            lay.addWidget(child)
+        box.show()
+        qtbot.waitExposed(box)
+        return t.colours
+
+    yield make
+    for box in kept:  # gone before the application is restyled
+        box.close()
+        box.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    kept.clear()
+    theme.set_current("normal")
+    app.setPalette(before[0])
+    app.setStyleSheet(before[1])
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_a_placeholder_is_drawn_at_4_5(styled, profile):
+    """The quiz's answer format and the glossary's search: Qt's own placeholder (the text
+    colour at half strength) was 3.36:1 on the light profile's white field."""
+    from PySide6.QtWidgets import QLineEdit
+
+    field = QLineEdit()
+    field.setPlaceholderText("like 2.5")
+    c = styled(profile, field)
+    image = field.grab().toImage()
+    assert ink_contrast(image, c["input_back"]) >= 4.5
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_a_read_only_setting_is_drawn_at_4_5(styled, profile):
+    """A lesson shows the settings it uses disabled (controls.set_lesson): their values are
+    read, so they stay 4.5:1 (they were 3.13:1), while fainter than a live field's."""
+    from PySide6.QtWidgets import QComboBox, QDoubleSpinBox
+
+    spin, combo, live = QDoubleSpinBox(), QComboBox(), QDoubleSpinBox()
+    spin.setValue(7.0)
+    live.setValue(7.0)
+    combo.addItem("greedy")
+    for w in (spin, combo):
+        w.setEnabled(False)
+    c = styled(profile, spin, combo, live)
+    inks = []
+    for w in (spin, combo, live):
+        image = w.grab().toImage()
+        inks.append(ink_contrast(image, c["window"] if not w.isEnabled() else c["input_back"]))
+    assert min(inks[:2]) >= 4.5, inks
+    assert inks[0] < inks[2]  # still looks disabled
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_a_menus_highlighted_entry_is_drawn_at_4_5(styled, qtbot, profile):
+    """The Menu button's list: its highlighted entry was white on white in the projector
+    profile (and near-black on blue in the light one)."""
+    from PySide6.QtWidgets import QMenu, QWidget
+
+    owner = QWidget()  # the menu goes with it: a parentless popup outlived the test
+    qtbot.addWidget(owner)
+    holder = QMenu(owner)
+    c = styled(profile)
+    first = holder.addAction("File")
+    holder.addAction("View")
+    holder.popup(holder.pos())
+    holder.setActiveAction(first)
+    image = holder.grab().toImage()
+    r = holder.actionGeometry(first)
+    assert image.pixelColor(r.left() + 2, r.center().y()).name() == c["input_selected"]
+    assert ink_contrast(image.copy(r), c["input_selected"], edge=2) >= 4.5
+    holder.close()
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_the_block_maps_fills_reach_3_on_its_background(profile):
+    """What the map draws with (heatmap.lut, the page colours' theme tokens): a block full of
+    valid pages was 2.73:1 on the light profile's dark grey; every fill that carries
+    meaning stands 3:1 off the background, for every simulated vision. The viridis ramp's
+    dark end (a full block with no valid page) is exempt: it is one end of a gradient."""
+    from ssdlab.app.colourvision import VISIONS
+    from ssdlab.app.gui.drive import heatmap
+    from ssdlab.app.gui.run.snapshot import CODE_ERASED, CODE_FREE, CODE_OPEN, CODE_VICTIM
+
+    t = theme.set_current(profile)
+    try:
+        lut = heatmap.lut("state")
+        hexes = lambda row: "#{:02x}{:02x}{:02x}".format(*row[:3])  # noqa: E731
+        back = hexes(lut[heatmap.BACKGROUND])
+        assert back == t.colour("map_background")
+        fills = {code: hexes(lut[code]) for code in (CODE_FREE, CODE_OPEN, CODE_VICTIM,
+                                                      CODE_ERASED, 255)}
+        fills |= {token: hexes(t.rgba(token)) for token in ("page_valid", "page_invalid",
+                                                            "page_copied", "page_free")}
+        for name, fill in fills.items():
+            for vision in VISIONS:
+                assert contrast(fill, back, vision) >= 3, (profile, name, vision)
+    finally:
+        theme.set_current("normal")

@@ -31,7 +31,7 @@ def _window(qtbot):
 
 def test_ctrl_shift_arrows_move_the_dividers_and_say_so(qtbot, monkeypatch):
     said = []  # the workbench's status line (statusline.say), which this bare window lacks
-    monkeypatch.setattr(statusline, "say", lambda window, text: said.append(text))
+    monkeypatch.setattr(statusline, "say", lambda window, text, until=None: said.append(text))
     w = _window(qtbot)
     before = w.main_split.sizes()
     qtbot.keyClick(w.main_split.widget(0), Qt.Key.Key_Right,

@@ -1,6 +1,7 @@
-"""Every legend's colours stay apart for normal vision and for the common red-green
-deficiencies, in both screen profiles (ssdlab/app/palette.py; differences in CIEDE2000 after the
-Machado 2009 simulation, ssdlab/app/colourvision.py). Plain tests: the palette is Qt-free."""
+"""Every legend's colours stay apart for normal vision, the common red-green deficiencies and
+the blue-yellow one (tritanopia), in both screen profiles (ssdlab/app/palette.py; differences
+in CIEDE2000 after the Machado 2009 simulation, ssdlab/app/colourvision.py). Plain tests: the
+palette is Qt-free."""
 
 import itertools
 import math
@@ -11,6 +12,7 @@ from ssdlab.app.colourvision import (
     VISIONS,
     ciede2000,
     closest_pair,
+    contrast,
     difference,
     hex_rgb,
     lab,
@@ -60,6 +62,25 @@ def test_simulation_folds_red_and_green_together():
 def test_block_map_legend_entries_are_distinct_for_every_viewer(profile):
     d, a, b, vision = closest_pair(map_legend_colours(profile))
     assert d >= LEGEND_MIN, f"{profile}: {a!r} and {b!r} differ by {d:.1f} for {vision}"
+
+
+def test_every_vision_is_simulated_blue_yellow_too():
+    assert set(VISIONS) == {"normal", "protanopia", "deuteranopia", "tritanopia"}
+    # a tritanope loses blue against green: sky blue and a green of its lightness fold
+    sky, green = "#56b4e9", "#6fba7a"
+    assert difference(sky, green, "tritanopia") < difference(sky, green) / 2
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_pages_gc_copied_stand_apart_from_free_ones_for_every_viewer(profile):
+    """Issue 38: under deuteranopia the copied pages' pink turned a light grey beside the
+    free blocks' grey (13.5). Apart by hue and by lightness, so no viewer needs the hue."""
+    m = MAP[profile]
+    for other in ("page_free", "block_free", "page_valid", "page_invalid"):
+        for vision in VISIONS:
+            assert difference(m["page_copied"], m[other], vision) >= 16, (other, vision)
+    for vision in VISIONS:
+        assert contrast(m["page_copied"], m["page_free"], vision) >= 3, vision
 
 
 @pytest.mark.parametrize("profile", PROFILES)

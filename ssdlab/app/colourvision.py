@@ -1,10 +1,10 @@
-"""How far apart two colours look, to people with normal colour vision and with the common
-red-green deficiencies. Qt-free, numpy only; the palette test (tests/test_palette.py) uses it
-to prove that every legend's entries stay apart.
+"""How far apart two colours look, to people with normal colour vision, with the common
+red-green deficiencies and with the blue-yellow one. Qt-free, numpy only; the palette test
+(tests/test_palette.py) uses it to prove that every legend's entries stay apart.
 
 - Colour-vision deficiency: Machado, Oliveira & Fernandes (2009), "A Physiologically-based
   Model for Simulation of Color Vision Deficiency", IEEE TVCG 15(6); the severity-1.0
-  matrices for protanopia and deuteranopia, applied to linear sRGB.
+  matrices for protanopia, deuteranopia and tritanopia, applied to linear sRGB.
 - Difference: CIEDE2000 (Sharma, Wu & Dalal 2005, "The CIEDE2000 Color-Difference Formula:
   Implementation Notes..."), from CIELAB under D65. About 1 is the smallest difference a
   viewer notices side by side; legends need far more than that.
@@ -24,6 +24,10 @@ MACHADO_2009 = {
     "deuteranopia": np.array([[0.367322, 0.860646, -0.227968],
                               [0.280085, 0.672501, 0.047413],
                               [-0.011820, 0.042940, 0.968881]]),
+    # blue-yellow: rarer, but it folds pinks and purples towards greys and reds
+    "tritanopia": np.array([[1.255528, -0.076749, -0.178779],
+                            [-0.078411, 0.930809, 0.147602],
+                            [0.004733, 0.691367, 0.303900]]),
 }
 VISIONS = tuple(MACHADO_2009)
 

@@ -5,7 +5,8 @@ Data series use the Okabe-Ito palette, which survives the common colour blindnes
 grey-scale printing. A token names a series' role (ssdlab/model/lab/charts.py); this module gives
 its colour. The block map's colours are here too, one set per presentation profile, with
 the legends that show them side by side: tests/test_palette.py proves every legend's entries
-stay apart (CIEDE2000, for normal vision, protanopia and deuteranopia; ssdlab/app/colourvision.py).
+stay apart (CIEDE2000, for normal vision, protanopia, deuteranopia and tritanopia;
+ssdlab/app/colourvision.py).
 """
 
 from __future__ import annotations
@@ -52,14 +53,17 @@ PROJECTOR_SERIES = SERIES | {
 # token, chosen so that every chart's legend with both runs (A's colours and these) stays
 # apart for every viewer (tests/test_palette.py). Single-line charts draw B in the page's
 # text colour.
+# B's purple is deeper than Okabe-Ito's reddish purple: to a tritanope that one came within
+# 10.9 (CIEDE2000) of A's orange window curve on the WA chart.
+B_PURPLE = "#BB1188"
 COMPARE_SERIES = {
-    "normal": {"wa": OKABE_ITO["bluish_green"], "wa_window": OKABE_ITO["reddish_purple"],
+    "normal": {"wa": OKABE_ITO["bluish_green"], "wa_window": B_PURPLE,
                "theory": "#555555", "host": OKABE_ITO["bluish_green"],
-               "nand": OKABE_ITO["reddish_purple"], "gc": "#000000", "free": "#000000",
+               "nand": B_PURPLE, "gc": "#000000", "free": "#000000",
                "erase": "#000000"},
-    "projector": {"wa": OKABE_ITO["bluish_green"], "wa_window": OKABE_ITO["reddish_purple"],
+    "projector": {"wa": OKABE_ITO["bluish_green"], "wa_window": B_PURPLE,
                   "theory": "#c0c0c0", "host": OKABE_ITO["bluish_green"],
-                  "nand": OKABE_ITO["reddish_purple"], "gc": "#ffffff", "free": "#ffffff",
+                  "nand": B_PURPLE, "gc": "#ffffff", "free": "#ffffff",
                   "erase": "#ffffff"},
 }
 REFERENCE_SHARE = 0.45  # a pinned reference's lines: this much of A's colour, the rest page
@@ -90,17 +94,23 @@ VIRIDIS_ENDS = ("#440154", "#fde725")
 
 # The block map, per profile. An open block (sky blue) and a valid page (blue) differ in
 # lightness, so they stay apart for every viewer; "just erased" is white, far from the grey
-# of a free block and from the map's dark background.
+# of a free block and from the map's dark background. A page GC just copied is a pale green,
+# lighter than every other page: Okabe-Ito's reddish purple, used before, turned a light grey
+# next to the free blocks' grey under deuteranopia and came within 10.9 (CIEDE2000) of the
+# invalid pages' orange under tritanopia; the pale green stays 16 and more from every entry
+# of the legend for all four visions (tests/test_palette.py).
 _MAP_COMMON = {
     "block_open": OKABE_ITO["sky_blue"],
     "block_victim": OKABE_ITO["vermillion"],
     "block_erased": "#ffffff",
     "page_valid": OKABE_ITO["blue"],
     "page_invalid": OKABE_ITO["orange"],
-    "page_copied": OKABE_ITO["reddish_purple"],
+    "page_copied": "#B4F6B4",
 }
+# The background is dark enough for the valid pages' blue to reach 3:1 against it (WCAG
+# 2.1 1.4.11; a block full of valid pages on the former #2b2b2b was 2.73:1).
 MAP = {
-    "normal": _MAP_COMMON | {"map_background": "#2b2b2b", "block_free": "#777777",
+    "normal": _MAP_COMMON | {"map_background": "#1a1a1a", "block_free": "#777777",
                              "page_free": "#777777"},
     "projector": _MAP_COMMON | {"map_background": "#000000", "block_free": "#606060",
                                 "page_free": "#606060"},

@@ -18,12 +18,23 @@ class FlowLayout(QLayout):
             policy.setHeightForWidth(True)
             parent.setSizePolicy(policy)
         self._items: list[QLayoutItem] = []
+        self._kept: set[int] = set()  # id() of items that never start a row
         self.setSpacing(spacing)
         self._row_spacing = row_spacing
         self.setContentsMargins(0, 0, 0, 0)
 
     def addItem(self, item: QLayoutItem) -> None:  # noqa: N802 - Qt name
         self._items.append(item)
+
+    def add_kept_with_previous(self, widget) -> None:
+        """Add widget so that it never starts a row: when it would wrap, the item before it
+        wraps with it (a small button is not left alone on a row)."""
+        self.addWidget(widget)
+        self._kept.add(id(self._items[-1]))
+
+    def kept_with_previous(self, widget) -> bool:
+        """Whether widget was added never to start a row."""
+        return any(i.widget() is widget and id(i) in self._kept for i in self._items)
 
     def count(self) -> int:
         return len(self._items)
@@ -32,7 +43,10 @@ class FlowLayout(QLayout):
         return self._items[index] if 0 <= index < len(self._items) else None
 
     def takeAt(self, index: int) -> QLayoutItem | None:  # noqa: N802 - Qt name
-        return self._items.pop(index) if 0 <= index < len(self._items) else None
+        if not 0 <= index < len(self._items):
+            return None
+        self._kept.discard(id(self._items[index]))
+        return self._items.pop(index)
 
     def expandingDirections(self) -> Qt.Orientation:  # noqa: N802 - Qt name
         return Qt.Orientation(0)
@@ -67,16 +81,28 @@ class FlowLayout(QLayout):
     def _visible(self) -> list[QLayoutItem]:
         return [i for i in self._items if not (i.widget() and i.widget().isHidden())]
 
+    def _groups(self) -> list[list[QLayoutItem]]:
+        """The visible items in runs that wrap as one: an item and those kept with it."""
+        groups: list[list[QLayoutItem]] = []
+        for item in self._visible():
+            if groups and id(item) in self._kept:
+                groups[-1].append(item)
+            else:
+                groups.append([item])
+        return groups
+
     def _place(self, rect: QRect, move: bool) -> int:
         """Lay the items out in rect (or only measure); returns the height used."""
         x, y, row_h = rect.x(), rect.y(), 0
-        for item in self._visible():
-            hint = item.sizeHint()
-            if x + hint.width() > rect.right() + 1 and x > rect.x():
+        for group in self._groups():
+            hints = [item.sizeHint() for item in group]
+            width = sum(h.width() for h in hints) + self.spacing() * (len(hints) - 1)
+            if x + width > rect.right() + 1 and x > rect.x():
                 between = self.spacing() if self._row_spacing is None else self._row_spacing
                 x, y, row_h = rect.x(), y + row_h + between, 0
-            if move:
-                item.setGeometry(QRect(QPoint(x, y), hint))
-            x += hint.width() + self.spacing()
-            row_h = max(row_h, hint.height())
+            for item, hint in zip(group, hints, strict=True):
+                if move:
+                    item.setGeometry(QRect(QPoint(x, y), hint))
+                x += hint.width() + self.spacing()
+                row_h = max(row_h, hint.height())
         return y + row_h - rect.y()

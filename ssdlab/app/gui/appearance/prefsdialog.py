@@ -64,6 +64,9 @@ class PreferencesDialog(QDialog):
                              ("&Text size", self.text)):
             tag = QLabel(label)
             tag.setBuddy(field)  # a screen reader names the field by its label
+            # the form gives its labels exactly their measured width, and under X11 the
+            # hinted glyphs drew wider: "Text size" lost its "e" to the list beside it
+            tag.setStyleSheet("padding-right: 0.4em;")
             # a check box is named by its own words ("Reduce motion"), which say what
             # ticking it does; the row's label only groups it ("Motion")
             field.setAccessibleName(field.text() if isinstance(field, QCheckBox)

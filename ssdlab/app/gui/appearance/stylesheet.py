@@ -49,6 +49,16 @@ def stylesheet(t, icons: Path) -> str:
         f" selection-color: {c['input_selected_text']}; }}"
         f"QAbstractItemView {{ selection-background-color: {c['input_selected']};"
         f" selection-color: {c['input_selected_text']}; }}"
+        # menus: "QWidget { color }" drew the highlighted entry in the text colour on the
+        # selection colour, white on white in the projector profile (issue 36)
+        f"QMenu {{ background: {c['input_back']}; color: {c['input_text']};"
+        f" border: 1px solid {c['control_edge']}; }}"
+        f"QMenu::item:selected {{ background: {c['input_selected']};"
+        f" color: {c['input_selected_text']}; }}"
+        f"QMenu::item:disabled {{ color: {c['disabled_text']}; }}"
+        f"QMenu::separator {{ height: 1px; background: {c['frame']}; margin: 3px 6px; }}"
+        f"QMenuBar::item:selected {{ background: {c['input_selected']};"
+        f" color: {c['input_selected_text']}; }}"
     ) + _control_edges(t, icons) + _outlines(t) + _framed_spin_arrows(t, icons) + _indicators(
         t, icons) + (
         _compact_tabs(t) if t.large else "")
@@ -75,7 +85,9 @@ def _control_edges(t, icons: Path) -> str:
         f" background: {c['input_selected']}; color: {c['input_selected_text']};"
         f" font-weight: bold; }}"
         f"{fields} {{ border: 1px solid {c['control_edge']}; border-radius: 2px;"
-        f" background: {c['input_back']}; color: {c['input_text']}; padding: 1px 2px; }}"
+        f" background: {c['input_back']}; color: {c['input_text']}; padding: 1px 2px;"
+        # without it Qt draws a placeholder in the text colour at half strength: 3.36:1
+        f" placeholder-text-color: {c['muted_text']}; }}"
         f"QComboBox {{ padding-right: {arrow + 2}px; }}"
         f"QComboBox::drop-down {{ subcontrol-origin: padding; subcontrol-position: center right;"
         f" width: {arrow}px; border: none; }}"

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 from ssdlab.model.flash.state import BLOCK_STATE_NAMES
 
 from ..appearance import theme
-from ..run.snapshot import CODE_FREE, Snapshot
+from ..run.snapshot import CODE_FREE, PAGE_COPIED, Snapshot
 from . import gcmarks, heatmap, victimmarks
 from .flashguard import FlashGuard
 from .gcfollow import GcFollow
@@ -37,6 +37,17 @@ from .mapview import Viewport, page_grid
 
 MARGIN = 2  # pixels round the grid
 PAGE_NAMES = ("free", "valid", "invalid (stale)", "valid, just copied by GC")  # by PAGE_*
+RING_PX = 3  # from this page size on, a page GC just copied is drawn as a ring
+
+
+def ring_core(px: int) -> np.ndarray:
+    """bool[px, px]: the hole in the middle of a copied page px pixels wide (its middle
+    third, at least a pixel), drawn in the map's background: the page is told by its
+    shape as well as its colour (the legend's swatch shows the same ring)."""
+    core = np.zeros((px, px), dtype=bool)
+    k = px // 3
+    core[k:px - k, k:px - k] = True
+    return core
 ZOOM_KEYS = {Qt.Key.Key_Plus: 1, Qt.Key.Key_Equal: 1, Qt.Key.Key_Minus: -1}
 PAN_KEYS = {Qt.Key.Key_Left: (1, 0), Qt.Key.Key_Right: (-1, 0), Qt.Key.Key_Up: (0, 1),
             Qt.Key.Key_Down: (0, -1)}
@@ -338,6 +349,11 @@ class BlockMap(QWidget):
             colours = np.array([word("page_free"), word("page_valid"), word("page_invalid"),
                                 word("page_copied")], dtype=np.uint32)
             inner = colours[pages].reshape(-1, ph, pw).repeat(px, axis=1).repeat(px, axis=2)
+            copied = (pages == PAGE_COPIED).reshape(-1, ph, pw)
+            if px >= RING_PX and copied.any():  # a ring: its shape says "copied" too
+                hole = copied.repeat(px, axis=1).repeat(px, axis=2) & np.tile(ring_core(px),
+                                                                              (ph, pw))
+                inner[hole] = word("map_background")
             hr, hc = np.divmod(np.flatnonzero(have), cols)
             cells[hr, hc, bw:bw + ph * px, bw:bw + pw * px] = inner
         return out.reshape(rows * cell, cols * cell).view(np.uint8).reshape(

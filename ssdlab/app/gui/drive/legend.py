@@ -19,13 +19,18 @@ from . import heatmap, victimmarks
 SWATCH_FRAME = "#808080"  # mid grey: apart from both profiles' page, white and black alike
 
 
-def _swatch(colour: str, size: int = 12, crossed: bool = False) -> QPixmap:
+def _swatch(colour: str, size: int = 12, crossed: bool = False, ring: bool = False) -> QPixmap:
     """A square of colour in a one-pixel frame: without it the white of "just erased" was
-    lost on the desk profile's near-white page. crossed: the victim's X, as on the map."""
+    lost on the desk profile's near-white page. crossed: the victim's X, as on the map;
+    ring: hollow, in the map's background, as a page GC just copied is drawn."""
     pm = QPixmap(size, size)
     pm.fill(QColor(SWATCH_FRAME))
     painter = QPainter(pm)
     painter.fillRect(1, 1, size - 2, size - 2, QColor(colour))
+    if ring:
+        k = size // 3
+        painter.fillRect(k, k, size - 2 * k, size - 2 * k,
+                         QColor(theme.current().colour("map_background")))
     if crossed:
         victimmarks.paint(painter, [QRectF(0, 0, size, size)], page_level=False)
     painter.end()
@@ -124,7 +129,9 @@ class Legend(QWidget):
             self.combo.setParent(self)  # it outlives the rows it sits in
             self._outer.removeWidget(self._inner)
             self._inner.hide()
-            self._inner.setParent(None)
+            # it stays the legend's child until deleted: made parentless, the old rows were
+            # shown by Qt as a window of their own at the screen's top left, over the
+            # button bar, for as long as a second after F11 (Xvfb, xcb)
             self._inner.deleteLater()
         self.lo_label, self.hi_label = QLabel(_number(self.lo)), QLabel(_number(self.hi))
         bar_text = heatmap.MODES[self.mode][1]
@@ -133,7 +140,8 @@ class Legend(QWidget):
                      for token, text in self.STATE_ENTRIES]
             items.insert(2, (_gradient(), bar_text))
             if self.pages:
-                items += [(_swatch(t.colour(token)), text) for token, text in self.PAGE_ENTRIES]
+                items += [(_swatch(t.colour(token), ring=token == "page_copied"), text)
+                          for token, text in self.PAGE_ENTRIES]
             else:
                 items.append((None, self.BLOCKS_ONLY))
             rows = [items[:2], items[2:5], items[5:]]

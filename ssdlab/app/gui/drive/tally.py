@@ -41,7 +41,8 @@ class Tally(QWidget):
         self.setAccessibleDescription(DESCRIPTION)
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
         grid = QGridLayout(self)
-        grid.setContentsMargins(6, 0, 0, 0)
+        # room on the right too: the figures ended on the window's (or map area's) edge
+        grid.setContentsMargins(6, 0, 8, 0)
         grid.setVerticalSpacing(2)
         grid.setHorizontalSpacing(6)
         self.values: dict[str, QLabel] = {}

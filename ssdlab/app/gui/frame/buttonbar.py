@@ -98,8 +98,13 @@ def build(w) -> QWidget:
     pair.addWidget(w.speed)
     for b in (w.run_button, w.play_button, w.step_button, w.gc_button, speed, w.reset_button,
               w.reset_all_button, w.compare_button, w.reference_button,
-              w.presentation.panel_button, help_button, w.menu_button):
+              w.presentation.panel_button):
         bar.addWidget(b)
+    # the window's own buttons wrap with the panel's: alone, the small "?" (and the Menu
+    # beside it in presentation mode) took a row of its own at 1366 x 768, 36 px of height
+    # the map and charts needed, for one button
+    for b in (help_button, w.menu_button):
+        bar.add_kept_with_previous(b)
     return bar_widget
 
 

@@ -202,14 +202,15 @@ def titles(w) -> None:
 def pin(w) -> bool:
     """Keep the drives' runs as references (each pauses first); False when none has run."""
     if not w.has_data():
-        statusline.say(w, "Keep as reference: run a workload first")
+        statusline.say(w, "Keep as reference: run a workload first",
+                       until=lambda w: w.has_data())
         return False
     w.settle()
     tags = ["ref"] if not comparing(w) else [f"ref {v.name}" for v in w.views]
     w.references = [Reference(tag, v.settings, v.snapshot)
                     for tag, v in zip(tags, w.views, strict=True) if v.has_data()]
     # short: in projector type the status bar's figures leave little room for a message
-    statusline.say(w, "Reference kept")
+    statusline.say(w, "Reference kept", until=lambda w: not w.references)
     _references_shown(w)
     return True
 
@@ -217,6 +218,7 @@ def pin(w) -> bool:
 def clear(w) -> None:
     w.references = []
     _references_shown(w)
+    statusline.drop_stale(w)  # "Reference kept" no longer holds
 
 
 def _references_shown(w) -> None:

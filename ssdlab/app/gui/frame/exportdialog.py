@@ -201,7 +201,7 @@ def export_chart(bench, name: str, path: str, fmt: str, width: str = "single") -
         bench.controls.show_error(f"Export: {e}")
         return False
     bench.controls.show_error("")
-    statusline.say(bench, f"Exported {', '.join(written)}")
+    statusline.say(bench, f"Exported {', '.join(written)}", until=statusline.next_work(bench))
     return True
 
 

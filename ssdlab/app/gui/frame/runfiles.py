@@ -41,7 +41,7 @@ def save(w, path: str) -> bool:
     except OutputFileError as e:  # names the path and why; the old file is whole
         w.controls.show_error(f"Save: {e}")
         return False
-    statusline.say(w, f"Saved session {path}")
+    statusline.say(w, f"Saved session {path}", until=statusline.next_work(w))
     return True
 
 
@@ -66,7 +66,7 @@ def open_session(w, path: str) -> bool:
     w.opened_scenario = None
     w.asked([a.send("replay", log, series)], "replaying the session")
     w.controls.show_error("")
-    statusline.say(w, f"Session: {path} ({len(log)} steps)")
+    statusline.say(w, f"Session: {path} ({len(log)} steps)", until=statusline.next_work(w))
     return True
 
 
@@ -98,7 +98,7 @@ def open_scenario(w, path: str) -> bool:
     w.controls.set_fs_shown(True)  # the mount options and partition it set
     w.play_button.setText("Pause")
     w.charts.setCurrentWidget(w.charts.steps)
-    statusline.say(w, f"Scenario: {sc.name} ({len(steps)} steps)")
+    statusline.say(w, f"Scenario: {sc.name} ({len(steps)} steps)", until=statusline.next_work(w))
     return True
 
 
@@ -120,7 +120,7 @@ def save_scenario(w, path: str) -> bool:
     except (ValueError, OutputFileError) as e:
         w.controls.show_error(f"Save as scenario: {e}")
         return False
-    statusline.say(w, f"Saved scenario {path}")
+    statusline.say(w, f"Saved scenario {path}", until=statusline.next_work(w))
     return True
 
 

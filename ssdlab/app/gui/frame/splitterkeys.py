@@ -58,7 +58,8 @@ def _moved(window, split: QSplitter, first: str, second: str, sign: int) -> None
     move(split, sign)
     text = shares(split, first, second)
     split.handle(1).setAccessibleDescription(text)
-    statusline.say(window, f"Divider: {text}")  # the bar's own message painted over figures
+    # in the status line: the bar's own message painted over figures
+    statusline.say(window, f"Divider: {text}", until=statusline.next_work(window))
 
 
 def install(window) -> None:

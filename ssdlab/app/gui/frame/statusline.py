@@ -1,7 +1,7 @@
 """What the window says about the run in words: `show` fills the workbench's status bar and
 progress line, for one drive or two, from each drive's RunStatus
-(ssdlab/app/gui/run/runstatus.py), `say` puts a notice in it (which figures show is the layout
-policy's: frame/layoutpolicy.py)."""
+(ssdlab/app/gui/run/runstatus.py), `say` puts a notice in it, `drop_stale` takes one away once
+it is out of date (which figures show is the layout policy's: frame/layoutpolicy.py)."""
 
 from __future__ import annotations
 
@@ -56,6 +56,7 @@ def show(w) -> None:
     """The status bar and progress line of workbench w from its drives' newest snapshots
     (capacity, fill, time and speed are drive A's; the WA is each drive's)."""
     drop_stale_notice(w)
+    drop_stale(w)
     a = w.views[0]
     snap = a.snapshot
     if snap is None:
@@ -148,10 +149,39 @@ def install(w) -> None:
     w.said_notice = ""
 
 
-def say(w, text: str) -> None:
-    """The window's one way to tell the person something: it stays until the next message
-    or until dismissed, and a screen reader is told it (assertively for a breakpoint's
-    notice). It goes in the status bar where the figures leave room for it (at 18 pt
+def next_work(w):
+    """A message's `until` for a report of something done (saved, exported, a divider
+    moved, a file opened): it goes with the next command that gives the drives work or
+    resets them, when it is history."""
+    sent = w.__dict__.get("_work_sent", 0)
+    return lambda w: w.__dict__.get("_work_sent", 0) > sent
+
+
+def work_sent(w) -> None:
+    """The drives were sent work, a reset or new settings (workbench.send_all)."""
+    w._work_sent = w.__dict__.get("_work_sent", 0) + 1
+    drop_stale(w)
+
+
+def drop_stale(w) -> None:
+    """The message goes once it is out of date (its `until` says so): a fold undone, a
+    reference cleared, a report of a file saved once the run has moved on. Checked on
+    every snapshot, on work sent and when a reference is cleared (the layout policy takes
+    its own "Panel folded to fit" away when the panel shows again: frame/arranger.py)."""
+    until = w.__dict__.get("_message_until")
+    if until is not None and w.status_message.message() and until(w):
+        w._message_until = None
+        w.status_message.set_message("")
+        w.status_message.setToolTip("")
+        w.dismiss_button.hide()
+
+
+def say(w, text: str, until=None) -> None:
+    """The window's one way to tell the person something: it stays until the next message,
+    until dismissed or, with `until` (a test on the window, next_work(w) for a report of
+    something done), until it is out of date; a screen reader is told it (assertively for
+    a breakpoint's notice). Errors and problems the person must read have no `until`.
+    It goes in the status bar where the figures leave room for it (at 18 pt
     with two drives they leave little: "Breakpoint (A): GC number 50: block 190, 56 va"
     ran into them); a breakpoint's notice too long for it goes on the progress line, its own
     row, which wraps; another is shortened in the middle. "" clears it."""
@@ -170,6 +200,7 @@ def say(w, text: str) -> None:
     else:  # shortened in the middle to the label's room, never over the figures (when the
         label.set_message(text)  # map's sentence names the GC, the bar still says why)
     label.setToolTip(text)
+    w._message_until = until if text else None
     w.dismiss_button.setVisible(bool(label.message()))
     if text and text != before:
         w.speech.say(text, assertive=bool(w.said_notice), source=label)

@@ -126,7 +126,8 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         self.views[0].start()
         if error:  # the first run compiles instead, and the message says why it waits
             statusline.say(self, f"Preparing the simulator failed ({error}); the first run "
-                           "compiles it, about a minute")
+                           "compiles it, about a minute", until=lambda w: w.snapshot is not None
+                           and w.snapshot.counters["host_writes"] > 0)
 
     # drive A's parts, by the names the window had before it held two drives
     session = property(lambda self: self.views[self.edited].session)
@@ -160,7 +161,10 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         """Send a command to every drive; returns each one's ticket."""
         if name != "pause":  # the run goes on (or starts afresh): the pause is history
             self.notice = ""
-        return [v.send(name, *args) for v in self.views]
+        tickets = [v.send(name, *args) for v in self.views]
+        if name != "pause":  # and so is a report of a file saved, a divider moved ...
+            statusline.work_sent(self)
+        return tickets
 
     # --- settings --------------------------------------------------------------------------
 

@@ -263,6 +263,7 @@ class Worker(QThread, FileSystemSteps, BlockBatches, TeachingPace):
             self._publish(force=True)
         elif name == "pause":
             self._running = False
+            self._settle_marks()
             self._publish(force=True)
         elif name == "step":
             gate = self.lockstep
@@ -394,6 +395,7 @@ class Worker(QThread, FileSystemSteps, BlockBatches, TeachingPace):
             if self._stream is None:
                 self._running = False
                 self.segment_done.emit(label)
+                self._settle_marks()
             self._publish(force=True)
         elif single:
             return
@@ -406,6 +408,16 @@ class Worker(QThread, FileSystemSteps, BlockBatches, TeachingPace):
             left = FRAME_S - (time.perf_counter() - t0)
             if left > 0:
                 time.sleep(left)
+
+    def _settle_marks(self) -> None:
+        """A flat-out run that stops shows the drive as it is: its last frame's marks (every
+        victim, erase and copy of a batch of up to four million pages) stayed crossed out
+        on the map after the run, and nothing was happening to them any more. An animated
+        run keeps its last frame's few marks: a class pauses to look at them."""
+        flat = self._replaying or self._speed == "fast" or not self.animated
+        if flat and self._marks is not None:
+            self._marks[:] = 0
+            self._copied = []
 
     def _publish(self, force: bool = False, view_only: bool = False) -> None:
         """Hand the GUI a snapshot (at most one a frame unless forced). view_only: the same
