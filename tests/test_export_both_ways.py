@@ -42,7 +42,8 @@ def test_window_and_command_line_export_the_same_csv_and_sidecar(bench, until, t
     assert window.read_text() == cli.read_text()
     sides = [json.loads(p.with_suffix(".json").read_text()) for p in (window, cli)]
     assert sides[0] == sides[1]
-    assert sides[0]["scenario"]["file"] == str(scenario)
+    # the project's own file, named from the project: no absolute path in a figure
+    assert sides[0]["scenario"]["file"] == f"ssdlab/assets/scenarios/{name}.toml"
     assert len(sides[0]["scenario"]["steps"]) == steps
     if chart in ("wa", "throughput", "free"):
         rows = window.read_text().splitlines()[1:]

@@ -29,14 +29,27 @@ import numpy as np
 # A bare Figure (never pyplot) draws on the Agg canvas for PNG and on matplotlib's own
 # vector back ends for SVG and PDF: headless, whatever the front end, and no global state.
 from matplotlib.figure import Figure
-from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter
+from matplotlib.ticker import MaxNLocator
 
 from ssdlab.app.atomicfile import OutputFileError, check_writable, write_together
+from ssdlab.app.chartnotes import (
+    SMALL_PT,
+    bar_value,
+    drawn_lines,
+    fewer_runs,
+    fit_titles,
+    legend_entries,
+    legend_heading,
+    log_axis,
+    overlay_of,
+    panels_of,
+    shown_labels,
+    wrapped,
+)
 from ssdlab.app.chartprovenance import provenance as full_provenance
 from ssdlab.app.chartprovenance import save
 from ssdlab.app.chartstyle import colour, headroom, line_style, thousands, whole_ticks
 from ssdlab.app.palette import PRINT_PAGE
-from ssdlab.model.lab.charts import Table, histogram_outline, step_names
 from ssdlab.model.lab.overlay import RUN_COLUMN, Overlay
 from ssdlab.model.lab.plottable import Facets
 from ssdlab.model.provenance import version  # noqa: F401 (ssdlab/app/blockmapexport.py reads it here)
@@ -48,9 +61,7 @@ PNG_DPI = 300
 WIDTHS_IN = {"single": 3.5, "double": 7.0}  # journal column widths, inches
 HEIGHT_RATIO = {"single": 0.75, "double": 0.42}
 FONT_PT = 9.0
-SMALL_PT = 7.5  # the smallest type (bar values, n): 7.2 pt at 8.5 cm, a single column's 0.956
 TYPE_PT = (SMALL_PT, FONT_PT + 1)  # the smallest and largest type in a figure, in pt
-TITLE_CHARS = {"single": 44, "double": 90}  # a title wraps before this many characters
 DODGE = 0.12  # categories sit 1 apart: the offset between series drawn side by side in one
 
 PRINT_STYLE = {
@@ -184,45 +195,12 @@ BAR_ROW_IN = 0.135  # the steps chart, runs overlaid: height per bar, inches (it
 STEP_ROW_IN = 0.19  # one run: height per step, its bars sharing one label
 
 
-def _overlay(data: Table | Overlay) -> Overlay:
-    return data if isinstance(data, Overlay) else Overlay.of(data)
-
-
-def _panels(data) -> list[Overlay]:
-    """The panels a figure draws: one chart or overlay, or one per facet of a plot."""
-    if isinstance(data, Facets):
-        return [_overlay(d) for d in data.tables]
-    return [_overlay(data)]
-
-
-def _lines(overlay: Overlay) -> list[tuple]:
-    """(run, line, legend text, x, y, (low, high, n) or None) of each line with points."""
-    chart = overlay.chart
-    out = []
-    for run, line, label in overlay.drawn():
-        x, y = run.table.x, run.table.ys[line.key]
-        stats = run.table.stats.get(line.key)
-        bars = (stats["min"], stats["max"], stats["n"]) \
-            if stats and np.nanmax(stats["n"], initial=0) > 1 else None
-        if chart.histogram:
-            x, y = histogram_outline(y)
-        ok = np.isfinite(x) & np.isfinite(y)
-        if ok.any():  # else nothing to show (no analytic model here): no line, no legend entry
-            out.append((run, line, label, x[ok], y[ok],
-                        tuple(b[ok] for b in bars) if bars else None))
-    return out
-
-
-def _legend_entries(panels: list[Overlay]) -> int:
-    return max(len(_lines(p)) for p in panels)
-
-
 def figure(data, width: str = "single", title: bool = True):
     """A matplotlib Figure of a chart's table, of several runs overlaid as the window
     draws them (ssdlab/model/lab/overlay.py), or of a plot's facets side by side (a list of
     tables), in the print profile (not attached to pyplot). title: False leaves the title
     to the caption."""
-    panels = _panels(data)
+    panels = panels_of(data)
     first = panels[0]
     w = WIDTHS_IN[width]
     h = w * HEIGHT_RATIO[width]
@@ -231,16 +209,16 @@ def figure(data, width: str = "single", title: bool = True):
         steps = len(first.step_labels())
         h = max(h, 1.1 + (BAR_ROW_IN * len(first.drawn()) * steps if first.overlaid
                           else STEP_ROW_IN * steps))
-    entries = _legend_entries(panels)
+    entries = legend_entries(panels)
     heading = legend_heading(panels, width)
     below = (first.overlaid or entries > LEGEND_INSIDE_MAX or len(panels) > 1
              or heading.count("\n") > 0)
     # as many columns as the longest label leaves room for (8 pt DejaVu: ~0.062 in a
     # character, plus the line sample), so no entry runs off the page
-    longest = max((len(label) for p in panels for _, _, label, *_ in _lines(p)), default=0)
+    longest = max((len(label) for p in panels for _, _, label, *_ in drawn_lines(p)), default=0)
     fit = int(w // (longest * LEGEND_CHAR_IN + LEGEND_SAMPLE_IN)) if longest else 1
     columns = max(1, min(LEGEND_COLUMNS[width], fit))
-    if any(_paired(p, _lines(p)) for p in panels):
+    if any(_paired(p, drawn_lines(p)) for p in panels):
         columns = min(columns, 2)  # measured beside its model, row by row
     if below:  # the legend under the plot gets height of its own
         h += (-(-entries // columns) + (heading.count("\n") + 1 if heading else 0)) \
@@ -253,12 +231,12 @@ def figure(data, width: str = "single", title: bool = True):
         for i, (ax, overlay) in enumerate(zip(axes, panels, strict=True)):
             # facets: the plot's title over all panels, each panel titled by its value
             name = (facets.panel_title(i) if facets else
-                    _wrapped(overlay.chart.title, width) if title else "")
+                    wrapped(overlay.chart.title, width) if title else "")
             got = _draw(ax, overlay, name, highs, first_panel=i == 0)
             handles = handles or got
         if first.chart.log_y:  # seconds from a tenth to a thousand, each readable
-            for ax, overlay in zip(axes, panels, strict=True):
-                log_axis(ax, highs, overlay)
+            for ax in axes:
+                log_axis(ax, highs)
         elif not first.chart.levels:  # the y axis they share
             whole_ticks(axes[0], False, first.chart.axes(first.timed)[1].whole)
             headroom(axes[0], highs, min(0.0, *(_finite_min(p) for p in panels)))
@@ -270,7 +248,7 @@ def figure(data, width: str = "single", title: bool = True):
                          fontsize=FONT_PT - 1,
                          bbox={"facecolor": PRINT_PAGE["background"], "edgecolor": "none"})
         if facets and title:
-            fig.suptitle(_wrapped(first.chart.title, width), fontsize=FONT_PT + 1)
+            fig.suptitle(wrapped(first.chart.title, width), fontsize=FONT_PT + 1)
         spread = heading
         if first.chart.levels and handles:
             names = " / ".join(t for _, _, t in first.drawn())
@@ -288,146 +266,8 @@ def figure(data, width: str = "single", title: bool = True):
                 axes[0].legend(handles=ordered, frameon=False, title=spread or None,
                                title_fontsize=FONT_PT - 1)
         fig.canvas.draw()  # fonts and layout resolved inside the style's context
-        _fit_titles(fig, axes)
+        fit_titles(fig, axes)
     return fig
-
-
-def _fit_titles(fig, axes) -> None:
-    """Break a title again, shorter, while it runs past the page's edge (centred over
-    the axes, a title has less room than the figure's width)."""
-    fig.draw_without_rendering()  # the constrained layout placed, as saving places it
-    page = fig.bbox
-    texts = [ax.title for ax in axes] + ([fig._suptitle] if fig._suptitle else [])
-    for text in texts:
-        words = text.get_text().replace("\n", " ")
-        chars = len(words)
-        while chars > 12 and not _inside(text.get_window_extent(), page):
-            chars -= 4
-            text.set_text(textwrap.fill(words, chars, break_on_hyphens=False))
-            fig.draw_without_rendering()
-
-
-def _inside(box, page) -> bool:
-    return box.x0 >= page.x0 - 0.5 and box.x1 <= page.x1 + 0.5
-
-
-def _wrapped(title: str, width: str) -> str:
-    """A title broken into lines that fit the column (a long one was cut at the edge)."""
-    return textwrap.fill(title, TITLE_CHARS[width], break_on_hyphens=False)
-
-
-def legend_heading(panels: list[Overlay], width: str) -> str:
-    """What the legend says above its entries, one statement a line: what the error bars
-    are and how many runs each point is (n), the series that coincide (so a hidden one is
-    named), and what the tables say was left out (failed sweep runs)."""
-    chars = LEGEND_TEXT_CHARS[width]
-    out = []
-    spread = panels[0].runs[0].table.spread
-    if spread:
-        ns = sorted({int(n) for p in panels for run, line, *_ in _lines(p)
-                     for n in np.asarray(run.table.stats.get(line.key, {}).get("n", []))
-                     if np.isfinite(n) and n > 0})
-        runs = (f"{ns[0]}" if len(ns) == 1 else f"{ns[0]} to {ns[-1]}") if ns else "?"
-        out.append(f"{spread}; n = {runs} runs per point")
-    for p in panels:
-        out += coincide_notes(p)
-    out += list(dict.fromkeys(c for p in panels for r in p.runs for c in r.table.caveats))
-    return "\n".join(textwrap.fill(t, chars, break_on_hyphens=False) for t in out)
-
-
-LEGEND_TEXT_CHARS = {"single": 50, "double": 106}  # 8 pt characters across the column
-COINCIDE = 0.025  # of the y axis's span: markers closer than this sit on one another
-MAX_COINCIDE_NOTES = 3
-
-
-def coincide_notes(overlay: Overlay) -> list[str]:
-    """Where measured points of different series sit on one another (within COINCIDE of
-    the y span at the same x), one sentence per group of series: "greedy, FIFO and
-    cost-benefit coincide at spare 28 %" (a point hidden under another is named). Not at
-    named categories, where the series are drawn side by side."""
-    lines = [e for e in _lines(overlay) if e[1].marker and not e[1].dashed]
-    # at named categories the series already sit side by side (_draw), never on one another
-    if len(lines) < 2 or overlay.chart.levels or overlay.step_labels():
-        return []
-    ys = np.concatenate([y for *_, y, _ in lines])
-    span = float(np.ptp(ys)) if ys.size else 0.0
-    if span <= 0:
-        return []
-    groups: dict[tuple[str, ...], list[str]] = {}
-    for x in sorted({float(v) for *_, xs, _, _ in lines for v in xs}):
-        at = sorted((float(y[xs == x][0]), i) for i, (*_, xs, y, _) in enumerate(lines)
-                    if (xs == x).any())
-        cluster = [at[0]] if at else []
-        for prev, cur in zip(at, at[1:], strict=False):
-            if cur[0] - prev[0] <= COINCIDE * span:
-                cluster.append(cur)
-                continue
-            _group(groups, cluster, lines, x, overlay)
-            cluster = [cur]
-        _group(groups, cluster, lines, x, overlay)
-    notes = []
-    for names, where in list(groups.items())[:MAX_COINCIDE_NOTES]:
-        who = f"all {len(names)} series" if len(names) == len(lines) > 3 else _listed(names)
-        notes.append(f"{who} coincide at {_and(where)}")
-    return notes
-
-
-def _and(items) -> str:
-    """a, b and c."""
-    items = list(items)
-    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else items[0]
-
-
-def _listed(names: tuple[str, ...]) -> str:
-    """Series names listed once their shared words are said once: "greedy, 16, 32 and 64
-    pages per block" for "greedy, 16 pages per block", "greedy, 32 pages per block", ..."""
-    head = os.path.commonprefix(names)
-    head = head[:head.rfind(", ") + 2] if ", " in head else ""
-    tail = os.path.commonprefix([n[::-1] for n in names])[::-1]
-    tail = tail[tail.find(" "):] if " " in tail else ""
-    cores = [n[len(head):len(n) - len(tail)] for n in names]
-    if not all(cores):
-        return _and(names)
-    return head + _and(cores) + tail
-
-
-def _group(groups: dict, cluster: list, lines: list, x: float, overlay: Overlay) -> None:
-    """Record a cluster of two or more coinciding points at x under its series' names."""
-    if len(cluster) < 2:
-        return
-    names = tuple(sorted({lines[i][2].removesuffix(" (simulated)") for _, i in cluster},
-                         key=[e[2].removesuffix(" (simulated)") for e in lines].index))
-    if len(names) < 2:
-        return
-    x_axis, _ = overlay.chart.axes(overlay.timed)
-    unit = f" {x_axis.unit}" if x_axis.unit.startswith("%") else ""  # "% of physical": %
-    groups.setdefault(names, []).append(f"{x_axis.label} {x:.3g}{unit.split(' of ')[0]}")
-
-
-def log_axis(ax, highs: list, overlay: Overlay) -> None:
-    """A logarithmic y axis over whole decades, its ticks written as plain numbers (0.1,
-    1, 10, 1,000: no exponents in small superscript type), each point's value printed
-    beside it, so a point between ticks (0.17 s) reads as a number."""
-    ax.set_yscale("log")
-    values = np.concatenate([h[np.isfinite(h) & (h > 0)] for h in highs] or [np.empty(0)])
-    if values.size:
-        lo = 10.0 ** np.floor(np.log10(values.min()))
-        hi = 10.0 ** np.ceil(np.log10(values.max() * 1.5))
-        ax.set_ylim(lo, hi)
-        ax.set_yticks(10.0 ** np.arange(np.log10(lo), np.log10(hi) + 0.5))
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: _plain(v)))
-    ax.yaxis.set_minor_formatter(NullFormatter())
-    for _run, _line, _label, x, y, _bars in _lines(overlay):
-        for xv, yv in zip(x, y, strict=True):
-            ax.annotate(_plain(yv), (xv, yv), xytext=(0, 5), textcoords="offset points",
-                        ha="center", va="bottom", fontsize=SMALL_PT)
-
-
-def _plain(value: float) -> str:
-    """A number as a reader writes it: 0.17, 4.2, 40, 1,000."""
-    if value >= 100:
-        return f"{value:,.0f}"
-    return f"{value:.2g}" if value < 10 else f"{value:.3g}"
 
 
 def _draw(ax, overlay: Overlay, title: str, highs: list, first_panel: bool = True) -> list:
@@ -448,9 +288,9 @@ def _draw(ax, overlay: Overlay, title: str, highs: list, first_panel: bool = Tru
     refs = [r.key for r in overlay.runs if r.role == "ref"]
     place = {id(r): i for i, r in enumerate(overlay.runs)}
     shown = []
-    lines = _lines(overlay)
+    lines = drawn_lines(overlay)
     paired = _paired(overlay, lines)
-    labels = _shown_labels(overlay)
+    labels = shown_labels(overlay)
     # at named categories, the measured series sit side by side within each category (where
     # in its slot a point sits means nothing), so equal values do not hide one another
     points = [n for n, entry in enumerate(lines) if not entry[1].dashed] if labels else []
@@ -480,7 +320,7 @@ def _draw(ax, overlay: Overlay, title: str, highs: list, first_panel: bool = Tru
                         ecolor=style["color"], elinewidth=0.8, capsize=2.5, capthick=0.8,
                         zorder=2.5)
             highs.append(bars[1])
-            _fewer_runs(ax, x, y, bars[2])
+            fewer_runs(ax, x, y, bars[2])
         # legend: measured entries first, then the models (in two columns, side by side)
         shown.append(((place[id(run)], line.dashed and bool(paired), n), artist))
     if labels:
@@ -488,24 +328,6 @@ def _draw(ax, overlay: Overlay, title: str, highs: list, first_panel: bool = Tru
                       ha="right")
     whole_ticks(ax, x_axis.whole and not labels, False)  # y: once all panels are drawn
     return shown
-
-
-def _fewer_runs(ax, x: np.ndarray, y: np.ndarray, n: np.ndarray) -> None:
-    """Beside each point that is the mean of fewer runs than the others (a failed run, a
-    seed missing), its n, so a thinner point is never read as a full one."""
-    most = np.nanmax(n, initial=0)
-    for xv, yv, k in zip(x, y, n, strict=True):
-        if np.isfinite(k) and k < most:
-            ax.annotate(f"n = {k:.0f}", (xv, yv), xytext=(4, -4), textcoords="offset points",
-                        ha="left", va="top", fontsize=SMALL_PT, zorder=4)
-
-
-def _shown_labels(overlay: Overlay) -> tuple[str, ...]:
-    """The x axis's category names as the figure writes them: file-system steps in words,
-    each sync named by the step it follows (ssdlab/model/lab/charts.py step_names)."""
-    labels = overlay.step_labels()
-    x_axis, _ = overlay.chart.axes(overlay.timed)
-    return step_names(labels) if x_axis.column == "step_number" else labels
 
 
 def _paired(overlay: Overlay, lines: list[tuple]) -> set[str]:
@@ -527,7 +349,7 @@ def _bars(ax, overlay: Overlay) -> list:
     references faded), as their lines do elsewhere."""
     chart = overlay.chart
     _, y_axis = chart.axes(overlay.timed)
-    labels = _shown_labels(overlay)
+    labels = shown_labels(overlay)
     n = len(labels)
     ax.set_xlabel(y_axis.title)
     ax.grid(True, axis="x", linewidth=0.5)
@@ -554,7 +376,7 @@ def _bars(ax, overlay: Overlay) -> list:
         for j, bar in enumerate(bars):
             bar.set_gid(f"{prefix}-{j + 1}")
         if overlay.overlaid:  # each bar its value: runs differ in more than one way
-            ax.bar_label(bars, labels=[_bar_value(v) for v in y], padding=2,
+            ax.bar_label(bars, labels=[bar_value(v) for v in y], padding=2,
                          fontsize=SMALL_PT)
         values.append(y)
         top = max(top, float(np.nanmax(y, initial=0.0)))
@@ -563,7 +385,7 @@ def _bars(ax, overlay: Overlay) -> list:
         for j in range(n):
             got = [v[j] for v in values]
             if any(np.isfinite(got)):
-                ax.annotate(" / ".join(_bar_value(v) for v in got),
+                ax.annotate(" / ".join(bar_value(v) for v in got),
                             (float(np.nanmax(got)), j), xytext=(3, 0),
                             textcoords="offset points", ha="left", va="center",
                             fontsize=SMALL_PT)
@@ -578,13 +400,6 @@ def _bars(ax, overlay: Overlay) -> list:
     return shown
 
 
-def _bar_value(v: float) -> str:
-    """A bar's value as its label writes it: 8,589, 43, 0.7, 0; nothing for no bar."""
-    if not np.isfinite(v):
-        return ""
-    return f"{v:,.0f}" if v >= 10 or v == 0 else f"{v:,.1f}"
-
-
 def _finite_min(overlay: Overlay) -> float:
     values = [y[np.isfinite(y)] for r in overlay.runs for y in r.table.ys.values()]
     values = [v for v in values if v.size]
@@ -596,14 +411,14 @@ def render(data, fmt: str, width: str = "single", provenance: dict | None = None
     """The figure's file content in png, svg or pdf, its provenance inside
     (ssdlab/app/chartprovenance.py); repeatable byte for byte unless timestamp."""
     fig = figure(data, width, title)
-    chart = _panels(data)[0].chart.name
+    chart = panels_of(data)[0].chart.name
     return save(fig, fmt, PNG_DPI, PRINT_STYLE, full_provenance(chart, provenance), timestamp)
 
 
 def _columns(data) -> dict[str, np.ndarray]:
     """The CSV's columns; a faceted plot: long format, a first column naming the panel."""
     if not isinstance(data, Facets):
-        return _overlay(data).columns()
+        return overlay_of(data).columns()
     parts = [t.columns() for t in data.tables]
     out = {FACET_COLUMN: np.concatenate([np.full(t.x.size, f"{data.name} = {v}", dtype=object)
                                          for v, t in zip(data.values, data.tables,
@@ -633,7 +448,7 @@ def sidecar(data, provenance: dict | None) -> dict:
     """What reproduces the data: the chart, the scenario or settings and seed, the version
     and source revision; runs overlaid: each run's label, role, rows and what reproduces
     it; a mean over seeds: what its error bars and n, sd, min, max columns are."""
-    panels = _panels(data)
+    panels = panels_of(data)
     overlay = panels[0]
     table = overlay.runs[0].table
     x_axis, y_axis = overlay.chart.axes(overlay.timed)

@@ -322,7 +322,7 @@ def plot_tables(records: list[dict], x: str, y: str, by: str | None = None,
     chart = Chart("plot", "", title[:1].upper() + title[1:], "",
                   Axis(_name(rows, x), UNITS.get(x, ""), x),
                   Axis(_name(rows, y), UNITS.get(y, ""), y), tuple(lines), source="sweep")
-    caveat = failed_caveat(records, on_axes)
+    caveat = failed_caveat(records, [n for n in (by, facet, x) if n])
     tables = []
     for fv in facet_values:
         groups = {line.key: {} for line in lines}
