@@ -7,7 +7,7 @@ engine default. No Qt here."""
 from __future__ import annotations
 
 import json
-from dataclasses import fields
+from dataclasses import MISSING, fields
 
 from ssdlab.model.flash.geometry import FtlConfig, Geometry
 
@@ -35,5 +35,5 @@ def point_settings(records: list[dict]) -> dict:
         named = {k for p in points for k in p}
         out["engine"] = {f.name: f.default for cls in (Geometry, FtlConfig)
                          for f in fields(cls) if f.name not in named
-                         and not callable(f.default) and f.init}
+                         and f.default is not MISSING and f.init}
     return out
