@@ -123,6 +123,15 @@ def test_every_text_is_at_least_7_pt_at_8_5_cm_and_inside_the_page(case):
     assert SMALL_PT * SCALE >= 7.0
 
 
+def test_the_width_option_says_the_type_sizes_figures_have():
+    from ssdlab.app.chartexport import TYPE_PT
+    from ssdlab.app.cli.main import build_parser
+
+    text = " ".join(build_parser()._subparsers._group_actions[0].choices["plot"]
+                    .format_help().split())
+    assert f"type is {TYPE_PT[0]:g} to {TYPE_PT[1]:g} pt" in text
+
+
 def test_a_long_plot_title_is_broken_not_cut():
     recs = [{"status": "ok", "point": {"gc": gc, "hot_write_fraction": h, "seed": 1},
              "result": {"wa": 2 + h}} for gc in ("greedy", "fifo") for h in (0.5, 0.9)]
@@ -171,3 +180,13 @@ def test_svg_names_a_generic_font_after_dejavu_sans():
     svg = render(chart_table("wa", _series(), timed=False, theory=2.4), "svg").decode()
     families = set(re.findall(r"font-family: ?([^;\"]+)", svg))
     assert families == {"'DejaVu Sans', sans-serif"}
+
+
+def test_coinciding_series_are_listed_with_their_shared_words_once():
+    from ssdlab.app.chartnotes import _listed
+
+    assert _listed(("16 pages per block", "64 pages per block", "256 pages per block")) \
+        == "16, 64 and 256 pages per block"
+    assert _listed(("greedy, uniform", "greedy, hot/cold")) == "greedy, uniform and hot/cold"
+    assert _listed(("greedy, hot/cold", "cost-benefit, hot/cold")) == \
+        "greedy, hot/cold and cost-benefit, hot/cold"

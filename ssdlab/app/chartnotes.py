@@ -153,7 +153,7 @@ def _listed(names: tuple[str, ...]) -> str:
     tail = os.path.commonprefix([n[::-1] for n in names])[::-1]
     tail = tail[tail.find(" "):] if " " in tail else ""
     cores = [n[len(head):len(n) - len(tail)] for n in names]
-    if not all(cores):
+    if not all(cores) or any(c.endswith(",") for c in cores):  # "greedy, and cost-benefit,"
         return _and(names)
     return head + _and(cores) + tail
 

@@ -38,7 +38,9 @@ def add_options(p: argparse.ArgumentParser, what: str) -> None:
                    help="file format, or several separated by commas: png, svg, pdf, csv "
                    "(default: from -o's extension)")
     p.add_argument("--width", choices=("single", "double"), default="single",
-                   help="column width: single (3.5 in, default) or double (7 in)")
+                   help="column width: single (3.5 in, default) or double (7 in); type is "
+                   "7.5 to 10 pt, so nothing prints under 7 pt with a single column scaled "
+                   "to 8.5 cm")
     p.add_argument("-o", "--output", required=True, metavar="FILE|DIR",
                    help=f"the file to write (CSV also writes FILE's name with .json); with "
                    f"{what} or several formats, a folder for CHART.FORMAT files")
