@@ -41,7 +41,10 @@ def test_window_and_command_line_export_the_same_csv_and_sidecar(bench, until, t
     assert done.returncode == 0, done.stderr
     assert window.read_text() == cli.read_text()
     sides = [json.loads(p.with_suffix(".json").read_text()) for p in (window, cli)]
+    # the command line says too the command that made the file, run in its folder
+    assert sides[1].pop("command")[:2] == ["ssdlab", "chart"] and sides[1].pop("run_in")
     assert sides[0] == sides[1]
+    assert sides[0]["drive"]["victim_order"] and sides[0]["drive"]["gc_frontier"]
     # the project's own file, named from the project: no absolute path in a figure
     assert sides[0]["scenario"]["file"] == f"ssdlab/assets/scenarios/{name}.toml"
     assert len(sides[0]["scenario"]["steps"]) == steps

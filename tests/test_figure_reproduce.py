@@ -77,6 +77,7 @@ def test_a_figure_is_made_again_from_the_command_in_its_own_metadata(tmp_path, m
         assert got["engine"]["victim_order"] == "oldest"
         assert got["sweep_results"]["file"] == "../../sweep.jsonl"  # from the figure's folder
         assert got["command"][:3] == ["ssdlab", kind, "../../sweep.jsonl"]
+    assert side["y"]["definition"].startswith("write amplification: what the flash")
     for path in out.iterdir():  # no absolute path: not the test's folder, nor a home
         text = path.read_bytes()
         assert str(tmp_path).encode() not in text and os.path.expanduser("~").encode() \

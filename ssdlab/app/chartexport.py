@@ -50,6 +50,7 @@ from ssdlab.app.chartprovenance import provenance as full_provenance
 from ssdlab.app.chartprovenance import save
 from ssdlab.app.chartstyle import colour, headroom, line_style, thousands, whole_ticks
 from ssdlab.app.palette import PRINT_PAGE
+from ssdlab.model.lab.charts import define
 from ssdlab.model.lab.overlay import RUN_COLUMN, Overlay
 from ssdlab.model.lab.plottable import Facets
 from ssdlab.model.provenance import version  # noqa: F401 (ssdlab/app/blockmapexport.py reads it here)
@@ -455,7 +456,7 @@ def sidecar(data, provenance: dict | None) -> dict:
     out = {"chart": overlay.chart.name, "title": overlay.chart.title,
            **full_provenance(overlay.chart.name, None), "timed": overlay.timed,
            "x": {"column": x_axis.column, "label": x_axis.title},
-           "y": {"label": y_axis.title},
+           "y": {"label": y_axis.title, **define(y_axis.column)},
            # one run: the table's columns, as before (the CSV adds the steps' names)
            "columns": list(_columns(data) if overlay.overlaid or len(panels) > 1
                            else table.columns())}

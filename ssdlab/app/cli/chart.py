@@ -63,18 +63,13 @@ def _charts(args: argparse.Namespace) -> tuple[str, list[str]]:
     return kind, list(RUN_CHARTS) if args.chart == "all" else [args.chart]
 
 
-def _provenance(path: str, scenario, series, base: str, drive) -> dict:
-    """What reproduces the figure: the scenario file (path, hash, steps), its seeds and the
-    series' sampling, as the window's export says it (ssdlab/model/lab/provenance.py), and
-    every setting of the drive the scenario built."""
-    from ssdlab.model.lab.provenance import (
-        drive_settings,
-        scenario_provenance,
-        series_provenance,
-    )
+def _provenance(path: str, scenario, series, base: str) -> dict:
+    """What reproduces the figure: the scenario file (path, hash, steps), its seeds, the
+    drive's settings and the series' sampling, as the window's export says it
+    (ssdlab/model/lab/provenance.py)."""
+    from ssdlab.model.lab.provenance import scenario_provenance, series_provenance
 
-    return (scenario_provenance(path, scenario, base) | series_provenance(series)
-            | {"drive": drive_settings(drive)})
+    return scenario_provenance(path, scenario, base) | series_provenance(series)
 
 
 def _command(args: argparse.Namespace, files) -> dict:
@@ -173,8 +168,8 @@ def main(args: argparse.Namespace) -> int:
                              mapping=machine.drive.config.mapping)
               for c in charts}
     return _finish(args, files, tables,
-                   _provenance(args.scenario, scenario, series, folder_of(files),
-                               machine.drive) | _command(args, files))
+                   _provenance(args.scenario, scenario, series, folder_of(files))
+                   | _command(args, files))
 
 
 def _sweep(args: argparse.Namespace, charts: list[str]) -> int:

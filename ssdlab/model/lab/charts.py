@@ -154,6 +154,16 @@ CHARTS: dict[str, Chart] = {c.name: c for c in (
 )}
 RUN_CHARTS = tuple(name for name, c in CHARTS.items() if c.source == "run")
 
+# What a figure's measure means, for its caption (the sidecar's "y"): by the y column
+DEFINITIONS = {"wa": "write amplification: what the flash (NAND) programs per unit the host "
+                     "writes; above 1 when garbage collection copies valid pages, below 1 "
+                     "when the drive compresses the data"}
+
+
+def define(column: str) -> dict:
+    """{"definition": ...} for a y column with one, else {}."""
+    return {"definition": DEFINITIONS[column]} if column in DEFINITIONS else {}
+
 
 @dataclass(frozen=True)
 class Table:

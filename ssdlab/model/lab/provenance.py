@@ -15,7 +15,7 @@ from dataclasses import asdict, fields
 
 from ssdlab.model.inputfile import open_input
 
-from .scenario import Scenario
+from .scenario import Scenario, drive_parts
 from .series import Series
 
 
@@ -48,8 +48,13 @@ def shown_path(path: str, base: str | None = None) -> str:
 def drive_settings(drive) -> dict:
     """Every setting of a built drive (ssdlab/model/flash): its geometry and FTL config,
     gc_frontier and victim_order included, so no engine default goes unsaid."""
+    return part_settings(drive.geometry, drive.config)
+
+
+def part_settings(*parts) -> dict:
+    """The fields of a Geometry and an FtlConfig, as one dict."""
     out = {}
-    for part in (drive.geometry, drive.config):
+    for part in parts:
         out.update({f.name: getattr(part, f.name) for f in fields(part)})
     return json_safe(out)
 
@@ -66,14 +71,14 @@ def json_safe(value):
 
 
 def scenario_provenance(path: str, scenario: Scenario, base: str | None = None) -> dict:
-    """The scenario file (named as shown_path names it from `base`) and the seeds its
-    steps draw with."""
+    """The scenario file (named as shown_path names it from `base`), the seeds its steps
+    draw with, and every setting of the drive it builds."""
     seeds = {f"steps[{i}]": step.args["seed"] for i, step in enumerate(scenario.steps)
              if "seed" in step.args}
     return {"scenario": {"file": shown_path(path, base), "sha256": file_sha256(path),
                          "name": scenario.name,
                          "steps": [{"do": st.do, **st.args} for st in scenario.steps]},
-            "seed": seeds or None}
+            "drive": part_settings(*drive_parts(scenario)), "seed": seeds or None}
 
 
 def series_provenance(series: Series) -> dict:
