@@ -69,7 +69,7 @@ class Facets:
 def value_text(field: str, value) -> str:
     """A point field's value as a legend says it: "256 pages per block", "7 % spare",
     "FIFO"; a field without words of its own: "field value"."""
-    if field == "gc" and value in POLICY_NAMES:
+    if field == "gc" and isinstance(value, str) and value in POLICY_NAMES:
         return POLICY_NAMES[value]
     number = _number(value)
     if field in PERCENT_WORDS and number is not None:
