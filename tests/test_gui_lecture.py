@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from ssdlab.app.gui.appearance import theme
-from ssdlab.app.gui.frame import exportdialog, runfiles, shortcuts, statusline
+from ssdlab.app.gui.frame import exportall, exportdialog, runfiles, shortcuts, statusline
 
 
 def luminance(colour: str) -> float:
@@ -126,10 +126,11 @@ def test_every_key_of_the_table_works_in_presentation_mode(qtbot, until, bench, 
         key(text)
         assert bench.speed.currentData() == speed
     bench.request(workload="random", amount=1.5)  # slow: it runs while the keys act
-    for text in ("Ctrl+Return", "Ctrl+Enter"):
-        before = bench.segments
-        key(text)
-        until(lambda b=before: bench.segments > b and bench.is_running())
+    before = bench.segments
+    key("Ctrl+Return")
+    until(lambda: bench.segments > before and bench.is_running())
+    key("Ctrl+Enter")  # Run on a running drive: it runs on, never from the start again
+    assert bench.segments == before + 1 and bench.is_running()
     key("Space")
     until(lambda: not bench.is_running())
     for text in ("Right", "."):
@@ -195,6 +196,11 @@ def test_every_key_of_the_table_works_in_presentation_mode(qtbot, until, bench, 
     for d in top_level(exportdialog.ExportDialog):
         d.close()
     back_to(bench, until)
+    key("Ctrl+Shift+E")
+    until(lambda: bool(top_level(exportall.ExportAllDialog)))
+    for d in top_level(exportall.ExportAllDialog):
+        d.close()
+    back_to(bench, until)
     for text in ("Ctrl+O", "Ctrl+S", "Ctrl+Shift+O", "Ctrl+Shift+S"):
         key(text)
     assert len(asked) == 4
@@ -210,6 +216,8 @@ def test_every_key_of_the_table_works_in_presentation_mode(qtbot, until, bench, 
     until(lambda: not bench.controls_scroll.isVisible())
     key("F9")
     until(lambda: bench.controls_scroll.isVisible())
+    key("F7")  # a lesson's drive or results (test_gui_lessonstage.py); here both show
+    until(lambda: "nothing to flip" in bench.status_message.message())
     for text in ("F6", "Shift+F6"):  # part to part (test_gui_partkeys.py has the order)
         before = QApplication.focusWidget()
         key(text)

@@ -91,7 +91,7 @@ class DriveView(QObject):
         return False
 
     def stack(self, under: bool) -> None:
-        """The tally under the map (under) or beside it (frame/tallyfit.py decides)."""
+        """The tally under the map (under) or beside it (frame/layoutpolicy.py decides)."""
         row = self._row
         row.setDirection(QBoxLayout.Direction.TopToBottom if under
                          else QBoxLayout.Direction.LeftToRight)

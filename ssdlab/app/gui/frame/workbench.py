@@ -28,16 +28,18 @@ from ..run import preparing
 from ..settings.scenariofiles import profile_settings
 from ..settings.session import DRIVE_FIELDS, Settings
 from . import (
+    arranger,
     buttonbar,
     compare,
     dockedlessons,
+    exportall,
     exportdialog,
-    reffit,
     runfiles,
     shortcuts,
     speech,
     statusline,
     themefit,
+    timekeys,
 )
 from .windowlayout import WindowLayout
 from .workloads import Workloads
@@ -47,8 +49,10 @@ CHART_PERIOD_S = 0.25  # chart redraws while running flat out
 
 
 def ask(parent: QWidget, text: str) -> bool:
-    """Yes/No question; the workbench calls it through self.confirm so tests can answer."""
-    answer = QMessageBox.question(parent, WINDOW_TITLE, text)
+    """Yes/No question; the workbench calls it through self.confirm so tests can answer.
+    No, the answer that keeps what there is, is the default: a stray Return loses nothing."""
+    answer = QMessageBox.question(parent, WINDOW_TITLE, text,
+                                  defaultButton=QMessageBox.StandardButton.No)
     return answer == QMessageBox.StandardButton.Yes
 
 
@@ -79,7 +83,8 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
             self._prepare_engine()
         self._apply_theme()
         self.settings_changed(self.views[0], self.views[0].settings, True)
-        self._fit_to_screen(1280, 860)
+        self.resize(*arranger.opening_size(self))
+        self.arranger.update()
         self.presentation.tell = lambda text: statusline.say(self, text)
         if self.presentation.prefs_problem:  # a bad preferences file: said, never raised
             statusline.say(self, self.presentation.prefs_problem)
@@ -130,14 +135,6 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
     legend = property(lambda self: self.views[0].legend)
     frame_times = property(lambda self: self.views[0].frame_times)
     run_status = property(lambda self: self.views[0].run_status)
-
-    def _fit_to_screen(self, width: int, height: int) -> None:
-        """Open at the preferred size, or smaller when the screen is smaller."""
-        screen = self.screen()
-        if screen is not None:
-            room = screen.availableGeometry()
-            width, height = min(width, room.width()), min(height, room.height())
-        self.resize(width, height)
 
     def add_view(self, v: DriveView) -> None:
         """A drive view joins the frame (A at start, B in compare mode)."""
@@ -228,8 +225,7 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
 
     @Slot()
     def run_workload(self) -> None:
-        if self._send_workload():
-            self.play_button.setText("Pause")
+        timekeys.run(self)  # a running drive runs on (timekeys.py says why)
 
     @Slot()
     def fstrim_now(self) -> None:
@@ -244,44 +240,40 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
 
     @Slot()
     def toggle_play(self) -> None:
-        if self.is_running():
-            self.send_all("pause")
-            self.play_button.setText("Play")
-        elif any(v.snapshot is not None and v.snapshot.segment for v in self.views):
-            self.send_all("play")
-            self.play_button.setText("Pause")
-        else:
-            self.run_workload()
+        timekeys.toggle_play(self)
 
     @Slot()
     def step(self) -> None:
-        snap = self.snapshot
-        if snap is None or not snap.segment:
-            if not self._send_workload():
-                return
-            self.send_all("pause")
-        self.send_all("step")
-        self.play_button.setText("Play")
+        timekeys.step(self)
 
     @Slot()
     def step_gc(self) -> None:
         """One garbage collection now (the run pauses)."""
-        self.send_all("gc")
-        self.play_button.setText("Play")
+        timekeys.step_gc(self)
+
+    def ask_reset_drive(self) -> None:
+        """Ctrl+R, Reset drive: asks first when a run would be lost (timekeys.py)."""
+        timekeys.ask_reset_drive(self)
+
+    def ask_reset_all(self) -> None:
+        timekeys.ask_reset_all(self)
 
     @Slot()
     def reset_drive(self) -> None:
+        """The drive erased at once; the settings and breakpoints stay."""
         self.segments = 0
         self.send_all("reset")
         self.play_button.setText("Play")
+        timekeys.after_reset_drive(self)
 
     @Slot()
     def reset_all(self) -> None:
-        """Back to the start-up state, even mid-run, without asking."""
+        """Back to the start-up state, even mid-run, without asking (ask_reset_all asks)."""
         self.send_all("pause")
         if compare.comparing(self):
             self.set_compare(False)
         self.references = []
+        timekeys.after_reset_all(self)  # no breakpoints, as at start-up
         defaults = Settings()
         a = self.views[0]
         a.session.settings = defaults
@@ -425,6 +417,9 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
     def export_dialog(self) -> None:
         exportdialog.open_dialog(self)
 
+    def export_all_dialog(self) -> None:
+        exportall.open_dialog(self)
+
     def toggle_presentation(self, on: bool) -> None:
         self.presentation.set_on(on)
         if on and not self.in_lesson:
@@ -437,13 +432,8 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
 
     def _presentation_changed(self) -> None:
         """The View menu's check marks follow the state, however it changed."""
-        statusline.fit(self)
         buttonbar.follow_presentation(self)
-        if self.presentation.on != self.__dict__.get("_presenting", False):
-            self._presenting = self.presentation.on  # turned on: a kept reference may not fit
-            reffit.make_room(self)
-        else:
-            reffit.panel_changed(self)
+        self.arranger.update()  # the type or the panel changed
         for slot, on in (("toggle_presentation", self.presentation.on),
                          ("toggle_panel", self.presentation.panel_shown())):
             action = self.actions_by_slot[slot]
@@ -455,14 +445,14 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         themefit.apply_theme(self)
 
     def _share_split(self) -> None:
-        themefit.share_split(self)
+        arranger.share_split(self)
+
+    def flip_stage(self) -> None:
+        """F7: a lesson's drive or its results, whichever is hidden (a short screen)."""
+        self.arranger.flip()
 
     def _fit_panel(self) -> None:
         themefit.fit_panel(self)
-
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt name
-        super().resizeEvent(event)
-        self._fit_panel()
 
     # --- lessons (ssdlab/app/gui/frame/dockedlessons.py) ------------------------------------------
 
