@@ -17,10 +17,10 @@ def _policies(values: dict[str, float]) -> list[dict]:
 
 def test_points_at_categories_are_not_joined_and_equal_values_stay_visible():
     table = plot_tables(_policies({"page": 2.0, "block": 2.0}), x="gc", y="wa", by="mapping")
-    assert table.labels == ("fifo", "greedy")
+    assert table.labels == ("FIFO", "greedy")
     ax = figure(table).axes[0]
-    measured = [ln for ln in ax.get_lines() if ln.get_label() in ("mapping = block",
-                                                                  "mapping = page")]
+    measured = [ln for ln in ax.get_lines() if ln.get_label() in ("block-mapped",
+                                                                  "page-mapped")]
     assert len(measured) == 2
     for ln in measured:
         assert ln.get_linestyle() in ("None", "none", "")  # points only
@@ -46,4 +46,5 @@ def test_a_plot_names_its_axes_in_plain_words():
     table = plot_tables(recs, x="hot_write_fraction", y="wa", by="gc")
     assert table.chart.x.label == "hot share of writes"
     assert table.chart.y.label == "write amplification"
-    assert table.chart.title == "write amplification against hot share of writes"
+    assert table.chart.title == "Write amplification against hot share of writes"
+    assert table.chart.y.title == "write amplification (NAND/host)"  # what WA measures

@@ -50,8 +50,8 @@ def _three_policies() -> list[dict]:
 def test_greedy_fifo_and_random_d_differ_in_marker_and_dash_not_only_colour():
     ax = figure(sweep_table("wa-vs-spare", _three_policies())).axes[0]
     lines = {ln.get_label(): ln for ln in ax.get_lines()}
-    measured = [lines[f"{p} (simulated)"] for p in ("greedy", "fifo", "random-d")]
-    models = [lines[f"{p} (analytic)"] for p in ("greedy", "fifo", "random-d")]
+    measured = [lines[f"{p} (simulated)"] for p in ("greedy", "FIFO", "random-d")]
+    models = [lines[f"{p} (analytic)"] for p in ("greedy", "FIFO", "random-d")]
     assert len({ln.get_marker() for ln in measured}) == 3
     assert len({_dash(ln) for ln in models}) == 3  # each model its own dash
     for m in models:  # analytic: dashed (on-lengths above a dot), over the measured points
@@ -119,7 +119,9 @@ def test_steps_bars_labels_do_not_collide_at_single_column_width():
         ("fill_free_and_delete", 5438.0, 8155.0), ("idle", 0.0, 0.0))]
     fig = figure(chart_table("steps", _series(), timed=False, steps=steps), "single")
     boxes = _boxes(fig)
-    assert {"restore_image", "fill_free_and_delete", "10,961"} <= {t for t, _ in boxes}
+    # steps in words, the sync named by what it flushes
+    assert {"restore image", "fill free and delete", "sync after write dd.bin",
+            "4,465 / 10,961"} <= {t for t, _ in boxes}
     for i, (a, ba) in enumerate(boxes):
         for b, bb in boxes[i + 1:]:
             assert not ba.overlaps(bb) or ba.width * bb.width == 0, (a, b)

@@ -44,9 +44,13 @@ def test_window_and_command_line_export_the_same_csv_and_sidecar(bench, until, t
     # window wrote the greedy random-rewrite model's 2.01 above a measured 0.30)
     assert "wa_analytic" not in window.read_text().splitlines()[0]
     sides = [json.loads(p.with_suffix(".json").read_text()) for p in (window, cli)]
+    # the command line says too the command that made the file, run in its folder
+    assert sides[1].pop("command")[:2] == ["ssdlab", "chart"] and sides[1].pop("run_in")
     assert sides[0] == sides[1]
     assert "analytic" not in sides[0]
-    assert sides[0]["scenario"]["file"] == str(scenario)
+    assert sides[0]["drive"]["victim_order"] and sides[0]["drive"]["gc_frontier"]
+    # the project's own file, named from the project: no absolute path in a figure
+    assert sides[0]["scenario"]["file"] == f"ssdlab/assets/scenarios/{name}.toml"
     assert len(sides[0]["scenario"]["steps"]) == steps
     if chart in ("wa", "throughput", "free"):
         rows = window.read_text().splitlines()[1:]

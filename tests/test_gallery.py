@@ -79,6 +79,26 @@ def test_every_figure_is_written_whole_with_its_sidecar_and_index(gallery):
     assert (gallery / "wa-vs-spare.pdf").read_bytes().startswith(b"%PDF")
 
 
+def test_every_figure_says_how_to_make_it_again_without_an_absolute_path(gallery):
+    for fig in FIGURES:
+        side = json.loads((gallery / f"{fig.name}.json").read_text())
+        assert side["command"] == ["ssdlab", "figures", "-o", ".", "--only", fig.name,
+                                   "--small"]
+        scenario = side.get("scenario")
+        if scenario:  # a shipped scenario: its project path, its hash, the drives it built
+            assert scenario["file"].startswith("ssdlab/assets/scenarios/")
+            assert len(scenario["sha256"]) == 64 and scenario["drives"]
+            assert all("victim_order" in d for d in scenario["drives"].values())
+        if "points" in side:  # a sweep: the engine's values no point names
+            assert side["engine"]["gc_frontier"] and side["engine"]["victim_order"]
+        for ext in ("pdf", "png", "svg", "json"):
+            data = (gallery / f"{fig.name}.{ext}").read_bytes()
+            assert b"sha256 ?" not in data, (fig.name, ext)
+            assert str(ROOT).encode() not in data and str(gallery).encode() not in data
+        svg = (gallery / f"{fig.name}.svg").read_text()
+        assert "font-family: 'DejaVu Sans', sans-serif" in svg
+
+
 def test_wa_falls_as_spare_grows_greedy_is_lowest_and_the_models_agree(gallery):
     c = _columns(gallery / "wa-vs-spare.csv")
     assert c["spare_pct"] == sorted(c["spare_pct"])

@@ -3,7 +3,8 @@ one path per series), PDF (TrueType fonts embedded, no Type 3) and CSV with a JS
 
 Rendered with matplotlib on the headless Agg canvas, from the same chart description and
 table the window draws (ssdlab/model/lab/charts.py), in a print profile: white page, Okabe-Ito
-series colours, DejaVu Sans at 9 pt, analytic curves dashed, units in parentheses. Every
+series colours, DejaVu Sans from 7.5 to 10 pt (TYPE_PT: at least 7 pt even when a single
+column figure is scaled down to 8.5 cm), analytic curves dashed, units in parentheses. Every
 file is written to a temporary name and renamed (ssdlab/app/atomicfile.py), so a failed export
 leaves an existing file as it was. Used by the window and by `ssdlab chart` alike.
 
@@ -31,11 +32,25 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from ssdlab.app.atomicfile import OutputFileError, check_writable, write_together
+from ssdlab.app.chartnotes import (
+    SMALL_PT,
+    bar_value,
+    drawn_lines,
+    fewer_runs,
+    fit_titles,
+    legend_entries,
+    legend_heading,
+    log_axis,
+    overlay_of,
+    panels_of,
+    shown_labels,
+    wrapped,
+)
 from ssdlab.app.chartprovenance import provenance as full_provenance
 from ssdlab.app.chartprovenance import save
 from ssdlab.app.chartstyle import colour, headroom, line_style, thousands, whole_ticks
 from ssdlab.app.palette import PRINT_PAGE
-from ssdlab.model.lab.charts import Table, histogram_outline
+from ssdlab.model.lab.charts import define
 from ssdlab.model.lab.overlay import RUN_COLUMN, Overlay
 from ssdlab.model.lab.plottable import Facets
 from ssdlab.model.provenance import version  # noqa: F401 (ssdlab/app/blockmapexport.py reads it here)
@@ -47,10 +62,14 @@ PNG_DPI = 300
 WIDTHS_IN = {"single": 3.5, "double": 7.0}  # journal column widths, inches
 HEIGHT_RATIO = {"single": 0.75, "double": 0.42}
 FONT_PT = 9.0
+TYPE_PT = (SMALL_PT, FONT_PT + 1)  # the smallest and largest type in a figure, in pt
 DODGE = 0.12  # categories sit 1 apart: the offset between series drawn side by side in one
 
 PRINT_STYLE = {
-    "font.family": "DejaVu Sans",  # installed everywhere SSD Lab is (setup.sh)
+    # installed everywhere SSD Lab is (setup.sh); an SVG names sans-serif after it, so a
+    # browser without DejaVu still draws a sans-serif face, never its default serif
+    "font.family": ["DejaVu Sans", "sans-serif"],
+    "font.sans-serif": ["DejaVu Sans"],
     "font.size": FONT_PT,
     "axes.titlesize": FONT_PT + 1,
     "axes.labelsize": FONT_PT,
@@ -173,40 +192,8 @@ LEGEND_ROW_IN = 0.17  # a legend row's height at the legend's 8 pt, inches
 LEGEND_CHAR_IN = 0.062
 LEGEND_SAMPLE_IN = 0.55  # the line sample and the gaps around an entry, inches
 LEGEND_INSIDE_MAX = 3  # more entries than this go under the plot, off the data
-BAR_ROW_IN = 0.2  # the steps chart: height per step, inches
-
-
-def _overlay(data: Table | Overlay) -> Overlay:
-    return data if isinstance(data, Overlay) else Overlay.of(data)
-
-
-def _panels(data) -> list[Overlay]:
-    """The panels a figure draws: one chart or overlay, or one per facet of a plot."""
-    if isinstance(data, Facets):
-        return [_overlay(d) for d in data.tables]
-    return [_overlay(data)]
-
-
-def _lines(overlay: Overlay) -> list[tuple]:
-    """(run, line, legend text, x, y, (low, high) or None) of each line with points."""
-    chart = overlay.chart
-    out = []
-    for run, line, label in overlay.drawn():
-        x, y = run.table.x, run.table.ys[line.key]
-        stats = run.table.stats.get(line.key)
-        bars = (stats["min"], stats["max"]) if stats and np.nanmax(stats["n"], initial=0) > 1 \
-            else None
-        if chart.histogram:
-            x, y = histogram_outline(y)
-        ok = np.isfinite(x) & np.isfinite(y)
-        if ok.any():  # else nothing to show (no analytic model here): no line, no legend entry
-            out.append((run, line, label, x[ok], y[ok],
-                        (bars[0][ok], bars[1][ok]) if bars else None))
-    return out
-
-
-def _legend_entries(panels: list[Overlay]) -> int:
-    return max(len(_lines(p)) for p in panels)
+BAR_ROW_IN = 0.135  # the steps chart, runs overlaid: height per bar, inches (its 7.5 pt value)
+STEP_ROW_IN = 0.19  # one run: height per step, its bars sharing one label
 
 
 def figure(data, width: str = "single", title: bool = True):
@@ -214,25 +201,29 @@ def figure(data, width: str = "single", title: bool = True):
     draws them (ssdlab/model/lab/overlay.py), or of a plot's facets side by side (a list of
     tables), in the print profile (not attached to pyplot). title: False leaves the title
     to the caption."""
-    panels = _panels(data)
+    panels = panels_of(data)
     first = panels[0]
     w = WIDTHS_IN[width]
     h = w * HEIGHT_RATIO[width]
-    if first.chart.levels:  # a bar's height for each run's series at each step
-        bars = len(first.drawn()) * len(first.step_labels())
-        h = max(h, 0.9 + BAR_ROW_IN * bars)
-    entries = _legend_entries(panels)
-    below = first.overlaid or entries > LEGEND_INSIDE_MAX or len(panels) > 1
+    if first.chart.levels:  # a bar's height for each run's series at each step, or one
+        # label's height a step when the step's values share one label (one run)
+        steps = len(first.step_labels())
+        h = max(h, 1.1 + (BAR_ROW_IN * len(first.drawn()) * steps if first.overlaid
+                          else STEP_ROW_IN * steps))
+    entries = legend_entries(panels)
+    heading = legend_heading(panels, width)
+    below = (first.overlaid or entries > LEGEND_INSIDE_MAX or len(panels) > 1
+             or heading.count("\n") > 0)
     # as many columns as the longest label leaves room for (8 pt DejaVu: ~0.062 in a
     # character, plus the line sample), so no entry runs off the page
-    longest = max((len(label) for p in panels for _, _, label, *_ in _lines(p)), default=0)
+    longest = max((len(label) for p in panels for _, _, label, *_ in drawn_lines(p)), default=0)
     fit = int(w // (longest * LEGEND_CHAR_IN + LEGEND_SAMPLE_IN)) if longest else 1
     columns = max(1, min(LEGEND_COLUMNS[width], fit))
-    if any(_paired(p, _lines(p)) for p in panels):
+    if any(_paired(p, drawn_lines(p)) for p in panels):
         columns = min(columns, 2)  # measured beside its model, row by row
     if below:  # the legend under the plot gets height of its own
-        h += -(-entries // columns) * LEGEND_ROW_IN + (0.15 if first.runs[0].table.spread
-                                                       else 0)
+        h += (-(-entries // columns) + (heading.count("\n") + 1 if heading else 0)) \
+            * LEGEND_ROW_IN
     with matplotlib.rc_context(PRINT_STYLE):
         fig = Figure(figsize=(w, h), layout="constrained")
         axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
@@ -240,13 +231,13 @@ def figure(data, width: str = "single", title: bool = True):
         facets = data if isinstance(data, Facets) else None
         for i, (ax, overlay) in enumerate(zip(axes, panels, strict=True)):
             # facets: the plot's title over all panels, each panel titled by its value
-            name = (f"{facets.name} = {facets.values[i]}" if facets else
-                    overlay.chart.title if title else "")
+            name = (facets.panel_title(i) if facets else
+                    wrapped(overlay.chart.title, width) if title else "")
             got = _draw(ax, overlay, name, highs, first_panel=i == 0)
             handles = handles or got
         if first.chart.log_y:  # seconds from a tenth to a thousand, each readable
             for ax in axes:
-                ax.set_yscale("log")
+                log_axis(ax, highs)
         elif not first.chart.levels:  # the y axis they share
             whole_ticks(axes[0], False, first.chart.axes(first.timed)[1].whole)
             headroom(axes[0], highs, min(0.0, *(_finite_min(p) for p in panels)))
@@ -258,12 +249,14 @@ def figure(data, width: str = "single", title: bool = True):
                          fontsize=FONT_PT - 1,
                          bbox={"facecolor": PRINT_PAGE["background"], "edgecolor": "none"})
         if facets and title:
-            fig.suptitle(first.chart.title, fontsize=FONT_PT + 1)
-        spread = first.runs[0].table.spread
+            fig.suptitle(wrapped(first.chart.title, width), fontsize=FONT_PT + 1)
+        spread = heading
         if first.chart.levels and handles:
+            names = " / ".join(t for _, _, t in first.drawn())
             fig.legend(handles=[h for _, h in handles], loc="outside lower center",
                        frameon=False, ncols=len(handles) if not first.overlaid else
-                       len(first.chart.lines))
+                       len(first.chart.lines), title_fontsize=FONT_PT - 1,
+                       title=None if first.overlaid else f"values: {names}")
         elif handles and (below or len(handles) > 1 or spread):  # spread: say what bars are
             ordered = [h for _, h in sorted(handles, key=lambda p: p[0])]
             if below:
@@ -274,6 +267,7 @@ def figure(data, width: str = "single", title: bool = True):
                 axes[0].legend(handles=ordered, frameon=False, title=spread or None,
                                title_fontsize=FONT_PT - 1)
         fig.canvas.draw()  # fonts and layout resolved inside the style's context
+        fit_titles(fig, axes)
     return fig
 
 
@@ -295,9 +289,9 @@ def _draw(ax, overlay: Overlay, title: str, highs: list, first_panel: bool = Tru
     refs = [r.key for r in overlay.runs if r.role == "ref"]
     place = {id(r): i for i, r in enumerate(overlay.runs)}
     shown = []
-    lines = _lines(overlay)
+    lines = drawn_lines(overlay)
     paired = _paired(overlay, lines)
-    labels = overlay.step_labels()
+    labels = shown_labels(overlay)
     # at named categories, the measured series sit side by side within each category (where
     # in its slot a point sits means nothing), so equal values do not hide one another
     points = [n for n, entry in enumerate(lines) if not entry[1].dashed] if labels else []
@@ -321,9 +315,13 @@ def _draw(ax, overlay: Overlay, title: str, highs: list, first_panel: bool = Tru
         highs.append(y)
         if bars is not None:
             # mean minus min may round to -1e-16: never a negative bar
+            # over the points (a bar shorter than a marker would hide under it), under
+            # the analytic curves
             ax.errorbar(x, y, yerr=np.maximum(0.0, (y - bars[0], bars[1] - y)), fmt="none",
-                        ecolor=style["color"], elinewidth=0.7, capsize=2, zorder=1.5)
+                        ecolor=style["color"], elinewidth=0.8, capsize=2.5, capthick=0.8,
+                        zorder=2.5)
             highs.append(bars[1])
+            fewer_runs(ax, x, y, bars[2])
         # legend: measured entries first, then the models (in two columns, side by side)
         shown.append(((place[id(run)], line.dashed and bool(paired), n), artist))
     if labels:
@@ -352,7 +350,7 @@ def _bars(ax, overlay: Overlay) -> list:
     references faded), as their lines do elsewhere."""
     chart = overlay.chart
     _, y_axis = chart.axes(overlay.timed)
-    labels = overlay.step_labels()
+    labels = shown_labels(overlay)
     n = len(labels)
     ax.set_xlabel(y_axis.title)
     ax.grid(True, axis="x", linewidth=0.5)
@@ -362,7 +360,7 @@ def _bars(ax, overlay: Overlay) -> list:
     order = sorted(((r, ln, text) for r, ln, text in overlay.drawn()),
                    key=lambda d: (overlay.runs.index(d[0]), chart.lines.index(d[1])))
     height = 0.84 / max(1, len(order))
-    shown, top = [], 0.0
+    shown, top, values = [], 0.0, []
     hatches = ("", "////", "xx", "..")
     edges = {"main": "solid", "second": "dashed", "ref": "dotted"}
     for k, (run, line, text) in enumerate(order):
@@ -378,16 +376,25 @@ def _bars(ax, overlay: Overlay) -> list:
         prefix = f"series-{run.key}-{line.key}" if run.key else f"series-{line.key}"
         for j, bar in enumerate(bars):
             bar.set_gid(f"{prefix}-{j + 1}")
-        ax.bar_label(bars, labels=["" if not np.isfinite(v) else f"{v:,.0f}"
-                                   if v >= 10 or v == 0 else f"{v:,.1f}" for v in y],
-                     padding=2, fontsize=FONT_PT - 2)
+        if overlay.overlaid:  # each bar its value: runs differ in more than one way
+            ax.bar_label(bars, labels=[bar_value(v) for v in y], padding=2,
+                         fontsize=SMALL_PT)
+        values.append(y)
         top = max(top, float(np.nanmax(y, initial=0.0)))
         shown.append((k, bars))
+    if not overlay.overlaid:  # one label a step, "host / NAND" as the legend says
+        for j in range(n):
+            got = [v[j] for v in values]
+            if any(np.isfinite(got)):
+                ax.annotate(" / ".join(bar_value(v) for v in got),
+                            (float(np.nanmax(got)), j), xytext=(3, 0),
+                            textcoords="offset points", ha="left", va="center",
+                            fontsize=SMALL_PT)
     ax.set_yticks(np.arange(n, dtype=float), labels or [str(i + 1) for i in range(n)])
     ax.invert_yaxis()
     # few ticks: "12,500" at 8 pt is wide, and a single column holds 5 of them at most
     ax.xaxis.set_major_locator(MaxNLocator(nbins=4, steps=[1, 2, 2.5, 5, 10]))
-    room = top * 1.22 or 1.0  # room for the value labels; the axis ends on a tick
+    room = top * (1.22 if overlay.overlaid else 1.4) or 1.0  # room for the values' labels
     ax.set_xlim(0, min([t for t in ax.xaxis.get_major_locator().tick_values(0, room)
                         if t >= room], default=room))
     thousands(ax)
@@ -405,14 +412,14 @@ def render(data, fmt: str, width: str = "single", provenance: dict | None = None
     """The figure's file content in png, svg or pdf, its provenance inside
     (ssdlab/app/chartprovenance.py); repeatable byte for byte unless timestamp."""
     fig = figure(data, width, title)
-    chart = _panels(data)[0].chart.name
+    chart = panels_of(data)[0].chart.name
     return save(fig, fmt, PNG_DPI, PRINT_STYLE, full_provenance(chart, provenance), timestamp)
 
 
 def _columns(data) -> dict[str, np.ndarray]:
     """The CSV's columns; a faceted plot: long format, a first column naming the panel."""
     if not isinstance(data, Facets):
-        return _overlay(data).columns()
+        return overlay_of(data).columns()
     parts = [t.columns() for t in data.tables]
     out = {FACET_COLUMN: np.concatenate([np.full(t.x.size, f"{data.name} = {v}", dtype=object)
                                          for v, t in zip(data.values, data.tables,
@@ -442,14 +449,14 @@ def sidecar(data, provenance: dict | None) -> dict:
     """What reproduces the data: the chart, the scenario or settings and seed, the version
     and source revision; runs overlaid: each run's label, role, rows and what reproduces
     it; a mean over seeds: what its error bars and n, sd, min, max columns are."""
-    panels = _panels(data)
+    panels = panels_of(data)
     overlay = panels[0]
     table = overlay.runs[0].table
     x_axis, y_axis = overlay.chart.axes(overlay.timed)
     out = {"chart": overlay.chart.name, "title": overlay.chart.title,
            **full_provenance(overlay.chart.name, None), "timed": overlay.timed,
            "x": {"column": x_axis.column, "label": x_axis.title},
-           "y": {"label": y_axis.title},
+           "y": {"label": y_axis.title, **define(y_axis.column)},
            # one run: the table's columns, as before (the CSV adds the steps' names)
            "columns": list(_columns(data) if overlay.overlaid or len(panels) > 1
                            else table.columns())}

@@ -34,7 +34,8 @@ def summary(prov: dict) -> str:
     if prov.get("source_revision"):
         text += f" (source {prov['source_revision']})"
     if source:
-        text += f" from {source['file']} sha256 {source.get('sha256', '?')}"
+        text += f" from {source['file']}" + (f" sha256 {source['sha256']}"
+                                              if source.get("sha256") else "")
     return text
 
 

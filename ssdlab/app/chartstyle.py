@@ -47,11 +47,28 @@ def series_index(chart: Chart, line: Line) -> int:
     return len(measured) + alone.index(line.key)
 
 
+# On paper a line's grey must differ from its neighbours': the window's orange per-window
+# WA prints as a pale grey next to the blue cumulative line (luminance 0.63 against 0.34),
+# vermillion as a mid grey (0.47) between it and the black analytic level.
+PRINT_COLOURS = {"wa_window": OKABE_ITO["vermillion"]}
+
+
 def colour(token: str, index: int, role: str) -> str:
-    """A series' colour: its token's (ssdlab/app/palette.py), else the index's in CYCLE."""
+    """A series' colour: its token's (ssdlab/app/palette.py, PRINT_COLOURS on paper), else
+    the index's in CYCLE."""
+    if token in PRINT_COLOURS and role == "main":
+        return PRINT_COLOURS[token]
     if token in SERIES:
         return run_colour("normal", token, role)  # the desk profile's page is white
     return CYCLE[index % len(CYCLE)]
+
+
+def shares_colour(chart: Chart, line: Line) -> bool:
+    """Whether the line's token names more than one measured series (a sweep's policy
+    drawn once per pages-per-block value): then each series takes its own colour from
+    CYCLE, never one blue for six lines."""
+    return line.token in SERIES and [x.token for x in chart.lines
+                                     if not x.dashed].count(line.token) > 1
 
 
 def line_style(chart: Chart, line: Line, role: str, ref_index: int, x: np.ndarray,
@@ -59,7 +76,8 @@ def line_style(chart: Chart, line: Line, role: str, ref_index: int, x: np.ndarra
     """matplotlib line properties of a line of a run with `role` (main, second, ref) drawn
     at `x`; overlaid: runs are told apart by dash (A solid), series by marker."""
     i = series_index(chart, line)
-    style = {"color": colour(line.token, i, role), "linewidth": LINE_WIDTH_PT,
+    token = f"cycle{i}" if shares_colour(chart, line) else line.token
+    style = {"color": colour(token, i, role), "linewidth": LINE_WIDTH_PT,
              "zorder": 2.0}
     if line.dashed:
         style.update(linestyle=ANALYTIC_DASHES[i % len(ANALYTIC_DASHES)], zorder=3.0,

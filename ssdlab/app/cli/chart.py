@@ -18,14 +18,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from dataclasses import asdict
 
 import numpy as np
 
 from ssdlab.app.cli.args import existing_file, positive_real
-from ssdlab.app.cli.figureoutputs import add_options, plan, write_all
+from ssdlab.app.cli.figureoutputs import (
+    add_options,
+    folder_of,
+    plan,
+    relative,
+    reproduce,
+    write_all,
+)
 from ssdlab.model.lab.charts import CHARTS, RUN_CHARTS
 
 SWEEP_CHARTS = tuple(n for n, c in CHARTS.items() if c.source == "sweep")
@@ -57,12 +63,21 @@ def _charts(args: argparse.Namespace) -> tuple[str, list[str]]:
     return kind, list(RUN_CHARTS) if args.chart == "all" else [args.chart]
 
 
-def _provenance(path: str, scenario, series) -> dict:
-    """What reproduces the figure: the scenario file (path, hash, steps), its seeds and the
-    series' sampling, as the window's export says it (ssdlab/model/lab/provenance.py)."""
+def _provenance(path: str, scenario, series, base: str) -> dict:
+    """What reproduces the figure: the scenario file (path, hash, steps), its seeds, the
+    drive's settings and the series' sampling, as the window's export says it
+    (ssdlab/model/lab/provenance.py)."""
     from ssdlab.model.lab.provenance import scenario_provenance, series_provenance
 
-    return scenario_provenance(path, scenario) | series_provenance(series)
+    return scenario_provenance(path, scenario, base) | series_provenance(series)
+
+
+def _command(args: argparse.Namespace, files) -> dict:
+    """The command that writes the files again, run in their folder."""
+    words = ["chart", relative(args.scenario, folder_of(files)), "--chart", args.chart]
+    if getattr(args, "series_every", None) is not None:
+        words += ["--series-every", repr(args.series_every)]
+    return reproduce(args, words, files)
 
 
 def _sha256(path: str) -> str:
@@ -152,7 +167,9 @@ def main(args: argparse.Namespace) -> int:
     tables = {c: chart_table(c, run, timed=True, erases=erases, steps=steps, victims=victims,
                              mapping=machine.drive.config.mapping)
               for c in charts}
-    return _finish(args, files, tables, _provenance(args.scenario, scenario, series))
+    return _finish(args, files, tables,
+                   _provenance(args.scenario, scenario, series, folder_of(files))
+                   | _command(args, files))
 
 
 def _sweep(args: argparse.Namespace, charts: list[str]) -> int:
@@ -174,20 +191,39 @@ def _sweep(args: argparse.Namespace, charts: list[str]) -> int:
     if not all(t.x.size for t in tables.values()):
         return _fail(f"{args.scenario}: holds no finished sweep point with a spare; run "
                      "`ssdlab sweep` first")
-    return _finish(args, files, tables, results_provenance(args.scenario, records))
+    warn_failed("ssdlab chart", tables.values())
+    return _finish(args, files, tables,
+                   results_provenance(args.scenario, records, folder_of(files))
+                   | _command(args, files))
 
 
-def results_provenance(path: str, records: list[dict]) -> dict:
-    """What reproduces a figure of a sweep's results: the file, its hash, its points, the
-    seeds and the version(s) of SSD Lab that wrote them."""
+def warn_failed(prog: str, tables) -> None:
+    """Say on stderr what the figures say of failed runs (each table's caveats), once."""
+    for caveat in dict.fromkeys(c for t in tables for table in getattr(t, "tables", [t])
+                                for c in table.caveats):
+        print(f"{prog}: warning: {caveat}", file=sys.stderr)
+
+
+def results_provenance(path: str, records: list[dict], base: str | None = None) -> dict:
+    """What reproduces a figure of a sweep's results: the file (relative to the project or
+    to `base`, the figure's folder), its hash, its points (how many finished and failed),
+    every setting the points share and the values of those they vary, the engine's fixed
+    settings a drive point does not name (gc_frontier, victim_order), the seeds and the
+    version(s) of SSD Lab that wrote them."""
+    from ssdlab.model.lab.provenance import shown_path
+    from ssdlab.model.lab.sweepsettings import point_settings
+
     seeds = sorted({json.dumps(r["point"].get("seed")): r["point"].get("seed")
                     for r in records if isinstance(r.get("point"), dict)
                     and "seed" in r["point"]}.values(), key=str)  # any JSON, hashable or not
     versions = sorted({str(r["ssdlab_version"]) for r in records if "ssdlab_version" in r})
-    return {"sweep_results": {"file": os.path.abspath(path), "sha256": _sha256(path),
-                              "points": len(records),
+    failed = [r.get("key") for r in records if r.get("status") != "ok"]
+    return {"sweep_results": {"file": shown_path(path, base), "sha256": _sha256(path),
+                              "points": len(records), "finished": len(records) - len(failed),
+                              "failed": len(failed),
+                              **({"failed_points": failed} if failed else {}),
                               **({"written_by": versions} if versions else {})},
-            "seed": seeds or None}
+            **point_settings(records), "seed": seeds or None}
 
 
 SERIES_CHARTS = ("wa", "throughput", "gc", "free")  # drawn from a session's saved series
@@ -249,11 +285,13 @@ def _session(args: argparse.Namespace, charts: list[str]) -> int:
                              theory=run_theory_wa(settings, log), steps=steps, victims=victims,
                              mapping=settings.mapping)
               for c in charts}
-    provenance = {"session": {"file": os.path.abspath(args.scenario),
+    from ssdlab.model.lab.provenance import shown_path
+
+    provenance = {"session": {"file": shown_path(args.scenario, folder_of(files)),
                               "sha256": _sha256(args.scenario),
                               "settings": asdict(settings), "log_entries": len(log),
                               "replayed": replayed},
-                  "seed": settings.seed}
+                  "seed": settings.seed} | _command(args, files)
     analytic = theory_source(settings, log)  # what its analytic line assumes, if it has one
     if analytic["model"] is not None:
         provenance["analytic"] = analytic

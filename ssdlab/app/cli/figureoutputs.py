@@ -9,6 +9,9 @@ the same, a CSV's JSON sidecar too), so a bad one costs nothing. The sidecar, an
 in an -o folder, is a file the person did not name: one already there that SSD Lab did not
 write (no provenance of ours inside) is refused unless --overwrite. A CSV and its sidecar
 are written together, both or neither.
+
+Every file also says how to make it again (reproduce): the command, its paths relative to
+the folder the file is in, to be run there.
 """
 
 from __future__ import annotations
@@ -35,7 +38,9 @@ def add_options(p: argparse.ArgumentParser, what: str) -> None:
                    help="file format, or several separated by commas: png, svg, pdf, csv "
                    "(default: from -o's extension)")
     p.add_argument("--width", choices=("single", "double"), default="single",
-                   help="column width: single (3.5 in, default) or double (7 in)")
+                   help="column width: single (3.5 in, default) or double (7 in); type is "
+                   "7.5 to 10 pt, so nothing prints under 7 pt with a single column scaled "
+                   "to 8.5 cm")
     p.add_argument("-o", "--output", required=True, metavar="FILE|DIR",
                    help=f"the file to write (CSV also writes FILE's name with .json); with "
                    f"{what} or several formats, a folder for CHART.FORMAT files")
@@ -133,3 +138,32 @@ def write_all(files: list[Output], tables: dict, args: argparse.Namespace,
         written += write(f.path, tables[f.chart], Export(f.format, args.width, provenance,
                                                          args.title, args.timestamp))
     return written
+
+
+def folder_of(files: list[Output]) -> str:
+    """The folder the planned files go to: what provenance paths are relative to."""
+    return os.path.dirname(files[0].path) or "."
+
+
+def relative(path: str, base: str) -> str:
+    """`path` relative to the folder `base`, forward slashes (a command run in `base`)."""
+    try:
+        return os.path.relpath(os.path.abspath(path), os.path.abspath(base)).replace(os.sep,
+                                                                                 "/")
+    except ValueError:  # another drive (Windows): no relative path exists
+        return os.path.basename(path)
+
+
+def reproduce(args: argparse.Namespace, words: list[str], files: list[Output]) -> dict:
+    """The command that writes these files again, run in their folder: `words` (the
+    subcommand, its source relative to the folder, its own options), then the outputs'
+    options as given."""
+    fmts = list(dict.fromkeys(f.format for f in files))
+    out = os.path.basename(files[0].path) if len(files) == 1 else "."
+    line = ["ssdlab", *words, "--format", ",".join(fmts), "--width", args.width, "-o", out]
+    if not args.title:
+        line.append("--no-title")
+    if args.timestamp:
+        line.append("--timestamp")
+    return {"command": line, "run_in": "the folder holding this file"}
+

@@ -151,7 +151,11 @@ def _draw_all(chosen, scale, scale_name: str, out: str) -> list[dict]:
         table, provenance = BUILDERS[fig.name](scale, progress if show else None)
         provenance = {"gallery": {"figure": fig.name, "scale": scale_name,
                                   "shows": fig.shows, "comes_from": fig.comes_from},
-                      **provenance}
+                      **provenance,
+                      # run in the gallery's folder, it draws this figure again
+                      "command": ["ssdlab", "figures", "-o", ".", "--only", fig.name,
+                                  *(["--small"] if scale_name == "small" else [])],
+                      "run_in": "the folder holding this file"}
         files = []
         for fmt in FIGURE_FORMATS:
             files += contents(os.path.join(out, f"{fig.name}.{fmt}"), table,

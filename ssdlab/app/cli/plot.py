@@ -42,8 +42,8 @@ def _fail(message: str) -> int:
 
 def main(args: argparse.Namespace) -> int:
     from ssdlab.app.atomicfile import OutputFileError
-    from ssdlab.app.cli.chart import results_provenance
-    from ssdlab.app.cli.figureoutputs import plan, write_all
+    from ssdlab.app.cli.chart import results_provenance, warn_failed
+    from ssdlab.app.cli.figureoutputs import folder_of, plan, relative, reproduce, write_all
     from ssdlab.model.lab.plottable import PlotError, plot_tables
     from ssdlab.model.lab.sweeprun import ResultsError, read_results
 
@@ -60,8 +60,13 @@ def main(args: argparse.Namespace) -> int:
     except PlotError as e:
         return _fail(f"{args.results}: {e}")
     axes = {"x": args.x, "y": args.y, "by": args.by, "facet": args.facet}
-    provenance = {**results_provenance(args.results, records),
-                  "plot": {k: v for k, v in axes.items() if v}}
+    warn_failed(PROG, [table])
+    words = ["plot", relative(args.results, folder_of(files))]
+    for k, v in axes.items():
+        words += [f"--{k}", v] if v else []
+    provenance = {**results_provenance(args.results, records, folder_of(files)),
+                  "plot": {k: v for k, v in axes.items() if v},
+                  **reproduce(args, words, files)}
     try:
         written = write_all(files, {"plot": table}, args, provenance)
     except OutputFileError as e:

@@ -88,6 +88,9 @@ class Chart:
 
 
 SWEEP_POLICIES = ("greedy", "fifo", "random-d", "cost-benefit")  # colour tokens too
+# the policies as a legend names them (FIFO is an acronym)
+POLICY_NAMES = {"greedy": "greedy", "fifo": "FIFO", "random-d": "random-d",
+                "cost-benefit": "cost-benefit"}
 _DRIVE_WRITES = Axis("host writes", "drive capacities", "drive_writes")
 _SECONDS = Axis("simulated time", "s", "sim_s")
 _PER_1000 = "per 1,000 NAND pages"
@@ -144,11 +147,22 @@ CHARTS: dict[str, Chart] = {c.name: c for c in (
           Axis("spare", "% of physical", "spare_pct"),
           Axis("write amplification", "NAND/host", "wa"),
           tuple(line for p in SWEEP_POLICIES for line in (
-              Line(p, f"{p} (simulated)", p, f"wa_{p}", marker=True),
-              Line(f"{p}_theory", f"{p} (analytic)", p, f"wa_analytic_{p}", dashed=True))),
+              Line(p, f"{POLICY_NAMES[p]} (simulated)", p, f"wa_{p}", marker=True),
+              Line(f"{p}_theory", f"{POLICY_NAMES[p]} (analytic)", p, f"wa_analytic_{p}",
+                   dashed=True))),
           source="sweep"),
 )}
 RUN_CHARTS = tuple(name for name, c in CHARTS.items() if c.source == "run")
+
+# What a figure's measure means, for its caption (the sidecar's "y"): by the y column
+DEFINITIONS = {"wa": "write amplification: what the flash (NAND) programs per unit the host "
+                     "writes; above 1 when garbage collection copies valid pages, below 1 "
+                     "when the drive compresses the data"}
+
+
+def define(column: str) -> dict:
+    """{"definition": ...} for a y column with one, else {}."""
+    return {"definition": DEFINITIONS[column]} if column in DEFINITIONS else {}
 
 
 @dataclass(frozen=True)
@@ -166,6 +180,9 @@ class Table:
     stats: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)
     spread: str = ""
     note: str = ""  # why the chart shows nothing (printed on the figure and in the sidecar)
+    # what the figure must say was left out or is hidden (failed sweep runs): printed above
+    # the legend's entries and listed in the sidecar
+    caveats: tuple[str, ...] = ()
 
     def columns(self) -> dict[str, np.ndarray]:
         """CSV columns, units in their names: x first, then one per series (and its n, sd,
@@ -224,6 +241,24 @@ def chart_table(name: str, series: dict[str, np.ndarray], *, timed: bool,
                  {k: np.array([float(r.get(k, np.nan)) for r in rows])
                   for k in ("host_mb", "nand_mb")},
                  tuple(str(r.get("step", "")) for r in rows))
+
+
+# Steps named as a reader says them; a sync is named by the step it follows, so six syncs
+# in one chart are told apart by what they flush.
+STEP_WORDS = {"umount": "unmount"}
+AFTER_STEPS = ("sync",)
+
+
+def step_names(labels: tuple[str, ...]) -> tuple[str, ...]:
+    """The steps chart's labels in words ("fill_files" -> "fill files"; a sync after it ->
+    "sync after fill files"); the CSV keeps the steps' own names."""
+    words = [STEP_WORDS.get(s, s.replace("_", " ")) for s in labels]
+    out = []
+    for i, (step, word) in enumerate(zip(labels, words, strict=True)):
+        before = next((words[j] for j in range(i - 1, -1, -1)
+                       if labels[j].split(" / ")[0] not in AFTER_STEPS), None)
+        out.append(f"{word} after {before}" if step in AFTER_STEPS and before else word)
+    return tuple(out)
 
 
 def victims_note(mapping: str | None, counts: np.ndarray) -> str:

@@ -142,7 +142,7 @@ FIGURES = (
     Figure("compression",
            "write amplification (flash bytes per host byte) of ordinary use (new files, "
            "deletes and 4 KiB rewrites in place) of an 85 %-full file system on a "
-           "compressing OCZ Vertex LE, against how small the data compresses; the dotted "
+           "compressing OCZ Vertex LE, against how small the data compresses; the dashed "
            "line is what compression alone would give, with no GC",
            "lesson 10 (compression)",
            (Cite("004", quote="Sandforce controller based SSDs with the combination of "

@@ -17,11 +17,13 @@ import numpy as np
 
 from . import gallery as g
 from .charts import Table
-from .experiments import scenario
+from .experiments import SCENARIOS, scenario
 from .plottable import sweep_table
-from .scenario import Step, parse_scenario, run_scenario
+from .provenance import drive_settings, file_sha256, shown_path
+from .scenario import Step, build_machine, parse_scenario, run_scenario
 from .sweep import DRIVE_FIELDS, Task, point_key
 from .sweeprun import run_task
+from .sweepsettings import point_settings
 
 Progress = Callable[[int, int], None]
 MEASURE = ("wa", "theory_wa", "spare", "effective_spare", "gc_copies")
@@ -47,9 +49,19 @@ def _sweep(points: list[dict], progress: Progress | None) -> list[dict]:
 
 
 def _drive_provenance(scale: g.Scale, records: list[dict]) -> dict:
+    """Every point as `ssdlab sweep` would run it, the settings they share and vary, and
+    the engine's fixed values a point does not name (gc_frontier, victim_order)."""
     return {"simulated": True, "scale": _scale_dict(scale),
-            "points": [r["point"] for r in records],
+            "points": [r["point"] for r in records], **point_settings(records),
             "seed": sorted({r["point"]["seed"] for r in records})}
+
+
+def _scenario_file(name: str, base, drives: dict) -> dict:
+    """A shipped scenario named as provenance names files (project-relative), its hash,
+    and every setting of the drives it built (drives: label -> the machine's drive)."""
+    path = str(SCENARIOS / f"{name}.toml")
+    return {"name": base.name, "file": shown_path(path), "sha256": file_sha256(path),
+            "drives": {k: drive_settings(d) for k, d in drives.items()}}
 
 
 def _scale_dict(scale: g.Scale) -> dict:
@@ -84,7 +96,8 @@ def discard_fstrim(scale: g.Scale, progress: Progress | None = None) -> tuple[Ta
     """The kernel tree on the Vertex LE with discard, and without it followed by fstrim
     (the full drive at either scale: the small one is already seconds)."""
     base = scenario("discard_vertex_le")
-    with_discard = run_scenario(base)
+    machine = build_machine(base)
+    with_discard = run_scenario(base, machine=machine)
     if progress:
         progress(1, 2)
     later = replace(base, fs=replace(base.fs, discard=False),
@@ -97,21 +110,24 @@ def discard_fstrim(scale: g.Scale, progress: Progress | None = None) -> tuple[Ta
     table = Table(g.DISCARD, True, np.arange(1.0, len(g.DISCARD_STEPS) + 1),
                   {"discard": np.array(on, float), "fstrim": np.array(off, float)},
                   g.DISCARD_STEPS)
-    return table, {"simulated": True, "scenario": {"name": base.name,
-                   "file": "ssdlab/assets/scenarios/discard_vertex_le.toml",
-                   "varied": "filesystem.discard; without discard an fstrim step follows"}}
+    return table, {"simulated": True, "scenario": {
+        **_scenario_file("discard_vertex_le", base, {"discard": machine.drive}),
+        "varied": "filesystem.discard; without discard an fstrim step follows"}}
 
 
 def alignment(scale: g.Scale, progress: Progress | None = None) -> tuple[Table, dict]:
     from ssdlab.model.host.partition import Partition
 
     base = scenario("alignment_firstgen")
-    ys = {}
+    ys, drives = {}, {}
     total, done = len(g.ALIGN_PROFILES) * len(g.ALIGN_STARTS), 0
     for profile, _, _ in g.ALIGN_PROFILES:
         was = []
         for start in g.ALIGN_STARTS:
-            r = run_scenario(replace(base, profile=profile, partition=Partition(start)))[0]
+            run = replace(base, profile=profile, partition=Partition(start))
+            machine = build_machine(run)
+            drives[profile] = machine.drive
+            r = run_scenario(run, machine=machine)[0]
             was.append(r.wa)
             done += 1
             if progress:
@@ -120,8 +136,9 @@ def alignment(scale: g.Scale, progress: Progress | None = None) -> tuple[Table, 
     labels = tuple(str(s) for s in g.ALIGN_STARTS)
     table = Table(g.ALIGNMENT, False, np.arange(1.0, len(labels) + 1), ys, labels)
     return table, {"simulated": True, "scenario": {
-        "name": base.name, "file": "ssdlab/assets/scenarios/alignment_firstgen.toml",
+        **_scenario_file("alignment_firstgen", base, drives),
         "varied": "drive.profile, partition.start_sector"},
+        "profiles": [p for p, _, _ in g.ALIGN_PROFILES],
         "start_sectors": list(g.ALIGN_STARTS)}
 
 
@@ -154,7 +171,7 @@ def compression(scale: g.Scale, progress: Progress | None = None) -> tuple[Table
             progress(i + 1, len(g.COMPRESSIBILITY))
     x = np.array(g.COMPRESSIBILITY, dtype=float)
     table = Table(g.COMPRESSION, False, x, {"wa": np.array(was, float), "stored": x.copy()})
-    return table, {"simulated": True, "scenario_text": texts[0],
+    return table, {"simulated": True, "scenario_texts": texts,
                    "varied": "host.data_compression", "values": list(g.COMPRESSIBILITY)}
 
 

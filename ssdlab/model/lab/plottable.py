@@ -17,15 +17,30 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .charts import CHARTS, SWEEP_POLICIES, Axis, Chart, Line, Table
+from .charts import CHARTS, POLICY_NAMES, SWEEP_POLICIES, Axis, Chart, Line, Table
 
 # A field's plain name for axes and titles, short enough for a single-column figure (the
 # sidecar and the provenance keep the field names themselves).
-PLAIN = {"wa": "write amplification", "theory_wa": "analytic WA", "spare": "spare factor",
+PLAIN = {"wa": "write amplification", "theory_wa": "analytic WA", "spare": "spare",
          "gc": "GC policy", "pages_per_block": "pages per block", "user_pages": "user pages",
          "hot_write_fraction": "hot share of writes", "hot_lba_fraction": "hot share of pages",
          "gc_copies": "pages copied by GC", "erases": "block erases",
          "host_writes": "host page writes", "nand_writes": "flash page writes"}
+# Units of the fields an axis may show, as the axis writes them in parentheses.
+UNITS = {"wa": "NAND/host", "theory_wa": "NAND/host", "spare": "fraction of physical",
+         "result.spare": "fraction of physical", "effective_spare": "fraction of physical",
+         "hot_write_fraction": "fraction", "hot_lba_fraction": "fraction",
+         "gc_copies": "pages", "erases": "blocks", "host_writes": "pages",
+         "nand_writes": "pages"}
+# A point field's value in words with its unit, for legends and panel titles
+VALUE_WORDS = {"pages_per_block": "{:,} pages per block", "user_pages": "{:,} user pages",
+               "d": "d = {}", "gc_low_blocks": "GC at {} free blocks",
+               "warmup_drive_writes": "{:g} drive writes of warm-up",
+               "measure_drive_writes": "{:g} drive writes measured",
+               "seed": "seed {}", "workload": "{} writes", "mapping": "{}-mapped"}
+PERCENT_WORDS = {"spare": "{:g} % spare", "hot_write_fraction": "{:g} % of writes hot",
+                 "hot_lba_fraction": "{:g} % of pages hot",
+                 "active_fraction": "{:g} % of pages written"}
 MAX_LINES = 8  # beyond this many lines a single-column figure is not readable
 MAX_FACETS = 6
 # Values beyond this are no measurement of a drive, and overflow the axis ticks.
@@ -41,6 +56,48 @@ class Facets:
     name: str
     values: tuple[str, ...]
     tables: tuple[Table, ...]
+
+    def panel_title(self, i: int) -> str:
+        """Panel i's title in words with units: "256 pages per block"."""
+        try:
+            value = json.loads(self.values[i])
+        except ValueError:
+            value = self.values[i]
+        return value_text(self.name, value)
+
+
+def value_text(field: str, value) -> str:
+    """A point field's value as a legend says it: "256 pages per block", "7 % spare",
+    "FIFO"; a field without words of its own: "field value"."""
+    if field == "gc" and isinstance(value, str) and value in POLICY_NAMES:
+        return POLICY_NAMES[value]
+    number = _number(value)
+    if field in PERCENT_WORDS and number is not None:
+        return PERCENT_WORDS[field].format(round(100 * number, 6))
+    if field in VALUE_WORDS and (number is not None or isinstance(value, str)):
+        try:
+            return VALUE_WORDS[field].format(value)
+        except (ValueError, TypeError):
+            pass
+    return f"{PLAIN.get(field, field)} {_text(value)}"
+
+
+def failed_caveat(records: Iterable[dict], fields: Iterable[str]) -> str:
+    """What a figure must say of the runs that did not finish (status other than ok):
+    how many of how many, and the first few by the fields the figure shows; "" when all
+    finished."""
+    records = [r for r in records if isinstance(r, dict)]
+    failed = [r for r in records if r.get("status") != "ok"]
+    if not failed:
+        return ""
+    shown = []
+    for r in failed[:3]:
+        point = r.get("point") if isinstance(r.get("point"), dict) else {}
+        shown.append(", ".join(value_text(k, point[k]) for k in (*fields, "seed")
+                               if k in point))
+    more = f" and {len(failed) - 3} more" if len(failed) > 3 else ""
+    return (f"{len(failed)} of {len(records)} runs failed and are not drawn: "
+            f"{'; '.join(shown)}{more}")
 
 
 class PlotError(ValueError):
@@ -165,7 +222,8 @@ def sweep_table(name: str, records: list[dict]) -> Table:
     for field in ("wa", "theory_wa", "result.spare", "spare"):
         _in_range([r for r, _ in rows], field, "--chart")
     other = varying([r for r, _ in rows], skip=("spare", "gc"))
-    combos = sorted({tuple(_key(r["_point"].get(k)) for k in other) for r, _ in rows})
+    combos = sorted({tuple(_key(r["_point"].get(k)) for k in other) for r, _ in rows},
+                    key=lambda c: [_order(json.loads(v)) for v in c])
     policies = [p for p in SWEEP_POLICIES if any(r["_point"]["gc"] == p for r, _ in rows)]
     if len(combos) * len(policies) > MAX_LINES:
         raise PlotError(f"{', '.join(other)} vary beside gc and spare: "
@@ -177,11 +235,13 @@ def sweep_table(name: str, records: list[dict]) -> Table:
     lines, groups = [], {}
     for policy in SWEEP_POLICIES:  # every policy keeps its lines, drawn or not (the CSV)
         for combo in combos or [()]:
-            tag = ", ".join(f"{k} = {json.loads(v)}" for k, v in zip(other, combo,
-                                                                     strict=True))
+            tag = ", ".join(value_text(k, json.loads(v)) for k, v in zip(other, combo,
+                                                                         strict=True))
             key = policy + "".join(f"_{k}_{json.loads(v)}" for k, v in
                                    zip(other, combo, strict=True))
-            label = policy + (f", {tag}" if tag else "")
+            # one policy drawn: the title names it, each label its own values alone
+            label = tag if tag and len(policies) == 1 else \
+                POLICY_NAMES[policy] + (f", {tag}" if tag else "")
             lines += [Line(key, f"{label} (simulated)", policy, f"wa_{key}", marker=True),
                       Line(f"{key}_theory", f"{label} (analytic)", policy,
                            f"wa_analytic_{key}", dashed=True)]
@@ -193,7 +253,11 @@ def sweep_table(name: str, records: list[dict]) -> Table:
                             tuple(_key(r["_point"].get(k)) for k in other) == combo):
                         got.setdefault(index[s], []).append(value)
     chart = replace(CHARTS[name], lines=tuple(lines))
-    return _table(chart, [100 * s for s in spares], groups, ())
+    if combos != [()] and len(policies) == 1:
+        chart = replace(chart, title=f"{chart.title}, {POLICY_NAMES[policies[0]]} GC")
+    caveat = failed_caveat(records, ("gc", "spare", *other))
+    return replace(_table(chart, [100 * s for s in spares], groups, ()),
+                   caveats=(caveat,) if caveat else ())
 
 
 def fields(rows: list[dict]) -> list[str]:
@@ -246,16 +310,19 @@ def plot_tables(records: list[dict], x: str, y: str, by: str | None = None,
     else:  # categories, in sorted order, drawn at 1, 2, ...
         cats = sorted({_text(r[x]) for r in rows})
         xs = list(range(1, len(cats) + 1))
-        where, labels = {c: i for i, c in enumerate(cats)}, tuple(cats)
+        where = {c: i for i, c in enumerate(cats)}
+        labels = tuple(POLICY_NAMES.get(c, c) if x == "gc" else c for c in cats)
     lines = []
     for i, value in enumerate(by_values):
         text = "" if by is None else _text(value)
         token = text if by == "gc" and text in SWEEP_POLICIES else f"cycle{i}"
-        lines.append(Line(f"s{i}", text if by == "gc" else (f"{by} = {text}" if by else y),
+        lines.append(Line(f"s{i}", value_text(by, value) if by else PLAIN.get(y, y),
                           token, f"{y}" + (f"_{by}_{text}" if by else ""), marker=True))
-    chart = Chart("plot", "", f"{PLAIN.get(y, y)} against {PLAIN.get(x, x)}", "",
-                  Axis(_name(rows, x), "", x),
-                  Axis(_name(rows, y), "", y), tuple(lines), source="sweep")
+    title = f"{PLAIN.get(y, y)} against {PLAIN.get(x, x)}"
+    chart = Chart("plot", "", title[:1].upper() + title[1:], "",
+                  Axis(_name(rows, x), UNITS.get(x, ""), x),
+                  Axis(_name(rows, y), UNITS.get(y, ""), y), tuple(lines), source="sweep")
+    caveat = failed_caveat(records, [n for n in (by, facet, x) if n])
     tables = []
     for fv in facet_values:
         groups = {line.key: {} for line in lines}
@@ -265,7 +332,8 @@ def plot_tables(records: list[dict], x: str, y: str, by: str | None = None,
             b = by_values.index(r.get(by)) if by else 0
             at = where[_key(_number(r[x]))] if numeric_x else where[_text(r[x])]
             groups[f"s{b}"].setdefault(at, []).append(_number(r[y]))
-        tables.append(_table(chart, xs, groups, labels))
+        tables.append(replace(_table(chart, xs, groups, labels),
+                              caveats=(caveat,) if caveat else ()))
     if facet is None:
         return tables[0]
     return Facets(facet, tuple(_text(v) for v in facet_values), tuple(tables))
@@ -279,10 +347,14 @@ def _name(rows: list[dict], field: str) -> str:
     return PLAIN.get(field, field)
 
 
+def _order(value) -> tuple:
+    """Numbers first, in numeric order (16, 64, 256, never 16, 256, 64), then text."""
+    return (_number(value) is None, _number(value) or 0, _text(value))
+
+
 def _values(rows: list[dict], name: str | None) -> list:
     """The values a field takes, sorted (numbers before text), or [None] for no field."""
     if name is None:
         return [None]
     seen = {_key(r.get(name)): r.get(name) for r in rows}
-    return sorted(seen.values(), key=lambda v: (_number(v) is None, _number(v) or 0,
-                                                _text(v)))
+    return sorted(seen.values(), key=_order)

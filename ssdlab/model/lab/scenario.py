@@ -264,10 +264,21 @@ def scenario_text(s: Scenario, comment: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
+def _ftl_overrides(s: Scenario) -> dict:
+    return {key: getattr(s, key) for key in ("gc_frontier", "victim_order")
+            if getattr(s, key) is not None}
+
+
+def drive_parts(s: Scenario):
+    """The (Geometry, FtlConfig) the scenario's drive is built with, without building it
+    (no memory for its pages): what its figures' provenance lists."""
+    profile = load_profile(s.profile)
+    return profile.geometry(s.user_pages), profile.ftl_config(**_ftl_overrides(s))
+
+
 def build_machine(s: Scenario) -> Machine:
     """The scenario's machine; ScenarioError when this computer cannot hold the drive."""
-    overrides = {key: getattr(s, key) for key in ("gc_frontier", "victim_order")
-                 if getattr(s, key) is not None}
+    overrides = _ftl_overrides(s)
     try:
         return Machine(load_profile(s.profile), load_host_profile(s.host), s.fs, s.partition,
                        user_pages=s.user_pages, data_compression=s.data_compression,
