@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ssdlab.app.chartexport import TYPE_PT
 from ssdlab.model.lab.charts import CHARTS, RUN_CHARTS, Table, chart_table, run_series
 from ssdlab.model.lab.overlay import ChartRun, Overlay
 
@@ -234,6 +233,8 @@ class ExportDialog(QDialog):
         self.width = QComboBox()
         for key, text in WIDTH_NAMES.items():
             self.width.addItem(text, key)
+        from ssdlab.app.chartexport import TYPE_PT  # matplotlib: loaded when first needed
+
         lo, hi = TYPE_PT
         self.width.setToolTip(f"Figures are sized for a journal column; type is {lo:g} to "
                               f"{hi:g} pt at this width. CSV ignores it.")
