@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from PySide6.QtCharts import QChart, QChartView, QLegend, QLineSeries
+from PySide6.QtCharts import QChart, QChartView, QLegend, QLineSeries, QXYSeries
 from PySide6.QtCore import QMargins, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 
 from ssdlab.app.palette import dash, run_colour
-from ssdlab.model.lab.overlay import OVERLAY_SKIPS, legend_text  # as in files
+from ssdlab.model.lab.overlay import legend_text  # as in files
 
 from ..appearance import theme
 from .chartaxes import TickAxis
@@ -169,7 +169,7 @@ class SeriesChart(QChartView):
         series are made or dropped when the runs shown change, and renamed always."""
         shape = [(key, role) for key, _, role in runs]
         overlay = len(runs) > 1
-        lines = [ln for ln in self._lines if not (overlay and ln[0] in OVERLAY_SKIPS)]
+        lines = list(self._lines)
         solid = sum(1 for ln in lines if not ln[3])
         if shape != self._runs:
             for series in self.series.values():
@@ -250,18 +250,22 @@ class SeriesChart(QChartView):
             self._style(name)
 
     def set_data(self, data: dict[str, tuple[np.ndarray, np.ndarray]],
-                 scale_by: set[str] | None = None) -> None:
+                 scale_by: set[str] | None = None,
+                 labels: dict[str, tuple[str, float]] | None = None) -> None:
         """Replace each named series; rescale the axes to what is shown (an empty chart
         goes back to empty axes, never keeps the last run's). scale_by: the series the y
         axis fits (others may run off its top), None for all. A series without a point
-        leaves the legend."""
+        leaves the legend. labels: words written on a level (an analytic WA), by series
+        name: (text, where along the x span, 0 to 1)."""
         xs, ys = [], []
         changed = False
+        labels = labels or {}
         for name, (x, y) in data.items():
             x, y = decimate(np.asarray(x, float), np.asarray(y, float))
             if y.size > 2 and np.all(y == y[0]):  # a level (the analytic WA): its two ends
                 x, y = x[[0, -1]], y[[0, -1]]
             self.series[name].replaceNp(x, y)
+            self._label_level(name, x, y, labels.get(name))
             for marker in self._chart.legend().markers(self.series[name]):
                 if marker.isVisible() != bool(x.size):
                     marker.setVisible(bool(x.size))
@@ -288,6 +292,39 @@ class SeriesChart(QChartView):
                         float(y.max()) * 1.04 if y.max() > 0 else 1.0, _whole(y))
                        if y.size else (0.0, 1.0, False))
         self._show_spans()
+
+    def _label_level(self, name: str, x: np.ndarray, y: np.ndarray,
+                     label: tuple[str, float] | None) -> None:
+        """Words on a level, written over it at `where` along its span: which drive's
+        analytic WA it is, and what it predicts. A legend's colour and dash alone did not
+        tell the room which dotted line went with which drive's curve."""
+        series = self.series[name]
+        series.clearPointsConfiguration()
+        if label is None or x.size != 2 or x[0] == x[1]:
+            series.setPointLabelsVisible(False)
+            return
+        text, where = label
+        # a point of its own for the words (the level stays a straight line through it)
+        mid = x[0] + where * (x[1] - x[0])
+        series.replaceNp(np.array([x[0], mid, x[1]]), np.array([y[0], y[0], y[0]]))
+        off = {QXYSeries.PointConfiguration.LabelVisibility: False}
+        series.setPointConfiguration(0, off)
+        series.setPointConfiguration(2, off)
+        series.setPointConfiguration(1, {QXYSeries.PointConfiguration.LabelVisibility: True,
+                                         QXYSeries.PointConfiguration.LabelFormat: text})
+        series.setPointLabelsColor(series.pen().color())
+        font = QFont()
+        font.setPointSize(theme.current().font_pt)
+        series.setPointLabelsFont(font)
+        series.setPointLabelsVisible(True)
+
+    def level_label(self, name: str) -> str:
+        """The words written on a level ("" when none)."""
+        series = self.series[name]
+        if not series.pointLabelsVisible() or series.count() != 3:
+            return ""
+        return str(series.pointConfiguration(1).get(
+            QXYSeries.PointConfiguration.LabelFormat, ""))
 
     def _show_spans(self) -> None:
         """The axes' ticks for the data shown: as many as labels fit, fewer in large type
