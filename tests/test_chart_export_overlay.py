@@ -64,7 +64,7 @@ def test_the_lines_drawn_and_their_names_follow_the_window():
     drawn = [(run.key, line.key, text) for run, line, text in ov.drawn()]
     # references under A, B over A; A's and B's per-window WA beside their analytic level
     # (the curve it predicts); neither a level nor a per-window WA for a reference
-    assert drawn == [("ref0", "wa", "ref: spare 14 %, cumulative"),
+    assert drawn == [("ref0", "wa", "ref: spare 14 %"),
                      ("", "wa", "A: spare 7 %, cumulative"),
                      ("", "wa_window", "A: spare 7 %, per window"),
                      ("", "theory", "A: analytic"),

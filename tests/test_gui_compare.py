@@ -152,7 +152,7 @@ def test_pinned_reference_stays_when_the_spare_changes(until, bench):
     until(lambda: bench.snapshot.counters["host_writes"] == 0)
     wa = bench.charts.wa
     until(lambda: wa.points("ref0:wa") > 1)
-    assert wa.series["ref0:wa"].name() == "ref: spare 7 %, cumulative"
+    assert wa.series["ref0:wa"].name() == "ref: spare 7 %"
     assert wa.series["wa"].name() == "now: spare 28 %, cumulative"
     bench.run_workload()
     until(lambda: finished(bench) and bench.snapshot.counters["host_writes"] > 0)

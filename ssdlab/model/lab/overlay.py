@@ -9,6 +9,7 @@ Overlay of one run with no label is the plain chart: its lines keep their own na
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,6 +37,14 @@ class ChartRun:
     table: Table
     key: str = ""
     provenance: dict | None = None
+
+
+def solid_lines(lines: Iterable[tuple[str, bool]], role: str) -> int:
+    """How many solid (measured) lines a run of this role draws, of the chart's lines
+    given as (key, dashed): a reference draws fewer (REFERENCE_SKIPS), and one line alone
+    needs no name beside its run's."""
+    return sum(1 for key, dashed in lines if not dashed
+               and not (role == "ref" and key in REFERENCE_SKIPS))
 
 
 def legend_text(run_label: str, line_label: str, solid_lines: int, dashed: bool) -> str:
@@ -99,7 +108,6 @@ class Overlay:
         level and per-window WA are left out, and B's level where it is A's (drawn
         once). Lines without a finite point are listed too; a drawer leaves them out."""
         lines = self.lines()
-        solid = sum(1 for ln in lines if not ln.dashed)
         order = ([r for r in self.runs if r.role == "ref"] + [self.runs[0]]
                  + [r for r in self.runs if r.role == "second"]) if self.overlaid \
             else list(self.runs)
@@ -112,6 +120,7 @@ class Overlay:
                 if run.role == "second" and line.dashed and _same_level(
                         run.table.ys[line.key], main[line.key]):
                     continue
+                solid = solid_lines(((ln.key, ln.dashed) for ln in lines), run.role)
                 out.append((run, line, legend_text(run.label, line.label, solid,
                                                    line.dashed)))
         return out

@@ -85,6 +85,9 @@ class Charts(QTabWidget):
         run's name in the legend when others are shown)."""
         self._last, self._timed = snap, timed
         self._others, self._label = tuple(others), label
+        for view in self.views.values():  # each tab's least height, the hidden ones too
+            if view is not self.steps:
+                view.set_overlaid(bool(self._others))
         self._redraw()
 
     def table(self, name: str) -> Table | None:

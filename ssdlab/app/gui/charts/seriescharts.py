@@ -14,7 +14,7 @@ from PySide6.QtCore import QMargins, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 
 from ssdlab.app.palette import dash, run_colour
-from ssdlab.model.lab.overlay import legend_text  # as in files
+from ssdlab.model.lab.overlay import legend_text, solid_lines  # as in files
 
 from ..appearance import theme
 from .chartaxes import TickAxis
@@ -170,7 +170,6 @@ class SeriesChart(QChartView):
         shape = [(key, role) for key, _, role in runs]
         overlay = len(runs) > 1
         lines = list(self._lines)
-        solid = sum(1 for ln in lines if not ln[3])
         if shape != self._runs:
             for series in self.series.values():
                 self._chart.removeSeries(series)
@@ -186,11 +185,12 @@ class SeriesChart(QChartView):
                 for name, label, token, dashed in reversed(lines):
                     self.add(f"{key}:{name}" if key else name, label, token, dashed, role)
             self._runs = shape
-        self.overlay = overlay
+        self.set_overlaid(overlay)
         self._chart.legend().setVisible(not overlay)  # QtCharts cuts long labels short
         self._order = [f"{key}:{ln[0]}" if key else ln[0] for key, _, _ in runs for ln in lines]
         self._parts = {}  # series name: (run label, the line's name where it needs one)
-        for key, label, _ in runs:
+        for key, label, role in runs:
+            solid = solid_lines(((n, d) for n, _, _, d in lines), role)
             for name, line_label, _, dashed in lines:
                 series = self.series[f"{key}:{name}" if key else name]
                 own = dashed or solid > 1
@@ -224,12 +224,7 @@ class SeriesChart(QChartView):
         fm = QFontMetrics(font)
         self._label_px = fm.horizontalAdvance("0,000 k")
         self._chart.setMargins(QMargins(2, 2, fm.horizontalAdvance("0,000") // 2 + 4, 2))
-        # QtCharts cuts the x tick labels to "..." when the chart is short: with the legend
-        # and the axis title underneath that was 150 px (ten lines) in the normal type (the first
-        # screen at 1.5x scaling, where the charts get their least height and scroll); in
-        # presentation type the legend beside the plot gives back its line underneath (a
-        # window with a kept reference then fits 768 lines: tests/test_gui_fit768.py)
-        self.setMinimumHeight(max(150, (7 if t.large else 14) * fm.height()))
+        self._least_height()
         # in presentation type a chart is short and wide: its legend goes beside the plot,
         # leaving the plot the line of height a legend underneath takes
         self._chart.legend().setAlignment(Qt.AlignmentFlag.AlignRight if t.large
@@ -292,6 +287,30 @@ class SeriesChart(QChartView):
                         float(y.max()) * 1.04 if y.max() > 0 else 1.0, _whole(y))
                        if y.size else (0.0, 1.0, False))
         self._show_spans()
+
+    def set_overlaid(self, on: bool) -> None:
+        """Runs are overlaid (their legend under the charts), on this chart and on the
+        tabs not shown, whose least height the tab widget counts too."""
+        if on != self.overlay:
+            self.overlay = on
+            self._least_height()
+
+    def _least_height(self) -> None:
+        """The chart's least height, in lines of its type. QtCharts cuts the x tick labels
+        to "..." when the chart is short: with the legend and the axis title underneath
+        that was 150 px (ten lines) in the normal type (the first screen at 1.5x scaling,
+        where the charts get their least height and scroll); in presentation type the
+        legend beside the plot gives back its line underneath (tests/test_gui_fit768.py).
+        With runs overlaid the chart holds no legend (the run legend under the charts
+        names the lines): in presentation type a line less, which a kept reference's
+        window needs at 1024 x 768 (its run legend and three lines of note under the
+        charts, the map legend on three rows at the width the main area's scroll bar
+        leaves: 791 px with 7 lines)."""
+        t = theme.current()
+        lines = (6 if self.overlay else 7) if t.large else 14
+        font = QFont()
+        font.setPointSize(t.font_pt)
+        self.setMinimumHeight(max(150, lines * QFontMetrics(font).height()))
 
     def _label_level(self, name: str, x: np.ndarray, y: np.ndarray,
                      label: tuple[str, float] | None) -> None:

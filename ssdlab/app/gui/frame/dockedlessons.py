@@ -262,9 +262,12 @@ def show_focus(w, focus) -> None:
     w.controls.lesson_note.setText(
         f"The lesson sets these, for \u201c{focus.label}\u201d: the highlighted ones are what "
         "its run varies. Leave the lesson to change them.")
-    # the tally counts from the drive's first write; the lesson's figures count less
-    w.views[0].tally.set_counted(*focus.counted)
-    w.views[0].tally.withhold_wa(focus.withheld)
+    # the tally counts from the drive's first write; the lesson's figures count less. Two
+    # drives side by side (a pair) each have their tally: both say so, and a quiz keeps
+    # both WAs back (B's would be the answer, or half of it, as much as A's)
+    for v in w.views if focus.pair else w.views[:1]:
+        v.tally.set_counted(*focus.counted)
+        v.tally.withhold_wa(focus.withheld)
     themefit.fit_lesson_panel(w)  # as wide as the settings it now shows need
     QTimer.singleShot(0, w, lambda: fold_for_lesson(w))  # once the new step is laid out
 

@@ -81,6 +81,7 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         self.settings_changed(self.views[0], self.views[0].settings, True)
         self._fit_to_screen(1280, 860)
         self.presentation.tell = lambda text: statusline.say(self, text)
+        self.presentation.on_choice = self._panel_chosen
         if self.presentation.prefs_problem:  # a bad preferences file: said, never raised
             statusline.say(self, self.presentation.prefs_problem)
 
@@ -433,7 +434,16 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
             self.lesson_dock.hide()
 
     def toggle_panel(self, shown: bool) -> None:
-        self.presentation.set_panel(shown)
+        self.presentation.choose_panel(shown)
+
+    def _panel_chosen(self, shown: bool) -> None:
+        """F9 or the panel's button: the person's choice holds. Beside a kept reference
+        the fold to fit is made once (frame/reffit.py); the panel shown by the person
+        before that fold was folded again at once, so F9 took two presses."""
+        if shown and self.references:
+            self.panel_folded_for_reference = True
+        if shown and self.status_message.message().startswith("Panel folded"):
+            statusline.say(self, "")  # no longer so: the person brought it back
 
     def _presentation_changed(self) -> None:
         """The View menu's check marks follow the state, however it changed."""
