@@ -287,6 +287,27 @@ class SeriesChart(QChartView):
                         float(y.max()) * 1.04 if y.max() > 0 else 1.0, _whole(y))
                        if y.size else (0.0, 1.0, False))
         self._show_spans()
+        self._labels_in_sight()
+
+    def _labels_in_sight(self) -> None:
+        """Each level's words whole within the plot: their point moves along the level, so
+        that half the words' width fits on either side (centred at 0.3 of a run's span
+        that ends halfway along the axis, the words ran off the plot's left edge)."""
+        lo, hi = self.x_axis.min(), self.x_axis.max()
+        plot = self._chart.plotArea().width() or self.width() - 2 * self._label_px
+        if hi <= lo or plot <= 0:
+            return
+        for series in self.series.values():
+            words = self._level_words(series)
+            if not words:
+                continue
+            font = series.pointLabelsFont()
+            half = (QFontMetrics(font).horizontalAdvance(words) / 2 + 4) * (hi - lo) / plot
+            a, mid, b = (series.at(i) for i in range(3))
+            left, right = max(a.x(), lo) + half, min(b.x(), hi) - half
+            x = min(max(mid.x(), left), right) if left <= right else (lo + hi) / 2
+            if x != mid.x():
+                series.replace(1, x, mid.y())
 
     def set_overlaid(self, on: bool) -> None:
         """Runs are overlaid (their legend under the charts), on this chart and on the
@@ -339,7 +360,10 @@ class SeriesChart(QChartView):
 
     def level_label(self, name: str) -> str:
         """The words written on a level ("" when none)."""
-        series = self.series[name]
+        return self._level_words(self.series[name])
+
+    @staticmethod
+    def _level_words(series) -> str:
         if not series.pointLabelsVisible() or series.count() != 3:
             return ""
         return str(series.pointConfiguration(1).get(
@@ -360,6 +384,7 @@ class SeriesChart(QChartView):
         super().resizeEvent(event)
         self._show_titles()  # the x title's words as the width holds them, above or not
         self._show_spans()
+        self._labels_in_sight()
 
     def points(self, name: str) -> int:
         return self.series[name].count()
