@@ -44,10 +44,12 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(items):
-    """The wheel's test first: it is the longest by far (it builds, installs and compiles a
-    fresh copy: 162 s of a busy run), and collected in name order it started among the last
-    tests, so the run waited on it alone at the end. The rest keep their order."""
-    items.sort(key=lambda item: item.get_closest_marker("wheel") is None)
+    """The longest tests first: the wheel's (it builds, installs and compiles a fresh copy:
+    162 s of a busy run), then those marked `first` (a walk through all fourteen lessons).
+    Collected in name order they started among the last tests, and the run waited on them
+    alone at the end. The rest keep their order."""
+    items.sort(key=lambda item: (item.get_closest_marker("wheel") is None,
+                                 item.get_closest_marker("first") is None))
 
 
 @pytest.fixture(scope="session")

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ROOT / "ssdlab" / "assets" / "scenarios"
 CASES = [("alignment_firstgen", chart) for chart in ("wa", "throughput", "free", "victims",
                                                      "steps")]
-CASES += [("discard_vertex_le", chart) for chart in ("throughput", "steps")]
+CASES += [("discard_vertex_le", chart) for chart in ("wa", "throughput", "steps")]
 
 
 @pytest.mark.parametrize(("name", "chart"), CASES)
@@ -40,8 +40,12 @@ def test_window_and_command_line_export_the_same_csv_and_sidecar(bench, until, t
                           cwd=ROOT, timeout=300)
     assert done.returncode == 0, done.stderr
     assert window.read_text() == cli.read_text()
+    # a file system's run: no analytic model describes it, none is drawn (issue 37: the
+    # window wrote the greedy random-rewrite model's 2.01 above a measured 0.30)
+    assert "wa_analytic" not in window.read_text().splitlines()[0]
     sides = [json.loads(p.with_suffix(".json").read_text()) for p in (window, cli)]
     assert sides[0] == sides[1]
+    assert "analytic" not in sides[0]
     assert sides[0]["scenario"]["file"] == str(scenario)
     assert len(sides[0]["scenario"]["steps"]) == steps
     if chart in ("wa", "throughput", "free"):

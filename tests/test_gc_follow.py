@@ -46,3 +46,28 @@ def test_following_says_when_the_map_should_show_the_whole_drive_again():
     f.zoomed = True  # a GC was followed
     assert f.set(False) is True and not f.zoomed
     assert f.set(False) is False
+
+
+def test_a_map_zoomed_in_by_hand_brings_a_breakpoints_victim_on_screen_once():
+    """Not following a lesson: the zoom stays the person's; the view moves only to show a
+    GC a snapshot names that is off screen, once for each (a pan after it stays put)."""
+    from types import SimpleNamespace
+
+    v = Viewport(276, 64, 870, 300)
+    v.level = len(v.rungs) - 1  # zoomed in as far as it goes, at the drive's start
+    v.show_block(0)
+    level, victim = v.level, 270
+    assert not _in_view(v, victim)
+
+    def snap(phase, erases, dests=()):
+        return SimpleNamespace(gc_phase=phase, gc_victim=victim, blocks=276,
+                               gc_destinations=dests, counters={"erases": erases})
+
+    f = GcFollow()
+    assert f.snapshot(v, snap("breakpoint", 0)) and _in_view(v, victim) and v.level == level
+    v.show_block(0)  # the person pans away; the same moment published again (its pages)
+    assert not f.snapshot(v, snap("breakpoint", 0)) and not _in_view(v, victim)
+    assert f.snapshot(v, snap("stepped", 1, (272,))) and _in_view(v, victim)  # G: again
+    assert not f.snapshot(v, snap("", 1))  # a snapshot naming no GC moves nothing
+    v.reset()
+    assert not f.snapshot(v, snap("stepped", 2))  # the whole drive: nothing to move

@@ -201,7 +201,10 @@ def test_breakpoint_pauses_the_run_and_the_status_bar_names_it(until, bench, cap
     until(lambda: bench.snapshot.breakpoint_hits == 1 and not bench.snapshot.running)
     snap = bench.snapshot
     assert snap.segment and snap.progress < 1  # paused mid-run, not at its end
-    assert snap.counters["gc_victims"] >= n
+    if capacity == 6144.0:  # no engine events: the drive at the end of the batch
+        assert snap.counters["gc_victims"] >= n
+    else:  # the Nth GC as it found the drive, its victim named: n - 1 GCs done
+        assert snap.gc_phase == "breakpoint" and snap.counters["gc_victims"] == n - 1
     assert f"GC number {n:,}" in snap.breakpoint
     # named in the status bar where its figures leave room, else on the progress line
     said = f"Breakpoint: {snap.breakpoint}"

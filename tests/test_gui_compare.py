@@ -5,6 +5,7 @@ differs, the Steps table has A and B columns, a pinned reference survives a driv
 and the keys work while a text field has focus."""
 
 import errno
+import time
 
 import pytest
 from PySide6.QtCore import Qt
@@ -442,6 +443,16 @@ def test_a_drive_whose_file_system_fills_ends_both_runs(until, pair, monkeypatch
     a, b = pair.views
     tick = type(b.worker)._tick_fs
     slices = []
+    # A slice is as much work as fits in BATCH_S of the wall clock: on an idle machine A's
+    # whole unpack fitted in fewer slices than B needs to reach its failure. On a clock
+    # that moves a whole slice each time it is read, a slice is one step of the unpack
+    # whatever the machine, so A is still unpacking (held to B's pace) when B fails.
+    from types import SimpleNamespace
+
+    from ssdlab.app.gui.run import fssteps
+
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(fssteps, "time", SimpleNamespace(perf_counter=lambda: float(next(ticks))))
 
     def full_after_a_while(worker, *args, **kwargs):
         if worker is b.worker:
@@ -464,6 +475,7 @@ def test_a_drive_whose_file_system_fills_ends_both_runs(until, pair, monkeypatch
     assert [v.snapshot.counters["host_writes"] for v in pair.views] == held
     slices.clear()
     monkeypatch.setattr(type(b.worker), "_tick_fs", tick)
+    monkeypatch.setattr(fssteps, "time", time)
     pair.toggle_play()  # Space: nothing is left to resume, so the chosen step runs anew
     until(lambda: finished(pair) and all(len(v.snapshot.steps) == 2 for v in pair.views))
     assert not b.snapshot.steps[-1]["step"].endswith(")")

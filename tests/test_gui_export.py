@@ -32,7 +32,7 @@ def test_every_chart_has_the_export_menu_and_file_menu_entry(bench):
         assert bench.charts.views[name].contextMenuPolicy() == \
             Qt.ContextMenuPolicy.CustomContextMenu
     file_menu = bench.menuBar().actions()[0].menu()
-    (export,) = [a for a in file_menu.actions() if "Export" in a.text()]
+    (export,) = [a for a in file_menu.actions() if a.text() == "&Export chart..."]
     export.trigger()
     dialogs = [d for d in bench.findChildren(exportdialog.ExportDialog) if d.isVisible()]
     assert len(dialogs) == 1 and dialogs[0].chart.currentData() == bench.charts.current_name()
@@ -47,7 +47,7 @@ def test_dialog_exports_the_live_run(qtbot, until, bench, tmp_path):
     dialog.accept()
     assert not dialog.isVisible()
     rows = list(csv.DictReader((tmp_path / "wa.csv").open()))
-    theory = bench.session.theory_wa()  # None where no analytic model applies
+    theory = bench.session.theory_wa_shown(snap)  # None where no analytic model applies
     # no column that is always empty: the analytic one only where a model applies
     assert list(rows[0]) == ["drive_writes", "wa", "wa_window"] + \
         ([] if theory is None else ["wa_analytic"])
@@ -58,6 +58,10 @@ def test_dialog_exports_the_live_run(qtbot, until, bench, tmp_path):
     side = json.loads((tmp_path / "wa.json").read_text())
     assert side["chart"] == "wa" and side["seed"] == bench.session.settings.seed
     assert side["settings"]["capacity_mib"] == bench.session.settings.capacity_mib
+    if theory is not None:  # the file names the model its line is and what it assumes
+        assert side["analytic"]["model"] == "Van Houdt's greedy model (2013)"
+        assert side["analytic"]["wa"] == theory
+        assert "random rewrites" in side["analytic"]["workload"]
     for name in RUN_CHARTS:
         for fmt in ("png", "svg", "pdf"):
             out = tmp_path / f"{name}.{fmt}"

@@ -1,8 +1,8 @@
 """The whole window by keyboard (issue 25): in every state Tab reaches each control, and a
-key pressed on the focused control works it (Space and Return press a button or check
-box, arrows move a tab bar, list, combo or spin box) without firing the window's own
-shortcut for that key (Space plays, Right steps); and lesson 1 taken start to finish with
-key presses alone. Runs wait on conditions, never on time."""
+key pressed on the focused control works it (Return presses a button or check box, and
+Space too in a dialog or the lessons panel, arrows move a tab bar, list, combo or spin box)
+without firing the window's own shortcut for that key (Right steps; Space plays); and
+lesson 1 taken start to finish with key presses alone. Runs wait on conditions, never on time."""
 
 from __future__ import annotations
 
@@ -94,6 +94,8 @@ def _keys_for(widget) -> list[tuple[int, str]]:
         # in a dialog Return is its default button's (OK) unless a push button has focus
         if isinstance(widget.window(), QDialog) and not isinstance(widget, QPushButton):
             return [(K.Key_Space, "clicked")]
+        if not _in_lessons(widget):  # Space plays or pauses there (test_gui_timekeys.py)
+            return [(K.Key_Return, "clicked")]
         return [(K.Key_Space, "clicked"), (K.Key_Return, "clicked")]
     if isinstance(widget, QTabBar):
         last = widget.currentIndex() == widget.count() - 1
@@ -109,6 +111,13 @@ def _keys_for(widget) -> list[tuple[int, str]]:
     if isinstance(widget, QAbstractItemView) and widget.model().rowCount() > 0:
         return [(K.Key_Return, "activated")]
     return []
+
+
+def _in_lessons(widget) -> bool:
+    """widget is in the main window's lessons panel or a lesson's results, where Space
+    presses a button; or in a dialog or window of its own (the glossary)."""
+    panel = getattr(widget.window(), "lesson_panel", None)
+    return panel is None or any(p.isAncestorOf(widget) for p in (panel, panel.results))
 
 
 def _ident(widget) -> tuple[str, str, str]:

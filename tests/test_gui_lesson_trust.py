@@ -195,7 +195,7 @@ def test_a_quiz_reading_wraps_its_sentence_and_keeps_its_table(qtbot):
 
 def test_a_prediction_names_its_configurations_before_the_run(bench):
     """Before the run the axis already says whose WA over whose, not "WA ÷ WA" (a
-    prediction is drawn once it is made: tests/test_gui_giveaways.py)."""
+    prediction is drawn once it is made: tests/test_gui_lesson_walk.py)."""
     panel, lesson = bench.lesson_panel, find("12")
     panel.start(lesson, _index(lesson, "predict", "which-firmware"))
     panel.predict(0)

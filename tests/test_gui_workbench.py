@@ -86,7 +86,10 @@ def test_reset_all_mid_run_returns_to_start(qtbot, until, bench):
     choose(bench.speed, "fast")
     bench.run_workload()
     until(lambda: written(bench) > 10000)
+    asked = []
+    bench.confirm = lambda text: asked.append(text) or True  # a run would be lost: asked
     qtbot.keyClick(bench, Qt.Key.Key_R, Qt.KeyboardModifier.AltModifier)
+    assert len(asked) == 1 and asked[0].startswith("Reset All?")
     until(lambda: written(bench) == 0 and not bench.snapshot.running)
     assert bench.session.settings == Settings()
     assert bench.controls.widgets["spare_pct"].value() == 7.0

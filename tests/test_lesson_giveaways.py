@@ -3,7 +3,7 @@ checked without a window: `ssdlab lesson validate` refuses a lesson whose text b
 quiz states the quiz's recorded number, or before a fact question its right choice, and a
 quiz that asks for the figure an earlier prediction measured (its "what happened" step
 shows it). What counts as stating an answer is ssdlab/lessons/giveaway.py's `stated`,
-which the window's test (tests/test_gui_giveaways.py) reads every text on screen with."""
+which the window's test (tests/test_gui_lesson_walk.py) reads every text on screen with."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ for 38.89 %), a number the quiz would accept (within its tolerance), or the righ
 own words where the other choices are not listed beside it.
 
 `answers(play)` lists each question's answer from a played lesson (the window's test reads
-every text on screen before each question against it: tests/test_gui_giveaways.py);
+every text on screen before each question against it: tests/test_gui_lesson_walk.py);
 `stated(text, answer)` says what in a text states it. `check_giveaways(lesson)` is the part
 that needs no run (`ssdlab lesson validate`): a quiz whose recorded number, or a fact
 question whose right choice, the lesson's own text states before it, and a quiz that asks

@@ -198,7 +198,8 @@ def _session(args: argparse.Namespace, charts: list[str]) -> int:
     for every chart that needs it)."""
     from ssdlab.app.session.replay import replay
     from ssdlab.app.session.sessionfile import SessionFileError, read_session
-    from ssdlab.app.session.settings import theory_wa
+    from ssdlab.app.session.settings import run_theory_wa
+    from ssdlab.app.session.wanotes import theory_source
     from ssdlab.model.lab.charts import chart_table
     from ssdlab.model.lab.steps import StepError
 
@@ -245,7 +246,7 @@ def _session(args: argparse.Namespace, charts: list[str]) -> int:
         victims = done.drive.victim_valid()
     arrays = {k: np.asarray(v, dtype=float) for k, v in series.items()}
     tables = {c: chart_table(c, arrays, timed=bool(settings.profile), erases=erases,
-                             theory=theory_wa(settings), steps=steps, victims=victims,
+                             theory=run_theory_wa(settings, log), steps=steps, victims=victims,
                              mapping=settings.mapping)
               for c in charts}
     provenance = {"session": {"file": os.path.abspath(args.scenario),
@@ -253,4 +254,7 @@ def _session(args: argparse.Namespace, charts: list[str]) -> int:
                               "settings": asdict(settings), "log_entries": len(log),
                               "replayed": replayed},
                   "seed": settings.seed}
+    analytic = theory_source(settings, log)  # what its analytic line assumes, if it has one
+    if analytic["model"] is not None:
+        provenance["analytic"] = analytic
     return _finish(args, files, tables, provenance)

@@ -8,7 +8,7 @@ whole window (ssdlab/app/devtools/screentext.py) as the step comes up, and again
 or replay has finished. Predictions get the lesson's recorded answers; quizzes are read, not
 answered. Once every run is done, each question's answer is known, and every text read
 before it is checked against it. Exit status 1 when one is found.
-tests/test_gui_giveaways.py takes the same walk.
+tests/test_gui_lesson_walk.py takes the same walk.
 """
 
 from __future__ import annotations
@@ -41,9 +41,13 @@ def settle(app) -> None:
 
 
 def walk(window, lesson, play_run: Callable[[object, object], None],
-         wait: Callable[[Callable[[], bool]], None]) -> list[Screen]:
+         wait: Callable[[Callable[[], bool]], None],
+         settled: Callable[[int, object], None] | None = None) -> list[Screen]:
     """Every screen of the lesson, read step by step. play_run(panel, step) plays a run
-    step and returns when it is done; wait(condition) processes events until it holds."""
+    step and returns when it is done; wait(condition) processes events until it holds;
+    settled(i, step), if given, is called once step i is answered or run and the window
+    has settled, before the walk goes on (another check of the same screens, so one walk
+    serves both)."""
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance()
@@ -65,6 +69,9 @@ def walk(window, lesson, play_run: Callable[[object, object], None],
             play_run(panel, step)
             settle(app)
             screens.append(Screen(i, "after its run", tuple(screen_texts(window))))
+        if settled is not None:
+            wait(lambda: panel.job is None)
+            settled(i, step)
     return screens
 
 

@@ -3,7 +3,7 @@ widget's words, its accessible name and description and its tooltip, the window'
 each chart's title, axis titles and tick labels, a prediction picture's question, axis and
 ticks, and the definition of each glossary term a shown text links (one click opens it).
 
-`screen_texts(window)` returns (where, text) pairs; tests/test_gui_giveaways.py reads them
+`screen_texts(window)` returns (where, text) pairs; tests/test_gui_lesson_walk.py reads them
 to check that nothing on screen states a question's answer before the student gives it.
 One widget's words stay together (a list of choices is one text, not one per row), so a
 text that lists every choice is told from one that names the right one.

@@ -1,16 +1,20 @@
 """The workbench run's time series: one row of SERIES_COLUMNS at a time, kept between
 MAX_SERIES_ROWS and twice as many (when full, every second row goes).
 
-Block workloads add a row per snapshot from the drive's counters, on the simulated clock
-the timing model keeps. Without a device profile there is no clock: the flash's program rate
-is then the unit of work, and the rates say how the flash's page programs were shared out
-(per 1,000: host pages, GC copies; NAND is all 1,000 of them), over the last WA_WINDOW of
-host writes, so a frame's burst of GC never shows as a spike.
+Block workloads add a row each time the host has written another 1/ROWS_PER_DRIVE_WRITE of
+the user capacity (the worker ends its batches there: pages_to_next_row), and one at a
+workload's end, from the drive's counters, on the simulated clock the timing model keeps.
+The rows are where the host's writes are, never where a snapshot happened to be taken, so
+the same run gives the same rows at every speed it is watched at. Without a device profile
+there is no clock: the flash's program rate is then the unit of work, and the rates say how
+the flash's page programs were shared out (per 1,000: host pages, GC copies; NAND is all
+1,000 of them), over the last WA_WINDOW of host writes, so a frame's burst of GC never shows
+as a spike.
 
 A file-system run adds a row for every FS_ROW_S of simulated time from what the drive had
-completed by then on its own clock (ssdlab/model/series.Completed), so a 30 s dd that the model
-runs within one frame still draws as a curve, and page-cache bursts never show faster than
-the drive.
+completed by then on its own clock (ssdlab/model/series.Completed), so a 30 s dd that the
+model runs within one frame still draws as a curve, and page-cache bursts never show faster
+than the drive.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ SERIES_COLUMNS = ("drive_writes", "sim_s", "host", "nand", "gc", "erases", "free
                   "wa_window", "host_rate", "nand_rate", "gc_rate")
 MAX_SERIES_ROWS = 4000  # kept between this many and twice as many rows
 WA_WINDOW = 0.05  # per-window WA: windows of this share of the user capacity
+ROWS_PER_DRIVE_WRITE = 400  # block workloads: a row every 1/400 of the user capacity written
+WINDOW_ROWS = round(WA_WINDOW * ROWS_PER_DRIVE_WRITE)  # rows of a per-window WA window
 FS_ROW_S = 0.5  # simulated seconds between rows of a file-system run
 MAX_GAP_ROWS = 2000  # rows one call may add; a longer stretch gets a wider interval
 DRIVE_TOTALS = ("write_bytes", "host_pages_written", "nand_writes", "gc_copies", "erases")
@@ -43,6 +49,7 @@ class Recorder:
         self.wa_window = float("nan")
         self._last = None  # (sim s, counters) of the last block-workload row
         self._window_start = None  # counters where the WA window began
+        self._due = 0  # block workloads: the index of the next row (see _row_at)
         self._done: Completed | None = None  # a mounted file system's drive clock
         self._totals = dict.fromkeys(DRIVE_TOTALS, 0.0)
         self._fs_window = (0.0, 0.0, 0.0)  # (host pages, NAND pages, host bytes) at window start
@@ -80,12 +87,27 @@ class Recorder:
         self.n += 1
 
     def record(self, drive, sim_s: float, force: bool = False) -> None:
-        """Rows up to now. force (file systems): also the partial interval up to now (a
-        step's end)."""
+        """Rows up to now. force: also the part since the last row (a step's or a
+        workload's end)."""
         if self._done is not None:
             self._record_fs(force)
         else:
-            self._record_block(drive, sim_s)
+            self._record_block(drive, sim_s, force)
+
+    def _row_at(self, k: int) -> int:
+        """Host pages written when block-workload row k is due (row 0: none yet)."""
+        return k * self.g.user_pages // ROWS_PER_DRIVE_WRITE
+
+    def pages_to_next_row(self, drive) -> int:
+        """Host pages the drive may write before the next row is due (at least 1): a batch
+        of this many or fewer ends where the row belongs."""
+        return max(1, self._row_at(self._due) - drive.counters()["host_writes"])
+
+    def _pass_rows_to(self, host_writes: int) -> int:
+        """Rows due up to host_writes are taken; returns the index of the last of them."""
+        while self._row_at(self._due) <= host_writes:
+            self._due += 1
+        return self._due - 1
 
     def _record_fs(self, force: bool) -> None:
         g, done = self.g, self._done
@@ -111,22 +133,29 @@ class Recorder:
                           self.wa_window, got["write_bytes"] / 1e6 / dt,
                           got["nand_writes"] * stored * mb / dt, got["gc_copies"] / dt))
 
-    def _record_block(self, drive, sim_s: float) -> None:
-        """One row: cumulative counters and rates since the last row."""
+    def _record_block(self, drive, sim_s: float, force: bool = False) -> None:
+        """One row, if one is due (or forced): cumulative counters and rates since the last
+        row."""
         c = drive.counters()
         g = self.g
         prev = self._last
         if prev is not None and c["host_writes"] == prev[1]["host_writes"] \
                 and c["trims"] == prev[1]["trims"]:
             return
+        due = c["host_writes"] >= self._row_at(self._due)
+        if not due and not force:
+            return
+        was = self._due
+        row = self._pass_rows_to(c["host_writes"]) if due else was - 1
         stored = self.stored
         wa = window_wa(dict.fromkeys(c, 0), c, stored)
-        # Per-window WA over windows of WA_WINDOW of the user capacity, not per frame:
-        # a frame of a slow animation is a few dozen pages, far too noisy.
+        # Per-window WA over windows of WA_WINDOW of the user capacity (every WINDOW_ROWS
+        # rows), not per frame: a frame of a slow animation is a few dozen pages, far too
+        # noisy, and a window's ends are rows, the same at every speed.
         start = self._window_start
         if start is None:
             self._window_start = c
-        elif c["host_writes"] - start["host_writes"] >= WA_WINDOW * g.user_pages:
+        elif due and row // WINDOW_ROWS > (was - 1) // WINDOW_ROWS:
             self.wa_window = window_wa(start, c, stored)
             self._window_start = c
         rates = (float("nan"),) * 3
@@ -172,4 +201,5 @@ class Recorder:
         if self.n:
             sim_s = float(self.rows[self.n - 1, 1])
         self._last = (sim_s, drive.counters())
+        self._pass_rows_to(self._last[1]["host_writes"])
         return sim_s

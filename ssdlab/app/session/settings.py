@@ -191,6 +191,32 @@ def theory_wa(s: Settings) -> float | None:
         return None
 
 
+def run_modelled(s: Settings, log: list[dict]) -> bool:
+    """Whether the analytic model theory_wa(s) describes the run a worker's log records: a
+    block workload of the kind the settings name and the model describes, with the settings'
+    hot/cold shares, after nothing but fills (which only precondition the drive). A
+    file-system step (a scenario), TRIMs, or a workload run before the settings changed: no
+    model applies, and none is drawn or written."""
+    if s.workload not in MODELLED or not any(d.get("kind") == s.workload for d in log):
+        return False
+    for d in log:
+        if d.get("kind") in ("fill", "sequential") and not d.get("fs"):
+            continue
+        if d.get("fs") or d.get("kind") != s.workload:
+            return False
+        if s.workload == "hotcold" and (
+                abs(d.get("hot_lba_fraction", -1) - s.hot_lba_pct / 100) > 1e-9
+                or abs(d.get("hot_write_fraction", -1) - s.hot_write_pct / 100) > 1e-9):
+            return False
+    return True
+
+
+def run_theory_wa(s: Settings, log: list[dict]) -> float | None:
+    """The analytic WA to show beside a run whose worker's log is `log`: theory_wa(s) where
+    the model describes that run (run_modelled), else None."""
+    return theory_wa(s) if run_modelled(s, log) else None
+
+
 def drive_spare_pct(spare: float, g: Geometry) -> float:
     """The spare (% of physical, two decimals) a drive of geometry g built with the nominal
     `spare` really has: whole erase blocks round it up, most on a small drive of big blocks

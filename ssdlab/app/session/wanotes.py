@@ -19,7 +19,7 @@ from ssdlab.model.flash.heldback import held_back_blocks
 from ssdlab.model.flash.theory.names import model_name
 from ssdlab.model.host.profiles import load_profile
 
-from .settings import Settings, analytic_spare, theory_wa
+from .settings import Settings, analytic_spare, run_modelled, theory_wa
 
 RECENT_DRIVE_WRITES = 1.0  # "recent" WA: over the last drive write, once there is one
 
@@ -50,14 +50,22 @@ def recent_wa(drive_writes: np.ndarray, cumulative: np.ndarray,
     return float((cumulative[-1] * drive_writes[-1] - cumulative[k] * drive_writes[k]) / host)
 
 
-def reading_of(series: dict, full: bool) -> WaReading:
+def reading_of(series: dict, full: bool, at: tuple[float, float] | None = None
+               ) -> WaReading:
     """A run's WaReading from its recorded series ("drive_writes", "wa"; empty before any
-    write); full: the drive holds every logical page."""
+    write); full: the drive holds every logical page. at: (drive writes of host pages,
+    cumulative WA) of the moment the map shows when that is not the series' end (a
+    breakpoint's GC, a GC stepped through after it): the reading is of that moment, the
+    series cut there, so the note says the tally's figure (the rehearsal's note said 1.02
+    beside a tally of 1.000)."""
     wa, dw = series.get("wa"), series.get("drive_writes")
     if wa is None or dw is None or not wa.size:
-        return WaReading(math.nan, full=full)
-    return WaReading(float(wa[-1]), recent_wa(np.asarray(dw, float), np.asarray(wa, float)),
-                     full)
+        return WaReading(math.nan if at is None else at[1], full=full)
+    dw, wa = np.asarray(dw, float), np.asarray(wa, float)
+    if at is not None:
+        k = int(np.searchsorted(dw, at[0], side="left"))
+        dw, wa = np.append(dw[:k], at[0]), np.append(wa[:k], at[1])
+    return WaReading(float(wa[-1]), recent_wa(dw, wa), full)
 
 
 def stored_share(s: Settings) -> float:
@@ -81,6 +89,25 @@ def spare_detail(s: Settings) -> str:
             f"computed at that spare.")
 
 
+def theory_source(s: Settings, log: list[dict]) -> dict:
+    """What a figure's file says of its analytic line (the sidecar's "analytic"): the model,
+    the workload and spare it assumes, and its WA; {"model": None} and why, where no model
+    describes the run (settings.run_modelled): the file then has no analytic line."""
+    wa = theory_wa(s) if run_modelled(s, log) else None
+    if wa is None:
+        return {"model": None, "why": "no analytic model describes this run: the models are "
+                "for random or hot/cold rewrites of a page-mapped drive under greedy, FIFO or "
+                "d-choices GC, run with the settings shown"}
+    hot = s.workload == "hotcold"
+    workload = (f"{s.hot_write_pct:g} % of the writes to {s.hot_lba_pct:g} % of the pages, "
+                "uniformly at random within each" if hot else
+                "uniformly random rewrites of the whole drive")
+    return {"model": model_name(s.gc, hot_cold=hot), "gc": s.gc, "workload": workload,
+            "spare_pct_of_physical": round(100 * analytic_spare(s), 2),
+            "blocks": "endless (a real drive's finite blocks make it differ)",
+            "wa": wa}
+
+
 def _model_sentence(s: Settings, model: float, simulated: float) -> str:
     """The analytic figure, named, and why the simulation is off it (the spare it is
     computed at is spare_detail's, the note's tooltip: the note must fit under the chart
@@ -97,19 +124,21 @@ def _model_sentence(s: Settings, model: float, simulated: float) -> str:
             f"{abs(gap):.0f}\u00a0% {'above' if gap > 0 else 'below'}.")
 
 
-def wa_note(s: Settings, reading: WaReading | float) -> str:
+def wa_note(s: Settings, reading: WaReading | float, modelled: bool = True) -> str:
     """Two sentences on the WA shown, or "" when there is nothing to explain. reading: the
-    run's WA (a bare float is its cumulative WA)."""
+    run's WA (a bare float is its cumulative WA); modelled: whether the analytic model
+    describes the run (settings.run_modelled): a scenario's file-system steps get no word
+    on random rewrites and no model's figure."""
     if not isinstance(reading, WaReading):
         reading = WaReading(float(reading))
     measured, notes = reading.cumulative, []
     stored = stored_share(s)
     if stored < 1:
-        simulated = f", simulated {measured:.2f}" if math.isfinite(measured) else ""
+        simulated = f", simulated {wa_figure(measured)}" if math.isfinite(measured) else ""
         notes.append(f"This drive compresses data and programs about {100 * stored:.0f} % "
                      f"of what it is sent (SandForce-style): write amplification (WA) can "
                      f"fall below 1{simulated}.")
-    model = theory_wa(s)
+    model = theory_wa(s) if modelled else None
     if model is None:
         return " ".join(notes)
     recent = math.nan
@@ -122,12 +151,13 @@ def wa_note(s: Settings, reading: WaReading | float) -> str:
         return " ".join(notes)
     elif not reading.full:
         notes.append(f"Filling an empty drive copies nothing: write amplification (WA), "
-                     f"simulated {measured:.2f}.")
+                     f"simulated {wa_figure(measured)}.")
     else:
         recent = reading.recent
-        simulated = (f"simulated {recent:.2f} in the last drive write, {measured:.2f} with "
-                     f"the fill" if math.isfinite(recent) else
-                     f"simulated {measured:.2f} so far, held down by the fill")
+        # the tally's and status bar's rounding (wa_figure): one figure, written one way
+        simulated = (f"simulated {wa_figure(recent)} in the last drive write, "
+                     f"{wa_figure(measured)} with the fill" if math.isfinite(recent) else
+                     f"simulated {wa_figure(measured)} so far, held down by the fill")
         notes.append(f"{copies}: write amplification (WA), {simulated}.")
     notes.append(_model_sentence(s, model, recent))
     return " ".join(notes)

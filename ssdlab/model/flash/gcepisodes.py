@@ -34,8 +34,9 @@ from .state import (
 )
 
 PHASES = ("mark", "move", "erase")
-# the counters a phase carries (what a tally of the run shows)
-TALLY = ("host_writes", "nand_writes", "gc_copies", "erases")
+# the counters a phase carries (what a tally of the run shows; GCs done, as the engine
+# counts them: once the victim is erased)
+TALLY = ("host_writes", "nand_writes", "gc_copies", "erases", "gc_victims")
 
 
 @dataclass(frozen=True)
@@ -170,6 +171,8 @@ def gc_phases(p2l: np.ndarray, bstate: np.ndarray, valid: np.ndarray, counters: 
             r.erase(a)
             if victim:
                 v, moved, src, dst, phases, what = open_gc
+                if what == "gc":  # a merge is no GC victim (ftl.py counts none)
+                    r.counters["gc_victims"] += 1
                 phases.append(r.phase("erase", kept))
                 if moved < 0:  # a merge: the pages it copied
                     moved = len(src)

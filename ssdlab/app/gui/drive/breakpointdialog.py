@@ -32,6 +32,26 @@ TIPS = {
 }
 
 
+# each condition as the status bar names it while it is armed, and (short) as the
+# progress line does, whose one line must hold it beside the run's progress in large type
+ARMED = {"wa_above": ("WA past {:,g}", "WA past {:,g}"), "gc_count": ("at GC number {:,}",
+                                                               "GC {:,}"),
+         "victim_valid": ("a victim with {:,}+ valid pages", "victim {:,}+ valid"),
+         "free_blocks": ("free blocks down to {:,}", "free {:,}"),
+         "erases": ("a block at {:,} erases", "{:,} erases"),
+         "lpn": ("a write of logical page {:,}", "page {:,}")}
+
+
+def armed_words(bp: Breakpoints, short: bool = False) -> str:
+    """The breakpoints set ("" when none): "breakpoint armed: at GC number 1", "breakpoints
+    armed: WA past 2, at GC number 50"; short: "breakpoint: GC 1"."""
+    chosen = bp.as_dict()
+    if not chosen:
+        return ""
+    said = ", ".join(ARMED[k][short].format(v) for k, v in chosen.items())
+    return f"breakpoint{'s' if len(chosen) > 1 else ''}{'' if short else ' armed'}: {said}"
+
+
 class BreakpointDialog(QDialog):
     """Edits Breakpoints for a drive of geometry g; `result_breakpoints` holds them after
     accept()."""

@@ -8,6 +8,12 @@ beside it. The victim's valid pages, the stale ones and the copies are then what
 sees. When the following ends (the GCs to watch were shown, skipped, or the run ended) the
 map shows the whole drive again, if it was the one that zoomed. A drive whose pages the
 fitted map already draws is left alone.
+
+Outside that following, a map the person zoomed in keeps its zoom and moves only to bring
+the GC a snapshot names on screen: a breakpoint's victim, a GC stepped through (the victim
+and the blocks its pages went to, as many as fit), each phase at teaching pace. Zoomed in at
+a lecture, the breakpoint outlined a block off screen and the steps after it cleaned blocks
+nobody saw.
 """
 
 from __future__ import annotations
@@ -16,6 +22,30 @@ from ..run.snapshot import Snapshot
 from .mapview import Viewport
 
 TEACH_PAGE_PX = 5  # pixels per page side the map zooms to at most: pages plain to see
+NAMED = ("mark", "move", "erase", "breakpoint", "stepped")  # the phases that name a GC
+
+
+def on_screen(view: Viewport, b: int) -> bool:
+    """Block b is wholly inside the view."""
+    s = view.scale.value
+    r, c = divmod(int(b), view.cols)
+    x, y = view.ox + c * s, view.oy + r * s
+    return x >= 0 and y >= 0 and x + s <= view.width and y + s <= view.height
+
+
+def keep_in_view(view: Viewport | None, snap: Snapshot) -> bool:
+    """A map zoomed in by the person: move it (at the same zoom) to show the GC snap names
+    when it is not on screen, the blocks the pages go to first while they move; True when
+    it moved."""
+    if view is None or not view.zoomed or snap.gc_phase not in NAMED \
+            or not 0 <= snap.gc_victim < snap.blocks:
+        return False
+    victim, dests = snap.gc_victim, [b for b in snap.gc_destinations if b < snap.blocks]
+    first = dests if snap.gc_phase == "move" and dests else [victim]
+    if all(on_screen(view, b) for b in first):
+        return False
+    view.show_blocks(list(dict.fromkeys([*first, victim, *dests])))
+    return True
 
 
 def _fits(view: Viewport, level: int, blocks: list[int]) -> bool:
@@ -51,6 +81,7 @@ class GcFollow:
     def __init__(self):
         self.on = False
         self.zoomed = False  # the map is zoomed because a GC was followed
+        self._kept = None  # the GC keep_in_view last brought on screen, once for each
 
     def set(self, on: bool) -> bool:
         """Follow the GCs the snapshots name (on), or stop; True when the map should show
@@ -61,8 +92,17 @@ class GcFollow:
 
     def snapshot(self, view: Viewport | None, snap: Snapshot) -> bool:
         """A new snapshot for a map whose view (fitted to the drive) is `view`: True when
-        the view moved to follow a GC's phase."""
-        if not (self.on and view is not None and snap.gc_phase in ("mark", "move", "erase")
+        the view moved to follow a GC's phase (or, not following, to keep a GC the
+        snapshot names on screen: keep_in_view)."""
+        if not self.on:
+            # once for each GC moment: the same moment again (a pan asks the worker for
+            # its pages, which publishes it afresh) must not pull the view back
+            moment = (snap.gc_phase, snap.gc_victim, snap.counters.get("erases"))
+            if not snap.gc_phase or moment == self._kept:
+                return False
+            self._kept = moment
+            return keep_in_view(view, snap)
+        if not (view is not None and snap.gc_phase in ("mark", "move", "erase")
                 and snap.pages is not None and snap.page_blocks is None
                 and 0 <= snap.gc_victim < snap.blocks):
             return False

@@ -37,7 +37,8 @@ def button(text: str, tip: str, slot, longest: str = "") -> QPushButton:
 def build(w) -> QWidget:
     """Make workbench w's buttons (w.run_button, w.play_button, ... w.speed) and the bar
     holding them, w.presentation's panel button among them."""
-    w.run_button = button("Run", "Start the chosen workload from its beginning (Ctrl+Enter).",
+    w.run_button = button("Run", "Start the chosen workload from its beginning; a running "
+                          "drive runs on (Ctrl+Enter).",
                           w.run_workload)
     w.play_button = button("Play", "Play or pause the run (Space).", w.toggle_play,
                            longest="Pause")
@@ -45,10 +46,12 @@ def build(w) -> QWidget:
     w.gc_button = button("GC", "Collect one victim block now and show its copies and erase "
                          "(G).", w.step_gc)
     w.reset_button = button("Reset drive", "Erase the drive and clear the charts; settings "
-                            "stay (Ctrl+R).", w.reset_drive)
+                            "and breakpoints stay; asks first when a run would be lost "
+                            "(Ctrl+R).", w.ask_reset_drive)
     w.reset_all_button = button("Reset All", "Everything back to the start-up state: "
-                                "settings, drive, charts; presentation mode stays "
-                                "(Alt+R).", w.reset_all)
+                                "settings, breakpoints, drive, charts; presentation "
+                                "mode stays; asks first when a run would be lost "
+                                "(Alt+R).", w.ask_reset_all)
     # short, and checked while on: with the rest they fit two rows at 18 pt in 1024 px
     w.compare_button = button("A | B", "Compare two drives side by side, A and B, fed the "
                               "same workload in lockstep; again for one drive (Ctrl+D).",

@@ -1,7 +1,15 @@
-"""Keys a focused control owns: the window's plain-key shortcuts (Space plays, Right steps)
-stand aside while a control that uses that key has focus, so a keyboard user can press a
-button with Space, pick a tab with the arrows or walk a list; Return and Enter press a
-focused button or check box, which Qt does only for a dialog's default button.
+"""Keys a focused control owns: the window's plain-key shortcuts (Right steps, G collects)
+stand aside while a control that uses that key has focus, so a keyboard user can pick a tab
+with the arrows or walk a list; Return and Enter press a focused button or check box (which
+Qt does only for a dialog's default button) and open a focused drop-down list.
+
+Space is the exception: it is the lecturer's play/pause key (shortcuts.TABLE), and in the
+workbench it plays or pauses whatever has focus. A control kept it before, and focus lands
+on controls nobody chose: after F9 hid the control panel the focus sat on Run, and Space
+restarted a run at 52 %; after a lesson it sat on "Colour by", and Space opened its list.
+Only in the lessons panel and its results, where the lesson runs the drive through its own
+buttons, does Space press the focused button (and walk a list) as usual. Everywhere Return
+or Enter presses a button, F4 or Alt+Down (or Return) opens a list.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 K = Qt.Key
+PLAY_PAUSE = K.Key_Space  # the window's play/pause key, never a workbench control's
 PRESS = frozenset({K.Key_Space, K.Key_Return, K.Key_Enter, K.Key_Select})
 ARROWS = frozenset({K.Key_Left, K.Key_Right, K.Key_Up, K.Key_Down})
 MOVES = ARROWS | {K.Key_Home, K.Key_End, K.Key_PageUp, K.Key_PageDown}
@@ -33,9 +42,10 @@ OWNED: tuple[tuple[type, frozenset], ...] = (
 )
 
 
-def owned(widget: QWidget | None, key: int) -> bool:
-    """True when the focused widget uses key (pressed without Ctrl, Alt or Meta)."""
-    if widget is None:
+def owned(widget: QWidget | None, key: int, lesson_area: bool = False) -> bool:
+    """True when the focused widget uses key (pressed without Ctrl, Alt or Meta); Space
+    only in the lessons panel or its results (lesson_area: widget is there)."""
+    if widget is None or (key == PLAY_PAUSE and not lesson_area):
         return False
     for kind, keys in OWNED:
         if isinstance(widget, kind):
@@ -44,10 +54,16 @@ def owned(widget: QWidget | None, key: int) -> bool:
 
 
 def press_on_return(widget: QWidget | None, key: int) -> bool:
-    """Return or Enter on a focused button or check box of the window presses it (a dialog's
-    own default-button rule is left alone: the caller only asks for the main window);
-    True when it did."""
-    if key not in (K.Key_Return, K.Key_Enter) or not isinstance(widget, QAbstractButton):
+    """Return or Enter on a focused button or check box of the window presses it, on a
+    drop-down list opens it (Space plays or pauses there: the module docstring); a dialog's
+    own default-button rule is left alone: the caller only asks for the main window. True
+    when it did."""
+    if key not in (K.Key_Return, K.Key_Enter):
+        return False
+    if isinstance(widget, QComboBox) and not widget.isEditable():
+        widget.showPopup()
+        return True
+    if not isinstance(widget, QAbstractButton):
         return False
     if not widget.isEnabled():
         return True  # a disabled button swallows the key, as a click on it would

@@ -111,7 +111,7 @@ def chart_data(bench, name: str, a_series=None) -> Table | Overlay | None:
         steps = [{**d, "step": step_label(st)} for d, st in zip(snap.steps, played[1].steps,
                                                                    strict=True)]
         snap = replace(snap, steps=steps)
-    main = table(snap, a.session.theory_wa(), a.settings.mapping, a_series)
+    main = table(snap, a.session.theory_wa_shown(a.snapshot), a.settings.mapping, a_series)
     names = compare.labels(bench)
     others = compare.others(bench, names)
     if not others:
@@ -153,6 +153,23 @@ def shown_labels(bench, name: str) -> list[str]:
     return [names["A"], *(r.label for r in others)] if others else []
 
 
+def export_provenance(bench, data, series) -> dict | None:
+    """What a file of `data` says reproduces it: one run's scenario or settings (and what
+    its analytic line assumes, where it has one); None for several runs, whose settings the
+    sidecar lists run by run."""
+    one = isinstance(data, Table) or (isinstance(data, list) and len(data) == 1)
+    if not one:
+        return None
+    a = bench.views[0]
+    provenance = run_provenance(bench, a, series)
+    from ssdlab.app.session.wanotes import theory_source
+
+    analytic = theory_source(a.settings, a.snapshot.log)
+    if analytic["model"] is not None:
+        provenance["analytic"] = analytic
+    return provenance
+
+
 def export_chart(bench, name: str, path: str, fmt: str, width: str = "single") -> bool:
     """Write chart `name` as the window shows it (every run drawn, with two drives or a
     reference) to `path`; False (and the reason in the window's error line) when it cannot
@@ -174,10 +191,7 @@ def export_chart(bench, name: str, path: str, fmt: str, width: str = "single") -
     if not data:
         bench.controls.show_error("Export: nothing to export yet; run a workload first")
         return False
-    # one run: what reproduces it (the scenario it played, or its settings); several: each
-    # run's own settings, in the sidecar's list of runs
-    one = isinstance(data, Table) or (isinstance(data, list) and len(data) == 1)
-    spec = Export(fmt, width, run_provenance(bench, a, series) if one else None)
+    spec = Export(fmt, width, export_provenance(bench, data, series))
     try:
         if name == BLOCK_MAP:
             written = blockmapexport.write_maps(path, data, spec)

@@ -2,8 +2,9 @@
 shortcuts and the F1 help are all made from it, so the help cannot miss one.
 
 Shortcuts act on the window whatever has focus, with two exceptions chosen on purpose: a
-focused control keeps the plain keys it uses (Space and Return press a button, arrows move
-in a tab bar or list: ssdlab/app/gui/frame/controlkeys.py), and while a text field (a number box,
+focused control keeps the plain keys it uses (Return presses a button, arrows move in a tab
+bar or list: ssdlab/app/gui/frame/controlkeys.py; Space, the play/pause key, stays the
+window's everywhere but in the lessons panel), and while a text field (a number box,
 an editable text) has focus, keys without Ctrl or Alt type into it, so a spare of 30 can be
 typed. Enter or Escape ends the edit (Enter keeps the value, Escape puts the setting back)
 and the field gives up focus, so the next 3 is "fast" again.
@@ -53,20 +54,21 @@ class Key:
 
 
 TABLE: tuple[Key, ...] = (
-    Key(("Space",), "play / pause (starts the chosen workload when none is running)",
-        "toggle_play"),
+    Key(("Space",), "play / pause (starts the chosen workload when none is running), "
+        "whatever has focus in the workbench; in the lessons panel it presses the focused "
+        "button, and in a text field it types", "toggle_play"),
     Key(("Right", "."), "step one batch", "step"),
     Key(("G",), "step one garbage collection: collect one victim now", "step_gc"),
-    Key(("Ctrl+Return", "Ctrl+Enter"), "run the chosen workload from the start",
-        "run_workload"),
+    Key(("Ctrl+Return", "Ctrl+Enter"), "run the chosen workload from the start (a "
+        "running drive runs on: pause first)", "run_workload"),
     Key(("1",), "speed: slow", "set_speed", args=("slow",)),
     Key(("2",), "speed: normal", "set_speed", args=("normal",)),
     Key(("3",), "speed: fast (flat out)", "set_speed", args=("fast",)),
     Key(("4",), "speed: teach (each GC: victim, move, erase)", "set_speed", args=("teach",)),
-    Key(("Ctrl+R",), "reset the drive (keep the settings)", "reset_drive"),
-    Key(("Alt+R",), "Reset All: settings, drive and charts as at start-up (presentation mode "
-        "stays)",
-        "reset_all"),
+    Key(("Ctrl+R",), "reset the drive (keep the settings and breakpoints); asks first "
+        "when a run would be lost", "ask_reset_drive"),
+    Key(("Alt+R",), "Reset All: settings, breakpoints, drive and charts as at start-up "
+        "(presentation mode stays); asks first when a run would be lost", "ask_reset_all"),
     Key(("Ctrl+Tab",), "next chart", "next_chart", args=(1,)),
     Key(("Ctrl+Shift+Tab", "Ctrl+Backtab"), "previous chart", "next_chart", args=(-1,)),
     Key(("Ctrl+O",), "open a session", "open_dialog", "File", "&Open session..."),
@@ -77,6 +79,9 @@ TABLE: tuple[Key, ...] = (
         "save_scenario_dialog", "File", "Save as sce&nario..."),
     Key(("Ctrl+E",), "export a chart or the block map: PNG, SVG, PDF or CSV (or right-click "
         "it)", "export_dialog", "File", "&Export chart..."),
+    Key(("Ctrl+Shift+E",), "export every chart of the run into one folder, in the formats "
+        "chosen: the files ssdlab chart --chart all writes", "export_all_dialog", "File",
+        "Export &all charts..."),
     Key(("Ctrl+Q",), "quit", "close", "File", "&Quit"),
     Key(("F11",), "presentation mode: full screen, large type, projector colours (unless "
         "the preferences choose others)",
@@ -114,7 +119,9 @@ TABLE: tuple[Key, ...] = (
 )
 
 # Keys a text field keeps, listed in the help so the list is the whole story.
-FIELD_KEYS = (("Enter", "in a field: keep the value and leave the field"),
+FIELD_KEYS = (("Return or Enter", "on a focused button or tick box: press it; on a "
+               "drop-down list: open it (F4 or Alt+Down too)"),
+              ("Enter", "in a field: keep the value and leave the field"),
               ("Escape", "in a field: put the setting back and leave the field; in a "
                "lesson: cancel the run"),
               ("letters, digits, .", "on a lesson's quiz or estimate: type into its answer, "
@@ -208,7 +215,8 @@ class FieldKeys(QObject):
                                     | Qt.KeyboardModifier.AltModifier
                                     | Qt.KeyboardModifier.MetaModifier)
         key = event.key()
-        if not mods and kind == QEvent.Type.ShortcutOverride and controlkeys.owned(obj, key):
+        if not mods and kind == QEvent.Type.ShortcutOverride and controlkeys.owned(
+                obj, key, self._in_lessons(obj)):
             event.accept()  # the focused control's key, not the window's shortcut
             return False
         if not mods and kind == QEvent.Type.KeyPress and controlkeys.press_on_return(obj, key):
@@ -228,6 +236,14 @@ class FieldKeys(QObject):
             self._leave(field)
             return True
         return False
+
+    def _in_lessons(self, w: QWidget) -> bool:
+        """w is in the lessons panel or a lesson's results (there Space presses buttons)."""
+        panel = getattr(self.window, "lesson_panel", None)
+        if panel is None:
+            return False
+        return any(part is w or part.isAncestorOf(w)
+                   for part in (panel, getattr(panel, "results", None)) if part is not None)
 
     def _leave(self, field: QWidget) -> None:
         if field.hasFocus() or field.isAncestorOf(QApplication.focusWidget()):

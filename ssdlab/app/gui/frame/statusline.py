@@ -7,17 +7,48 @@ from __future__ import annotations
 import math
 import time
 
+from ssdlab.app.session.settings import run_modelled
 from ssdlab.app.session.wanotes import reading_of, spare_detail, wa_note, wa_status
 
+from ..drive.breakpointdialog import armed_words
 from ..run.runstatus import gc_words, pair_progress
 
 
-def _shown_wa(v) -> float:
-    """The WA of the moment drive view v's map shows (a GC's phase at teaching pace), the
-    figure its tally shows too: both read it from the same snapshot."""
-    snap = v.blockmap.snapshot if v.shows_own_drive and v.blockmap.snapshot is not None \
+def _shown(v):
+    """The snapshot of the moment drive view v's map shows (a GC's phase at teaching pace,
+    a breakpoint's GC as it found the drive), which its tally shows too."""
+    return v.blockmap.snapshot if v.shows_own_drive and v.blockmap.snapshot is not None \
         else v.snapshot
+
+
+def _shown_wa(v) -> float:
+    """The WA of the moment drive view v's map shows, the figure its tally shows too: both
+    read it from the same snapshot."""
+    snap = _shown(v)
     return snap.wa if snap is not None else math.nan
+
+
+def show_note(w) -> None:
+    """The note under the WA chart, of the moment the map and tally show (one drive; with
+    two it would name only A's figure): a breakpoint's GC, a GC stepped through after it,
+    the same figure as the tally, written the same way."""
+    a = w.views[0]
+    snap, shown = a.snapshot, _shown(a)
+    note = ""
+    if len(w.views) == 1 and snap is not None and shown is not None:
+        at = None if not shown.gc_phase or shown.mounted else (
+            shown.counters["host_writes"] / max(1, shown.user_pages), shown.wa)
+        # full: every logical page held, or GC has copied (a GC inside the host write that
+        # staled a page shows one page short, and "filling copies nothing" beside a tally
+        # of 53 pages copied would contradict it)
+        full = float(shown.valid.sum()) >= shown.user_pages or shown.counters["gc_copies"] > 0
+        note = wa_note(a.settings, reading_of(snap.series, full, at),
+            modelled=run_modelled(a.settings, snap.log) or not snap.log)
+    if note != w.wa_note.text():  # (each frame of a run passes here: fit only a change)
+        w.wa_note.setText(note)
+    w.wa_note.setToolTip(spare_detail(a.settings)
+                         or "Why the write amplification shown is what it is.")
+    w.wa_note.setVisible(bool(note))
 
 
 def show(w) -> None:
@@ -45,12 +76,14 @@ def show(w) -> None:
         if said_under_map(w):  # the GC stepped is named under the map: not twice
             progress = progress.removesuffix(f" · {gc_words(snap)}")
         w.progress_label.setText(progress)
-        note = wa_note(s, reading_of(snap.series, float(snap.valid.sum()) >= snap.user_pages))
     else:
         b = w.views[1]
         w.progress_label.setText(pair_progress(snap, b.snapshot or snap, a.progress(),
                                                b.progress()))
-        note = ""  # the note explains one drive's figure: with two it would name only A's
+    bp = getattr(w, "breakpoints", None)
+    armed = armed_words(bp, short=True) if bp is not None else ""
+    if armed and not w.notice:  # a breakpoint is never armed unsaid (a reset keeps it)
+        w.progress_label.setText(f"{w.progress_label.text()} · {armed}")
     if w.notice and not said_under_map(w):  # a breakpoint that paused the run, until
         w.progress_label.setText(f"{w.progress_label.text()} · {w.notice}")  # the next run
     elif w.said_notice and w.said_notice == w.notice and w.status_message.message() != w.notice:
@@ -58,9 +91,7 @@ def show(w) -> None:
         # animated run plays the breakpoint's GC a moment after the notice): the bar says why
         w.status_message.set_message(w.notice)
         w.dismiss_button.show()
-    w.wa_note.setText(note)
-    w.wa_note.setToolTip(spare_detail(s) or "Why the write amplification shown is what it is.")
-    w.wa_note.setVisible(bool(note))
+    show_note(w)
     w.speech.status_shown()  # a screen reader hears the figures at a listener's pace
 
 
@@ -78,6 +109,10 @@ def show_wa(w) -> None:
     texts = [wa_status(v.settings, _shown_wa(v)) for v in w.views]
     if len(texts) == 1:
         w.status["wa"].setText(texts[0])
+        # the note beside it follows the same moment (a lesson's lower half shows its
+        # results, not the note)
+        if not getattr(w, "in_lesson", False):
+            show_note(w)
         return
     # "(compressed)" once, at the end, when it explains both
     tail = " (compressed)" if all(t.endswith(" (compressed)") for t in texts) else ""

@@ -31,6 +31,7 @@ from . import (
     buttonbar,
     compare,
     dockedlessons,
+    exportall,
     exportdialog,
     reffit,
     runfiles,
@@ -38,6 +39,7 @@ from . import (
     speech,
     statusline,
     themefit,
+    timekeys,
 )
 from .windowlayout import WindowLayout
 from .workloads import Workloads
@@ -47,8 +49,10 @@ CHART_PERIOD_S = 0.25  # chart redraws while running flat out
 
 
 def ask(parent: QWidget, text: str) -> bool:
-    """Yes/No question; the workbench calls it through self.confirm so tests can answer."""
-    answer = QMessageBox.question(parent, WINDOW_TITLE, text)
+    """Yes/No question; the workbench calls it through self.confirm so tests can answer.
+    No, the answer that keeps what there is, is the default: a stray Return loses nothing."""
+    answer = QMessageBox.question(parent, WINDOW_TITLE, text,
+                                  defaultButton=QMessageBox.StandardButton.No)
     return answer == QMessageBox.StandardButton.Yes
 
 
@@ -229,8 +233,7 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
 
     @Slot()
     def run_workload(self) -> None:
-        if self._send_workload():
-            self.play_button.setText("Pause")
+        timekeys.run(self)  # a running drive runs on (timekeys.py says why)
 
     @Slot()
     def fstrim_now(self) -> None:
@@ -245,44 +248,40 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
 
     @Slot()
     def toggle_play(self) -> None:
-        if self.is_running():
-            self.send_all("pause")
-            self.play_button.setText("Play")
-        elif any(v.snapshot is not None and v.snapshot.segment for v in self.views):
-            self.send_all("play")
-            self.play_button.setText("Pause")
-        else:
-            self.run_workload()
+        timekeys.toggle_play(self)
 
     @Slot()
     def step(self) -> None:
-        snap = self.snapshot
-        if snap is None or not snap.segment:
-            if not self._send_workload():
-                return
-            self.send_all("pause")
-        self.send_all("step")
-        self.play_button.setText("Play")
+        timekeys.step(self)
 
     @Slot()
     def step_gc(self) -> None:
         """One garbage collection now (the run pauses)."""
-        self.send_all("gc")
-        self.play_button.setText("Play")
+        timekeys.step_gc(self)
+
+    def ask_reset_drive(self) -> None:
+        """Ctrl+R, Reset drive: asks first when a run would be lost (timekeys.py)."""
+        timekeys.ask_reset_drive(self)
+
+    def ask_reset_all(self) -> None:
+        timekeys.ask_reset_all(self)
 
     @Slot()
     def reset_drive(self) -> None:
+        """The drive erased at once; the settings and breakpoints stay."""
         self.segments = 0
         self.send_all("reset")
         self.play_button.setText("Play")
+        timekeys.after_reset_drive(self)
 
     @Slot()
     def reset_all(self) -> None:
-        """Back to the start-up state, even mid-run, without asking."""
+        """Back to the start-up state, even mid-run, without asking (ask_reset_all asks)."""
         self.send_all("pause")
         if compare.comparing(self):
             self.set_compare(False)
         self.references = []
+        timekeys.after_reset_all(self)  # no breakpoints, as at start-up
         defaults = Settings()
         a = self.views[0]
         a.session.settings = defaults
@@ -425,6 +424,9 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
 
     def export_dialog(self) -> None:
         exportdialog.open_dialog(self)
+
+    def export_all_dialog(self) -> None:
+        exportall.open_dialog(self)
 
     def toggle_presentation(self, on: bool) -> None:
         self.presentation.set_on(on)

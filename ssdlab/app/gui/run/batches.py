@@ -39,13 +39,34 @@ class BlockBatches:
             events = np.empty((0, 4), dtype=np.int64)
         self._batch_events = []
         hit = w.after_batch(events, batch)
+        if not hit:
+            self._pre_batch = None  # this batch's: a file-system slice keeps none of its own
         if hit and not self._replaying:  # a replay rebuilds a saved run: it never stops
             hit += self._breakpoint_on_gc(w, events)
+            self._pre_batch = None
             self._running = False
             self._bp_message, self._bp_hits = hit, self._bp_hits + 1
             self.breakpoint_hit.emit(hit)
             return True
         return False
+
+    def _run_to_rows(self, stream, n: int) -> int:
+        """Up to n host pages (or TRIM commands) of the stream, in pieces that end where
+        the series' rows belong, each row recorded as it falls due: the rows are the same
+        whatever the batch size, so a run's figures never depend on the speed it was
+        watched at. Returns the pages written or commands trimmed."""
+        done, events = 0, []
+        while done < n and not stream.finished:
+            m = n - done
+            if not stream.is_trim:
+                m = min(m, self._recorder.pages_to_next_row(self.drive))
+            work = stream.take(m)
+            self._run(work)
+            done += len(work) if stream.is_trim else work.size
+            events += self._batch_events
+            self._recorder.record(self.drive, self._sim_s)
+        self._batch_events = events  # the whole batch's, for the breakpoints
+        return done
 
     def _run(self, work) -> None:
         drive = self.drive

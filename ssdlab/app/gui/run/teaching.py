@@ -14,6 +14,15 @@ After a step of one GC, or a breakpoint that fired on a GC, the snapshots name t
 (gc_phase "stepped" or "breakpoint") until the run goes on; a breakpoint on a GC shows the
 drive as the GC found it, the victim with its valid pages, when the events and the page map
 before the batch allow it.
+
+The drive itself cannot stop inside a batch, nor inside one host write (a write that needs a
+block runs GCs until the free pool is refilled: seven more after the first, in rehearsal).
+So after such a breakpoint the steps of one GC first play the GCs the batch already ran, from
+the one shown, phase by phase as the engine's events recorded them: the first step cleans
+the victim the breakpoint outlined, and the counters follow each GC in turn. Only once those
+are shown does a step collect a new victim on the drive (its note then names what else the
+rest of the batch ran: host writes after the last GC). Before, the first step cleaned a
+block nobody had seen and the counters jumped eight GCs (issue 36).
 """
 
 from __future__ import annotations
@@ -30,6 +39,17 @@ RE_ARMED = {"victim_valid": "the next victim that full", "free_blocks":
             "the next time free blocks fall that low", "lpn": "the next write of that page"}
 
 
+def series_before(snap: Snapshot) -> dict:
+    """snap's recorded series up to the moment it shows, a GC inside the batch the series
+    ran to the end of: the charts and the note under them then end where the map and tally
+    stand (a bare drive's; a file system's series is in its own bytes, kept whole)."""
+    dw = snap.series.get("drive_writes")
+    if snap.mounted or dw is None or not dw.size:
+        return snap.series
+    keep = dw < snap.counters["host_writes"] / max(1, snap.user_pages)
+    return {k: v[keep] for k, v in snap.series.items()}
+
+
 class TeachingPace:
     """Worker methods for the teaching pace and the GC a step or a breakpoint names."""
 
@@ -39,6 +59,10 @@ class TeachingPace:
         self._gc_note = None  # ("stepped" | "breakpoint", GcPhase or (block, valid, dests))
         self._gc_rest = (0, 0)  # see Snapshot.gc_rest
         self._pre_batch = None  # the drive's arrays before the batch, when needed
+        # a breakpoint's GC and those after it in its batch, phases not yet stepped through,
+        # and the drive's counters they are valid for (any other change to it ends them)
+        self._gc_replay: list = []
+        self._gc_replay_for: dict | None = None
 
     def _pages_shown(self) -> bool:
         """The drive is small enough that every snapshot carries its pages."""
@@ -110,7 +134,12 @@ class TeachingPace:
 
     def _step_one_gc(self) -> None:
         """One GC now (the "gc" command): the block cleaned is named until the run goes on,
-        and at teaching pace its phases are played first."""
+        and at teaching pace its phases are played first. After a breakpoint on a GC, the
+        GCs its batch ran come first (the module docstring)."""
+        if self._gc_replay and self._gc_replay_for == self.drive.counters():
+            self._step_replayed()
+            return
+        self._gc_replay = []
         drive = self.drive
         before = self._arrays_before() if drive.event_capacity and self._pages_shown() \
             else None
@@ -132,12 +161,23 @@ class TeachingPace:
             block, valid = drive.last_victim
             self._gc_note = ("stepped", (block, valid, ()))
 
+    def _step_replayed(self) -> None:
+        """The next GC the paused batch ran, shown as a step: the drive as that GC left it,
+        its victim and where the pages went named; at teaching pace mark, move and erase."""
+        phases, self._gc_replay = self._gc_replay[:3], self._gc_replay[3:]
+        self._gc_note = ("replayed", phases[-1])
+        self._gc_rest = (0, 0)
+        if self._speed == "teach" and self.animated:
+            self._hold(phases)
+
     def _rest_of_paused_batch(self) -> tuple[int, int]:
-        """(GCs, host pages) the drive ran after the moment a breakpoint on a GC shows: it
-        pauses after the batch that GC fell in. Without this a GC step from there seemed to
-        copy 52 pages while it said 18 moved (lecture rehearsal, 64 MiB drive)."""
+        """(GCs, host pages) the drive ran after the moment a breakpoint on a GC, or the
+        last GC of its batch stepped through, shows: it paused after the batch. Without
+        this a GC step from there seemed to copy 52 pages while it said 18 moved (lecture
+        rehearsal, 64 MiB drive)."""
         note = self._gc_note
-        if note is None or note[0] != "breakpoint" or isinstance(note[1], tuple):
+        if note is None or note[0] not in ("breakpoint", "replayed") \
+                or isinstance(note[1], tuple):
             return (0, 0)
         shown, now = note[1].counters, self.drive.counters()
         return (now["erases"] - shown["erases"], now["host_writes"] - shown["host_writes"])
@@ -153,6 +193,11 @@ class TeachingPace:
                 phases = gc_phases(*self._pre_batch, events,
                                    self.drive.geometry.pages_per_block)
                 self._gc_note = ("breakpoint", phases[3 * i])
+                self._gc_replay = phases[3 * i:]  # the steps of one GC play these first
+                self._gc_replay_for = self.drive.counters()
+                if self._gc_held and len(self._gc_held) == len(phases):
+                    # teaching pace: the GCs before it play; it and the rest wait for G
+                    self._gc_held = self._gc_held[:3 * i] or None
             elif i < len(victims):
                 self._gc_note = ("breakpoint", (int(victims[i, 1]), int(victims[i, 2]), ()))
         again = RE_ARMED.get(watch.fired)
@@ -175,8 +220,10 @@ class TeachingPace:
                     codes[block] = min(255, valid * 255 // snap.pages_per_block)
                 snap = replace(snap, marks=marks, codes=codes, gc_phase=kind,
                                gc_victim=block, gc_valid=valid, gc_destinations=dests)
-            elif kind == "breakpoint":
-                snap = phase_snapshot(snap, what, "breakpoint")
+            elif kind in ("breakpoint", "replayed"):  # a moment inside the paused batch
+                snap = phase_snapshot(snap, what, "breakpoint" if kind == "breakpoint"
+                                      else "stepped")  # (replayed: as the GC left it)
+                snap = replace(snap, series=series_before(snap))
             else:  # stepped: the drive as it is, the block cleaned and its destination named
                 snap = replace(snap, gc_phase=kind, gc_victim=what.episode.victim,
                                gc_valid=what.episode.valid_pages,

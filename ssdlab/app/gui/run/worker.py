@@ -375,11 +375,12 @@ class Worker(QThread, FileSystemSteps, BlockBatches, TeachingPace):
         t0 = time.perf_counter()
         self._before_batch()
         if self._teaching():
+            if not stream.is_trim:  # it ends where the next row of the series belongs
+                n = min(n, self._recorder.pages_to_next_row(self.drive))
             pages = self._teach_run(stream, n)
         else:
-            work = stream.take(n)
-            self._run(work)
-            pages = len(work) if stream.is_trim else work.size
+            pages = self._run_to_rows(stream, n)
+        self._recorder.record(self.drive, self._sim_s, force=stream.finished)
         dt = time.perf_counter() - t0
         self._rate = (self._rate[0] + pages, self._rate[1] + dt)
         if flat and dt > 0:

@@ -26,6 +26,7 @@ from ssdlab.app.session.settings import (  # noqa: F401  (the window's names for
     Settings,
     _field_of,
     check_settings,
+    run_theory_wa,
     theory_wa,
 )
 
@@ -93,8 +94,10 @@ class Session(QObject):
         return theory_wa(self.settings)
 
     def theory_wa_shown(self, snap) -> float | None:
-        """The analytic WA the window shows beside a drive: only once it has been written.
-        On the empty drive of the first screen it stated lesson 1's answer (7.40 beside a
-        question whose drive does 6.79) before the lesson asked it."""
+        """The analytic WA the window shows (and exports) beside a drive: only once it has
+        been written, and only for a run the model describes (run_modelled: not beside a
+        scenario's file-system steps, where it drew 2.01 over a measured 0.30). On the empty
+        drive of the first screen it stated lesson 1's answer (7.40 beside a question whose
+        drive does 6.79) before the lesson asked it."""
         written = snap is not None and snap.counters.get("host_writes", 0) > 0
-        return self.theory_wa() if written else None
+        return run_theory_wa(self.settings, snap.log) if written else None
