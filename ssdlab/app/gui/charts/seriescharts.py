@@ -125,10 +125,14 @@ class SeriesChart(QChartView):
         return plot < words + fm.lineSpacing()
 
     def _titles_still_fit(self, _area) -> None:
-        """The plot changed size (the legend, a second line of note): above or upright
-        again, if that changed."""
+        """The plot changed size (the legend, a second line of note, wider tick labels):
+        above or upright again, if that changed; above, as much of the x title as the
+        plot's new width holds (a plot narrowed by its data, not by a resize, left the
+        title QtCharts then cut: "... host writes (drive c...")."""
         if self._want_above() != self._titles_above:
             self._show_titles()
+        elif self._titles_above and self._chart.title() != self._title_above():
+            self._chart.setTitle(self._title_above())
 
     def _want_above(self) -> bool:
         """The axes' titles go above the plot: presentation type, or a plot too short."""
