@@ -187,6 +187,12 @@ def check_step(w, where: str, expect: str | None = None) -> list[str]:
     for v, c in pairs:
         i = [x.id for x in run.configs].index(c.id)
         letter = TAGS[w.views.index(v)] if paired else ""
+        if paired and c.spec is None:
+            # two file systems side by side (lesson 14): no tally yet, as its count after
+            # the run (1.195) is not the steps' (1.266); frame/dockedlessons.py show_focus
+            if v.tally.isVisible():
+                bad.append(f"{where} ({c.id}): a file system's tally beside another")
+            continue
         bad += check_tally(v.tally, f"{where} ({c.id})" if paired else where, c, letter,
                            results[i], step, play)
     return bad

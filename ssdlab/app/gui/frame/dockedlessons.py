@@ -22,6 +22,7 @@ from ..drive import mapwiring
 from ..lessons import keepfocus
 from ..lessons.glossarywindow import GlossaryWindow
 from ..lessons.lessonpanel import LessonPanel
+from ..lessons.lessonshown import COUNTED_STEPS
 from ..settings.session import Session, Settings
 from . import answerkeys, compare, statusline, themefit
 
@@ -242,6 +243,7 @@ def show_focus(w, focus) -> None:
         for v in w.views:
             v.tally.set_counted("")
             v.tally.withhold_wa("")
+            v.tally.show()
         return
     compare.lesson_pair(w, focus.pair)
     colour_maps(w, getattr(w, "lesson_colouring", None) or focus.settings.heatmap)
@@ -268,6 +270,12 @@ def show_focus(w, focus) -> None:
     for v in w.views if focus.pair else w.views[:1]:
         v.tally.set_counted(*focus.counted)
         v.tally.withhold_wa(focus.withheld)
+    # not yet for two file systems side by side (lesson 14): their tallies counted 1.195
+    # and 1.223 where the run's steps give 1.266 and 1.303 (how the drive's counts after
+    # its last step differ from the steps' own is not found yet); a figure on screen that
+    # disagrees with the lesson's is worse than none, and the status bar names none there
+    for v in w.views:
+        v.tally.setHidden(bool(focus.pair) and focus.counted == COUNTED_STEPS)
     themefit.fit_lesson_panel(w)  # as wide as the settings it now shows need
     QTimer.singleShot(0, w, lambda: fold_for_lesson(w))  # once the new step is laid out
 
