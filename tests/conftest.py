@@ -82,14 +82,17 @@ def _engine_compiled_for_window_tests(request):
 @pytest.fixture(autouse=True)
 def _window_tests_imitate_a_1024_px_screen(request, monkeypatch):
     """The offscreen screen is 800 x 800; window tests hold their windows at 1024 x 768 and
-    more, as on the smallest screen the layout is made for: the rule that folds the
-    control panel where the screen is too narrow measures against 1024 px there (a test
-    of that rule sets its own width)."""
+    more, as on the smallest screen the layout is made for: the layout policy
+    (ssdlab/app/gui/frame/layoutpolicy.py) is told a screen at least 1024 px wide there (a test
+    of a narrower screen sets its own)."""
     if "qtbot" in request.fixturenames:
-        from ssdlab.app.gui.frame import dockedlessons
+        from dataclasses import replace
 
-        real = dockedlessons.screen_width_px
-        monkeypatch.setattr(dockedlessons, "screen_width_px", lambda w: max(real(w), 1024))
+        from ssdlab.app.gui.frame import arranger
+
+        real = arranger.room
+        monkeypatch.setattr(arranger, "room", lambda w: replace(
+            real(w), width_px=max(real(w).width_px, 1024)))
 
 
 @pytest.fixture(autouse=True)

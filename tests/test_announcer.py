@@ -10,6 +10,7 @@ from ssdlab.app.gui.frame.announcer import DESCRIBE_GAP_S, GC_GAP_S, Announcer
 from ssdlab.app.gui.run.snapshot import Snapshot
 from ssdlab.app.gui.run.spoken import chart_description, map_description
 from ssdlab.model.flash.state import BLOCK_FREE, BLOCK_FULL, BLOCK_OPEN
+from ssdlab.model.lab.charts import CHARTS, chart_table
 
 BLOCKS, PPB = 8, 4
 
@@ -105,7 +106,33 @@ def test_the_map_and_charts_say_what_the_snapshot_holds():
     assert map_description(s) == ("8 blocks: 3 free, 1 open, 4 full; 38 % of flash pages "
                                    "hold valid data. Garbage collection victim: block 5, "
                                    "2 valid pages.")
-    assert chart_description("Write amplification", snap(wa=2.5), 2.25) == (
-        "Write amplification. Now write amplification since the drive was new 2.50 "
-        "(simulated), analytic level 2.25.")
-    assert chart_description("Free blocks", None, None) == "Free blocks. No run yet."
+    assert chart_description("Free blocks", None) == "Free blocks. No run yet."
+
+
+def test_each_chart_describes_its_own_data():
+    """Issue 38: every chart's description said the WA ("Free blocks: Now write
+    amplification ... 7.12"); each now says what it draws, from its own table."""
+    series = {"drive_writes": np.array([0.5, 1.0, 1.5]), "wa": np.array([1.0, 2.1, 2.5]),
+              "wa_window": np.array([1.0, 3.0, 3.2]), "free": np.array([40.0, 12, 9]),
+              "host_rate": np.array([1000.0, 420, 400]), "nand_rate": np.array([1000.0] * 3),
+              "gc_rate": np.array([0.0, 580, 600])}
+
+    def said(name: str) -> str:
+        table = chart_table(name, series, timed=False, erases=np.array([0, 1, 1, 1, 3]),
+                            theory=2.25, victims=np.array([0, 4, 1.0]), steps=[])
+        return chart_description(CHARTS[name].title, table)
+
+    assert said("wa") == ("Write amplification (simulated), at 1.50 drive capacities: "
+                          "cumulative 2.50, per window 3.20, analytic 2.25 "
+                          "(write amplification (NAND/host)).")
+    assert said("free") == ("Free blocks (simulated), at 1.50 drive capacities: free blocks "
+                            "9 (free blocks).")
+    assert said("throughput").endswith("host 400, NAND 1,000 (pages (per 1,000 NAND pages)).")
+    assert said("gc").endswith("GC copies 600 (GC copies (per 1,000 NAND pages)).")
+    assert said("wear") == ("Erase counts (simulated): 5 blocks over erase count 0 to 3; "
+                            "the most, 3, at 1.")
+    assert said("victims") == ("Valid pages in GC victims (simulated): 5 victims over valid "
+                               "pages in the victim 1 to 2; the most, 4, at 1.")
+    assert said("steps") == "File-system steps. No file-system steps yet."
+    assert all("write amplification" not in said(n).lower() for n in CHARTS if n != "wa"
+               and n in ("free", "throughput", "gc", "wear", "victims", "steps"))

@@ -9,7 +9,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from test_gui_lecture import as_a_projector
 
-from ssdlab.app.gui.frame import dockedlessons, reffit
+from ssdlab.app.gui.appearance import theme
+from ssdlab.app.gui.frame import arranger, layoutpolicy
 
 SCREEN_LINES = 768
 
@@ -20,6 +21,14 @@ def _presentation_ends(bench):
     process would start in 18 pt type."""
     yield
     bench.toggle_presentation(False)
+
+
+def screen_is(bench, monkeypatch, width: int, height: int = SCREEN_LINES) -> None:
+    """The layout policy told the screen is width x height logical px (the offscreen screen
+    is 800 x 800), in the type in force."""
+    monkeypatch.setattr(arranger, "room", lambda w: layoutpolicy.Room(
+        width, height, theme.current().font_pt))
+    bench.arranger.update()
 
 
 def hold(bench, until, width: int, height: int = SCREEN_LINES) -> None:
@@ -41,9 +50,9 @@ def ran(bench, until) -> None:
 
 def test_a_kept_reference_fits_1024_by_768_in_presentation_mode(qtbot, until, bench,
                                                                  monkeypatch):
-    """The offscreen screen is 800 px tall: the projector's 768 lines are told to the rule
-    that folds the control panel when the window cannot fit."""
-    monkeypatch.setattr(reffit, "room_px", lambda w: SCREEN_LINES)
+    """The offscreen screen is 800 px tall: the projector's 1024 x 768 is told to the layout
+    policy, whose compact arrangement folds the control panel beside a kept reference."""
+    screen_is(bench, monkeypatch, 1024)
     as_a_projector(bench, until)
     ran(bench, until)
     assert bench.pin_reference() is not False
@@ -59,36 +68,28 @@ def test_a_kept_reference_fits_1024_by_768_in_presentation_mode(qtbot, until, be
 
 def test_the_panel_shown_again_after_the_fold_scrolls_the_main_area(qtbot, until, bench,
                                                                     monkeypatch):
-    """F9 after the fold is the person's choice: the panel comes back and the window still
-    fits its screen, the main area scrolling by what it is too tall. The screen is told to
-    be 30 px shorter than the window needs with the panel, whatever the fonts; out of
-    presentation mode nothing is squeezed."""
+    """F9 after the fold is the person's choice: the panel comes back (and stays) and the
+    window still fits its screen, the main area scrolling by what it is too tall; out of
+    presentation mode, at 1024 x 768 in the normal type, nothing scrolls."""
     from test_gui_present import key
 
-    room = [1 << 20]
-    monkeypatch.setattr(reffit, "room_px", lambda w: room[0])
-
     def fits() -> bool:
-        return bench.minimumSizeHint().height() <= room[0]
+        return bench.minimumSizeHint().height() <= SCREEN_LINES
 
+    screen_is(bench, monkeypatch, 1024)
     as_a_projector(bench, until)
     ran(bench, until)
     bench.pin_reference()
-    until(lambda: bench.charts.run_legend.isVisible())
-    hold(bench, until, 1024)
-    assert bench.presentation.panel_shown()
-    room[0] = bench.minimumSizeHint().height() - 30
-    bench.clear_reference()
-    bench.pin_reference()
     until(lambda: not bench.presentation.panel_shown() and fits())  # folded
-    assert bench.panel_folded_for_reference
     key(bench, Qt.Key.Key_F9)
     until(lambda: bench.presentation.panel_shown() and fits())
-    until(lambda: bench.central_fit.squeeze_px > 0)  # not only between two layouts
+    assert bench.central_fit.scrolls()
+    hold(bench, until, 1024)  # a new size decides the same: the person's F9 stands
+    assert bench.presentation.panel_shown()
     key(bench, Qt.Key.Key_F9)
     until(lambda: not bench.presentation.panel_shown() and fits())
     bench.toggle_presentation(False)
-    until(lambda: bench.central_fit.squeeze_px == 0)
+    until(lambda: not bench.central_fit.scrolls())
 
 
 def test_the_charts_note_claims_the_height_its_words_take(qtbot, until, bench):
@@ -105,7 +106,7 @@ def test_the_charts_note_claims_the_height_its_words_take(qtbot, until, bench):
 def test_the_lesson_panel_fits_1366_by_768(qtbot, until, bench, monkeypatch, present):
     """In presentation mode the map with its tally, the charts with the reference's legend
     and the lesson panel need about 790 px at 18 pt: the main area scrolls by the rest."""
-    monkeypatch.setattr(reffit, "room_px", lambda w: SCREEN_LINES)
+    screen_is(bench, monkeypatch, 1366)
 
     def fits() -> bool:
         hint = bench.minimumSizeHint()
@@ -140,6 +141,7 @@ def test_a_lessons_control_panel_is_not_cut_in_presentation_mode(qtbot, until, b
     right edge with no scroll bar. Read-only there, the fields narrow to the panel."""
     as_a_projector(bench, until)
     bench.lesson_panel.start(bench.lesson_panel.lessons[0])
+    bench.toggle_panel(True)  # F9: folded beside the lesson at 27 lines, shown on demand
     scroll = bench.controls_scroll
     until(lambda: bench.controls.isVisible() and scroll.viewport().width() > 0)
     assert bench.controls.minimumSizeHint().width() <= scroll.viewport().width()
@@ -154,7 +156,7 @@ def test_a_lesson_on_one_drive_folds_the_control_panel_on_a_1024_px_projector(
     """Its map with the tally beside it, the read-only control panel and the lesson panel
     needed 1,176 px in projector type (lesson 2): the control panel folds, the status line
     says F9 brings it back, and it returns when the lesson panel closes."""
-    monkeypatch.setattr(dockedlessons, "screen_width_px", lambda w: 1024)
+    screen_is(bench, monkeypatch, 1024)
     as_a_projector(bench, until)
     panel = bench.lesson_panel
     panel.start(panel.lessons[1])
@@ -204,24 +206,24 @@ def test_the_hidden_charts_do_not_widen_a_lesson(qtbot, until, bench):
 
 def test_the_first_screen_folds_the_control_panel_where_the_screen_is_narrow(
         qtbot, until, bench, monkeypatch):
-    """At 1.5x scaling a 1366 x 768 screen is 911 logical px wide: the control panel, the
+    """At 1.5x scaling a 1366 x 768 screen is 911 x 512 logical px: the control panel, the
     map with its tally and the lesson panel needed about 1,000, and the map and charts
-    scrolled sideways. Where the screen is narrower than they need, the control panel
-    folds while the lesson panel shows; at 1024 px in the normal type all three fit."""
-    def screen(px: int) -> None:
-        monkeypatch.setattr(dockedlessons, "screen_width_px", lambda w: px)
-
+    scrolled sideways. There the control panel folds while the lesson panel shows; at
+    1024 x 768 in the normal type all three fit."""
     dock = bench.lesson_dock
-    screen(1 << 20)
+    screen_is(bench, monkeypatch, 1024)
     dock.show()
     until(lambda: dock.isVisible())
-    need = dockedlessons.needed_width_px(bench)
-    assert bench.presentation.panel_shown() and need <= 1024
+    assert bench.presentation.panel_shown()
+    hold(bench, until, 1024)
+    until(lambda: bench.minimumSizeHint().width() <= 1024)
     dock.hide()
     until(lambda: not dock.isVisible())
-    screen(need - 1)
+    screen_is(bench, monkeypatch, 911, 512)
     dock.show()
-    until(lambda: not bench.presentation.panel_shown())  # once the dock is laid out
-    until(lambda: dockedlessons.needed_width_px(bench) < need)
+    until(lambda: not bench.presentation.panel_shown())
+    hold(bench, until, 911, 512)
+    until(lambda: bench.minimumSizeHint().width() <= 911
+          and bench.minimumSizeHint().height() <= 512)
     dock.hide()
     until(lambda: bench.presentation.panel_shown())

@@ -56,9 +56,11 @@ def test_the_focused_glossary_link_is_framed_3_to_1(qtbot, panel, themed, profil
     p.body.setFocus(Qt.FocusReason.TabFocusReason)
     qtbot.waitUntil(p.body.hasFocus)
     plain = p.body.viewport().grab().toImage()
+    announce.voice().flush()  # what was said before
     QTest.keyClick(p.body, Qt.Key.Key_Tab)  # Tab in the text goes to its first link
     qtbot.waitUntil(lambda: bool(p.body.focused_link()))
     assert p.body.focused_link() in p.body.toPlainText()
+    announce.voice().flush()  # its turn, now (tests/test_speaking.py times the turns)
     assert announce.heard()[-1][0].startswith(f"Link: {p.body.focused_link()}")
     rect = p.body.link_rects()[0]
     framed = p.body.viewport().grab().toImage()

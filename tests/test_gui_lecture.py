@@ -216,6 +216,8 @@ def test_every_key_of_the_table_works_in_presentation_mode(qtbot, until, bench, 
     until(lambda: not bench.controls_scroll.isVisible())
     key("F9")
     until(lambda: bench.controls_scroll.isVisible())
+    key("F7")  # a lesson's drive or results (test_gui_lessonstage.py); here both show
+    until(lambda: "nothing to flip" in bench.status_message.message())
     for text in ("F6", "Shift+F6"):  # part to part (test_gui_partkeys.py has the order)
         before = QApplication.focusWidget()
         key(text)

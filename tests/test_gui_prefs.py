@@ -92,10 +92,10 @@ def test_the_window_fits_a_small_screen_with_a_lesson_at_150_percent(request, co
     """At 1.5x scaling a 1366 x 768 screen is 911 x 512: the parts scroll inside the window
     instead of pushing it (and the lesson's Back/Next row, the status bar) off the screen;
     the lesson's text box shrinks, so its Back/Next row stays in sight."""
-    from ssdlab.app.gui.appearance import scrollfit
+    from test_gui_fit768 import screen_is
 
-    monkeypatch.setattr(scrollfit, "SHORT_SCREEN_PX", 10_000)  # the offscreen screen is short
     bench = window(request, config, {"text_pct": 150})
+    screen_is(bench, monkeypatch, 911, 512)  # the offscreen screen is 800 x 800
     bench.lesson_dock.show()
     bench.lesson_panel.start(bench.lesson_panel.lessons[0])
     QApplication.processEvents()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from ssdlab.app.gui.appearance import scrollfit
 from ssdlab.app.gui.appearance.scrollfit import LEAST_PX, ScrollFit
 
 
@@ -18,11 +17,10 @@ def _part() -> QWidget:
     return inner
 
 
-def test_a_column_keeps_its_width_and_its_scroll_bar_on_a_short_screen(qtbot, until,
-                                                                       monkeypatch):
-    monkeypatch.setattr(scrollfit, "SHORT_SCREEN_PX", 10_000)  # the offscreen screen is short
+def test_a_column_keeps_its_width_and_its_scroll_bar_on_a_short_screen(qtbot, until):
     column, rest = ScrollFit(_part(), "column", keep_width=True), ScrollFit(_part(), "rest")
     for fit in (column, rest):
+        fit.set_short(True)  # the layout policy's word: the screen is short for the type
         qtbot.addWidget(fit)
         fit.resize(500, 200)
         fit.show()
@@ -34,3 +32,5 @@ def test_a_column_keeps_its_width_and_its_scroll_bar_on_a_short_screen(qtbot, un
     until(lambda: column.width() == column.minimumSizeHint().width())
     assert not column.horizontalScrollBar().isVisible()
     assert rest.minimumSizeHint().width() == LEAST_PX
+    rest.set_short(False)  # a screen with lines enough: the part claims its whole least size
+    assert rest.minimumSizeHint().height() >= 600

@@ -6,10 +6,8 @@ right."""
 from __future__ import annotations
 
 import pytest
-from test_gui_fit768 import hold
+from test_gui_fit768 import hold, screen_is
 from test_gui_lecture import as_a_projector
-
-from ssdlab.app.gui.appearance import scrollfit
 
 
 @pytest.fixture(autouse=True)
@@ -20,8 +18,8 @@ def _presentation_ends(bench):
 
 def test_a_narrow_map_area_puts_the_tally_under_the_map_and_a_wide_one_beside_it(
         qtbot, until, bench, monkeypatch):
-    monkeypatch.setattr(scrollfit, "SHORT_SCREEN_PX", 10_000)  # the parts scroll, as at 1.5x
     as_a_projector(bench, until)
+    screen_is(bench, monkeypatch, 911, 512)  # 1.5x scaling: the parts scroll
     panel, view, area = bench.lesson_panel, bench.views[0], bench.central_fit
     panel.start(panel.lessons[1])  # spare space: one 1 GiB drive, its tally beside the map
     until(lambda: not bench.presentation.panel_shown())  # the control panel folds first
@@ -33,6 +31,7 @@ def test_a_narrow_map_area_puts_the_tally_under_the_map_and_a_wide_one_beside_it
     until(lambda: tally.geometry().top() >= blockmap.geometry().bottom())
     for value in tally.values.values():  # the figures are whole
         assert value.width() >= value.minimumWidth()
-    hold(bench, until, 1366, 512)  # room again: the tally goes back beside the map
+    screen_is(bench, monkeypatch, 1366)  # room again: the tally goes back beside the map
+    hold(bench, until, 1366)
     until(lambda: not view.stacked())
     until(lambda: tally.geometry().left() >= blockmap.geometry().right())

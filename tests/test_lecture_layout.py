@@ -74,18 +74,22 @@ def test_an_empty_wa_chart_draws_its_analytic_level_across_tenths(qtbot):
     assert y[0] == 0 and 6.4 < y[-1] <= 10 and len(y) >= 3
 
 
-def test_the_lesson_panel_folds_the_control_panel_in_presentation_type(bench, until):
+def test_the_lesson_panel_folds_the_control_panel_in_presentation_type(bench, until,
+                                                                     monkeypatch):
+    from test_gui_fit768 import screen_is
+
+    screen_is(bench, monkeypatch, 1024)
     bench.toggle_presentation(True)
     assert bench.presentation.panel_shown() and not bench.lesson_dock.isVisible()
     bench.lesson_dock.show()  # Ctrl+L: the welcome page beside the map
-    until(lambda: not bench.presentation.panel_shown())  # offscreen: a screen narrower
-    assert bench.panel_folded_for_lessons
+    until(lambda: not bench.presentation.panel_shown())  # 27 lines of 85 columns: compact
+    assert bench.arranger.arrangement.name == "compact"
     bench.lesson_dock.hide()
     until(lambda: bench.presentation.panel_shown())
     bench.toggle_presentation(False)
     bench.lesson_dock.show()  # the desk profile: nothing folds
     until(lambda: bench.lesson_dock.isVisible())
-    assert bench.presentation.panel_shown() and not bench.panel_folded_for_lessons
+    assert bench.presentation.panel_shown() and bench.arranger.arrangement.name == "wide"
     bench.lesson_dock.hide()
 
 

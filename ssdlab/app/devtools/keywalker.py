@@ -154,6 +154,10 @@ class KeyWalker:
     def settle(self) -> None:
         for _ in range(SETTLE_PASSES):
             QApplication.processEvents()
+        # what the voice holds for its turn (ssdlab/app/gui/appearance/speaking.py) is said
+        # now: the transcript puts each sentence under the key that caused it, and the walk
+        # does not wait seconds of speaking time a key
+        announce.voice().flush()
 
     def press(self, key, modifier=M.NoModifier) -> QWidget | None:
         """key on whatever has focus (the window when nothing has); the transcript line."""

@@ -6,7 +6,16 @@ no label names itself in words (Qt's accessible name) where it is made."""
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QWidget
+from PySide6.QtGui import QAccessible, QAccessibleInterface
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QAccessibleWidget,
+    QApplication,
+    QComboBox,
+    QLabel,
+    QLineEdit,
+    QWidget,
+)
 
 
 def label_text(label: QLabel) -> str:
@@ -21,6 +30,12 @@ def name_from_labels(root: QWidget) -> None:
         buddy = label.buddy()
         if buddy is not None and not buddy.accessibleName() and label_text(label):
             buddy.setAccessibleName(label_text(label))
+    # a spin box's text field takes the focus for it, and Qt serves it as an object of
+    # its own ("client", no name): named for its spin box
+    for spin in root.findChildren(QAbstractSpinBox):
+        edit = spin.findChild(QLineEdit)
+        if edit is not None and not edit.accessibleName() and spin.accessibleName():
+            edit.setAccessibleName(spin.accessibleName())
     # a drop-down's open list is a control of its own on the desktop's accessibility bus
     # (AT-SPI listed thirteen nameless lists): it is named for its drop-down
     for combo in root.findChildren(QComboBox):
@@ -48,9 +63,21 @@ class LabelNames(QObject):
         return False
 
 
+def _roles(_key: str, obj) -> QAccessibleInterface | None:
+    """A widget class that says what it is (ACCESSIBLE_ROLE: the block map a picture, a
+    chart a chart) is served in that role; Qt gave a custom widget the generic "client"
+    ("filler" on the desktop bus), which tells a listener nothing."""
+    role = getattr(type(obj), "ACCESSIBLE_ROLE", None)
+    if role is None or not isinstance(obj, QWidget):
+        return None
+    return QAccessibleWidget(obj, role)
+
+
 def install() -> None:
-    """Once per application: name controls by their labels in every window shown."""
+    """Once per application: name controls by their labels in every window shown, and
+    serve the widgets that say their role in it."""
     app = QApplication.instance()
     if getattr(app, "_label_names", None) is None:
         app._label_names = LabelNames(app)
         app.installEventFilter(app._label_names)
+        QAccessible.installFactory(_roles)

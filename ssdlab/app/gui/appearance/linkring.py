@@ -15,6 +15,13 @@ from . import focusring, theme
 from .announce import announce
 
 
+def link_action(href: str) -> str:
+    """What Enter on a link does, in words a listener hears with the link."""
+    if href.startswith("lesson:"):
+        return "Enter opens this lesson (it asks first if a lesson is in progress)."
+    return "Enter opens it in the glossary."
+
+
 class LinkBrowser(QTextBrowser):
     """A QTextBrowser that frames its keyboard-focused link."""
 
@@ -26,6 +33,15 @@ class LinkBrowser(QTextBrowser):
         probe = QTextCursor(cursor)
         probe.setPosition(cursor.selectionStart() + 1)  # the format of the link's first letter
         return cursor.selectedText() if probe.charFormat().isAnchor() else ""
+
+    def focused_href(self) -> str:
+        """Where the link Tab has put the keyboard on leads ("glossary:page",
+        "lesson:02-spare"; "" when none)."""
+        if not self.focused_link():
+            return ""
+        probe = QTextCursor(self.textCursor())
+        probe.setPosition(self.textCursor().selectionStart() + 1)
+        return probe.charFormat().anchorHref()
 
     def link_rects(self) -> list[QRect]:
         """Where the focused link's words are, one rectangle a line, in the viewport's
@@ -56,7 +72,7 @@ class LinkBrowser(QTextBrowser):
         moved = super().focusNextPrevChild(next_)
         link = self.focused_link() if self.hasFocus() else ""
         if link:
-            announce(self, f"Link: {link}. Enter opens it in the glossary.")
+            announce(self, f"Link: {link}. {link_action(self.focused_href())}")
         self.viewport().update()
         return moved
 

@@ -64,7 +64,10 @@ class PreferencesDialog(QDialog):
                              ("&Text size", self.text)):
             tag = QLabel(label)
             tag.setBuddy(field)  # a screen reader names the field by its label
-            field.setAccessibleName(label.replace("&", ""))
+            # a check box is named by its own words ("Reduce motion"), which say what
+            # ticking it does; the row's label only groups it ("Motion")
+            field.setAccessibleName(field.text() if isinstance(field, QCheckBox)
+                                    else label.replace("&", ""))
             form.addRow(tag, field)
         self.problem = QLabel(problem)
         self.problem.setObjectName("error")

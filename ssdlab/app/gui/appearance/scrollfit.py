@@ -6,9 +6,10 @@ window ran off the screen and the lesson's Back/Next row and the status bar with
 a scroll area a part keeps its own minimum, the window's minimum shrinks to the scroll
 area's, and whatever does not fit is reached by scrolling (the scroll bars show only then).
 
-Only on a short screen: the window's layout is made for 1024 x 768 and more
-(tests/test_gui_present.py), where its parts keep their whole minimum as before (a scroll
-area there would squeeze rows that wrap, whose height depends on their width).
+Only where the window's layout policy says the screen is short for the type
+(ssdlab/app/gui/frame/layoutpolicy.py, set_short): on a screen with lines enough the parts keep
+their whole minimum as before (a scroll area there would squeeze rows that wrap, whose
+height depends on their width).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtWidgets import QDockWidget, QFrame, QScrollArea, QWidget
 
 LEAST_PX = 120  # the scroll area's own minimum side: a scroll bar and a little content
-SHORT_SCREEN_PX = 700  # logical px: 768 lines at 1.25x scaling or more, a 600-line netbook
 
 
 class ScrollFit(QScrollArea):
@@ -42,17 +42,16 @@ class ScrollFit(QScrollArea):
         for policy in (self.setHorizontalScrollBarPolicy, self.setVerticalScrollBarPolicy):
             policy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # its content takes focus, not the frame
-        self.squeeze_px = 0  # see squeeze()
+        self._short = False  # set_short
         inner.installEventFilter(self)
 
-    def squeeze(self, px: int) -> None:
-        """Claim `px` less height than the part needs, down to LEAST_PX, so that a window
-        the person made taller than its screen scrolls here instead (frame/reffit.py)."""
-        px = max(0, min(px, self._needed_px() - LEAST_PX))
-        if px != self.squeeze_px:
-            self.squeeze_px = px
+    def set_short(self, short: bool) -> None:
+        """The screen is short for the type (the layout policy's "scroll"): the part claims
+        little height and scrolls; else it claims its whole least size."""
+        if short != self._short:
+            self._short = short
             self.updateGeometry()
-            self._fit()  # a scroll bar no longer needed goes at once
+            self._fit()
 
     def least(self) -> QSize:
         """The part's least size (its layout's minimum: a text box at its least height,
@@ -99,8 +98,7 @@ class ScrollFit(QScrollArea):
 
     def scrolls(self) -> bool:
         """Whether the part claims less than it needs and scrolls (a short screen)."""
-        screen = self.screen()
-        return screen is not None and screen.availableGeometry().height() < SHORT_SCREEN_PX
+        return self._short
 
     def minimumSizeHint(self):  # noqa: N802 - Qt name
         if self.scrolls():
@@ -111,8 +109,4 @@ class ScrollFit(QScrollArea):
             return QSize(max(LEAST_PX, width), LEAST_PX)
         edge = 2 * self.frameWidth()
         return QSize(self.widget().minimumSizeHint().width() + edge,
-                     max(LEAST_PX, self._needed_px() - self.squeeze_px))
-
-    def _needed_px(self) -> int:
-        """The height the part claims on a tall screen, unsqueezed, px."""
-        return self.widget().minimumSizeHint().height() + 2 * self.frameWidth()
+                     max(LEAST_PX, self.widget().minimumSizeHint().height() + edge))

@@ -61,6 +61,7 @@ class Charts(QTabWidget):
         self.wa, self.throughput, self.gc = (self.views[k] for k in ("wa", "throughput", "gc"))
         self.free, self.wear, self.steps = (self.views[k] for k in ("free", "wear", "steps"))
         self.setToolTip("Charts of the run; Ctrl+Tab moves between them.")
+        self.setAccessibleName("Charts")  # focusable on the desktop bus: a name, not a tip
         self.run_legend = RunLegend()  # the window places it under the charts
         self.run_legend.hide()
         self.theory: float | None = None
@@ -90,10 +91,10 @@ class Charts(QTabWidget):
                 view.set_overlaid(bool(self._others))
         self._redraw()
 
-    def table(self, name: str) -> Table | None:
+    def table(self, name: str, snap: Snapshot | None = None) -> Table | None:
         """The data chart `name` shows for the last snapshot (None before any), as the
-        exporter writes it."""
-        snap = self._last
+        exporter writes it; or would show for snap (the map's, which the charts follow)."""
+        snap = snap or self._last
         if snap is None:
             return None
         return chart_table(name, snap.series, timed=self._timed, erases=snap.erases,

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 from PySide6.QtCharts import QChart, QChartView, QLegend, QLineSeries, QXYSeries
 from PySide6.QtCore import QMargins, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
+from PySide6.QtGui import QAccessible, QColor, QFont, QFontMetrics, QPainter, QPen
 
 from ssdlab.app.palette import dash, run_colour
 from ssdlab.model.lab.overlay import legend_text, solid_lines  # as in files
@@ -54,6 +54,8 @@ def title_above(axis) -> str:
 class SeriesChart(QChartView):
     """One chart with named line series and auto-ranged value axes."""
 
+    ACCESSIBLE_ROLE = QAccessible.Role.Chart  # not "filler": appearance/accessnames.py
+
     def __init__(self, title: str, x_title: str, y_axis, tooltip: str, parent=None):
         self._chart = QChart()
         super().__init__(self._chart, parent)
@@ -62,6 +64,8 @@ class SeriesChart(QChartView):
         self.setMinimumSize(220, 150)
         self._title = title
         self.setAccessibleName(f"Chart: {title}")  # Tab stops here: a name, not only a tip
+        # the drawing area inside is focusable on the desktop bus too: named for the chart
+        self.viewport().setAccessibleName(f"Chart: {title}, plot")
         self._chart.setTitle(title)
         self._chart.setMargins(QMargins(2, 2, 2, 2))
         self._chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)

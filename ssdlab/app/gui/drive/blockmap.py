@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 from PySide6.QtCore import QEvent, QLine, QPoint, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtGui import QAccessible, QColor, QImage, QPainter
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from ssdlab.model.flash.state import BLOCK_STATE_NAMES
@@ -44,6 +44,10 @@ PAN_KEYS = {Qt.Key.Key_Left: (1, 0), Qt.Key.Key_Right: (-1, 0), Qt.Key.Key_Up: (
 
 class BlockMap(QWidget):
     """Shows a Snapshot; never touches the drive."""
+
+    # a picture of the drive, described in words (frame/speech.py), its cursor block named
+    # in the description (appearance/accessnames.py serves it so)
+    ACCESSIBLE_ROLE = QAccessible.Role.Graphic
 
     MARGIN_PX = MARGIN  # for the keyboard's cursor (mapcursor.py), which draws on the grid
     MIN_WIDTH_PX = 224  # with the tally and a lesson beside it, 1024 px in all

@@ -105,7 +105,7 @@ class DriveView(QObject):
             self.stack(False)
 
     def stack(self, under: bool) -> None:
-        """The tally under the map (under) or beside it (frame/tallyfit.py decides); one
+        """The tally under the map (under) or beside it (frame/layoutpolicy.py decides); one
         of two drives' tallies stays under its map."""
         if self._paired:
             return

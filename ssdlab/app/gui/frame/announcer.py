@@ -27,6 +27,7 @@ class Announcement:
 
     text: str
     assertive: bool = False
+    topic: str = ""  # a drive's news: a newer sentence replaces one not yet said
 
 
 class Announcer:
@@ -54,9 +55,14 @@ class Announcer:
         has passed)."""
         return self._waiting is not None
 
-    def say(self, text: str, assertive: bool = False) -> list[Announcement]:
+    def say(self, text: str, assertive: bool = False, topic: str = "") -> list[Announcement]:
         """Something that happened once (a breakpoint, a verdict): said at once."""
-        return [Announcement(self.prefix + text, assertive)] if text else []
+        return [Announcement(self.prefix + text, assertive, topic)] if text else []
+
+    @property
+    def topic(self) -> str:
+        """This drive's news (its GCs, its run's end): one held sentence at a time."""
+        return f"drive {self.prefix}"
 
     def follow(self, snap: Snapshot, theory: float | None = None) -> list[Announcement]:
         """What to say now that snap is shown (theory: the analytic WA, if any)."""
@@ -73,9 +79,17 @@ class Announcer:
         stopped = self._running and not snap.running
         if stopped:  # the GCs of the run first, then its end
             out += self._gc_sentence(force=True)
-            out += self.say(run_end(snap, theory))
+            out += self.say(run_end(snap, theory), topic=self.topic)
         self._running = snap.running
         return out + self._gc_sentence()
+
+    def told(self, snap: Snapshot) -> None:
+        """snap's GCs were told another way (a lesson's teaching pace says each phase,
+        ssdlab/app/gui/lessons/lessonwatch.py): no summary repeats them, under other numbers."""
+        self.follow(snap)
+        c = snap.counters
+        self._gc_said, self._copied_said = c["gc_victims"], c["gc_copies"]
+        self._waiting = None
 
     def due(self) -> list[Announcement]:
         """The GC sentence held back, once its gap has passed (a timer asks: the run may
@@ -92,7 +106,7 @@ class Announcer:
         text = gc_summary(first, last, c["gc_copies"] - self._copied_said, block)
         self._gc_said, self._copied_said = last, c["gc_copies"]
         self._gc_at, self._waiting = now, None
-        return self.say(text)
+        return self.say(text, topic=self.topic)
 
     def may_describe(self, key: str) -> bool:
         """Whether DESCRIBE_GAP_S has passed since description key last changed (the

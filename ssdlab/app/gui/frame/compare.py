@@ -24,7 +24,7 @@ from ..charts.charts import Run
 from ..drive.driveview import DriveView
 from ..run.snapshot import Snapshot
 from ..settings.session import DRIVE_FIELDS, MOUNT_FIELDS, Settings, check_settings
-from . import reffit, statusline
+from . import statusline
 
 # Each drive's own settings; every other setting (the workload, its seed, the speed, the
 # map's colouring) is shared by both drives.
@@ -74,7 +74,7 @@ def set_on(w, on: bool, ask: bool = True) -> bool:
     action.blockSignals(False)
     apply_theme(w)
     w.show_run()
-    statusline.fit(w)
+    w.arranger.update()  # the status figures for one drive or two
     return comparing(w)
 
 
@@ -130,7 +130,7 @@ def lesson_pair(w, pair: tuple[tuple[str, Settings], tuple[str, Settings]] | Non
     if not comparing(w):
         open_b(w, pair[1][1], lesson=True)
         apply_theme(w)
-        statusline.fit(w)
+        w.arranger.update()
     w.controls.show_drive_choice(None)
     w.controls.mark_differences(set())
     for v, tag, (label, _s) in zip(w.views, TAGS, pair, strict=True):
@@ -223,7 +223,7 @@ def _references_shown(w) -> None:
     w.reference_button.setChecked(bool(w.references))
     titles(w)
     w.show_run()
-    reffit.make_room(w)  # on a 768-line projector the control panel may fold
+    w.arranger.update()  # on a 768-line projector the control panel may fold
 
 
 def scenario_for_b(w, settings: Settings) -> Settings:

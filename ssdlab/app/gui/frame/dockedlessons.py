@@ -6,7 +6,7 @@ drives with Workbench.compare(settings_a, settings_b)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFileDialog
 
@@ -62,97 +62,13 @@ def install(w) -> None:
     w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
     w.resizeDocks([dock], [320], Qt.Orientation.Horizontal)
     w.in_lesson = False
+    w.lesson_map_shown = True  # the lesson's run draws the map (show_focus)
     w._split_before: list[int] = []  # the map / charts split before a lesson
-    w.panel_folded_for_lessons = False
-    dock.visibilityChanged.connect(lambda shown: make_room(w, shown))
-
-
-SEPARATOR_PX = 6  # the handle between the lesson panel and the rest, about
-
-
-def make_room(w, shown: bool) -> None:
-    """The lesson panel, the control panel and the map with its tally were wider than the
-    screen in presentation type at 1024 px (the window grew to 1,248 px, its right part
-    off the screen), and at 1.5x scaling on 1366 x 768 (1,004 of 911 logical px: the map
-    area scrolled sideways): while the lesson panel shows outside a lesson, the control
-    panel folds away (Show panel, F9, brings it back) and returns when the lesson panel
-    closes."""
-    present = w.presentation
-    if shown:  # measured once the dock has its width (a dock not yet laid out is 640 px)
-        QTimer.singleShot(0, w, lambda: _fold_beside_lessons(w))
-    elif w.panel_folded_for_lessons:
-        w.panel_folded_for_lessons = False
-        if not present.panel_shown():
-            present.set_panel(True)
-
-
-def _fold_beside_lessons(w) -> None:
-    if w.lesson_dock.isVisible() and not w.in_lesson and w.presentation.panel_shown():
-        _fold_or_narrow(w, tell=False)
-
-
-def fold_for_lesson(w) -> None:
-    """A lesson's run on one drive (its map with the tally beside it), the read-only
-    control panel and the lesson panel were wider than a 1024 px screen in presentation
-    type (1,176 px), and than a 1366 px screen at 1.5x scaling: the control panel folds,
-    once per lesson (Show panel, F9, brings it back and it stays), and returns when the
-    lesson panel closes (make_room)."""
-    if not (w.in_lesson and w.presentation.panel_shown()) or w.panel_folded_for_lessons:
-        narrow_lessons(w)
-    else:
-        _fold_or_narrow(w, tell=True)
-
-
-def _fold_or_narrow(w, tell: bool) -> None:
-    """Fold the control panel where the window needs more than the screen (saying so when
-    tell), else let the lesson panel give the rest the room it needs."""
-    if needed_width_px(w) > screen_width_px(w):
-        w.panel_folded_for_lessons = True
-        w.presentation.set_panel(False)
-        if tell:
-            statusline.say(w, "Panel folded to fit (F9 shows it)")
-    else:
-        narrow_lessons(w)
-
-
-def narrow_lessons(w) -> None:
-    """The lesson panel gives the rest of the window the width it needs: a dock keeps the
-    width it was given, and on a short screen the map and charts (which scroll there)
-    claim little, so at 1.5x scaling they scrolled sideways beside a lesson panel 140 px
-    wider than its least. The map area's own vertical scroll bar counts too (lesson 8's
-    map area was 14 px short after its run)."""
-    dock, area = w.lesson_dock, w.central_fit
-    least = area.least().width()
-    edge = area.width() - area.viewport().width()  # its vertical scroll bar, when shown
-    if dock.isVisible() and area.viewport().width() < least:
-        room = w.width() - least - edge - SEPARATOR_PX
-        if room >= dock_least_px(w):
-            w.resizeDocks([dock], [room], Qt.Orientation.Horizontal)
-
-
-def needed_width_px(w) -> int:
-    """The width the window needs, px: the map, charts and control panel at their least
-    width (on a short screen they scroll, and claim little: they would scroll sideways)
-    beside the lesson panel at its least."""
-    need = max(w.central_fit.least().width(), w.central_fit.minimumSizeHint().width())
-    dock = w.lesson_dock
-    if dock.isVisibleTo(w):
-        need += dock_least_px(w) + SEPARATOR_PX
-    return need
-
-
-def dock_least_px(w) -> int:
-    """The lesson panel's least width with its frame, px (its own, not the little its
-    scroll area claims on a short screen)."""
-    fit = w.lessons_fit
-    frame = w.lesson_dock.minimumSizeHint().width() - fit.minimumSizeHint().width()
-    return frame + max(fit.least().width(), fit.minimumSizeHint().width())
-
-
-def screen_width_px(w) -> int:
-    """The width of the screen the window is on, px (logical: scaling divides it)."""
-    screen = w.screen()
-    return screen.geometry().width() if screen is not None else 1 << 20
+    # the control panel may fold beside the lessons panel (the layout policy's table)
+    dock.visibilityChanged.connect(lambda _shown: w.arranger.update())
+    # a lesson's drive and results take turns on a short screen: the step's figure shows
+    w.lesson_results.changed.connect(w.arranger.update)
+    panel.watch.following.connect(lambda _on: w.arranger.update())
 
 
 def add_menu(w) -> None:
@@ -193,9 +109,6 @@ def set_active(w, on: bool) -> None:
     # the lesson runs the drive: the workbench's own buttons fold away, and the controls
     # (only the settings the lesson uses) need less width than the map and results
     w.button_bar.setVisible(not on)
-    if on and w.panel_folded_for_lessons:  # the lesson's own settings show in the panel
-        w.panel_folded_for_lessons = False
-        w.presentation.set_panel(True)
     if on:
         themefit.fit_lesson_panel(w)
     else:
@@ -203,11 +116,9 @@ def set_active(w, on: bool) -> None:
     w.controls_scroll.setHorizontalScrollBarPolicy(
         Qt.ScrollBarPolicy.ScrollBarAlwaysOff if on else Qt.ScrollBarPolicy.ScrollBarAsNeeded)
     w.lower.setCurrentWidget(w.lesson_results if on else w.charts_box)
-    statusline.fit(w)  # the status figures describe the workbench's own drive
     compare.map_heights(w)  # the map's least height in a lesson, or the workbench's
     if on:  # after the controls narrowed, so the window need not grow to hold it
         w.lesson_dock.show()
-        QTimer.singleShot(0, w, lambda: fold_for_lesson(w))
         w._split_before = w.right_split.sizes()
         total = sum(w._split_before)
         w.right_split.setSizes([int(total * 0.42), total - int(total * 0.42)])
@@ -219,6 +130,7 @@ def set_active(w, on: bool) -> None:
         w.views[0].shows_own_drive = True
         w.blockmap.set_snapshot(w.snapshot)
         w._status()
+    w.arranger.update()  # the status figures describe the workbench's own drive
 
 
 def colour_maps(w, mode: str | None) -> None:
@@ -239,7 +151,8 @@ def show_focus(w, focus) -> None:
         compare.lesson_pair(w, None)
         w.controls.set_lesson(None)
         w.show_settings()
-        w.map_area.show()
+        w.lesson_map_shown = True
+        w.arranger.update()
         for v in w.views:
             v.tally.set_counted("")
             v.tally.withhold_wa("")
@@ -248,7 +161,7 @@ def show_focus(w, focus) -> None:
     compare.lesson_pair(w, focus.pair)
     colour_maps(w, getattr(w, "lesson_colouring", None) or focus.settings.heatmap)
     # a run that does not draw the map (a file-system scenario) leaves its room to results
-    w.map_area.setVisible(focus.blockmap)
+    w.lesson_map_shown = focus.blockmap  # the arranger shows or hides it (below)
     shown = Session(focus.settings)
     panel = w.lesson_panel
     # a question still open that asks for this drive's spare the other way (lesson 2's
@@ -277,7 +190,7 @@ def show_focus(w, focus) -> None:
     for v in w.views:
         v.tally.setHidden(bool(focus.pair) and focus.counted == COUNTED_STEPS)
     themefit.fit_lesson_panel(w)  # as wide as the settings it now shows need
-    QTimer.singleShot(0, w, lambda: fold_for_lesson(w))  # once the new step is laid out
+    w.arranger.update()  # the step's figure: its drive or its results (a short screen)
 
 
 def show_drive(w, snap, view: int = 0) -> None:
@@ -301,11 +214,20 @@ def show_glossary(w, term: str = "") -> None:
         w.glossary_window.activateWindow()  # the keyboard goes with it
 
 
-def open_lesson_id(w, lesson_id: str) -> None:
+def open_lesson_id(w, lesson_id: str) -> bool:
+    """Open a lesson the glossary links to; a lesson in progress is left only when the
+    student says so (the link said it would ask). True when it opened."""
     lesson = next((x for x in w.lesson_panel.lessons if x.id == lesson_id), None)
-    if lesson is not None:
-        w.lesson_dock.show()
-        w.lesson_panel.start(lesson)
+    if lesson is None:
+        return False
+    now = w.lesson_panel.lesson
+    if now is not None and now.id != lesson_id and not w.confirm(
+            f"Leave lesson {now.order}, {now.title}, for lesson {lesson.order}, "
+            f"{lesson.title}? You can come back to it where you left off."):
+        return False
+    w.lesson_dock.show()
+    w.lesson_panel.start(lesson)
+    return True
 
 
 def open_lesson(w, path: str) -> bool:

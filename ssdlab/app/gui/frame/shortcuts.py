@@ -88,6 +88,8 @@ TABLE: tuple[Key, ...] = (
         "toggle_presentation", "View", "&Presentation mode", checkable=True),
     Key(("F9",), "show / hide the control panel (the map and charts take the room)",
         "toggle_panel", "View", "&Control panel", checkable=True),
+    Key(("F7",), "in a lesson on a short screen (768 lines in large type): show the "
+        "lesson's drive or its results, whichever is hidden", "flip_stage"),
     Key(("Ctrl+D",), "compare two drives side by side (A and B, the same workload in "
         "lockstep), or back to one", "toggle_compare", "View", "Compare two &drives",
         checkable=True),

@@ -3,7 +3,9 @@
 polite or assertive), both at the pace ssdlab/app/gui/frame/announcer.py sets. The status labels,
 whose text changes every frame, keep one name each (a QLabel with no name of its own tells
 the accessibility bridge its name changed with every setText: 58 events a second in a fast
-run); their figures reach a screen reader as a description at the same slow pace."""
+run); their figures reach a screen reader as a description at the same slow pace (as the
+tally's figures and the notes under the map and the charts do: Qt's AT-SPI bridge gives a
+label no text of its own, only its name and description)."""
 
 from __future__ import annotations
 
@@ -32,10 +34,13 @@ class Speech(QObject):
         self.voices: dict[object, Announcer] = {}
         self._theory: dict[object, tuple[object, float | None]] = {}  # view: (settings, WA)
         self._status_running = False
+        # always going, once a PACE_MS: a label's text changes without a signal (a lesson
+        # writes the progress line), and its description must follow it there too
+        self.looks = 0  # how many times it has looked (a test waits for the next)
         self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
         self._timer.setInterval(PACE_MS)
         self._timer.timeout.connect(self._tick)
+        self._timer.start()
 
     def voice(self, v) -> Announcer:
         if v not in self.voices:
@@ -52,7 +57,7 @@ class Speech(QObject):
 
     def _speak(self, source: QWidget, sentences: list[Announcement]) -> None:
         for said in sentences:
-            announce(source, said.text, said.assertive)
+            announce(source, said.text, said.assertive, said.topic)
 
     def theory(self, v) -> float | None:
         """The analytic WA of the drive v shows (none for a lesson's drive on the map):
@@ -73,23 +78,24 @@ class Speech(QObject):
             return
         an = self.voice(v)
         was_running = an.running
-        self._speak(v.blockmap, an.follow(snap, self.theory(v)))
+        if snap.gc_phase:  # a GC at teaching pace: the lesson says its phases
+            an.told(snap)
+        else:
+            self._speak(v.blockmap, an.follow(snap, self.theory(v)))
         self._describe(v, snap, changed_now=was_running != snap.running)
-        if not self._timer.isActive():
-            self._timer.start()
 
     def _describe(self, v, snap: Snapshot, changed_now: bool = False) -> bool:
         """Each description that may change now changes; True when all are up to date."""
         an, w = self.voice(v), self.w
         done = self._paced(an, "map", lambda: {
             v.blockmap: v.blockmap.cursor.described(map_description(snap))}, changed_now)
+        done = self._paced(an, "tally", lambda: tally_words(v.tally), changed_now) and done
         if v is not w.views[0]:
             return done
 
-        def charts() -> dict:
-            theory = self.theory(v)
-            return {view: chart_description(view.spec.title, snap, theory)
-                    for view in w.charts.views.values()}
+        def charts() -> dict:  # each from the data it draws
+            return {view: chart_description(view.spec.title, w.charts.table(name, snap))
+                    for name, view in w.charts.views.items()}
         return self._paced(an, "charts", charts, changed_now) and done
 
     def status_shown(self) -> None:
@@ -99,17 +105,15 @@ class Speech(QObject):
         v = w.views[0]
         running = v.snapshot is not None and v.snapshot.running
         changed_now, self._status_running = running != self._status_running, running
-        if not self._describe_status(changed_now) and not self._timer.isActive():
-            self._timer.start()
+        self._describe_status(changed_now)
 
     def _describe_status(self, changed_now: bool = False) -> bool:
         w = self.w
         v = w.views[0]
 
         def status() -> dict:
-            texts = {lab: lab.text() for lab in (*w.status.values(), w.progress_label)}
-            texts[v.tally.values["wa"]] = v.tally.values["wa"].toolTip()  # the division
-            return texts
+            return {lab: lab.text() for lab in (*w.status.values(), w.progress_label,
+                                                 w.wa_note)}
         return self._paced(self.voice(v), "status", status, changed_now)
 
     @staticmethod
@@ -127,7 +131,7 @@ class Speech(QObject):
 
     def _tick(self) -> None:
         """Sentences and descriptions held back by the pace, once it allows them."""
-        pending = False
+        self.looks += 1
         for v in list(self.voices):
             if v not in self.w.views:
                 del self.voices[v]
@@ -135,13 +139,21 @@ class Speech(QObject):
             an = self.voices[v]
             self._speak(v.blockmap, an.due())
             snap = v.blockmap.snapshot
-            if snap is not None and not self._describe(v, snap):
-                pending = True
-            pending |= an.pending
-        if self.w.views and not self._describe_status():
-            pending = True
-        if pending:
-            self._timer.start()
+            if snap is not None:
+                self._describe(v, snap)
+        if self.w.views:
+            self._describe_status()
+
+
+def tally_words(tally) -> dict:
+    """The tally's figures as their labels' descriptions (each label's name says what it
+    counts, and the bridge gives a named label's text to no one: the description is where a
+    listener finds the figure), the WA's with its division."""
+    texts = {label: label.text() for label in tally.values.values()}
+    wa = tally.values["wa"]
+    texts[wa] = f"{wa.text()}: {wa.toolTip()}"
+    texts[tally.now] = tally.now.text()
+    return texts
 
 
 def install(w) -> None:

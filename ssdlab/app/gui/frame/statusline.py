@@ -1,6 +1,7 @@
 """What the window says about the run in words: `show` fills the workbench's status bar and
 progress line, for one drive or two, from each drive's RunStatus
-(ssdlab/app/gui/run/runstatus.py), `fit` sizes it, `say` puts a notice in it."""
+(ssdlab/app/gui/run/runstatus.py), `say` puts a notice in it (which figures show is the layout
+policy's: frame/layoutpolicy.py)."""
 
 from __future__ import annotations
 
@@ -118,16 +119,6 @@ def show_wa(w) -> None:
     tail = " (compressed)" if all(t.endswith(" (compressed)") for t in texts) else ""
     texts = [t.removesuffix(tail) for t in texts]
     w.status["wa"].setText(f"A: {texts[0]}  B: {texts[1]}{tail}")
-
-
-def fit(w) -> None:
-    """Which status figures show: at 18 pt the bar has room for the run's figures, not the
-    drive's size; with two drives, for their WA only (at 1024 px)."""
-    present, two, lesson = w.presentation.on, len(w.views) > 1, w.in_lesson
-    shown = {"capacity": not present, "fill": not (present and two), "wa": True,
-             "time": not (present and two), "speed": not (present and two)}
-    for key, label in w.status.items():  # in a lesson they would describe the wrong drive
-        label.setVisible(shown[key] and not lesson)
 
 
 def install(w) -> None:

@@ -1,5 +1,6 @@
 """Tab follows what the eye reads: the control panel top to bottom, then the button bar, the
-block maps and their legends, the charts (or a lesson's results), then the lesson panel.
+block maps and their legends (after the button that flips a lesson's drive and results, on
+a short screen), the charts (or a lesson's results), then the lesson panel.
 Qt's own order is the order the widgets were made, so "Colour by" (made with the map tools,
 after the lesson panel) came last, and a control made later (drive B's map, a lesson page)
 went to the end. The order is set again on each Tab or Shift+Tab, so every state (first
@@ -17,7 +18,7 @@ TAB_KEYS = (Qt.Key.Key_Tab, Qt.Key.Key_Backtab)
 
 def regions(window) -> list[QWidget]:
     """The window's parts in reading order (those it has)."""
-    names = ("controls_scroll", "map_area", "lower", "lesson_dock")
+    names = ("controls_scroll", "stage_flip", "map_area", "lower", "lesson_dock")
     return [part for part in (getattr(window, n, None) for n in names) if part is not None]
 
 

@@ -1,5 +1,6 @@
 """The window's type and proportions: the theme applied to the whole application (palette,
-style sheet), the share of height the block map gets, and the control panel's width."""
+style sheet), and the control panel's width (the map's share of the height is the layout
+policy's: arranger.py)."""
 
 from __future__ import annotations
 
@@ -19,27 +20,10 @@ def apply_theme(w) -> None:
         app.setStyleSheet(sheet)   # or more, for nothing
     w.controls.set_rows_wrapped(theme.current().large)
     fit_panel(w)
-    # presentation type needs more room for the charts' labels: they get 60 %, and the
-    # map may shrink further (at 18 pt a 768-line screen has room for little else)
-    present = theme.current().large
-    share = 0.52 if present else 0.45
-    w._map_share = 1 - share
     compare.apply_theme(w)
-    share_split(w)
-    # again once the map's legend has wrapped in the new type: setSizes honours the
-    # minimum heights as they are then, so the legend's last row is not cut off
-    QTimer.singleShot(0, w._share_split)
+    w.arranger.update()  # the new type may call for another arrangement (layoutpolicy.py)
     w.charts.apply_theme()
     QTimer.singleShot(0, w._show_charts)
-
-
-def share_split(w) -> None:
-    """The map's share of the right-hand side's height (a lesson sets its own)."""
-    if w.in_lesson:
-        return
-    height = sum(w.right_split.sizes()) or w.height()
-    top = int(height * w._map_share)
-    w.right_split.setSizes([top, height - top])
 
 
 LESSON_PANEL_PX = 240  # a lesson's panel at most: its few settings, read-only

@@ -33,14 +33,13 @@ from . import (
     dockedlessons,
     exportdialog,
     partkeys,
-    reffit,
     shortcuts,
     splitterkeys,
     statusline,
     taborder,
-    tallyfit,
     tipkey,
 )
+from .arranger import Arranger
 from .splitfit import SplitFit
 
 
@@ -79,6 +78,8 @@ class WindowLayout:
         self.controls_scroll = scroll
 
         self.presentation = Presentation(self, scroll, self.controls.error, self._apply_theme)
+        self.arranger = Arranger(self)  # the one place the arrangement is applied
+        self.stage_flip = self.arranger.stage_button  # F7's button, a part of its own by Tab
         self.button_bar = buttonbar.build(self)
         # On its own row: a long status line must never widen the window.
         self.progress_label = QLabel()
@@ -132,7 +133,13 @@ class WindowLayout:
         self.split_fit = SplitFit(right)  # the map half gets the height its words need
         split = self.main_split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(scroll)
-        split.addWidget(right)
+        stage = self.stage = QWidget()  # the map and charts, or a lesson's drive and results
+        sv = QVBoxLayout(stage)
+        sv.setContentsMargins(0, 0, 0, 0)
+        sv.setSpacing(2)
+        sv.addWidget(self.arranger.stage_button, 0, Qt.AlignmentFlag.AlignLeft)
+        sv.addWidget(right, 1)
+        split.addWidget(stage)
         split.setStretchFactor(1, 1)
         # scrolls on a small screen; kept by name, as the lesson panel's (dockedlessons.py)
         self.central_fit = ScrollFit(split, "central")
@@ -153,8 +160,6 @@ class WindowLayout:
             self.statusBar().addPermanentWidget(lab)
             self.status[key] = lab
         dockedlessons.install(self)
-        reffit.install(self)  # a kept reference on a 768-line projector
-        tallyfit.install(self)  # the tally's words on two lines where the map area is narrow
         self.actions_by_slot = shortcuts.install(self, revert=self.show_settings)
         prefsdialog.add_to_menu(self.actions_by_slot["toggle_presentation"],
                                 self.presentation.open_preferences, self)

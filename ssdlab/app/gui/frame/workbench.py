@@ -28,12 +28,12 @@ from ..run import preparing
 from ..settings.scenariofiles import profile_settings
 from ..settings.session import DRIVE_FIELDS, Settings
 from . import (
+    arranger,
     buttonbar,
     compare,
     dockedlessons,
     exportall,
     exportdialog,
-    reffit,
     runfiles,
     shortcuts,
     speech,
@@ -83,7 +83,8 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
             self._prepare_engine()
         self._apply_theme()
         self.settings_changed(self.views[0], self.views[0].settings, True)
-        self._fit_to_screen(1280, 860)
+        self.resize(*arranger.opening_size(self))
+        self.arranger.update()
         self.presentation.tell = lambda text: statusline.say(self, text)
         self.presentation.on_choice = self._panel_chosen
         if self.presentation.prefs_problem:  # a bad preferences file: said, never raised
@@ -135,14 +136,6 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
     legend = property(lambda self: self.views[0].legend)
     frame_times = property(lambda self: self.views[0].frame_times)
     run_status = property(lambda self: self.views[0].run_status)
-
-    def _fit_to_screen(self, width: int, height: int) -> None:
-        """Open at the preferred size, or smaller when the screen is smaller."""
-        screen = self.screen()
-        if screen is not None:
-            room = screen.availableGeometry()
-            width, height = min(width, room.width()), min(height, room.height())
-        self.resize(width, height)
 
     def add_view(self, v: DriveView) -> None:
         """A drive view joins the frame (A at start, B in compare mode)."""
@@ -439,23 +432,15 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         self.presentation.choose_panel(shown)
 
     def _panel_chosen(self, shown: bool) -> None:
-        """F9 or the panel's button: the person's choice holds. Beside a kept reference
-        the fold to fit is made once (frame/reffit.py); the panel shown by the person
-        before that fold was folded again at once, so F9 took two presses."""
-        if shown and self.references:
-            self.panel_folded_for_reference = True
+        """F9 or the panel's button: the person's choice. Shown again after a fold to fit,
+        the fold's message would be stale (it stayed up beside the panel brought back)."""
         if shown and self.status_message.message().startswith("Panel folded"):
-            statusline.say(self, "")  # no longer so: the person brought it back
+            statusline.say(self, "")
 
     def _presentation_changed(self) -> None:
         """The View menu's check marks follow the state, however it changed."""
-        statusline.fit(self)
         buttonbar.follow_presentation(self)
-        if self.presentation.on != self.__dict__.get("_presenting", False):
-            self._presenting = self.presentation.on  # turned on: a kept reference may not fit
-            reffit.make_room(self)
-        else:
-            reffit.panel_changed(self)
+        self.arranger.update()  # the type or the panel changed
         for slot, on in (("toggle_presentation", self.presentation.on),
                          ("toggle_panel", self.presentation.panel_shown())):
             action = self.actions_by_slot[slot]
@@ -467,14 +452,14 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         themefit.apply_theme(self)
 
     def _share_split(self) -> None:
-        themefit.share_split(self)
+        arranger.share_split(self)
+
+    def flip_stage(self) -> None:
+        """F7: a lesson's drive or its results, whichever is hidden (a short screen)."""
+        self.arranger.flip()
 
     def _fit_panel(self) -> None:
         themefit.fit_panel(self)
-
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt name
-        super().resizeEvent(event)
-        self._fit_panel()
 
     # --- lessons (ssdlab/app/gui/frame/dockedlessons.py) ------------------------------------------
 

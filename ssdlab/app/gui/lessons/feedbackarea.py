@@ -33,6 +33,10 @@ class FeedbackNote(FullNote):
 
     def setText(self, text: str) -> None:  # noqa: N802 - Qt name
         super().setText(text)
+        # a click selects the words to copy (focus by click); empty, it is nothing to
+        # focus: a screen reader listed it as a focusable object without a name
+        if self.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse:
+            self.setFocusPolicy(Qt.FocusPolicy.ClickFocus if text else Qt.FocusPolicy.NoFocus)
         if self.area is not None:
             self.area.fit()
 

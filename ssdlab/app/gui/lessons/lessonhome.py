@@ -7,7 +7,7 @@ and "Explore freely". It only says what was chosen; the panel opens the lesson.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QLabel,
@@ -27,6 +27,25 @@ WELCOME = ("SSD Lab is a laboratory for the flash memory inside a solid-state dr
            "a simulated drive, change how it is set up, and see why it writes more than it "
            "is asked to, one short lesson at a time, next to the figures of real, published "
            "experiments.")
+
+
+LIST_ROWS = 4  # lessons the list shows at least: in 18 pt type at 768 lines it showed one
+
+
+class LessonList(QListWidget):
+    """The lessons, two lines each, at least LIST_ROWS of them in view whatever the type
+    (the panel scrolls rather than squeeze the list to a row), never scrolled sideways: each
+    row is elided, its tooltip holds the whole text."""
+
+    def __init__(self):
+        super().__init__()
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def minimumSizeHint(self):  # noqa: N802 - Qt name
+        hint = super().minimumSizeHint()
+        row = self.sizeHintForRow(0) if self.count() else 2 * self.fontMetrics().lineSpacing()
+        rows = LIST_ROWS * row + 2 * self.frameWidth()
+        return hint.expandedTo(QSize(hint.width(), rows))
 
 
 def bold(label: QLabel, scale: float = 1.0) -> QLabel:
@@ -61,7 +80,7 @@ class LessonHome(QWidget):
             lambda: self.chosen.emit(self.next_lesson() or self.lessons[0]))
         v.addWidget(self.start_button)
         v.addWidget(bold(QLabel("Lessons")))
-        self.lesson_list = QListWidget()
+        self.lesson_list = LessonList()
         self.lesson_list.setAccessibleName("Lessons")
         # every row two lines (title; minutes and status), elided rather than wrapped and all
         # the same height, so a row never grows, and the rows below it never move, when a

@@ -6,7 +6,7 @@ two states. The data come from ssdlab/lessons/charts.py; nothing here computes a
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QTextDocument
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
@@ -31,6 +31,8 @@ def _bold_label(text: str) -> QLabel:
 class LessonResults(QScrollArea):
     """The lesson's tab beside the workbench charts: the run's charts, then each
     prediction beside its outcome, with a legend of the marks."""
+
+    changed = Signal()  # shown anew: the window's layout policy asks has_content() again
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -78,6 +80,11 @@ class LessonResults(QScrollArea):
         self.charts, self.predictions, self.tables = [], [], []
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setAccessibleDescription("")
+        self.changed.emit()
+
+    def has_content(self) -> bool:
+        """Whether it shows a chart, a prediction or a quiz's states (not a note alone)."""
+        return bool(self.charts or self.predictions or self.tables)
 
     def _fit_tables(self) -> None:
         """Monospaced tables in the theme's size, smaller (down to MIN_TABLE_SCALE) where
@@ -128,6 +135,8 @@ class LessonResults(QScrollArea):
             body = QLabel("\n".join(lines[prose:]))
             body.setTextFormat(Qt.TextFormat.PlainText)
             body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            if not body.text():  # a reading all prose: nothing to select, nothing to focus
+                body.setFocusPolicy(Qt.FocusPolicy.NoFocus)
             self._layout.addWidget(body)
             self.tables.append(body)
         self._fit_tables()
@@ -135,6 +144,7 @@ class LessonResults(QScrollArea):
         self._layout.addWidget(self.note)
         self._layout.addStretch(1)
         self._describe()
+        self.changed.emit()
 
     def show_results(self, charts: list[RunChart], pictures: list[PredictionPicture],
                      note: str = "") -> None:
@@ -176,3 +186,4 @@ class LessonResults(QScrollArea):
         self._layout.addWidget(self.note)
         self._layout.addStretch(1)
         self._describe()
+        self.changed.emit()

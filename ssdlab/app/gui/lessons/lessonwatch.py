@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 from ssdlab.model.flash.gcwatch import TEACH_GCS
 from ssdlab.model.host.profiles import load_profile
 
+from ..appearance.announce import announce
 from ..run.gcpacer import GcPacer
 from ..run.snapshot import TEACH_PAGES, Snapshot
 
@@ -65,10 +66,29 @@ def phase_words(snap: Snapshot, number: int) -> str:
     return f"{name}: block {b} erased; its {ppb} pages are free again."
 
 
+def gc_said(snap: Snapshot, number: int) -> str:
+    """What a listener is told of GC (or merge) `number`, once, as its first phase shows:
+    the three phases' facts in one short sentence (a GC stays about 4 s on screen, the
+    time this takes to hear; a sentence a phase fell further behind with each GC)."""
+    b, k = snap.gc_victim, snap.gc_valid
+    pages = "page" if k == 1 else "pages"
+    if snap.gc_kind == "merge":
+        return (f"Merge {number}: block {b} rewritten whole, {k} valid {pages} copied to "
+                f"{blocks_words(snap.gc_destinations)}.")
+    if not k:
+        return f"GC {number}: block {b}, no valid page to move, erased."
+    return (f"GC {number}: block {b}, {k} valid {pages} to "
+            f"{blocks_words(snap.gc_destinations)}, then erased.")
+
+
 def _name(snap: Snapshot, plural: bool = False) -> str:
     if snap.gc_kind == "merge":
         return "merges" if plural else "merge"
     return "GCs" if plural else "GC"
+
+
+def _name_kind(kind: str) -> str:
+    return "merges" if kind == "merge" else "garbage collections"
 
 
 def watched_drive(step) -> tuple[str, int]:
@@ -114,7 +134,10 @@ class LessonWatch(QObject):
         self.button.clicked.connect(self.skip)
         self.note = QLabel()
         self.note.setWordWrap(True)
-        self.note.setAccessibleName("What the block map shows")
+        # no name of its own: its name is its text, the sentence a listener must hear (a
+        # fixed name hid it: the bridge gives a label no text of its own), and it changes
+        # once a phase, not every frame
+        self.note.setAccessibleDescription("What the block map shows")
         self.note.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         box = panel.run_box.layout()
         at = box.indexOf(panel.run_note)
@@ -157,6 +180,8 @@ class LessonWatch(QObject):
         self.note.setText(f"Watch the block map: {what}{close}. Skip to end runs the rest "
                           "at full speed.")
         self.note.show()
+        announce(self.note, f"The first {TEACH_GCS} {_name_kind(self._kind)} play slowly "
+                 "on the block map.")  # short: the first GC comes a few seconds on
         self._follow(True)
         # a method of this object, not a lambda: the job's thread emits it, and the slot
         # must run in the window's
@@ -195,8 +220,13 @@ class LessonWatch(QObject):
             if snap.pages is None:
                 where += " This drive is too big to draw its pages: the map shows blocks."
             self.note.setText(f"{words}\n{where}")
+            if phase == "mark":
+                announce(self.note, gc_said(snap, self._number))
         elif self.job is not None and not self.pacer.playing:
-            self.note.setText(self._after())
+            after = self._after()
+            if after != self.note.text() and self._number >= TEACH_GCS:
+                announce(self.note, after)
+            self.note.setText(after)
             if self._number >= TEACH_GCS:
                 self._follow(False)
         self.panel._show_drive(0, snap)

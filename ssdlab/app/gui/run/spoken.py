@@ -11,6 +11,7 @@ import numpy as np
 
 from ssdlab.model.flash.amplification import page_wa
 from ssdlab.model.flash.state import BLOCK_FREE, BLOCK_OPEN
+from ssdlab.model.lab.charts import Table
 
 from .snapshot import Snapshot
 
@@ -56,11 +57,51 @@ def map_description(snap: Snapshot | None) -> str:
     return said
 
 
-def chart_description(title: str, snap: Snapshot | None, theory: float | None) -> str:
-    """A chart in words: its title, the WA now and its analytic level."""
-    if snap is None:
+def figure(value: float, whole: bool = False) -> str:
+    """A chart's value as said: a count whole, with thousands separated, else 2 decimals
+    (3 significant figures below 1)."""
+    if whole or float(value).is_integer() and abs(value) >= 10:
+        return f"{value:,.0f}"
+    return f"{value:,.2f}" if abs(value) >= 1 else f"{value:.3g}"
+
+
+def chart_description(title: str, table: Table | None) -> str:
+    """A chart in words, from the data it draws (its table, ssdlab/model/lab/charts.py): a
+    line chart's lines at their last point, a histogram's bars by where they pile up, the
+    steps chart's last step. Every figure is the simulation's."""
+    if table is None:
         return f"{title}. No run yet."
-    return f"{title}. Now {wa_words(wa_now(snap), theory)}."
+    if table.note:
+        return f"{title}. {table.note}."
+    x_axis, y_axis = table.chart.axes(table.timed)
+    if table.chart.histogram:
+        counts = np.nan_to_num(table.ys["hist"])
+        if counts.size == 0 or counts.sum() <= 0:
+            return f"{title}. Nothing counted yet."
+        top = int(np.argmax(counts))
+        seen = np.flatnonzero(counts)
+        return (f"{title} (simulated): {counts.sum():,.0f} {y_axis.label} over {x_axis.label} "
+                f"{seen[0]:,} to {seen[-1]:,}; the most, {counts[top]:,.0f}, at {top:,}.")
+    if table.chart.name == "steps":
+        if not table.labels:
+            return f"{title}. No file-system steps yet."
+        last = len(table.labels) - 1
+        said = ", ".join(f"{line.label} {figure(table.ys[line.key][last])} {y_axis.unit}"
+                         for line in table.chart.lines
+                         if np.isfinite(table.ys[line.key][last]))
+        return (f"{title} (simulated): {len(table.labels)} steps; the last, "
+                f"{table.labels[last]}: {said}.")
+    lines = []
+    for line in table.chart.lines:
+        y = np.asarray(table.ys.get(line.key, ()), dtype=float)
+        known = np.flatnonzero(np.isfinite(y))
+        if known.size:
+            lines.append(f"{line.label} {figure(y[known[-1]], y_axis.whole)}")
+    known = np.flatnonzero(np.isfinite(table.x))
+    if not lines or not known.size:
+        return f"{title}. Nothing drawn yet."
+    at = f"at {figure(table.x[known[-1]], x_axis.whole)} {x_axis.unit or x_axis.label}"
+    return f"{title} (simulated), {at}: {', '.join(lines)} ({y_axis.title})."
 
 
 def gc_summary(first: int, last: int, copied: int, block: int = -1) -> str:

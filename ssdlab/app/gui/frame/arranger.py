@@ -1,0 +1,159 @@
+"""The one place the window's arrangement is applied: the policy's table
+(ssdlab/app/gui/frame/layoutpolicy.py) read for the screen, the type and the parts open, and
+the window set to match: the control panel shown or folded, the parts that scroll, the
+tally beside or under the map, the status figures, the map's share of the height, and a
+lesson's drive and results together or one at a time.
+
+`update` is called whenever an input changes: the window's size (the control panel's width
+follows it: themefit.fit_panel) or screen, the type
+(presentation mode, preferences), the lessons panel shown or hidden, a lesson started or
+left or its step or run changed, two drives, a reference kept or cleared. It measures
+nothing the layout computes, so it runs at once, never on a timer after a resize.
+
+The person's own choices stand: F9 after a fold shows the panel and it stays until the
+arrangement or the parts open change; F7 (or the button over the stage) flips a lesson's
+stage until its step or run changes what the step is about.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QPushButton
+
+from ..appearance import theme
+from . import layoutpolicy as lp
+from . import statusline
+
+OPENING_PX = (1280, 860)  # the window's size at start, or the screen's where smaller
+FOLDED = "Panel folded to fit (F9 shows it)"
+
+
+def room(w) -> lp.Room:
+    """The room the window has: its screen (the whole of it in presentation mode, else
+    what the desktop's panels leave), logical px, and the type in force."""
+    screen = w.screen()
+    if screen is None:
+        return lp.Room(1 << 16, 1 << 16, theme.current().font_pt)
+    g = screen.geometry() if w.presentation.on else screen.availableGeometry()
+    return lp.Room(g.width(), g.height(), theme.current().font_pt)
+
+
+class Arranger(QObject):
+    """Owns the arrangement in force and applies the policy to workbench w."""
+
+    def __init__(self, w):
+        super().__init__(w)
+        self.w = w
+        self.arrangement: lp.Arrangement | None = None
+        self._panel_wanted = True  # the fold last decided (F9 may differ from it)
+        self._share_for = None  # (arrangement, type) the map's share was set for
+        self.stage = "both"  # what a lesson's middle shows: "both", "drive" or "results"
+        self._manual = ""  # the stage F7 chose, until the step or run changes it
+        self._auto = ("", None)  # (stage, step) decided last
+        b = self.stage_button = QPushButton()
+        b.setObjectName("stageflip")
+        b.setToolTip("Show the lesson's drive or its results, whichever is hidden (F7): "
+                     "on a short screen they take turns.")
+        b.clicked.connect(self.flip)
+        b.hide()
+        w.installEventFilter(self)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
+        if obj is self.w and event.type() in (QEvent.Type.Resize,
+                                              QEvent.Type.ScreenChangeInternal):
+            self.update()
+        return False
+
+    def update(self) -> None:
+        w = self.w
+        if "speech" not in w.__dict__:  # still being built (a fold is said aloud)
+            return
+        a = self.arrangement = lp.choose(room(w))
+        w._fit_panel()  # the control panel's width: its widest row's, and a share of the window
+        parts = lp.Parts(lessons=w.lesson_dock.isVisibleTo(w), in_lesson=w.in_lesson,
+                         reference=bool(w.references))
+        self._fold(lp.panel_shown(a, parts))
+        for part in (w.central_fit, w.lessons_fit):
+            part.set_short(a.scroll)
+        for v in w.views:
+            if v.stacked() != (a.tally == "under"):
+                v.stack(a.tally == "under")
+        shown = lp.status_shown(a, w.in_lesson, len(w.views) > 1)
+        for key, label in w.status.items():
+            label.setVisible(key in shown)
+        if self._share_for != (a.name, theme.current().font_pt):
+            self._share_for = (a.name, theme.current().font_pt)
+            w._map_share = a.map_share
+            share_split(w)
+        self._stage(a)
+
+    def _fold(self, wanted: bool) -> None:
+        """The control panel as the policy wants it, when that changed: F9 in between is
+        the person's choice and stays."""
+        if wanted == self._panel_wanted:
+            return
+        self._panel_wanted = wanted
+        present = self.w.presentation
+        if present.panel_shown() != wanted:
+            present.set_panel(wanted)
+            if not wanted:
+                statusline.say(self.w, FOLDED)
+        if wanted and self.w.status_message.message() == FOLDED:
+            statusline.say(self.w, "")  # back: the fold's message would be stale
+
+    # --- a lesson's drive and results, together or in turn ------------------------------
+
+    def _auto_stage(self) -> str:
+        """The drive while a lesson's run plays (its GCs watched too); the results once
+        they hold a chart, a prediction or a quiz's states; else the drive."""
+        w, panel = self.w, self.w.lesson_panel
+        if not getattr(w, "lesson_map_shown", True):
+            return "results"  # a run that draws no map (a file-system scenario)
+        if panel.job is not None or panel.watch.job is not None:
+            return "drive"
+        return "results" if w.lesson_results.has_content() else "drive"
+
+    def _stage(self, a: lp.Arrangement) -> None:
+        w = self.w
+        flip = w.in_lesson and a.lesson_stage == "flip"
+        if not flip:
+            self.stage, self._manual = "both", ""
+        else:
+            panel = w.lesson_panel
+            auto = (self._auto_stage(), (id(panel.lesson), panel.index))
+            if auto != self._auto:  # the step or its run changed: the step's own figure
+                self._auto, self._manual = auto, ""
+            self.stage = self._manual or auto[0]
+        drive = self.stage in ("both", "drive") and getattr(w, "lesson_map_shown", True)
+        w.map_area.setVisible(drive or not w.in_lesson)
+        w.lower.setVisible(self.stage in ("both", "results"))
+        b = self.stage_button
+        b.setVisible(flip)
+        other = "results" if self.stage == "drive" else "drive"
+        b.setText(f"Show the {other} (F7)")
+        b.setAccessibleName(f"Show the lesson's {other}")
+
+    def flip(self) -> None:
+        """F7: the lesson's drive or results, whichever is hidden; said aloud."""
+        if self.stage == "both":
+            statusline.say(self.w, "The drive and the results both show: nothing to flip")
+            return
+        self._manual = "results" if self.stage == "drive" else "drive"
+        self._stage(self.arrangement)
+        statusline.say(self.w, f"Showing the lesson's {self.stage} (F7 shows the "
+                       f"{'results' if self.stage == 'drive' else 'drive'})")
+
+
+def share_split(w) -> None:
+    """The map's share of the right-hand side's height (a lesson sets its own)."""
+    if w.in_lesson:
+        return
+    height = sum(w.right_split.sizes()) or w.height()
+    top = int(height * w._map_share)
+    w.right_split.setSizes([top, height - top])
+
+
+def opening_size(w) -> tuple[int, int]:
+    """The window's size at start: OPENING_PX, or the screen's room where smaller."""
+    r = room(w)
+    return min(OPENING_PX[0], r.width_px), min(OPENING_PX[1], r.height_px)
