@@ -62,9 +62,14 @@ def _series_path(root, gid: str):
 def test_the_lines_drawn_and_their_names_follow_the_window():
     ov = _overlay("wa")
     drawn = [(run.key, line.key, text) for run, line, text in ov.drawn()]
-    # references under A, B over A; no per-window WA; no analytic level for a reference
-    assert drawn == [("ref0", "wa", "ref: spare 14 %"), ("", "wa", "A: spare 7 %"),
-                     ("", "theory", "A: analytic"), ("B", "wa", "B: spare 28 %"),
+    # references under A, B over A; A's and B's per-window WA beside their analytic level
+    # (the curve it predicts); neither a level nor a per-window WA for a reference
+    assert drawn == [("ref0", "wa", "ref: spare 14 %"),
+                     ("", "wa", "A: spare 7 %, cumulative"),
+                     ("", "wa_window", "A: spare 7 %, per window"),
+                     ("", "theory", "A: analytic"),
+                     ("B", "wa", "B: spare 28 %, cumulative"),
+                     ("B", "wa_window", "B: spare 28 %, per window"),
                      ("B", "theory", "B: analytic")]
     # B's analytic level where it is A's: drawn once
     same = [(r.key, ln.key) for r, ln, _ in _overlay("wa", b_theory=3.4).drawn()]

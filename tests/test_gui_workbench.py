@@ -51,7 +51,10 @@ def test_random_writes_draw_theory_and_charts(qtbot, until, bench):
     bench.controls.widgets["amount"].setValue(0.5)
     run_to_end(qtbot, until, bench)
     assert bench.charts.theory is not None and bench.charts.theory > 1
-    assert bench.charts.wa.points("theory") == 2
+    # a level: its two ends, and the point its words are written at
+    assert bench.charts.wa.points("theory") == 3
+    assert bench.charts.wa.level_label("theory") == \
+        f"analytic {bench.charts.theory:.2f} (per window)"
     assert float(bench.status["wa"].text().split()[1]) > 1.0
     for i in range(bench.charts.count()):
         bench.charts.setCurrentIndex(i)

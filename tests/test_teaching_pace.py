@@ -298,14 +298,20 @@ def test_one_gc_step_names_and_marks_the_block_cleaned(qtbot, until):
         r.stop()
 
 
-def test_the_tally_stands_beside_one_map_and_folds_away_for_two(qtbot):
+def test_the_tally_stands_beside_one_map_and_under_each_of_two_headed_by_its_drive(qtbot):
     from ssdlab.app.gui.drive.driveview import DriveView
 
-    v = DriveView("A")
+    v = DriveView("B")
     qtbot.addWidget(v.widget)
     v.widget.show()
     assert v.tally.isVisible() and v.tally.accessibleName() == "Write tally"
-    v.title.show()  # compare mode titles each map: two tallies would not fit at 1024 px
-    assert v.tally.isHidden()
+    assert not v.stacked() and v.tally.tag.isHidden()
+    v.title.show()  # compare mode titles each map: each tally under its map, lettered
+    assert v.tally.isVisible() and v.stacked() and v.tally.tag.isVisible()
+    assert v.tally.tag.text() == "B" and v.tally.accessibleName() == "Write tally, drive B"
+    assert v.tally.values["wa"].accessibleName().endswith(", drive B")
+    v.stack(False)  # the window's width rule leaves one of two tallies under its map
+    assert v.stacked()
     v.title.hide()
-    assert v.tally.isVisible()
+    assert v.tally.isVisible() and not v.stacked() and v.tally.tag.isHidden()
+    assert v.tally.accessibleName() == "Write tally"

@@ -9,6 +9,7 @@ Overlay of one run with no label is the plain chart: its lines keep their own na
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,8 +17,12 @@ import numpy as np
 from .charts import Chart, Line, Table
 
 ROLES = ("main", "second", "ref")  # the only run or A; B of a comparison; a kept reference
-REFERENCE_SKIPS = ("theory",)  # a reference's analytic level would repeat A's
-OVERLAY_SKIPS = ("wa_window",)  # with runs overlaid, the per-window WA is noise: left out
+# A reference's analytic level would repeat A's; its per-window WA, with no analytic level
+# of its own to be read against, is left out too. A's and B's per-window WA stay: an
+# analytic level predicts the per-window WA once the drive is rewritten, and without that
+# curve on screen the room read the level against the cumulative WA (7.40 against 5.0),
+# which the fill holds down.
+REFERENCE_SKIPS = ("theory", "wa_window")
 RUN_COLUMN = "run"  # the CSV's column naming each row's run (long format)
 
 
@@ -32,6 +37,14 @@ class ChartRun:
     table: Table
     key: str = ""
     provenance: dict | None = None
+
+
+def solid_lines(lines: Iterable[tuple[str, bool]], role: str) -> int:
+    """How many solid (measured) lines a run of this role draws, of the chart's lines
+    given as (key, dashed): a reference draws fewer (REFERENCE_SKIPS), and one line alone
+    needs no name beside its run's."""
+    return sum(1 for key, dashed in lines if not dashed
+               and not (role == "ref" and key in REFERENCE_SKIPS))
 
 
 def legend_text(run_label: str, line_label: str, solid_lines: int, dashed: bool) -> str:
@@ -86,17 +99,15 @@ class Overlay:
         return len(self.runs) > 1
 
     def lines(self) -> tuple[Line, ...]:
-        """The chart's lines each run may draw (the per-window WA only when alone)."""
-        return tuple(ln for ln in self.chart.lines
-                     if not (self.overlaid and ln.key in OVERLAY_SKIPS))
+        """The chart's lines each run may draw."""
+        return self.chart.lines
 
     def drawn(self) -> list[tuple[ChartRun, Line, str]]:
         """(run, line, legend text) of every line drawn, bottom first: references under
         A, B over A, so where two runs agree both stay visible. A reference's analytic
-        level is left out, and B's where it is A's (drawn once). Lines without a finite
-        point are listed too; a drawer leaves them out."""
+        level and per-window WA are left out, and B's level where it is A's (drawn
+        once). Lines without a finite point are listed too; a drawer leaves them out."""
         lines = self.lines()
-        solid = sum(1 for ln in lines if not ln.dashed)
         order = ([r for r in self.runs if r.role == "ref"] + [self.runs[0]]
                  + [r for r in self.runs if r.role == "second"]) if self.overlaid \
             else list(self.runs)
@@ -109,6 +120,7 @@ class Overlay:
                 if run.role == "second" and line.dashed and _same_level(
                         run.table.ys[line.key], main[line.key]):
                     continue
+                solid = solid_lines(((ln.key, ln.dashed) for ln in lines), run.role)
                 out.append((run, line, legend_text(run.label, line.label, solid,
                                                    line.dashed)))
         return out

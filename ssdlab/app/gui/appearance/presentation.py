@@ -38,8 +38,10 @@ class Presentation(QObject):
         self.panel_button = QPushButton()
         self.panel_button.setToolTip("Show or hide the control panel, to give the block map "
                                      "and charts the screen (F9).")
-        self.panel_button.clicked.connect(lambda: self.set_panel(not self._panel))
+        self.panel_button.clicked.connect(lambda: self.choose_panel(not self._panel))
         self.on_change: Callable[[], None] = lambda: None  # menu check marks follow
+        # the person showed or hid the panel (F9 or its button), before it changes
+        self.on_choice: Callable[[bool], None] = lambda shown: None
         self.tell: Callable[[str], None] = lambda text: None  # the window's status line
         error.installEventFilter(self)
         window.installEventFilter(self)  # its layout changes: back to the screen's size
@@ -87,6 +89,12 @@ class Presentation(QObject):
 
     def panel_shown(self) -> bool:
         return self._panel
+
+    def choose_panel(self, shown: bool) -> None:
+        """The person's own choice (F9 or the panel's button): the window is told first,
+        so that no rule of its own folds the panel back at once (frame/workbench.py)."""
+        self.on_choice(shown)
+        self.set_panel(shown)
 
     def set_panel(self, shown: bool) -> None:
         self._panel = shown

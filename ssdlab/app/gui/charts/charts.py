@@ -86,6 +86,9 @@ class Charts(QTabWidget):
         run's name in the legend when others are shown)."""
         self._last, self._timed = snap, timed
         self._others, self._label = tuple(others), label
+        for view in self.views.values():  # each tab's least height, the hidden ones too
+            if view is not self.steps:
+                view.set_overlaid(bool(self._others))
         self._redraw()
 
     def table(self, name: str, snap: Snapshot | None = None) -> Table | None:
@@ -122,6 +125,7 @@ class Charts(QTabWidget):
         chart.set_x_title(x_axis.title)
         chart.set_y_title(y_axis)
         data = {k: (np.empty(0), np.empty(0)) for k in chart.series}
+        labels = level_labels(runs, self.theory) if "theory" in chart.series else {}
         for run in runs:
             s = run.snap
             table = chart_table(chart.spec.name, s.series, timed=self._timed, erases=s.erases,
@@ -133,7 +137,7 @@ class Charts(QTabWidget):
                 if run.role == "second" and key == "theory" and run.theory == self.theory:
                     continue  # the same level as A's: drawn once
                 data[name] = histogram_outline(y) if chart.spec.histogram else (table.x, y)
-        chart.set_data(data, self._scale_by(chart, data))
+        chart.set_data(data, self._scale_by(chart, data), labels)
         if chart.overlay:
             self.run_legend.set_entries(chart.legend_entries())
         self.run_legend.setVisible(chart.overlay)
@@ -160,3 +164,31 @@ class Charts(QTabWidget):
             self.steps.show_steps([], "")
         else:
             self.steps.show_steps(snap.steps, snap.message, snap.segment if snap.running else "")
+
+
+# Where along the x span each run's analytic level has its words: A's and B's apart, so
+# that two levels close in height do not write over each other.
+LABEL_AT = {"main": 0.3, "second": 0.72}
+
+
+def level_labels(runs: Sequence[Run], theory: float | None) -> dict[str, tuple[str, float]]:
+    """The words on each analytic level drawn, by series name: whose it is (with two
+    drives) and what it predicts, the per-window WA once the drive is rewritten (the
+    cumulative WA stays below it, held down by the fill). The figure is the model's, as
+    the session gives it (Run.theory); B's level equal to A's is drawn once, for both."""
+    second = [r for r in runs if r.role == "second"]
+    out = {}
+    for run in runs:
+        if run.role == "ref" or run.theory is None or not np.isfinite(run.theory):
+            continue
+        if run.role == "second" and run.theory == theory:
+            continue  # drawn once, as A's (Charts._redraw)
+        tag = ""
+        if second:
+            tag = run.label.split(":")[0]
+            if run.role == "main" and all(r.theory == run.theory for r in second):
+                tag = f"{tag} and {second[0].label.split(':')[0]}"
+            tag += ": "
+        name = f"{run.key}:theory" if run.key else "theory"
+        out[name] = (f"{tag}analytic {run.theory:.2f} (per window)", LABEL_AT[run.role])
+    return out

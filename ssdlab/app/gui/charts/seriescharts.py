@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from PySide6.QtCharts import QChart, QChartView, QLegend, QLineSeries
+from PySide6.QtCharts import QChart, QChartView, QLegend, QLineSeries, QXYSeries
 from PySide6.QtCore import QMargins, Qt
 from PySide6.QtGui import QAccessible, QColor, QFont, QFontMetrics, QPainter, QPen
 
 from ssdlab.app.palette import dash, run_colour
-from ssdlab.model.lab.overlay import OVERLAY_SKIPS, legend_text  # as in files
+from ssdlab.model.lab.overlay import legend_text, solid_lines  # as in files
 
 from ..appearance import theme
 from .chartaxes import TickAxis
@@ -129,10 +129,14 @@ class SeriesChart(QChartView):
         return plot < words + fm.lineSpacing()
 
     def _titles_still_fit(self, _area) -> None:
-        """The plot changed size (the legend, a second line of note): above or upright
-        again, if that changed."""
+        """The plot changed size (the legend, a second line of note, wider tick labels):
+        above or upright again, if that changed; above, as much of the x title as the
+        plot's new width holds (a plot narrowed by its data, not by a resize, left the
+        title QtCharts then cut: "... host writes (drive c...")."""
         if self._want_above() != self._titles_above:
             self._show_titles()
+        elif self._titles_above and self._chart.title() != self._title_above():
+            self._chart.setTitle(self._title_above())
 
     def _want_above(self) -> bool:
         """The axes' titles go above the plot: presentation type, or a plot too short."""
@@ -173,8 +177,7 @@ class SeriesChart(QChartView):
         series are made or dropped when the runs shown change, and renamed always."""
         shape = [(key, role) for key, _, role in runs]
         overlay = len(runs) > 1
-        lines = [ln for ln in self._lines if not (overlay and ln[0] in OVERLAY_SKIPS)]
-        solid = sum(1 for ln in lines if not ln[3])
+        lines = list(self._lines)
         if shape != self._runs:
             for series in self.series.values():
                 self._chart.removeSeries(series)
@@ -190,11 +193,12 @@ class SeriesChart(QChartView):
                 for name, label, token, dashed in reversed(lines):
                     self.add(f"{key}:{name}" if key else name, label, token, dashed, role)
             self._runs = shape
-        self.overlay = overlay
+        self.set_overlaid(overlay)
         self._chart.legend().setVisible(not overlay)  # QtCharts cuts long labels short
         self._order = [f"{key}:{ln[0]}" if key else ln[0] for key, _, _ in runs for ln in lines]
         self._parts = {}  # series name: (run label, the line's name where it needs one)
-        for key, label, _ in runs:
+        for key, label, role in runs:
+            solid = solid_lines(((n, d) for n, _, _, d in lines), role)
             for name, line_label, _, dashed in lines:
                 series = self.series[f"{key}:{name}" if key else name]
                 own = dashed or solid > 1
@@ -228,12 +232,7 @@ class SeriesChart(QChartView):
         fm = QFontMetrics(font)
         self._label_px = fm.horizontalAdvance("0,000 k")
         self._chart.setMargins(QMargins(2, 2, fm.horizontalAdvance("0,000") // 2 + 4, 2))
-        # QtCharts cuts the x tick labels to "..." when the chart is short: with the legend
-        # and the axis title underneath that was 150 px (ten lines) in the normal type (the first
-        # screen at 1.5x scaling, where the charts get their least height and scroll); in
-        # presentation type the legend beside the plot gives back its line underneath (a
-        # window with a kept reference then fits 768 lines: tests/test_gui_fit768.py)
-        self.setMinimumHeight(max(150, (7 if t.large else 14) * fm.height()))
+        self._least_height()
         # in presentation type a chart is short and wide: its legend goes beside the plot,
         # leaving the plot the line of height a legend underneath takes
         self._chart.legend().setAlignment(Qt.AlignmentFlag.AlignRight if t.large
@@ -254,18 +253,22 @@ class SeriesChart(QChartView):
             self._style(name)
 
     def set_data(self, data: dict[str, tuple[np.ndarray, np.ndarray]],
-                 scale_by: set[str] | None = None) -> None:
+                 scale_by: set[str] | None = None,
+                 labels: dict[str, tuple[str, float]] | None = None) -> None:
         """Replace each named series; rescale the axes to what is shown (an empty chart
         goes back to empty axes, never keeps the last run's). scale_by: the series the y
         axis fits (others may run off its top), None for all. A series without a point
-        leaves the legend."""
+        leaves the legend. labels: words written on a level (an analytic WA), by series
+        name: (text, where along the x span, 0 to 1)."""
         xs, ys = [], []
         changed = False
+        labels = labels or {}
         for name, (x, y) in data.items():
             x, y = decimate(np.asarray(x, float), np.asarray(y, float))
             if y.size > 2 and np.all(y == y[0]):  # a level (the analytic WA): its two ends
                 x, y = x[[0, -1]], y[[0, -1]]
             self.series[name].replaceNp(x, y)
+            self._label_level(name, x, y, labels.get(name))
             for marker in self._chart.legend().markers(self.series[name]):
                 if marker.isVisible() != bool(x.size):
                     marker.setVisible(bool(x.size))
@@ -292,6 +295,87 @@ class SeriesChart(QChartView):
                         float(y.max()) * 1.04 if y.max() > 0 else 1.0, _whole(y))
                        if y.size else (0.0, 1.0, False))
         self._show_spans()
+        self._labels_in_sight()
+
+    def _labels_in_sight(self) -> None:
+        """Each level's words whole within the plot: their point moves along the level, so
+        that half the words' width fits on either side (centred at 0.3 of a run's span
+        that ends halfway along the axis, the words ran off the plot's left edge)."""
+        lo, hi = self.x_axis.min(), self.x_axis.max()
+        plot = self._chart.plotArea().width() or self.width() - 2 * self._label_px
+        if hi <= lo or plot <= 0:
+            return
+        for series in self.series.values():
+            words = self._level_words(series)
+            if not words:
+                continue
+            font = series.pointLabelsFont()
+            half = (QFontMetrics(font).horizontalAdvance(words) / 2 + 4) * (hi - lo) / plot
+            a, mid, b = (series.at(i) for i in range(3))
+            left, right = max(a.x(), lo) + half, min(b.x(), hi) - half
+            x = min(max(mid.x(), left), right) if left <= right else (lo + hi) / 2
+            if x != mid.x():
+                series.replace(1, x, mid.y())
+
+    def set_overlaid(self, on: bool) -> None:
+        """Runs are overlaid (their legend under the charts), on this chart and on the
+        tabs not shown, whose least height the tab widget counts too."""
+        if on != self.overlay:
+            self.overlay = on
+            self._least_height()
+
+    def _least_height(self) -> None:
+        """The chart's least height, in lines of its type. QtCharts cuts the x tick labels
+        to "..." when the chart is short: with the legend and the axis title underneath
+        that was 150 px (ten lines) in the normal type (the first screen at 1.5x scaling,
+        where the charts get their least height and scroll); in presentation type the
+        legend beside the plot gives back its line underneath (tests/test_gui_fit768.py).
+        With runs overlaid the chart holds no legend (the run legend under the charts
+        names the lines): in presentation type a line less, which a kept reference's
+        window needs at 1024 x 768 (its run legend and three lines of note under the
+        charts, the map legend on three rows at the width the main area's scroll bar
+        leaves: 791 px with 7 lines)."""
+        t = theme.current()
+        lines = (6 if self.overlay else 7) if t.large else 14
+        font = QFont()
+        font.setPointSize(t.font_pt)
+        self.setMinimumHeight(max(150, lines * QFontMetrics(font).height()))
+
+    def _label_level(self, name: str, x: np.ndarray, y: np.ndarray,
+                     label: tuple[str, float] | None) -> None:
+        """Words on a level, written over it at `where` along its span: which drive's
+        analytic WA it is, and what it predicts. A legend's colour and dash alone did not
+        tell the room which dotted line went with which drive's curve."""
+        series = self.series[name]
+        series.clearPointsConfiguration()
+        if label is None or x.size != 2 or x[0] == x[1]:
+            series.setPointLabelsVisible(False)
+            return
+        text, where = label
+        # a point of its own for the words (the level stays a straight line through it)
+        mid = x[0] + where * (x[1] - x[0])
+        series.replaceNp(np.array([x[0], mid, x[1]]), np.array([y[0], y[0], y[0]]))
+        off = {QXYSeries.PointConfiguration.LabelVisibility: False}
+        series.setPointConfiguration(0, off)
+        series.setPointConfiguration(2, off)
+        series.setPointConfiguration(1, {QXYSeries.PointConfiguration.LabelVisibility: True,
+                                         QXYSeries.PointConfiguration.LabelFormat: text})
+        series.setPointLabelsColor(series.pen().color())
+        font = QFont()
+        font.setPointSize(theme.current().font_pt)
+        series.setPointLabelsFont(font)
+        series.setPointLabelsVisible(True)
+
+    def level_label(self, name: str) -> str:
+        """The words written on a level ("" when none)."""
+        return self._level_words(self.series[name])
+
+    @staticmethod
+    def _level_words(series) -> str:
+        if not series.pointLabelsVisible() or series.count() != 3:
+            return ""
+        return str(series.pointConfiguration(1).get(
+            QXYSeries.PointConfiguration.LabelFormat, ""))
 
     def _show_spans(self) -> None:
         """The axes' ticks for the data shown: as many as labels fit, fewer in large type
@@ -308,6 +392,7 @@ class SeriesChart(QChartView):
         super().resizeEvent(event)
         self._show_titles()  # the x title's words as the width holds them, above or not
         self._show_spans()
+        self._labels_in_sight()
 
     def points(self, name: str) -> int:
         return self.series[name].count()

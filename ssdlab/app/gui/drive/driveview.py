@@ -74,8 +74,9 @@ class DriveView(QObject):
         row.addWidget(self.tally)
         v.addLayout(row, 1)
         v.addWidget(self.tally.now)
-        # two maps side by side (each titled) leave no room for two tallies at 1024 px:
-        # the tally shows with one drive, and the status line gives each drive's WA
+        # two maps side by side (each titled) leave no room for a tally beside each at
+        # 1024 px: then each tally stands under its map, headed by its drive's letter
+        self._paired = False
         self.title.installEventFilter(self)
         self.worker.snapshot_ready.connect(self._on_snapshot, Qt.ConnectionType.QueuedConnection)
         self.worker.failed.connect(self.failed, Qt.ConnectionType.QueuedConnection)
@@ -84,14 +85,30 @@ class DriveView(QObject):
         if watched is self.title and event.type() in (QEvent.Type.Show, QEvent.Type.Hide,
                                                       QEvent.Type.HideToParent,
                                                       QEvent.Type.ShowToParent):
-            # its sentence under the map too: two lines kept for it under each of two
-            # maps pushed the window past 768 px in presentation type
-            self.tally.setHidden(not self.title.isHidden())
-            self.tally.now.setHidden(not self.title.isHidden())
+            self._pair(not self.title.isHidden())
         return False
 
+    def _pair(self, on: bool) -> None:
+        """One of two drives side by side (on): the tally under the map, whatever the
+        window's width, headed by the drive's letter; its sentence under the map goes
+        (two lines kept for it under each of two maps pushed the window past 768 px in
+        presentation type), the status line and the map's marks say what GC does. Off:
+        the only drive's tally, beside its map or under it as the window decides."""
+        if on == self._paired:
+            return
+        if on:
+            self.stack(True)
+        self._paired = on
+        self.tally.set_drive(self.name if on else "")
+        self.tally.now.setHidden(on)
+        if not on:
+            self.stack(False)
+
     def stack(self, under: bool) -> None:
-        """The tally under the map (under) or beside it (frame/layoutpolicy.py decides)."""
+        """The tally under the map (under) or beside it (frame/layoutpolicy.py decides); one
+        of two drives' tallies stays under its map."""
+        if self._paired:
+            return
         row = self._row
         row.setDirection(QBoxLayout.Direction.TopToBottom if under
                          else QBoxLayout.Direction.LeftToRight)

@@ -26,6 +26,12 @@ ROWS = (
 )
 
 
+# With two drives each tally stands under its map, headed by its drive's letter, and its
+# rows say the same in fewer words (the long ones stay in the tooltips): two tallies with
+# the long words were wider than two maps beside a lesson at 1024 px in projector type.
+SHORT = {"host": "Host wrote", "flash": "Flash written", "copied": "GC copied",
+         "wa": "flash ÷ host = WA"}
+
 DESCRIPTION = ("Pages the host wrote, pages written to flash, pages garbage collection copied, "
                "and their ratio, the write amplification, as the run plays.")
 WITHHELD = "?"  # the WA while a quiz asks the student to work it out
@@ -49,6 +55,16 @@ class Tally(QWidget):
         self._names: dict[str, QLabel] = {}
         self._widths: list[QLabel] = []  # sized for the largest figure (changeEvent)
         self._user_pages = 0  # the drive's size the widths are for
+        self.drive = ""  # the drive's letter with two drives ("": one drive, no heading)
+        # the drive's letter beside the rows, in words and not by colour: with two drives
+        # side by side the room tells A's figures from B's
+        self.tag = QLabel("")
+        font = self.tag.font()
+        font.setBold(True)
+        self.tag.setFont(font)
+        self.tag.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.tag.hide()
+        grid.addWidget(self.tag, 1, 0, len(ROWS), 1)
         for row, (key, words, term) in enumerate(ROWS):
             # the words on one line (the WA's on two), the figure beside them: four rows
             # fit beside the map in the large type of presentation mode too
@@ -66,15 +82,15 @@ class Tally(QWidget):
             value.setFont(font)
             name.setBuddy(value)
             self._widths.append(value)
-            grid.addWidget(name, row + 1, 0)
-            grid.addWidget(value, row + 1, 1)
+            grid.addWidget(name, row + 1, 1)
+            grid.addWidget(value, row + 1, 2)
             self.values[key] = value
         # what the figures count when a lesson says so (since the drive was new, where its
         # results count only the measured part): over the rows, empty and hidden otherwise
         self.counted = QLabel("")  # a few words, narrower than the rows under it
         self.counted.setObjectName("note")
         self.counted.hide()
-        grid.addWidget(self.counted, 0, 0, 1, 2)
+        grid.addWidget(self.counted, 0, 0, 1, 3)
         grid.setRowStretch(len(ROWS) + 1, 1)
         # what the map shows of a GC, in words: the drive view puts it under the map, where
         # a sentence has room in large type too
@@ -91,6 +107,25 @@ class Tally(QWidget):
         self.counted.setToolTip(why)
         self.counted.setVisible(bool(words))
         self.setAccessibleDescription(f"{DESCRIPTION} {words}".strip())
+
+    def set_drive(self, name: str) -> None:
+        """Head the tally with its drive's letter ("A", "B") and say its rows in fewer
+        words, as one of two tallies; "" for the only drive's tally."""
+        self.drive = name
+        self.tag.setText(name)
+        self.tag.setVisible(bool(name))
+        self.setAccessibleName(f"Write tally, drive {name}" if name else "Write tally")
+        for key, words, _term in ROWS:
+            self._names[key].setText(SHORT[key] if name else words.replace(" = ", "\n= "))
+            # a screen reader hears whose figure it is, as the room sees the letter
+            self.values[key].setAccessibleName(f"{words}, drive {name}" if name else words)
+        self._name_wa()
+        # under its map one of two tallies may narrow to the map's width: its WA words
+        # then break onto a second line (two tallies on one line were 40 px wider than
+        # the two maps beside the control panel at 1024 px in projector type)
+        self._names["wa"].setWordWrap(bool(name))
+        self.setSizePolicy(QSizePolicy.Policy.Maximum if name else QSizePolicy.Policy.Fixed,
+                           QSizePolicy.Policy.Preferred)
 
     def withhold_wa(self, why: str) -> None:
         """Show "?" for the WA while a lesson's quiz asks the student to work it out (why:
@@ -127,8 +162,8 @@ class Tally(QWidget):
         the plain words first): the tally's height is its map row's, and a line less there
         is what lets a window with a kept reference fit 768 lines in presentation mode."""
         words = ROWS[3][1]
-        short = theme.current().large
-        self._names["wa"].setText("flash ÷ host = WA" if short else words.replace(" = ", "\n= "))
+        short = theme.current().large or self.drive
+        self._names["wa"].setText(SHORT["wa"] if short else words.replace(" = ", "\n= "))
 
     def set_snapshot(self, snap: Snapshot | None) -> None:
         self._snap = snap

@@ -87,6 +87,7 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         self.resize(*arranger.opening_size(self))
         self.arranger.update()
         self.presentation.tell = lambda text: statusline.say(self, text)
+        self.presentation.on_choice = self._panel_chosen
         if self.presentation.prefs_problem:  # a bad preferences file: said, never raised
             statusline.say(self, self.presentation.prefs_problem)
 
@@ -433,7 +434,13 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
             self.lesson_dock.hide()
 
     def toggle_panel(self, shown: bool) -> None:
-        self.presentation.set_panel(shown)
+        self.presentation.choose_panel(shown)
+
+    def _panel_chosen(self, shown: bool) -> None:
+        """F9 or the panel's button: the person's choice. Shown again after a fold to fit,
+        the fold's message would be stale (it stayed up beside the panel brought back)."""
+        if shown and self.status_message.message().startswith("Panel folded"):
+            statusline.say(self, "")
 
     def _presentation_changed(self) -> None:
         """The View menu's check marks follow the state, however it changed."""

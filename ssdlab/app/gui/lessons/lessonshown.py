@@ -4,8 +4,10 @@ prediction a reflection answers) and, of its configurations, the one the step is
 map, the tally, the control panel and the heading over the map all show that one, so no
 figure on screen belongs to another drive than the step's. Where the run has several
 configurations, "Drive shown" (a labelled list, reached by Tab and changed by the arrow keys)
-lets the student look at each; the map, tally, controls and heading follow the choice. A
-mixin of LessonPanel: it uses the panel's play, signals and widgets.
+lets the student look at each; the map, tally, controls and heading follow the choice. A run
+of two drives side by side shows both on maps A and B, each with its tally (the choice then
+picks the controls and heading). A mixin of LessonPanel: it uses the panel's play, signals
+and widgets.
 """
 
 from __future__ import annotations
@@ -88,7 +90,16 @@ class DriveChoice(QWidget):
         row.addWidget(self.box, 1)
         self._loading = False
 
-    def offer(self, labels: list[str], current: int, enabled: bool) -> None:
+    def offer(self, labels: list[str], current: int, enabled: bool,
+              paired: bool = False) -> None:
+        """paired: the run's two drives are on maps A and B, each with its tally; the
+        choice then picks what the control panel and the line over the maps show."""
+        what = ("Maps A and B and their tallies show both drives; the control panel and "
+                "the line over the maps show the one chosen here." if paired else
+                "Which of the run's drives the block map, the tally, the control panel and "
+                "the line over the map show.")
+        self.box.setAccessibleDescription(what)
+        self.box.setToolTip(what)
         self._loading = True
         try:
             if [self.box.itemText(i) for i in range(self.box.count())] != labels:
@@ -174,7 +185,7 @@ class ShownDrive:
                                     withheld))
         if about and len(labels) > 1:
             self.drive_choice.offer([f"{TAGS[k]}: {x}" for k, x in enumerate(labels)]
-                                    if paired else labels, i, not self._running(run))
+                                    if paired else labels, i, not self._running(run), paired)
             self.drive_choice.show()
         else:
             self.drive_choice.hide()
