@@ -137,15 +137,15 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     os.environ["SSDLAB_CONFIG_DIR"] = tempfile.mkdtemp(prefix="ssdlab-giveaways-")
     from ssdlab.app.devtools.qtapp import application
-    from ssdlab.app.gui.frame import dockedlessons
+    from ssdlab.app.gui.frame import arranger
     from ssdlab.app.gui.frame.workbench import Workbench
     from ssdlab.lessons.catalogue import bundled, find
 
     app = application()
     # the offscreen screen is 800 px wide: the window would fold its control panel, which a
     # student's 1366 px screen shows (tests/conftest.py does the same for window tests)
-    real = dockedlessons.screen_width_px
-    dockedlessons.screen_width_px = lambda w: max(real(w), 1366)
+    real = arranger.room
+    arranger.room = lambda w: replace(real(w), width_px=max(real(w).width_px, 1366))
     window = Workbench()
     window.resize(1366, 768)
     window.lesson_panel.watch.enabled = False  # the GCs at teaching pace: nothing to read

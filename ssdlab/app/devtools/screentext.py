@@ -154,6 +154,9 @@ def _where(w: QWidget) -> str:
 
     picture = w.picture if isinstance(w, PredictionView) else None
     name = picture.title if picture is not None else w.accessibleName() or w.objectName()
+    box = w.parentWidget()
+    if isinstance(w, QLineEdit) and isinstance(box, QAbstractSpinBox):  # a spin box's field
+        return f"{type(box).__name__} {name!r} field"
     return f"{type(w).__name__}" + (f" {name!r}" if name else "")
 
 
