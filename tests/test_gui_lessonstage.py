@@ -23,7 +23,7 @@ def test_a_lessons_drive_and_results_take_turns_at_a_768_line_projector(qtbot, u
     screen_is(bench, monkeypatch, 1024)
     as_a_projector(bench, until)
     panel, flip = bench.lesson_panel, bench.arranger.stage_button
-    panel.start(panel.lessons[0])  # a read step, no run yet: the drive
+    panel.start(panel.lessons[0], 0)  # its first step (not where another test left it): the drive
     until(lambda: bench.map_area.isVisible() and not bench.lower.isVisible())
     assert flip.isVisible() and "results" in flip.accessibleName()
     key(bench, Qt.Key.Key_F7)  # the results, said aloud
@@ -47,7 +47,7 @@ def test_a_lesson_on_a_tall_screen_shows_drive_and_results_together(qtbot, until
                                                                     monkeypatch):
     screen_is(bench, monkeypatch, 1920, 1080)
     panel = bench.lesson_panel
-    panel.start(panel.lessons[0])
+    panel.start(panel.lessons[0], 0)
     until(lambda: bench.map_area.isVisible() and bench.lower.isVisible())
     assert not bench.arranger.stage_button.isVisible()
     panel.leave()
@@ -66,7 +66,7 @@ def test_the_window_fits_a_768_line_screen_at_200_percent_text(request, tmp_path
         bench = request.getfixturevalue("bench")
         screen_is(bench, monkeypatch, 1366)
         assert bench.arranger.arrangement.name == "compact"
-        bench.lesson_panel.start(bench.lesson_panel.lessons[0])
+        bench.lesson_panel.start(bench.lesson_panel.lessons[0], 0)
         until(lambda: bench.minimumSizeHint().height() <= SCREEN_LINES)
         hold(bench, until, 1366)
         panel = bench.lesson_panel
