@@ -96,6 +96,17 @@ def _window_tests_imitate_a_1024_px_screen(request, monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def _window_tests_start_with_no_lesson_progress(request, monkeypatch, tmp_path_factory):
+    """A window test's lesson progress and preferences in a folder of its own: in one
+    shared by the worker's tests, a lesson started where an earlier test had left it (a
+    later step, its results shown rather than its drive) and a test waiting for the first
+    step waited for ever, only when the suite put the two tests on one worker. (A test
+    that sets its own folder, or a module's window that keeps one, wins.)"""
+    if "qtbot" in request.fixturenames and "progress_dir" not in request.fixturenames:
+        monkeypatch.setenv("SSDLAB_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
+
+
+@pytest.fixture(autouse=True)
 def _window_tests_start_in_the_normal_theme(request):
     """The theme is the process's (ssdlab/app/gui/appearance/theme.py), and a window starts in the
     one in force: a test that left presentation mode on must not start the next in projector type.

@@ -54,7 +54,8 @@ def test_the_default_run_reaches_steady_state_beside_one_analytic_figure(qtbot, 
     recent = float(note.split("simulated ")[1].split()[0])
     assert abs(recent - model) / model < 0.06  # steady state: near the model
     cumulative = float(bench.status["wa"].text().split()[1])
-    assert f"{cumulative:.2f} with the fill" in note  # the status bar's, explained
+    # the status bar's, written the same way, explained
+    assert f"{cumulative:.3f} with the fill" in note, (note, bench.status["wa"].text())
     assert cumulative < recent  # the fill copied nothing
     # the pages that show a newcomer this note show what the window writes today
     shown = _notes_shown_in_the_docs()

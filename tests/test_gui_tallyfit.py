@@ -21,7 +21,7 @@ def test_a_narrow_map_area_puts_the_tally_under_the_map_and_a_wide_one_beside_it
     as_a_projector(bench, until)
     screen_is(bench, monkeypatch, 911, 512)  # 1.5x scaling: the parts scroll
     panel, view, area = bench.lesson_panel, bench.views[0], bench.central_fit
-    panel.start(panel.lessons[1])  # spare space: one 1 GiB drive, its tally beside the map
+    panel.start(panel.lessons[1], 0)  # spare space: one 1 GiB drive, its tally beside the map
     until(lambda: not bench.presentation.panel_shown())  # the control panel folds first
     hold(bench, until, 911, 512)
     until(view.stacked)

@@ -61,7 +61,7 @@ def test_tally_and_status_bar_show_one_figure_for_the_moment_the_map_shows(qtbot
     tally.set_snapshot(early)  # the map plays an older moment (a GC at teaching pace)
     view = SimpleNamespace(blockmap=SimpleNamespace(snapshot=early), shows_own_drive=True,
                            snapshot=late, settings=Settings())
-    w = SimpleNamespace(views=[view], status={"wa": QLabel()})
+    w = SimpleNamespace(views=[view], status={"wa": QLabel()}, wa_note=QLabel())
     statusline.show_wa(w)
     assert w.status["wa"].text() == f"WA {tally.figure('wa')}" == f"WA {early.wa:.3f}"
     view.shows_own_drive = False  # a lesson's drive on the map: the bar keeps the run's
