@@ -13,7 +13,7 @@ import math
 import pytest
 import test_gui_lessons
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtWidgets import QApplication
+from test_gui_lesson_watch import _tab_from  # Tab pressed, the focus chain never read
 
 from ssdlab.app.gui.drive import gcmarks
 from ssdlab.app.gui.drive.blockmap import MARGIN
@@ -33,17 +33,6 @@ def _figures(results) -> list[dict]:
 def _on_screen(m, block: int) -> bool:
     rect = gcmarks.block_rect(m.view, MARGIN, block, m._block_px())
     return QRectF(m.rect()).contains(rect)
-
-
-def _tab_from(qtbot, widget):
-    """Where Tab from widget goes: pressed, as a student does (Qt's focus chain is never
-    read from Python: PySide ties the wrappers it returns into loops that Python's collector
-    frees under Qt, tests/test_gui_qt_cycles.py)."""
-    widget.window().activateWindow()
-    widget.setFocus(Qt.FocusReason.TabFocusReason)
-    qtbot.waitUntil(widget.hasFocus)
-    qtbot.keyClick(widget, Qt.Key.Key_Tab)
-    return QApplication.focusWidget()
 
 
 @pytest.mark.parametrize(("order", "name"), [("2", "GC"), ("8", "Merge")])

@@ -229,6 +229,14 @@ def results_provenance(path: str, records: list[dict], base: str | None = None) 
 SERIES_CHARTS = ("wa", "throughput", "gc", "free")  # drawn from a session's saved series
 
 
+def drawable(charts, rows: int, log: list[dict]) -> list[str]:
+    """Of `charts`, those a run with `rows` rows of series and this worker's log can draw:
+    the series charts once it has rows, the steps chart only after file-system steps
+    (`--chart all` on a session, and the window's Export all charts)."""
+    return [c for c in charts if (c not in SERIES_CHARTS or rows)
+            and (c != "steps" or any(d.get("fs") for d in log))]
+
+
 def _session(args: argparse.Namespace, charts: list[str]) -> int:
     """Run charts from a session file: its saved series, or its log replayed headless (once,
     for every chart that needs it)."""
@@ -250,8 +258,7 @@ def _session(args: argparse.Namespace, charts: list[str]) -> int:
                 inputs[f"log[{i}].args.{key} file"] = entry["args"][key]
     rows = len(next(iter(series.values()), []))
     if args.chart == "all":  # what this session can draw
-        charts = [c for c in charts if (c not in SERIES_CHARTS or rows)
-                  and (c != "steps" or any(d.get("fs") for d in log))]
+        charts = drawable(charts, rows, log)
     files = _planned(args, charts, inputs)
     if isinstance(files, int):
         return files

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
@@ -36,18 +35,17 @@ from ssdlab.model.lab.charts import RUN_CHARTS
 
 from . import exportdialog, statusline
 
-SERIES_CHARTS = ("wa", "throughput", "gc", "free")  # drawn from the run's series rows
 DEFAULT_FORMATS = ("pdf", "csv")
 
 
 def charts_of_run(bench) -> list[str]:
     """The charts `chart --chart all` writes for the run drive A shows."""
+    from ssdlab.app.cli.chart import drawable
+
     snap = bench.views[0].snapshot
     if snap is None:
         return []
-    rows = len(snap.series.get("drive_writes", ()))
-    return [c for c in RUN_CHARTS if (c not in SERIES_CHARTS or rows)
-            and (c != "steps" or snap.steps)]
+    return drawable(RUN_CHARTS, len(snap.series.get("drive_writes", ())), snap.log)
 
 
 def planned(bench, folder: str, formats: tuple[str, ...], width: str):
@@ -124,14 +122,8 @@ class ExportAllDialog(QDialog):
                             "same files as ssdlab chart --chart all writes for it.")
         self.which.setObjectName("note")
         self.which.setWordWrap(True)
-        self.error = QLabel()
-        self.error.setObjectName("error")
-        self.error.setWordWrap(True)
-        self.error.hide()
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
-                                   | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        self.error = exportdialog.error_label()
+        buttons = exportdialog.save_buttons(self)
         form = QFormLayout(self)
         form.addRow(self.which)
         form.addRow("Formats", boxes)

@@ -205,6 +205,24 @@ def export_chart(bench, name: str, path: str, fmt: str, width: str = "single") -
     return True
 
 
+def error_label() -> QLabel:
+    """A dialog's line for why it could not do what was asked, hidden until then."""
+    error = QLabel()
+    error.setObjectName("error")
+    error.setWordWrap(True)
+    error.hide()
+    return error
+
+
+def save_buttons(dialog: QDialog) -> QDialogButtonBox:
+    """Save and Cancel, wired to the dialog's accept and reject."""
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
+                               | QDialogButtonBox.StandardButton.Cancel)
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    return buttons
+
+
 def files_read(bench) -> dict[str, str]:
     """The files the window's run came from (an export must not replace one): the session
     or scenario file opened, and the trace each drive replays."""
@@ -249,14 +267,8 @@ class ExportDialog(QDialog):
         self.runs = QLabel()
         self.runs.setObjectName("note")
         self.runs.setWordWrap(True)
-        self.error = QLabel()
-        self.error.setObjectName("error")
-        self.error.setWordWrap(True)
-        self.error.hide()
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
-                                   | QDialogButtonBox.StandardButton.Cancel)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
+        self.error = error_label()
+        buttons = save_buttons(self)
         form = QFormLayout(self)
         form.addRow("Chart", self.chart)
         form.addRow("Format", self.format)
