@@ -1,9 +1,10 @@
 """A scenario run pauses the cyclic garbage collector and always gives it back as it was:
-after the run, after a failing run, and to an outer pause."""
+after the run, after a failing run, to an outer pause, and to a pause in another thread."""
 
 from __future__ import annotations
 
 import gc
+import threading
 from dataclasses import replace
 
 import pytest
@@ -48,5 +49,25 @@ def test_an_outer_pause_outlasts_an_inner_one():
     with collector_paused():
         with collector_paused():
             assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+
+
+def test_a_pause_in_one_thread_outlasts_one_that_began_before_it_in_another():
+    """The window pauses the collector to restyle while a drive's thread may pause it for
+    a run: whichever ends first, it stays off until the other has ended too."""
+    began, end = threading.Event(), threading.Event()
+
+    def run() -> None:
+        with collector_paused():
+            began.set()
+            end.wait()
+
+    drive = threading.Thread(target=run)
+    drive.start()
+    began.wait()
+    with collector_paused():  # the window's, begun after the drive's
+        end.set()
+        drive.join()  # the drive's pause has ended
         assert not gc.isenabled()
     assert gc.isenabled()

@@ -16,18 +16,31 @@ the simulator.
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+_lock = threading.Lock()
+_pauses = 0  # pauses in force, in every thread
+_resume = False  # whether the collector was on when the first of them began
 
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
-    """The collector paused inside, given back as it was (an outer pause outlasts an inner
-    one; an exception passes through after it is given back)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
+    """The collector paused inside, given back as it was once every pause has ended: an
+    outer pause outlasts an inner one, and a pause in one thread outlasts one that began
+    before it in another (the window pauses it to restyle while a drive's thread pauses it
+    for a run); an exception passes through after it is given back."""
+    global _pauses, _resume
+    with _lock:
+        if _pauses == 0:
+            _resume = gc.isenabled()
+            gc.disable()
+        _pauses += 1
     try:
         yield
     finally:
-        if was_enabled:
-            gc.enable()
+        with _lock:
+            _pauses -= 1
+            if _pauses == 0 and _resume:
+                gc.enable()

@@ -82,7 +82,8 @@ class Legend(QWidget):
         self.mode = "state"
         self.pages = True  # the map draws pages (a legend on its own lists their colours)
         self.lo = self.hi = float("nan")
-        self.lo_label, self.hi_label = QLabel(), QLabel()
+        self.lo_label: QLabel  # the colour bar's ends, made with each rebuild (refresh)
+        self.hi_label: QLabel
         self.labels: list[str] = []
         self.refresh()
 
@@ -133,7 +134,12 @@ class Legend(QWidget):
             # shown by Qt as a window of their own at the screen's top left, over the
             # button bar, for as long as a second after F11 (Xvfb, xcb)
             self._inner.deleteLater()
-        self.lo_label, self.hi_label = QLabel(_number(self.lo)), QLabel(_number(self.hi))
+        self._inner = QWidget(self)
+        # every widget made here is the legend's from the start: one that no widget owns is
+        # deleted by Python's cycle collector, at whatever moment it runs, and a deletion in
+        # the middle of Qt's restyle crashed the window (frame/themefit.py)
+        self.lo_label = QLabel(_number(self.lo), self._inner)
+        self.hi_label = QLabel(_number(self.hi), self._inner)
         bar_text = heatmap.MODES[self.mode][1]
         if self.mode == "state":
             items = [(_swatch(t.colour(token), crossed=token == "block_victim"), text)
@@ -145,6 +151,8 @@ class Legend(QWidget):
             else:
                 items.append((None, self.BLOCKS_ONLY))
             rows = [items[:2], items[2:5], items[5:]]
+            self.lo_label.hide()  # no range to show: in no row, and never drawn
+            self.hi_label.hide()
         else:
             # on rows of their own: narrow enough for 1024 px in projector type
             items = [(None, bar_text), (self.lo_label, ""), (_gradient(), ""),
@@ -155,10 +163,9 @@ class Legend(QWidget):
             items.append((_swatch(t.colour("block_free"), crossed=True), "GC victim"))
             rows = [items[:1], items[1:]]
         self.labels = [text for _, text in items if text]
-        self._inner = QWidget()
         # entries flow and wrap: the map may be narrow (a lesson beside it, projector type)
         flow = FlowLayout(self._inner, spacing=12)
-        chooser = QWidget()
+        chooser = QWidget(self._inner)
         pair = QHBoxLayout(chooser)
         pair.setContentsMargins(0, 0, 0, 0)
         label = QLabel("Colour by")
@@ -167,7 +174,7 @@ class Legend(QWidget):
         pair.addWidget(self.combo)
         flow.addWidget(chooser)
         def new_entry() -> tuple[QWidget, QHBoxLayout]:
-            entry = QWidget()  # a heat map's bar and its two ends stay together
+            entry = QWidget(self._inner)  # a heat map's bar and its two ends stay together
             row = QHBoxLayout(entry)
             row.setContentsMargins(0, 0, 0, 0)
             row.setSpacing(4)
@@ -195,4 +202,6 @@ class Legend(QWidget):
                     entry, row = new_entry()
             if row.count():
                 flow.addWidget(entry)
+            else:  # the row after the last entry, never filled
+                entry.deleteLater()
         self._outer.addWidget(self._inner)

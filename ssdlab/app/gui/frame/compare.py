@@ -145,8 +145,12 @@ def close_b(w) -> None:
     """Back to one drive: B's worker ends and its map goes; A leaves the lockstep."""
     b = w.views.pop()
     b.stop()
-    for part in (b.widget, b.legend):
-        part.setParent(None)
+    # out of their layouts and hidden at once, deleted by Qt with the next events: made
+    # parentless, they were Python's to delete, whenever its cycle collector came to them,
+    # which could be in the middle of a restyle (frame/themefit.py)
+    for layout, part in ((w.maps_layout, b.widget), (w.legends_layout, b.legend)):
+        layout.removeWidget(part)
+        part.hide()
         part.deleteLater()
     b.deleteLater()
     w.views[0].send("lockstep", None)

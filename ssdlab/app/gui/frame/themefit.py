@@ -7,17 +7,27 @@ from __future__ import annotations
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
+from ssdlab.model.lab.collector import collector_paused
+
 from ..appearance import theme
 from . import compare
 
 
 def apply_theme(w) -> None:
-    """Workbench w restyled in the current theme."""
+    """Workbench w restyled in the current theme.
+
+    Python's cycle collector is paused while Qt restyles: Qt walks a list of every widget it
+    made beforehand, calling into Python for each (change events), and a collection run by
+    that Python code could delete a widget whose wrapper only a cycle still held, later in
+    the list: the window then died in the restyle (CI, at F11 or its way back, one run in
+    six). No widget is left to the collector now (tests/test_gui_qt_cycles.py); the pause
+    keeps the walk safe from one that would be."""
     app = QApplication.instance()
-    app.setPalette(theme.current().palette())
     sheet = theme.current().stylesheet()
-    if app.styleSheet() != sheet:  # setting it again restyles every widget: a second
-        app.setStyleSheet(sheet)   # or more, for nothing
+    with collector_paused():
+        app.setPalette(theme.current().palette())
+        if app.styleSheet() != sheet:  # setting it again restyles every widget: a second
+            app.setStyleSheet(sheet)   # or more, for nothing
     w.controls.set_rows_wrapped(theme.current().large)
     fit_panel(w)
     compare.apply_theme(w)

@@ -48,6 +48,9 @@ class LessonResults(QScrollArea):
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.note.setObjectName("note")
+        # in the page from the start: a label no widget owns is deleted by Python's cycle
+        # collector, at whatever moment it runs (frame/themefit.py says why that crashed)
+        self._layout.addWidget(self.note)
         # Tab stops here (it scrolls): a screen reader hears what it holds, a quiz's two
         # states above all (the quiz cannot be answered without them)
         self.setAccessibleName("Lesson results")
