@@ -48,8 +48,8 @@ def window(qtbot, until, tmp_path, monkeypatch):
 
 def test_no_widget_of_the_window_is_left_to_the_collector(window, until):
     """Every colouring of the map's legend, with pages and without; A | B opened and closed;
-    every lesson's first step, and a lesson's two drives; presentation mode and back. The collector is
-    paused throughout, so that nothing is freed before it is looked for."""
+    every lesson's first step, and a lesson's two drives; presentation mode and back. The
+    collector is paused throughout, so that nothing is freed before it is looked for."""
     w = window
     with collector_paused():
         before = {shiboken6.getCppPointer(o)[0] for o in QApplication.allWidgets()}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QMainWindow, QPushButton, QWidget
 
 from . import preferences, prefsdialog, theme
@@ -175,9 +175,3 @@ class Presentation(QObject):
         self.set_on(False)
         self.set_panel(True)
 
-
-def keep_focus_off_buttons(*widgets: QWidget) -> None:
-    """Buttons taken by click keep no focus: Space then means play/pause, never "press the
-    button clicked last"."""
-    for w in widgets:
-        w.setFocusPolicy(Qt.FocusPolicy.TabFocus)
