@@ -187,9 +187,12 @@ sys.exit(main(sys.argv[1:]))
 
 def test_ctrl_c_leaves_only_finished_figures(tmp_path):
     out = tmp_path / "out"
+    # SIGINT's default action in the child even when this suite was started with it
+    # ignored (a background command of a shell without job control: it then hung 300 s)
     proc = subprocess.Popen([sys.executable, "-c", _HELD, "figures", "-o", str(out),
                              "--small"], cwd=ROOT, env=ENV, stderr=subprocess.PIPE,
-                            stdout=subprocess.DEVNULL, text=True)
+                            stdout=subprocess.DEVNULL, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     seen = []
     try:
         for line in proc.stderr:  # waits on the first figure finishing, however long

@@ -134,10 +134,12 @@ class Legend(QWidget):
             # shown by Qt as a window of their own at the screen's top left, over the
             # button bar, for as long as a second after F11 (Xvfb, xcb)
             self._inner.deleteLater()
-        self._inner = QWidget(self)
-        # every widget made here is the legend's from the start: one that no widget owns is
-        # deleted by Python's cycle collector, at whatever moment it runs, and a deletion in
-        # the middle of Qt's restyle crashed the window (frame/themefit.py)
+        # the rows' widget is the legend's once laid out below (made the legend's child
+        # here, after the legend was shown, it stayed hidden: "Colour by" went with it);
+        # every widget in it is its own from the start: one that no widget owns is deleted
+        # by Python's cycle collector, at whatever moment it runs, and a deletion in the
+        # middle of Qt's restyle crashed the window (frame/themefit.py)
+        self._inner = QWidget()
         self.lo_label = QLabel(_number(self.lo), self._inner)
         self.hi_label = QLabel(_number(self.hi), self._inner)
         bar_text = heatmap.MODES[self.mode][1]
@@ -204,4 +206,4 @@ class Legend(QWidget):
                 flow.addWidget(entry)
             else:  # the row after the last entry, never filled
                 entry.deleteLater()
-        self._outer.addWidget(self._inner)
+        self._outer.addWidget(self._inner)  # the legend's from now on
