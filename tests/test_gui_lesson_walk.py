@@ -4,7 +4,8 @@ What is shown is the step's own. At every step, each figure on screen belongs to
 the configuration the step is about. The line over the map names it; the map is that drive
 as its run ended (maps A and B, each titled, for a run of two side by side, each with its
 tally headed by its letter, issue 36); the tally counts that drive, says in words what it
-counts (since the drive was new, where the lesson's figures count only the measured part)
+counts (since the drive was new, where the lesson's figures count only the measured part;
+a file system's steps added up, as its figures are, lesson 14's two side by side too)
 and keeps its WA back while a quiz asks for one; the control panel shows that
 configuration's settings and names it; the results are the step's own run's. Where a step
 names one configuration (a prediction's measure, the prediction a reflection answers, a
@@ -220,7 +221,8 @@ def check_tally(tally, where: str, config, letter: str, result, step, play) -> l
     if shown == "?" and not quiz:
         bad.append(f"{where}: the tally keeps its WA back, and no quiz asks for it")
     elif shown not in ("?", f"{life:.3f}"):
-        bad.append(f"{where}: the tally's WA {shown}, {config.id}'s since new {life:.3f}")
+        counted = "since new" if config.spec is not None else "steps together"
+        bad.append(f"{where}: the tally's WA {shown}, {config.id}'s {counted} {life:.3f}")
     if config.spec is None:  # a file system's host pages: its steps' bytes, added up
         pages = steps_host_pages(config, result)
         if tally.figure("host") != f"{pages:,}":
