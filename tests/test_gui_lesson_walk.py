@@ -162,7 +162,14 @@ def check_step(w, where: str, expect: str | None = None) -> list[str]:
         bad.append(f"{where}: shows run {run.id!r}, the step is about {rid!r}")
     if want is not None and config.id != want:
         bad.append(f"{where}: shows {config.id!r} ({named}), the step is about {want!r}")
-    bad += [f"{where}: {x}" for x in settings_differ(controls, config_settings(config))]
+    own = config_settings(config)
+    bad += [f"{where}: {x}" for x in settings_differ(controls, own)]
+    # a setting the run varies but this configuration does not use is not shown as its
+    # own (lesson 13's even rewrites read "Hot LBAs 20 %", a default no even run reads)
+    if own.workload != "hotcold":
+        bad += [f"{where}: shows {n} for a {own.workload!r} workload, which has no hot set"
+                for n in ("hot_lba_pct", "hot_write_pct")
+                if controls.widgets[n].isVisibleTo(controls)]
     choice = getattr(panel, "drive_choice", None)
     if rid is not None and len(run.configs) > 1:
         if choice is None or not choice.isVisibleTo(panel):
