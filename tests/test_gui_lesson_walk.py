@@ -4,7 +4,8 @@ What is shown is the step's own. At every step, each figure on screen belongs to
 the configuration the step is about. The line over the map names it; the map is that drive
 as its run ended (maps A and B, each titled, for a run of two side by side, each with its
 tally headed by its letter, issue 36); the tally counts that drive, says in words what it
-counts (since the drive was new, where the lesson's figures count only the measured part)
+counts (since the drive was new, where the lesson's figures count only the measured part;
+a file system's steps added up, as its figures are, lesson 14's two side by side too)
 and keeps its WA back while a quiz asks for one; the control panel shows that
 configuration's settings and names it; the results are the step's own run's. Where a step
 names one configuration (a prediction's measure, the prediction a reflection answers, a
@@ -122,6 +123,15 @@ def since_new_wa(config, result) -> float:
             / sum(f[f"steps[{i}].device_written_mb"] for i in range(n)))
 
 
+def steps_host_pages(config, result) -> int:
+    """The pages' worth of bytes a file system's run sent the drive in all its steps (the
+    lesson's figures in MB of 10^6 bytes; what a step prepares untimed is in none)."""
+    page = config_settings(config).page_kib * 1024
+    mb = sum(result.figures[f"steps[{i}].device_written_mb"]
+             for i in range(len(config.scenario.steps)))
+    return round(mb * 1e6 / page)
+
+
 def check_step(w, where: str, expect: str | None = None) -> list[str]:
     """What is wrong on screen now, each a sentence naming where; expect: the id of the
     configuration that must be shown (None: the one the control panel names)."""
@@ -152,7 +162,14 @@ def check_step(w, where: str, expect: str | None = None) -> list[str]:
         bad.append(f"{where}: shows run {run.id!r}, the step is about {rid!r}")
     if want is not None and config.id != want:
         bad.append(f"{where}: shows {config.id!r} ({named}), the step is about {want!r}")
-    bad += [f"{where}: {x}" for x in settings_differ(controls, config_settings(config))]
+    own = config_settings(config)
+    bad += [f"{where}: {x}" for x in settings_differ(controls, own)]
+    # a setting the run varies but this configuration does not use is not shown as its
+    # own (lesson 13's even rewrites read "Hot LBAs 20 %", a default no even run reads)
+    if own.workload != "hotcold":
+        bad += [f"{where}: shows {n} for a {own.workload!r} workload, which has no hot set"
+                for n in ("hot_lba_pct", "hot_write_pct")
+                if controls.widgets[n].isVisibleTo(controls)]
     choice = getattr(panel, "drive_choice", None)
     if rid is not None and len(run.configs) > 1:
         if choice is None or not choice.isVisibleTo(panel):
@@ -187,12 +204,6 @@ def check_step(w, where: str, expect: str | None = None) -> list[str]:
     for v, c in pairs:
         i = [x.id for x in run.configs].index(c.id)
         letter = TAGS[w.views.index(v)] if paired else ""
-        if paired and c.spec is None:
-            # two file systems side by side (lesson 14): no tally yet, as its count after
-            # the run (1.195) is not the steps' (1.266); frame/dockedlessons.py show_focus
-            if v.tally.isVisible():
-                bad.append(f"{where} ({c.id}): a file system's tally beside another")
-            continue
         bad += check_tally(v.tally, f"{where} ({c.id})" if paired else where, c, letter,
                            results[i], step, play)
     return bad
@@ -217,7 +228,13 @@ def check_tally(tally, where: str, config, letter: str, result, step, play) -> l
     if shown == "?" and not quiz:
         bad.append(f"{where}: the tally keeps its WA back, and no quiz asks for it")
     elif shown not in ("?", f"{life:.3f}"):
-        bad.append(f"{where}: the tally's WA {shown}, {config.id}'s since new {life:.3f}")
+        counted = "since new" if config.spec is not None else "steps together"
+        bad.append(f"{where}: the tally's WA {shown}, {config.id}'s {counted} {life:.3f}")
+    if config.spec is None:  # a file system's host pages: its steps' bytes, added up
+        pages = steps_host_pages(config, result)
+        if tally.figure("host") != f"{pages:,}":
+            bad.append(f"{where}: the tally's host pages {tally.figure('host')}, "
+                       f"{config.id}'s steps sent {pages:,}")
     if quiz and shown != "?":  # the answer, or one figure of a ratio asked for, is not given
         m, figures = step.measure, play.figures()
         parts = [evaluate(m, figures) * step.scale, evaluate(replace(m, over=None), figures)]

@@ -174,7 +174,8 @@ def check_counter_answer(quiz: CounterQuiz, text: str,
     number."""
     value = parse_number(text)
     if _close(value, quiz.truth.wa):
-        return Verdict(True, ())
+        return Verdict(True, (), right="that is the drive's write amplification between "
+                       "the two readings")
     found = first_fit(spotted(quiz, mistakes), value, TOLERANCE)
     if found is not None:
         return Verdict(False, (found.says,), (found.kind,))

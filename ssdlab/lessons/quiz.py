@@ -79,6 +79,9 @@ class Verdict:
     correct: bool
     feedback: tuple[str, ...]  # one line per kind of operation the answer got wrong
     mistakes: tuple[str, ...] = ()  # the kinds of mistake recognised (lessons/mistakes.py)
+    # when correct, what the student got right, no more (after "Right: "): a figure worked
+    # out from a run is not "what the drive did"
+    right: str = ""
 
 
 def _state(drive: Drive) -> tuple[tuple[int, ...], ...]:
@@ -273,7 +276,8 @@ def check_answer(quiz: Quiz, text: str, mistakes=()) -> Verdict:
         if extra:
             feedback.append(f"{name}: {_count(len(extra), name)} you named the drive never "
                             f"{verb}")
-    return Verdict(not feedback, tuple(feedback), tuple(recognised))
+    return Verdict(not feedback, tuple(feedback), tuple(recognised),
+                   "" if feedback else "that is what the drive did")
 
 
 def state_text(state) -> str:

@@ -153,10 +153,19 @@ def parse_number(text: str) -> float:
     return value
 
 
+def right_words(quiz: RunQuiz) -> str:
+    """What a right answer got right: the figure the run's numbers give, in the unit asked
+    (a time per TRIM in ms, a share in %); the student worked it out, the drive did not
+    report it."""
+    close = f", to within {quiz.tolerance * 100:.3g} %" if quiz.tolerance > 0 else ""
+    unit = "" if quiz.unit in ("", "x") else f", in {quiz.unit} as the question asks"
+    return f"that is what the simulated run's figures give{close}{unit}"
+
+
 def check_run_quiz(quiz: RunQuiz, text: str) -> Verdict:
     guess = parse_number(text)
     if abs(guess - quiz.value) <= quiz.tolerance * abs(quiz.value):
-        return Verdict(True, ())
+        return Verdict(True, (), right=right_words(quiz))
     spotted = first_fit(quiz.mistakes, guess, quiz.tolerance)
     if spotted is not None:
         return Verdict(False, (spotted.says,), (spotted.kind,))

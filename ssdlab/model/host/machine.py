@@ -101,6 +101,9 @@ class Machine:
         # on, when something (a time series) asked for it; None: not recorded
         self.timeline: list[tuple[float, float, BatchStats, int]] | None = None
         self._step: tuple[str, float, object, BatchStats] | None = None
+        # what the steps ended so far sent, field by field: a step's untimed preparation
+        # (sysbench's prepare writing its test file) happens between steps and is not in it
+        self._ended_steps = [0] * len(fields(BatchStats))
         self.last_tree = None  # what the last unpack created (fsworkloads)
         self.last_ino = 0  # the last file write_file created (fsworkloads)
 
@@ -108,6 +111,17 @@ class Machine:
     def io_stats(self) -> BatchStats:
         """Everything sent to the drive so far (requests in bytes, drive counters in pages)."""
         return BatchStats(*self._io_totals)
+
+    @property
+    def steps_stats(self) -> BatchStats:
+        """What the steps sent so far, the one running included (requests in bytes, drive
+        counters in pages): the sum of the steps' results, without what a step's untimed
+        preparation wrote before it began. io_stats counts that too."""
+        done = self._ended_steps
+        if self._step is not None:
+            start, now = astuple(self._step[3]), astuple(self.io_stats)
+            done = [d + b - a for d, a, b in zip(done, start, now, strict=True)]
+        return BatchStats(*done)
 
     # --- time -------------------------------------------------------------------------------
 
@@ -239,6 +253,8 @@ class Machine:
         name, t0, c0, s0 = self._step
         self._step = None
         c1, s1 = self.fs.count, self.io_stats
+        self._ended_steps[:] = [d + b - a for d, a, b in zip(self._ended_steps, astuple(s0),
+                                                             astuple(s1), strict=True)]
         page = self.drive.geometry.page_bytes
         host_bytes = s1.write_bytes - s0.write_bytes
         # a compressing drive (SandForce) stores each page in a fraction of a flash page

@@ -22,7 +22,6 @@ from ..drive import mapwiring
 from ..lessons import keepfocus
 from ..lessons.glossarywindow import GlossaryWindow
 from ..lessons.lessonpanel import LessonPanel
-from ..lessons.lessonshown import COUNTED_STEPS
 from ..settings.session import Session, Settings
 from . import answerkeys, compare, statusline, themefit
 
@@ -183,12 +182,10 @@ def show_focus(w, focus) -> None:
     for v in w.views if focus.pair else w.views[:1]:
         v.tally.set_counted(*focus.counted)
         v.tally.withhold_wa(focus.withheld)
-    # not yet for two file systems side by side (lesson 14): their tallies counted 1.195
-    # and 1.223 where the run's steps give 1.266 and 1.303 (how the drive's counts after
-    # its last step differ from the steps' own is not found yet); a figure on screen that
-    # disagrees with the lesson's is worse than none, and the status bar names none there
+    # two file systems side by side (lesson 14) have theirs too: a file system's tally
+    # adds up its run's steps, as the lesson's figures do (lessonrun.host_bytes_fields)
     for v in w.views:
-        v.tally.setHidden(bool(focus.pair) and focus.counted == COUNTED_STEPS)
+        v.tally.show()
     themefit.fit_lesson_panel(w)  # as wide as the settings it now shows need
     w.arranger.update()  # the step's figure: its drive or its results (a short screen)
 

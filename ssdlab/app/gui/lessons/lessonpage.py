@@ -288,8 +288,8 @@ class StepPage:
         else:
             self.reveal_button.setEnabled(True)
             self.quiz_outcome = "right" if verdict.correct else "wrong"
-            self.feedback.setText("Right: that is what the drive did." if verdict.correct
-                                  else not_quite(verdict.feedback))
+            self.feedback.setText(f"Right: {verdict.right or 'that is the answer'}."
+                                  if verdict.correct else not_quite(verdict.feedback))
         announce(self.feedback, self.feedback.text())  # a screen reader hears the verdict
 
     def reveal_quiz(self) -> None:

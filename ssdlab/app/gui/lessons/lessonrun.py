@@ -39,11 +39,13 @@ FRAME_S = 1 / 15  # block-map snapshots at most this often
 
 
 def host_bytes_fields(drive: Drive, machine: Machine) -> dict:
-    """A file system's snapshot fields counted as its run's figures count them, from when
-    the file system was made: the host's writes in pages' worth of the bytes it sent (a
-    part-page write is not a whole page), the flash pages and GC copies, and their WA (a
-    compressing drive stores less than a page per page)."""
-    io = machine.io_stats
+    """A file system's snapshot fields counted as its run's figures count them, its steps
+    added up (what a step's untimed preparation wrote before it began, such as the test
+    file of random writes, is in no step's figures, so not here either): the host's writes
+    in pages' worth of the bytes it sent (a part-page write is not a whole page), the flash
+    pages and GC copies, and their WA (a compressing drive stores less than a page per
+    page)."""
+    io = machine.steps_stats
     page = drive.geometry.page_bytes
     stored = machine.profile.compression_ratio
     counts = {"host_writes": io.write_bytes / page, "nand_writes": io.nand_writes,

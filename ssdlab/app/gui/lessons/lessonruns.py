@@ -21,6 +21,7 @@ from ssdlab.lessons.charts import (
 from ssdlab.lessons.lesson import LessonError
 
 from .lessonrun import LessonJob
+from .lessonwatch import watched_what
 
 
 def number(value: float) -> str:
@@ -46,16 +47,17 @@ def compare_text(rows) -> str:
     return "\n\n".join(out) if out else "*No rows to compare.*"
 
 
-def done_words(seconds: tuple[float, float] | None) -> str:
+def done_words(seconds: tuple[float, float] | None, what: str = "GCs") -> str:
     """The run note's first words for (the simulation's own seconds, seconds spent watching
-    its GCs at teaching pace): a watched run's time is never the simulation's."""
+    its GCs at teaching pace): a watched run's time is never the simulation's. what: what
+    the watched drive did ("GCs", or "merges": a block-mapped or hybrid drive merges)."""
     if seconds is None:
         return "Done. "
     own, watched = seconds
     if watched <= 0:
         return f"Done in {own:.1f} s. "
     return (f"Done: the simulation took {own:.1f} s, plus {watched:.0f} s of watching its "
-            "GCs play slowly. ")
+            f"{what} play slowly. ")
 
 
 class RunSteps:
@@ -100,7 +102,9 @@ class RunSteps:
         elif self.engine_notice and self.job is None:
             self._engine_note()
         elif done:
-            took = done_words(self.run_seconds.get(step.id))
+            seconds = self.run_seconds.get(step.id)
+            took = done_words(seconds, watched_what(step) if seconds and seconds[1] > 0
+                              else "GCs")
             self.run_note.setText(f"{took}Run again to watch it once more, or go on.")
             self.bar.setValue(1000)
         else:

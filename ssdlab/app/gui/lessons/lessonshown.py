@@ -47,8 +47,10 @@ COUNTED_BLOCK = ("Since new, fill included:",
                  "warm-up too. The lesson's figures count only the part it measures, so "
                  "they differ.")
 COUNTED_STEPS = ("All the run's steps together:",
-                 "These count every step of this drive's run together, from when its file "
-                 "system was made; the lesson's figures are each step's own.")
+                 "These add up every step of this drive's run, as the lesson's figures and "
+                 "charts count them (what a step prepares untimed before it starts, such as "
+                 "a test file, is in no step); each of the lesson's figures is one step's "
+                 "own, or a few steps'.")
 
 QUIZ_WA = "the quiz asks you to work this out, so the tally keeps its WA to itself"
 # figures a write amplification is, or is worked out from (flash written over host written)

@@ -102,6 +102,12 @@ def watched_drive(step) -> tuple[str, int]:
     return profile.ftl_config().mapping, profile.geometry(sc.user_pages).physical_pages
 
 
+def watched_what(step) -> str:
+    """What the watched drive of a run step does to free a block, in the note's words:
+    "merges" (a drive that maps whole blocks, or hybrid) or "GCs"."""
+    return "merges" if watched_drive(step)[0] != "page" else "GCs"
+
+
 class LessonWatch(QObject):
     """The panel's teaching pace for a lesson run: see the module docstring."""
 
@@ -168,6 +174,13 @@ class LessonWatch(QObject):
         self.note.setMinimumHeight(6 * self.note.fontMetrics().lineSpacing())
         mapping, pages = watched_drive(job.step)
         self._kind = "merge" if mapping != "page" else "gc"
+        # the button names what plays, as the note does (a listener hears its description)
+        self.button.setAccessibleDescription(
+            f"Stop showing {_name_kind(self._kind)} one by one: the run finishes at full "
+            "speed, with the same results.")
+        self.button.setToolTip(f"Stop showing the {'merges' if mapping != 'page' else 'GCs'}"
+                               " one by one; the run finishes at full speed with the same "
+                               "results.")
         if self._kind == "merge":
             what = ("this drive maps whole blocks, so to change a page it rewrites the "
                     "whole block (a merge), copying the pages still valid. The first "

@@ -301,14 +301,18 @@ class Controls(QWidget):
         self.align_note.setText(align_note)
         self._show_workload_fields(s.workload)
 
+    @staticmethod
+    def _workload_uses(kind: str) -> dict[str, bool]:
+        """The workload's own fields, each with whether a workload of `kind` uses it."""
+        return {"fill_pct": kind in ("fill", "fillfiles"),
+                "amount": kind in KINDS and kind != "fill",
+                "hot_lba_pct": kind == "hotcold", "hot_write_pct": kind == "hotcold",
+                "trim_max_pages": kind == "trim",
+                "kernel_scale": kind in ("unpack", "gitclone"),
+                "seq_mb": kind == "seqwrite", "trace_path": kind == "trace"}
+
     def _show_workload_fields(self, kind: str) -> None:
-        shown = {"fill_pct": kind in ("fill", "fillfiles"),
-                 "amount": kind in KINDS and kind != "fill",
-                 "hot_lba_pct": kind == "hotcold", "hot_write_pct": kind == "hotcold",
-                 "trim_max_pages": kind == "trim",
-                 "kernel_scale": kind in ("unpack", "gitclone"),
-                 "seq_mb": kind == "seqwrite", "trace_path": kind == "trace"}
-        for name, visible in shown.items():
+        for name, visible in self._workload_uses(kind).items():
             self._work_form.setRowVisible(self.widgets[name], visible)
         self._work_form.setRowVisible(self.browse_button, kind == "trace")
         self._work_form.setRowVisible(self.trace_note, kind == "trace")
@@ -344,10 +348,14 @@ class Controls(QWidget):
         self.lesson_note.show()
         groups: dict[QGroupBox, bool] = {}
         shown = set(used) | {"profile", "capacity_mib", "spare_pct", "gc", "mapping"}
+        # a setting the run varies that this configuration's workload does not use (the
+        # hot share of lesson 13's even rewrites) is not shown as if it did
+        unused = {n for n, on in self._workload_uses(self.widgets["workload"].currentData())
+                  .items() if not on}
         for name, w in self.widgets.items():
             form = self._form_of.get(name)
             key = "partition_start" if name == "partition_custom" else name
-            visible = key in shown
+            visible = key in shown and key not in unused
             w.setEnabled(False)
             # read-only, it may be narrower than its longest value: in projector type a
             # list's ten characters or a spin box's largest number (216 px) were wider
