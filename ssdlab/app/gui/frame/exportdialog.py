@@ -67,14 +67,18 @@ def played_scenario(bench, view):
     return opened if same else None
 
 
-def run_provenance(bench, view, series) -> dict:
-    """What reproduces the view's run: the scenario file it played and the series' sampling,
-    said as `ssdlab chart` says them (ssdlab/model/lab/provenance.py); else its settings and
-    seed."""
+def run_provenance(bench, view, series, base: str) -> dict:
+    """What reproduces the view's run, said as `ssdlab chart` says it for the same run: the
+    scenario file it played (named from the project or from `base`, the folder the figure
+    goes to) and the series' sampling (ssdlab/model/lab/provenance.py); else every setting,
+    the log of what ran and the drive it built, as for a session file
+    (ssdlab/app/session/runprovenance.py)."""
+    from ssdlab.app.session.runprovenance import session_provenance
     from ssdlab.model.lab.provenance import scenario_provenance, series_provenance
 
     played = played_scenario(bench, view)
-    out = scenario_provenance(*played) if played else _provenance(view.settings)
+    out = (scenario_provenance(*played, base) if played else
+           session_provenance(view.settings, view.snapshot.log))
     return out | (series_provenance(series) if series is not None else {})
 
 
@@ -153,15 +157,16 @@ def shown_labels(bench, name: str) -> list[str]:
     return [names["A"], *(r.label for r in others)] if others else []
 
 
-def export_provenance(bench, data, series) -> dict | None:
-    """What a file of `data` says reproduces it: one run's scenario or settings (and what
-    its analytic line assumes, where it has one); None for several runs, whose settings the
-    sidecar lists run by run."""
+def export_provenance(bench, data, series, path: str) -> dict | None:
+    """What a file of `data` written to `path` says reproduces it: one run's scenario or
+    session (and what its analytic line assumes, where it has one), paths named from the
+    project or the file's folder; None for several runs, whose settings the sidecar lists
+    run by run."""
     one = isinstance(data, Table) or (isinstance(data, list) and len(data) == 1)
     if not one:
         return None
     a = bench.views[0]
-    provenance = run_provenance(bench, a, series)
+    provenance = run_provenance(bench, a, series, os.path.dirname(os.path.abspath(path)))
     from ssdlab.app.session.wanotes import theory_source
 
     analytic = theory_source(a.settings, a.snapshot.log)
@@ -191,7 +196,7 @@ def export_chart(bench, name: str, path: str, fmt: str, width: str = "single") -
     if not data:
         bench.controls.show_error("Export: nothing to export yet; run a workload first")
         return False
-    spec = Export(fmt, width, export_provenance(bench, data, series))
+    spec = Export(fmt, width, export_provenance(bench, data, series, path))
     try:
         if name == BLOCK_MAP:
             written = blockmapexport.write_maps(path, data, spec)
