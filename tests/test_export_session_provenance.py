@@ -9,12 +9,16 @@ import json
 import shutil
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from ssdlab.app.chartexport import figure
 from ssdlab.app.gui.frame import exportdialog, runfiles
+from ssdlab.app.session.wanotes import analytic_name
 from ssdlab.model.lab.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
+SVG = "{http://www.w3.org/2000/svg}"
 # what only a file read from disk and a command can say: the session file, its hash, whether
 # its log was replayed, and the command that writes the figure again
 FROM_A_FILE = {"command", "run_in", "session.file", "session.sha256", "session.replayed"}
@@ -62,6 +66,38 @@ def test_a_window_export_lists_what_the_command_line_lists_for_the_same_run(benc
     assert [e["kind"] for e in log][-1] == "random" and all("seed" in e for e in log)
     assert win["drive"]["gc_frontier"] and win["drive"]["victim_order"]
     assert window.read_text() == cli.read_text()  # and the same data
+
+
+def legend_words(data) -> list[str]:
+    """A figure file's legend entries, each on one line again."""
+    fig = figure(data)
+    legend = fig.legends[0] if fig.legends else fig.axes[0].get_legend()
+    return [t.get_text().replace("\n", " ") for t in legend.get_texts()]
+
+
+def test_the_analytic_line_has_the_same_name_in_the_window_and_its_files(bench, until,
+                                                                         tmp_path):
+    bench.request(workload="random", amount=1.5)
+    bench.run_workload()
+    until(lambda: not bench.snapshot.running and bench.snapshot.counters["host_writes"] > 0
+          and not bench.snapshot.segment)
+    name = analytic_name(bench.session.settings)
+    assert name.startswith("Van Houdt's greedy model (2013): random rewrites, ")
+    assert name.endswith("\u00a0% spare")  # the spare the model is computed at
+    # the window: its legend, and the words on the level the model's
+    assert bench.charts.wa.series["theory"].name() == name
+    assert bench.charts.wa.level_label("theory").startswith("Van Houdt's greedy model (2013) ")
+    # the window's file and the command line's, from the session saved, say the same
+    assert legend_words(exportdialog.chart_data(bench, "wa"))[-1] == name
+    session = tmp_path / "run.json"
+    assert runfiles.save(bench, str(session))
+    cli = tmp_path / "wa.svg"
+    chart_cli(str(session), "--chart", "wa", "-o", str(cli))
+    words = " ".join("".join(t.itertext()) for t in ET.parse(cli).getroot().iter(f"{SVG}text"))
+    assert "analytic" not in words.split() and name in words.replace("\n", " ")
+    side = tmp_path / "wa.json"
+    chart_cli(str(session), "--chart", "wa", "-o", str(tmp_path / "wa.csv"))
+    assert json.loads(side.read_text())["analytic"]["name"] == name
 
 
 def test_a_scenario_outside_the_project_is_named_from_the_figure_folder(bench, until,

@@ -63,7 +63,8 @@ def test_chart_exports_hold_both_drives(tmp_path, pair):
             assert exportdialog.export_chart(pair, name, str(path), fmt, "single")
             assert path.stat().st_size > 1000
     words = svg_words(tmp_path / "wa.svg")
-    assert A in words and B in words and "A: analytic" in words
+    # each level named by its model, as the window's legend names it
+    assert A in words and B in words and "A: Van Houdt's greedy model (2013)" in words
     words = svg_words(tmp_path / "throughput.svg")
     assert f"{A}, host" in words and f"{B}, NAND" in words
     assert pair.controls.error.text() == ""

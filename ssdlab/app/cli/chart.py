@@ -242,7 +242,7 @@ def _session(args: argparse.Namespace, charts: list[str]) -> int:
     from ssdlab.app.session.replay import replay
     from ssdlab.app.session.sessionfile import SessionFileError, read_session
     from ssdlab.app.session.settings import run_theory_wa
-    from ssdlab.app.session.wanotes import theory_source
+    from ssdlab.app.session.wanotes import analytic_name, theory_source
     from ssdlab.model.lab.charts import chart_table
     from ssdlab.model.lab.steps import StepError
 
@@ -289,7 +289,7 @@ def _session(args: argparse.Namespace, charts: list[str]) -> int:
     arrays = {k: np.asarray(v, dtype=float) for k, v in series.items()}
     tables = {c: chart_table(c, arrays, timed=bool(settings.profile), erases=erases,
                              theory=run_theory_wa(settings, log), steps=steps, victims=victims,
-                             mapping=settings.mapping)
+                             mapping=settings.mapping, theory_name=analytic_name(settings))
               for c in charts}
     from ssdlab.app.session.runprovenance import session_provenance
 

@@ -99,13 +99,16 @@ def chart_data(bench, name: str, a_series=None) -> Table | Overlay | None:
         return None
     timed = bool(a.settings.profile)  # A's clock sets the axes, as on screen
 
-    def table(snap, theory, mapping, binned=None):
+    from ssdlab.app.session.wanotes import analytic_name
+
+    def table(snap, theory, settings, binned=None):
         series = snap.series
         if binned is not None:  # a file-system run: the rows `ssdlab chart` draws
             g = binned.m.drive.geometry
             series = run_series(binned.as_dicts(), g.user_pages * g.page_bytes / 1e6)
         return chart_table(name, series, timed=timed, erases=snap.erases, theory=theory,
-                           steps=snap.steps, victims=snap.victim_valid, mapping=mapping)
+                           steps=snap.steps, victims=snap.victim_valid,
+                           mapping=settings.mapping, theory_name=analytic_name(settings))
 
     snap = a.snapshot
     played = played_scenario(bench, a)
@@ -115,7 +118,7 @@ def chart_data(bench, name: str, a_series=None) -> Table | Overlay | None:
         steps = [{**d, "step": step_label(st)} for d, st in zip(snap.steps, played[1].steps,
                                                                    strict=True)]
         snap = replace(snap, steps=steps)
-    main = table(snap, a.session.theory_wa_shown(a.snapshot), a.settings.mapping, a_series)
+    main = table(snap, a.session.theory_wa_shown(a.snapshot), a.settings, a_series)
     names = compare.labels(bench)
     others = compare.others(bench, names)
     if not others:
@@ -125,7 +128,7 @@ def chart_data(bench, name: str, a_series=None) -> Table | Overlay | None:
     if compare.comparing(bench):
         settings["B"] = bench.views[1].settings
     runs = [ChartRun(names["A"], "main", main, "", _provenance(a.settings))]
-    runs += [ChartRun(r.label, r.role, table(r.snap, r.theory, settings[r.key].mapping), r.key,
+    runs += [ChartRun(r.label, r.role, table(r.snap, r.theory, settings[r.key]), r.key,
                       _provenance(settings[r.key])) for r in others]
     return Overlay(tuple(runs))
 
