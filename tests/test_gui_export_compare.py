@@ -57,6 +57,9 @@ def test_chart_exports_hold_both_drives(tmp_path, pair):
     assert [(r["label"], r["role"], r["settings"]["spare_pct"]) for r in side["runs"]] == \
         [(A, "main", 7.0), (B, "second", 28.0)]
     assert side["runs"][1]["seed"] == b.settings.seed
+    # what each run did, not only its settings, and the drive it built
+    assert [r["log"] for r in side["runs"]] == [a.snapshot.log, b.snapshot.log]
+    assert all(r["drive"]["victim_order"] for r in side["runs"])
     for name in RUN_CHARTS:
         for fmt in ("png", "svg", "pdf"):
             path = tmp_path / f"{name}.{fmt}"

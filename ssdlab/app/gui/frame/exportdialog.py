@@ -44,9 +44,17 @@ BLOCK_MAP = "blockmap"  # the dialog's name for the block map, beside the charts
 WIDTH_NAMES = {"single": "single column (3.5 in)", "double": "double column (7 in)"}
 
 
-def _provenance(settings) -> dict:
-    """What reproduces a run: its settings and seed."""
-    return {"settings": asdict(settings), "seed": getattr(settings, "seed", None)}
+def _provenance(settings, snap=None) -> dict:
+    """What reproduces one of several runs: its settings and seed, and the log of what it
+    ran with the drive it built (ssdlab/app/session/runprovenance.py) when its snapshot is
+    known."""
+    out = {"settings": asdict(settings), "seed": getattr(settings, "seed", None)}
+    if snap is not None:
+        from ssdlab.app.session.runprovenance import session_provenance
+
+        done = session_provenance(settings, snap.log)
+        out |= {"log": done["session"]["log"], "drive": done["drive"]}
+    return out
 
 
 def played_scenario(bench, view):
@@ -127,9 +135,9 @@ def chart_data(bench, name: str, a_series=None) -> Table | Overlay | None:
     settings = {f"ref{i}": r.settings for i, r in enumerate(bench.references)}
     if compare.comparing(bench):
         settings["B"] = bench.views[1].settings
-    runs = [ChartRun(names["A"], "main", main, "", _provenance(a.settings))]
+    runs = [ChartRun(names["A"], "main", main, "", _provenance(a.settings, a.snapshot))]
     runs += [ChartRun(r.label, r.role, table(r.snap, r.theory, settings[r.key]), r.key,
-                      _provenance(settings[r.key])) for r in others]
+                      _provenance(settings[r.key], r.snap)) for r in others]
     return Overlay(tuple(runs))
 
 
@@ -145,7 +153,7 @@ def shown_maps(bench) -> list:
         if snap is not None:
             maps.append(DriveMap(v.title.text() if several else "", snap.state, snap.valid,
                                  snap.erases, snap.pages_per_block,
-                                 _provenance(v.settings) if several else None))
+                                 _provenance(v.settings, v.snapshot) if several else None))
     return maps
 
 
