@@ -12,6 +12,7 @@ import re
 import numpy as np
 import pytest
 from matplotlib.colors import to_rgb
+from matplotlib.lines import Line2D
 from matplotlib.text import Text
 from test_chart_export import _series
 from test_chart_print import _dash
@@ -55,9 +56,32 @@ def test_six_series_of_one_policy_each_have_their_own_colour_marker_and_dash():
     assert [ln.get_color() for ln in models] == [ln.get_color() for ln in measured]
     assert len({(_dash(ln), ln.get_color()) for ln in models}) == 6
     # the legend in numeric order, in words with units; the one policy in the title
-    legend = [t.get_text() for t in ax.figure.legends[0].get_texts()]
-    assert legend[:6] == [f"{b} pages per block (simulated)" for b in BLOCKS]
+    legend = ax.figure.legends[0]
+    assert [t.get_text() for t in legend.get_texts()] == [f"{b} pages per block"
+                                                          for b in BLOCKS]
     assert table.chart.title.endswith("greedy GC")
+    # each entry its series' marker on its model's dash (one entry a pair, under a line
+    # saying which is which): its colour, marker and dash, as the plot draws them
+    assert legend.get_title().get_text().startswith("points: simulated; dashed lines: "
+                                                    "analytic")
+    samples = legend.findobj(Line2D)  # each entry's model, then its points
+    assert len(samples) == 12
+    for i, (points, model) in enumerate(zip(measured, models, strict=True)):
+        drawn_model, drawn_points = samples[2 * i], samples[2 * i + 1]
+        assert drawn_points.get_marker() == points.get_marker()
+        assert drawn_points.get_color() == points.get_color() == drawn_model.get_color()
+        assert _dash(drawn_model) == _dash(model) and drawn_points.get_linestyle() == "None"
+
+
+def test_a_paired_sweep_at_single_width_is_a_sensible_height():
+    fig = figure(sweep_table("wa-vs-spare", _blocks()))
+    w, h = fig.get_size_inches()
+    assert w * SCALE * 2.54 == pytest.approx(8.5, abs=0.01)
+    assert h * SCALE * 2.54 < 10.0  # listed measured beside model it was 13.6 cm
+    legend = fig.legends[0]
+    assert legend._ncols == 2 and len(legend.get_texts()) == 6
+    fig.draw_without_rendering()
+    assert not legend.get_window_extent().overlaps(fig.axes[0].get_window_extent())
 
 
 def test_a_plot_by_a_numeric_field_orders_and_names_its_lines_in_words():

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication
 from ssdlab.app.gui.charts.runlegend import RunLegend
 from ssdlab.app.palette import DASHES, dash
 from ssdlab.app.session.runlabels import differing
+from ssdlab.app.session.wanotes import analytic_name
 
 
 def key(k, mods=Qt.KeyboardModifier.NoModifier) -> None:
@@ -116,11 +117,15 @@ def test_charts_overlay_both_runs_labelled_with_what_differs(until, pair):
     names = {k: s.name() for k, s in pair.charts.wa.series.items()}
     assert names["wa"] == "A: spare 7 %, cumulative"
     assert names["B:wa"] == "B: spare 28 %, cumulative"
-    assert names["theory"] == "A: analytic" and names["B:theory"] == "B: analytic"
+    # each level named by its model and what it assumes, as a file's legend names it
+    models = [f"{k}: {analytic_name(v.settings)}" for k, v in zip("AB", pair.views,
+                                                                 strict=True)]
+    assert models[0].startswith("A: Van Houdt's greedy model (2013): random rewrites, ")
+    assert names["theory"] == models[0] and names["B:theory"] == models[1]
     assert pair.charts.run_legend.isVisible()
     assert pair.charts.run_legend.labels == [
-        "A: spare 7 %, cumulative", "A: spare 7 %, per window", "A: analytic",
-        "B: spare 28 %, cumulative", "B: spare 28 %, per window", "B: analytic"]
+        "A: spare 7 %, cumulative", "A: spare 7 %, per window", models[0],
+        "B: spare 28 %, cumulative", "B: spare 28 %, per window", models[1]]
     a_pen, b_pen = (pair.charts.wa.series[k].pen() for k in ("wa", "B:wa"))
     assert a_pen.color() != b_pen.color() and a_pen.style() == Qt.PenStyle.SolidLine
     assert b_pen.dashPattern() == list(dash("second", False))  # B dashed

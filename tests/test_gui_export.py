@@ -57,7 +57,7 @@ def test_dialog_exports_the_live_run(qtbot, until, bench, tmp_path):
         assert rows[-1]["wa_analytic"] == repr(float(theory))
     side = json.loads((tmp_path / "wa.json").read_text())
     assert side["chart"] == "wa" and side["seed"] == bench.session.settings.seed
-    assert side["settings"]["capacity_mib"] == bench.session.settings.capacity_mib
+    assert side["session"]["settings"]["capacity_mib"] == bench.session.settings.capacity_mib
     if theory is not None:  # the file names the model its line is and what it assumes
         assert side["analytic"]["model"] == "Van Houdt's greedy model (2013)"
         assert side["analytic"]["wa"] == theory

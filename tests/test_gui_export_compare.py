@@ -57,13 +57,17 @@ def test_chart_exports_hold_both_drives(tmp_path, pair):
     assert [(r["label"], r["role"], r["settings"]["spare_pct"]) for r in side["runs"]] == \
         [(A, "main", 7.0), (B, "second", 28.0)]
     assert side["runs"][1]["seed"] == b.settings.seed
+    # what each run did, not only its settings, and the drive it built
+    assert [r["log"] for r in side["runs"]] == [a.snapshot.log, b.snapshot.log]
+    assert all(r["drive"]["victim_order"] for r in side["runs"])
     for name in RUN_CHARTS:
         for fmt in ("png", "svg", "pdf"):
             path = tmp_path / f"{name}.{fmt}"
             assert exportdialog.export_chart(pair, name, str(path), fmt, "single")
             assert path.stat().st_size > 1000
     words = svg_words(tmp_path / "wa.svg")
-    assert A in words and B in words and "A: analytic" in words
+    # each level named by its model, as the window's legend names it
+    assert A in words and B in words and "A: Van Houdt's greedy model (2013)" in words
     words = svg_words(tmp_path / "throughput.svg")
     assert f"{A}, host" in words and f"{B}, NAND" in words
     assert pair.controls.error.text() == ""

@@ -13,7 +13,7 @@ from test_gui_fit768 import SCREEN_LINES, hold, screen_is
 from test_gui_lecture import as_a_projector
 from test_gui_present import key
 
-from ssdlab.app.session.wanotes import wa_figure
+from ssdlab.app.session.wanotes import analytic_name, wa_figure
 
 
 def ran(w, until, runs: int) -> None:
@@ -46,18 +46,22 @@ def test_after_an_a_b_run_each_drive_has_its_tally_and_its_curve_beside_its_leve
         assert tally.figure("wa") == wa_figure(snap.wa)
         figures.append(tally.figure("wa"))
         # its analytic level: the model's figure, as the session gives it, named on the
-        # line with the drive's letter and the curve it predicts
+        # line by the drive's letter, its model and the curve it predicts
         model = v.session.theory_wa_shown(snap)
         level = "theory" if letter == "A" else "B:theory"
-        assert wa.level_label(level) == f"{letter}: analytic {model:.2f} (per window)"
+        assert wa.level_label(level) == \
+            f"{letter}: Van Houdt's greedy model (2013) {model:.2f} (per window)"
     assert figures[0] != figures[1]  # each its own drive's: more spare, less WA
     # the legend groups each level with its drive's curves, named, and the styles differ
     groups = dict((run, [name for name, _line, _pen in lines])
                   for run, lines in wa.legend_entries())
+    # each level named by its model and what it assumes, as a file's legend names it
+    names = [analytic_name(v.settings) for v in bench.views]
+    assert names[0].startswith("Van Houdt's greedy model (2013): random rewrites, ")
     assert groups["A: spare 7 %"] == ["A: spare 7 %, cumulative", "A: spare 7 %, per window",
-                                      "A: analytic"]
+                                      f"A: {names[0]}"]
     assert groups["B: spare 28 %"] == ["B: spare 28 %, cumulative",
-                                       "B: spare 28 %, per window", "B: analytic"]
+                                       "B: spare 28 %, per window", f"B: {names[1]}"]
     assert wa.series["theory"].pen().dashPattern() != wa.series["B:theory"].pen().dashPattern()
     bench.set_compare(False)  # one drive: its tally beside the map, without a letter
     until(lambda: len(bench.views) == 1)
@@ -74,7 +78,8 @@ def test_a_kept_reference_keeps_the_per_window_curve(until, bench):
     wa = bench.charts.wa
     until(lambda: wa.points("wa_window") > 1 and wa.points("ref0:wa") > 1)
     assert wa.series["wa_window"].name() == "now: spare 28 %, per window"
-    assert wa.level_label("theory").startswith("analytic ")  # one level: no letter needed
+    # one level: no letter needed
+    assert wa.level_label("theory").startswith("Van Houdt's greedy model (2013) ")
     # the reference's own per-window WA and level stay off (nothing to read them against)
     assert wa.points("ref0:wa_window") == 0 and wa.points("ref0:theory") == 0
     assert bench.charts.run_legend.labels[-1] == "ref: spare 7 %"

@@ -31,6 +31,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from ssdlab.app import chartlegend
 from ssdlab.app.atomicfile import OutputFileError, check_writable, write_together
 from ssdlab.app.chartnotes import (
     SMALL_PT,
@@ -38,7 +39,6 @@ from ssdlab.app.chartnotes import (
     drawn_lines,
     fewer_runs,
     fit_titles,
-    legend_entries,
     legend_heading,
     log_axis,
     overlay_of,
@@ -187,10 +187,6 @@ def foreign_sidecar(csv_path: str) -> str | None:
     return side
 
 
-LEGEND_COLUMNS = {"single": 2, "double": 3}  # a legend under the plot
-LEGEND_ROW_IN = 0.17  # a legend row's height at the legend's 8 pt, inches
-LEGEND_CHAR_IN = 0.062
-LEGEND_SAMPLE_IN = 0.55  # the line sample and the gaps around an entry, inches
 LEGEND_INSIDE_MAX = 3  # more entries than this go under the plot, off the data
 BAR_ROW_IN = 0.135  # the steps chart, runs overlaid: height per bar, inches (its 7.5 pt value)
 STEP_ROW_IN = 0.19  # one run: height per step, its bars sharing one label
@@ -210,20 +206,16 @@ def figure(data, width: str = "single", title: bool = True):
         steps = len(first.step_labels())
         h = max(h, 1.1 + (BAR_ROW_IN * len(first.drawn()) * steps if first.overlaid
                           else STEP_ROW_IN * steps))
-    entries = legend_entries(panels)
-    heading = legend_heading(panels, width)
-    below = (first.overlaid or entries > LEGEND_INSIDE_MAX or len(panels) > 1
-             or heading.count("\n") > 0)
-    # as many columns as the longest label leaves room for (8 pt DejaVu: ~0.062 in a
-    # character, plus the line sample), so no entry runs off the page
-    longest = max((len(label) for p in panels for _, _, label, *_ in drawn_lines(p)), default=0)
-    fit = int(w // (longest * LEGEND_CHAR_IN + LEGEND_SAMPLE_IN)) if longest else 1
-    columns = max(1, min(LEGEND_COLUMNS[width], fit))
-    if any(_paired(p, drawn_lines(p)) for p in panels):
-        columns = min(columns, 2)  # measured beside its model, row by row
+    # the entries in as many columns as their labels leave room for, each label broken to
+    # fit its column (ssdlab/app/chartlegend.py), a model and its points one entry
+    legend = chartlegend.plan(panels, width, w, chartlegend.COLUMNS[width])
+    heading = "\n".join(([chartlegend.PAIR_NOTE] if legend.paired else [])
+                        + ([legend_heading(panels, width)] if legend_heading(panels, width)
+                           else []))
+    below = (first.overlaid or len(legend.labels) > LEGEND_INSIDE_MAX or len(panels) > 1
+             or heading.count("\n") > 0 or legend.rows > len(legend.labels) or legend.wide)
     if below:  # the legend under the plot gets height of its own
-        h += (-(-entries // columns) + (heading.count("\n") + 1 if heading else 0)) \
-            * LEGEND_ROW_IN
+        h += (legend.rows + (heading.count("\n") + 1 if heading else 0)) * chartlegend.ROW_IN
     with matplotlib.rc_context(PRINT_STYLE):
         fig = Figure(figsize=(w, h), layout="constrained")
         axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
@@ -258,14 +250,15 @@ def figure(data, width: str = "single", title: bool = True):
                        len(first.chart.lines), title_fontsize=FONT_PT - 1,
                        title=None if first.overlaid else f"values: {names}")
         elif handles and (below or len(handles) > 1 or spread):  # spread: say what bars are
-            ordered = [h for _, h in sorted(handles, key=lambda p: p[0])]
+            ordered, labels = chartlegend.entries(
+                [h for _, h in sorted(handles, key=lambda p: p[0])], legend)
             if below:
-                fig.legend(handles=ordered, loc="outside lower center", frameon=False,
-                           ncols=columns, title=spread or None,
+                fig.legend(handles=ordered, labels=labels, loc="outside lower center",
+                           frameon=False, ncols=legend.columns, title=spread or None,
                            title_fontsize=FONT_PT - 1)
             else:
-                axes[0].legend(handles=ordered, frameon=False, title=spread or None,
-                               title_fontsize=FONT_PT - 1)
+                axes[0].legend(handles=ordered, labels=labels, frameon=False,
+                               title=spread or None, title_fontsize=FONT_PT - 1)
         fig.canvas.draw()  # fonts and layout resolved inside the style's context
         fit_titles(fig, axes)
     return fig

@@ -52,10 +52,6 @@ def drawn_lines(overlay: Overlay) -> list[tuple]:
     return out
 
 
-def legend_entries(panels: list[Overlay]) -> int:
-    return max(len(drawn_lines(p)) for p in panels)
-
-
 def fit_titles(fig, axes) -> None:
     """Break a title again, shorter, while it runs past the page's edge (centred over
     the axes, a title has less room than the figure's width)."""

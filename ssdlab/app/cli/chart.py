@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import asdict
 
 import numpy as np
 
@@ -243,7 +242,7 @@ def _session(args: argparse.Namespace, charts: list[str]) -> int:
     from ssdlab.app.session.replay import replay
     from ssdlab.app.session.sessionfile import SessionFileError, read_session
     from ssdlab.app.session.settings import run_theory_wa
-    from ssdlab.app.session.wanotes import theory_source
+    from ssdlab.app.session.wanotes import analytic_name, theory_source
     from ssdlab.model.lab.charts import chart_table
     from ssdlab.model.lab.steps import StepError
 
@@ -290,15 +289,13 @@ def _session(args: argparse.Namespace, charts: list[str]) -> int:
     arrays = {k: np.asarray(v, dtype=float) for k, v in series.items()}
     tables = {c: chart_table(c, arrays, timed=bool(settings.profile), erases=erases,
                              theory=run_theory_wa(settings, log), steps=steps, victims=victims,
-                             mapping=settings.mapping)
+                             mapping=settings.mapping, theory_name=analytic_name(settings))
               for c in charts}
-    from ssdlab.model.lab.provenance import shown_path
+    from ssdlab.app.session.runprovenance import session_provenance
 
-    provenance = {"session": {"file": shown_path(args.scenario, folder_of(files)),
-                              "sha256": _sha256(args.scenario),
-                              "settings": asdict(settings), "log_entries": len(log),
-                              "replayed": replayed},
-                  "seed": settings.seed} | _command(args, files)
+    # the window's export of the same run says the same (ssdlab/app/session/runprovenance.py)
+    provenance = session_provenance(settings, log, args.scenario, folder_of(files),
+                                    replayed) | _command(args, files)
     analytic = theory_source(settings, log)  # what its analytic line assumes, if it has one
     if analytic["model"] is not None:
         provenance["analytic"] = analytic

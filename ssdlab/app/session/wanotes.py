@@ -104,8 +104,25 @@ def theory_source(s: Settings, log: list[dict]) -> dict:
                 "uniformly random rewrites of the whole drive")
     return {"model": model_name(s.gc, hot_cold=hot), "gc": s.gc, "workload": workload,
             "spare_pct_of_physical": round(100 * analytic_spare(s), 2),
+            "name": analytic_name(s),
             "blocks": "endless (a real drive's finite blocks make it differ)",
             "wa": wa}
+
+
+def analytic_name(s: Settings) -> str:
+    """The analytic line's name, the same words in the window's legend and a file's: the
+    model, the workload it assumes and the spare it is computed at (analytic_spare), e.g.
+    "Van Houdt's greedy model (2013): random rewrites, 6.5 % spare"; "" where no model
+    exists for these settings."""
+    name = model_name(s.gc, hot_cold=s.workload == "hotcold")
+    if name is None or theory_wa(s) is None:
+        return ""
+    assumes = ([f"d = {s.d}"] if s.gc == "random-d" else []) + [
+        f"{s.hot_write_pct:g} % of writes to {s.hot_lba_pct:g} % of pages"
+        if s.workload == "hotcold" else "random rewrites",
+        f"{100 * analytic_spare(s):.1f} % spare"]
+    # no-break spaces keep "6.5 %" whole where a legend wraps the name
+    return f"{name}: {', '.join(assumes)}".replace(" %", "\u00a0%")
 
 
 def _model_sentence(s: Settings, model: float, simulated: float) -> str:

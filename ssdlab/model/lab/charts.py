@@ -183,6 +183,14 @@ class Table:
     # what the figure must say was left out or is hidden (failed sweep runs): printed above
     # the legend's entries and listed in the sidecar
     caveats: tuple[str, ...] = ()
+    # a series' name where this run's says more than the chart's line label: the analytic
+    # line's model and what it assumes ("theory": "Van Houdt's greedy model (2013): ..."),
+    # in the window's legend and the file's alike
+    names: dict[str, str] = field(default_factory=dict)
+
+    def name(self, line: Line) -> str:
+        """What this table's series of `line` is called in a legend."""
+        return self.names.get(line.key, line.label)
 
     def columns(self) -> dict[str, np.ndarray]:
         """CSV columns, units in their names: x first, then one per series (and its n, sd,
@@ -202,9 +210,11 @@ class Table:
 def chart_table(name: str, series: dict[str, np.ndarray], *, timed: bool,
                 erases: np.ndarray | None = None, theory: float | None = None,
                 steps: list[dict] | None = None,
-                victims: np.ndarray | None = None, mapping: str | None = None) -> Table:
+                victims: np.ndarray | None = None, mapping: str | None = None,
+                theory_name: str = "") -> Table:
     """The table `name` draws, read off a run's series (see the module docstring); erases:
     per-block erase counts (wear); theory: the analytic WA (None: not known, a NaN column);
+    theory_name: its model and assumptions, its name in the legend ("": "analytic");
     steps: one dict per file-system step with step, host_mb, nand_mb (steps); victims: GC
     victims by the valid pages they held, index k = k pages (the engine's Drive.victim_valid,
     for victims)."""
@@ -221,7 +231,9 @@ def chart_table(name: str, series: dict[str, np.ndarray], *, timed: bool,
     if name == "wa":
         const = np.full(x.size, np.nan if theory is None else float(theory))
         return Table(chart, timed, x, {"wa": f("wa"), "wa_window": f("wa_window"),
-                                        "theory": const})
+                                        "theory": const},
+                     names={"theory": theory_name} if theory_name and theory is not None
+                     else {})
     if name in ("throughput", "gc"):
         tx = f("sim_s") if timed else x
         ys = ({"host": f("host_rate"), "nand": f("nand_rate")} if name == "throughput"

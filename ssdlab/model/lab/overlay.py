@@ -121,7 +121,7 @@ class Overlay:
                         run.table.ys[line.key], main[line.key]):
                     continue
                 solid = solid_lines(((ln.key, ln.dashed) for ln in lines), run.role)
-                out.append((run, line, legend_text(run.label, line.label, solid,
+                out.append((run, line, legend_text(run.label, run.table.name(line), solid,
                                                    line.dashed)))
         return out
 

@@ -29,13 +29,20 @@ from .steptable import StepTable
 class Run:
     """A run drawn over the main one. key: its series' prefix ("B", "ref"); label: its
     legend text ("B: fstrim every 10 min"); role: "second" (B) or "ref" (a reference);
-    theory: its analytic WA, if any."""
+    theory: its analytic WA, if any; theory_name: that line's model and what it assumes
+    (ssdlab/app/session/wanotes.py analytic_name), its name in the legend as in a file."""
 
     key: str
     label: str
     snap: Snapshot
     role: str
     theory: float | None = None
+    theory_name: str = ""
+
+    def names(self) -> dict[str, str]:
+        """Its lines' names where they say more than the chart's labels."""
+        return {"theory": self.theory_name} if self.theory is not None and self.theory_name \
+            else {}
 
 
 class Charts(QTabWidget):
@@ -65,6 +72,7 @@ class Charts(QTabWidget):
         self.run_legend = RunLegend()  # the window places it under the charts
         self.run_legend.hide()
         self.theory: float | None = None
+        self.theory_name = ""  # the analytic line's model and assumptions (Run.theory_name)
         self._last: Snapshot | None = None
         self._timed = False
         self._label = ""  # the main run's legend label ("A: discard"; "" when alone)
@@ -98,7 +106,8 @@ class Charts(QTabWidget):
         if snap is None:
             return None
         return chart_table(name, snap.series, timed=self._timed, erases=snap.erases,
-                           theory=self.theory, steps=snap.steps, victims=snap.victim_valid)
+                           theory=self.theory, steps=snap.steps, victims=snap.victim_valid,
+                           theory_name=self.theory_name)
 
     def current_name(self) -> str:
         return self.currentWidget().spec.name
@@ -110,10 +119,11 @@ class Charts(QTabWidget):
             self.run_legend.hide()
             self._redraw_steps()
             return
-        runs = ([Run("", self._label, snap, "main", self.theory)] if snap is not None else []) \
-            + list(self._others)
-        chart.set_runs([("", self._label, "main")]
-                       + [(r.key, r.label, r.role) for r in self._others])
+        runs = ([Run("", self._label, snap, "main", self.theory, self.theory_name)]
+                if snap is not None else []) + list(self._others)
+        main = runs[0].names() if snap is not None else {}
+        chart.set_runs([("", self._label, "main", main)]
+                       + [(r.key, r.label, r.role, r.names()) for r in self._others])
         if snap is None and not self._others:  # empty axes, never the last run's
             self.run_legend.hide()
             for i in range(self.count()):
@@ -190,5 +200,7 @@ def level_labels(runs: Sequence[Run], theory: float | None) -> dict[str, tuple[s
                 tag = f"{tag} and {second[0].label.split(':')[0]}"
             tag += ": "
         name = f"{run.key}:theory" if run.key else "theory"
-        out[name] = (f"{tag}analytic {run.theory:.2f} (per window)", LABEL_AT[run.role])
+        # the model named on its line, its assumptions in the legend (Run.theory_name)
+        model = run.theory_name.split(":")[0] if run.theory_name else "analytic"
+        out[name] = (f"{tag}{model} {run.theory:.2f} (per window)", LABEL_AT[run.role])
     return out

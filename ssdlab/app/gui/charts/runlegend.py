@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from ..appearance.flowlayout import FlowLayout
 
+LONG_NAME = 32  # characters: a line's name longer than this is shortened to its first part
 STROKE_PX = (40, 14)  # the stroke's box: long enough to show a dash pattern at 3 px
 
 
@@ -64,7 +65,12 @@ class RunLegend(QWidget):
                 swatch = QLabel()
                 swatch.setPixmap(stroke(pen))
                 row.addWidget(swatch)
-                row.addWidget(QLabel(line or run))
+                # a model's name and assumptions (Table.names) run past a projector's width
+                # on one row: the model named here, on its level and in full in the tip
+                shown = QLabel(line.split(": ")[0] if len(line) > LONG_NAME else line or run)
+                if shown.text() != (line or run):
+                    shown.setToolTip(line)
+                row.addWidget(shown)
                 if i + 1 < len(lines):
                     row.addSpacing(6)
             self._flow.addWidget(entry)

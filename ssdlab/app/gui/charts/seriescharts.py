@@ -172,10 +172,13 @@ class SeriesChart(QChartView):
             self._lines.insert(0, (name, label, token, dashed))  # added last line first
         self._style(name)
 
-    def set_runs(self, runs: Sequence[tuple[str, str, str]]) -> None:
-        """Draw these runs, (prefix, label, role) each, the main run ("" prefix) first:
-        series are made or dropped when the runs shown change, and renamed always."""
-        shape = [(key, role) for key, _, role in runs]
+    def set_runs(self, runs: Sequence[tuple]) -> None:
+        """Draw these runs, (prefix, label, role[, names]) each, the main run ("" prefix)
+        first: series are made or dropped when the runs shown change, and renamed always.
+        names: a run's line names where they say more than the chart's labels (its analytic
+        line's model and assumptions, ssdlab/model/lab/charts.py Table.names)."""
+        runs = [(*r[:3], r[3] if len(r) > 3 else {}) for r in runs]
+        shape = [(key, role) for key, _, role, _ in runs]
         overlay = len(runs) > 1
         lines = list(self._lines)
         if shape != self._runs:
@@ -189,17 +192,18 @@ class SeriesChart(QChartView):
             # dashes over A, so where the two runs agree both stay visible
             order = [r for r in runs if r[2] == "ref"] + [r for r in runs if r[2] == "main"] \
                 + [r for r in runs if r[2] == "second"]
-            for key, _, role in order if overlay else runs:
+            for key, _, role, _ in order if overlay else runs:
                 for name, label, token, dashed in reversed(lines):
                     self.add(f"{key}:{name}" if key else name, label, token, dashed, role)
             self._runs = shape
         self.set_overlaid(overlay)
         self._chart.legend().setVisible(not overlay)  # QtCharts cuts long labels short
-        self._order = [f"{key}:{ln[0]}" if key else ln[0] for key, _, _ in runs for ln in lines]
+        self._order = [f"{key}:{ln[0]}" if key else ln[0] for key, *_ in runs for ln in lines]
         self._parts = {}  # series name: (run label, the line's name where it needs one)
-        for key, label, role in runs:
+        for key, label, role, names in runs:
             solid = solid_lines(((n, d) for n, _, _, d in lines), role)
             for name, line_label, _, dashed in lines:
+                line_label = names.get(name, line_label)
                 series = self.series[f"{key}:{name}" if key else name]
                 own = dashed or solid > 1
                 self._parts[f"{key}:{name}" if key else name] = (label, line_label if own

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ssdlab.app.session.runlabels import differing, run_labels
+from ssdlab.app.session.wanotes import analytic_name
 from ssdlab.model.lab.lockstep import Lockstep
 
 from ..appearance import theme
@@ -181,7 +182,7 @@ def others(w, names: dict[str, str]) -> list[Run]:
     if comparing(w) and w.views[1].snapshot is not None:
         b = w.views[1]
         out.append(Run("B", names["B"], b.snapshot, "second",
-                       b.session.theory_wa_shown(b.snapshot)))
+                       b.session.theory_wa_shown(b.snapshot), analytic_name(b.settings)))
     out += [Run(f"ref{i}", names[r.tag], r.snap, "ref") for i, r in enumerate(w.references)]
     return out
 

@@ -84,7 +84,7 @@ def write_files(bench, files, width: str, go_on=lambda done, total, path: True) 
         if f.chart not in data:
             data[f.chart] = exportdialog.chart_data(bench, f.chart, series)
         spec = Export(f.format, width, exportdialog.export_provenance(bench, data[f.chart],
-                                                                      series))
+                                                                      series, f.path))
         written += write(f.path, data[f.chart], spec)
     return written
 

@@ -44,9 +44,17 @@ BLOCK_MAP = "blockmap"  # the dialog's name for the block map, beside the charts
 WIDTH_NAMES = {"single": "single column (3.5 in)", "double": "double column (7 in)"}
 
 
-def _provenance(settings) -> dict:
-    """What reproduces a run: its settings and seed."""
-    return {"settings": asdict(settings), "seed": getattr(settings, "seed", None)}
+def _provenance(settings, snap=None) -> dict:
+    """What reproduces one of several runs: its settings and seed, and the log of what it
+    ran with the drive it built (ssdlab/app/session/runprovenance.py) when its snapshot is
+    known."""
+    out = {"settings": asdict(settings), "seed": getattr(settings, "seed", None)}
+    if snap is not None:
+        from ssdlab.app.session.runprovenance import session_provenance
+
+        done = session_provenance(settings, snap.log)
+        out |= {"log": done["session"]["log"], "drive": done["drive"]}
+    return out
 
 
 def played_scenario(bench, view):
@@ -67,14 +75,18 @@ def played_scenario(bench, view):
     return opened if same else None
 
 
-def run_provenance(bench, view, series) -> dict:
-    """What reproduces the view's run: the scenario file it played and the series' sampling,
-    said as `ssdlab chart` says them (ssdlab/model/lab/provenance.py); else its settings and
-    seed."""
+def run_provenance(bench, view, series, base: str) -> dict:
+    """What reproduces the view's run, said as `ssdlab chart` says it for the same run: the
+    scenario file it played (named from the project or from `base`, the folder the figure
+    goes to) and the series' sampling (ssdlab/model/lab/provenance.py); else every setting,
+    the log of what ran and the drive it built, as for a session file
+    (ssdlab/app/session/runprovenance.py)."""
+    from ssdlab.app.session.runprovenance import session_provenance
     from ssdlab.model.lab.provenance import scenario_provenance, series_provenance
 
     played = played_scenario(bench, view)
-    out = scenario_provenance(*played) if played else _provenance(view.settings)
+    out = (scenario_provenance(*played, base) if played else
+           session_provenance(view.settings, view.snapshot.log))
     return out | (series_provenance(series) if series is not None else {})
 
 
@@ -95,13 +107,16 @@ def chart_data(bench, name: str, a_series=None) -> Table | Overlay | None:
         return None
     timed = bool(a.settings.profile)  # A's clock sets the axes, as on screen
 
-    def table(snap, theory, mapping, binned=None):
+    from ssdlab.app.session.wanotes import analytic_name
+
+    def table(snap, theory, settings, binned=None):
         series = snap.series
         if binned is not None:  # a file-system run: the rows `ssdlab chart` draws
             g = binned.m.drive.geometry
             series = run_series(binned.as_dicts(), g.user_pages * g.page_bytes / 1e6)
         return chart_table(name, series, timed=timed, erases=snap.erases, theory=theory,
-                           steps=snap.steps, victims=snap.victim_valid, mapping=mapping)
+                           steps=snap.steps, victims=snap.victim_valid,
+                           mapping=settings.mapping, theory_name=analytic_name(settings))
 
     snap = a.snapshot
     played = played_scenario(bench, a)
@@ -111,7 +126,7 @@ def chart_data(bench, name: str, a_series=None) -> Table | Overlay | None:
         steps = [{**d, "step": step_label(st)} for d, st in zip(snap.steps, played[1].steps,
                                                                    strict=True)]
         snap = replace(snap, steps=steps)
-    main = table(snap, a.session.theory_wa_shown(a.snapshot), a.settings.mapping, a_series)
+    main = table(snap, a.session.theory_wa_shown(a.snapshot), a.settings, a_series)
     names = compare.labels(bench)
     others = compare.others(bench, names)
     if not others:
@@ -120,9 +135,9 @@ def chart_data(bench, name: str, a_series=None) -> Table | Overlay | None:
     settings = {f"ref{i}": r.settings for i, r in enumerate(bench.references)}
     if compare.comparing(bench):
         settings["B"] = bench.views[1].settings
-    runs = [ChartRun(names["A"], "main", main, "", _provenance(a.settings))]
-    runs += [ChartRun(r.label, r.role, table(r.snap, r.theory, settings[r.key].mapping), r.key,
-                      _provenance(settings[r.key])) for r in others]
+    runs = [ChartRun(names["A"], "main", main, "", _provenance(a.settings, a.snapshot))]
+    runs += [ChartRun(r.label, r.role, table(r.snap, r.theory, settings[r.key]), r.key,
+                      _provenance(settings[r.key], r.snap)) for r in others]
     return Overlay(tuple(runs))
 
 
@@ -138,7 +153,7 @@ def shown_maps(bench) -> list:
         if snap is not None:
             maps.append(DriveMap(v.title.text() if several else "", snap.state, snap.valid,
                                  snap.erases, snap.pages_per_block,
-                                 _provenance(v.settings) if several else None))
+                                 _provenance(v.settings, v.snapshot) if several else None))
     return maps
 
 
@@ -153,15 +168,16 @@ def shown_labels(bench, name: str) -> list[str]:
     return [names["A"], *(r.label for r in others)] if others else []
 
 
-def export_provenance(bench, data, series) -> dict | None:
-    """What a file of `data` says reproduces it: one run's scenario or settings (and what
-    its analytic line assumes, where it has one); None for several runs, whose settings the
-    sidecar lists run by run."""
+def export_provenance(bench, data, series, path: str) -> dict | None:
+    """What a file of `data` written to `path` says reproduces it: one run's scenario or
+    session (and what its analytic line assumes, where it has one), paths named from the
+    project or the file's folder; None for several runs, whose settings the sidecar lists
+    run by run."""
     one = isinstance(data, Table) or (isinstance(data, list) and len(data) == 1)
     if not one:
         return None
     a = bench.views[0]
-    provenance = run_provenance(bench, a, series)
+    provenance = run_provenance(bench, a, series, os.path.dirname(os.path.abspath(path)))
     from ssdlab.app.session.wanotes import theory_source
 
     analytic = theory_source(a.settings, a.snapshot.log)
@@ -191,7 +207,7 @@ def export_chart(bench, name: str, path: str, fmt: str, width: str = "single") -
     if not data:
         bench.controls.show_error("Export: nothing to export yet; run a workload first")
         return False
-    spec = Export(fmt, width, export_provenance(bench, data, series))
+    spec = Export(fmt, width, export_provenance(bench, data, series, path))
     try:
         if name == BLOCK_MAP:
             written = blockmapexport.write_maps(path, data, spec)

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ssdlab.app.session.wanotes import analytic_name
 from ssdlab.model.host.profiles import load_profile
 
 from ..appearance import accessnames, focusring
@@ -353,6 +354,7 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         names = compare.labels(self)
         others = compare.others(self, names)
         self.charts.theory = a.session.theory_wa_shown(a.snapshot)
+        self.charts.theory_name = analytic_name(a.settings)
         self.charts.show_snapshot(a.snapshot, bool(a.settings.profile), others,
                                   names["A"] if others else "")
 
