@@ -286,6 +286,26 @@ def test_nothing_is_clipped(qtbot, until, bench, size, present, panel, expert, m
     bench.presentation.reset()
 
 
+@pytest.mark.parametrize("size", [(1024, 768), (1366, 768)])
+def test_a_runs_model_is_named_whole_in_presentation_type(qtbot, until, bench, size,
+                                                          monkeypatch):
+    """After a run its analytic level is drawn: beside the chart in presentation type the
+    legend named the model with its assumptions and cut it short ("Van Houdt's greedy
+    mod..."), and the words on the level ran past both ends of the plot; the model is named
+    in a word there (in full at the desk and in files)."""
+    bench.request(workload="random", amount=1.5)
+    bench.run_workload()
+    until(lambda: not bench.is_running() and bench.charts.wa.points("theory") == 3)
+    bench.toggle_presentation(True)
+    shown_at(bench, until, size, monkeypatch)
+    bench.charts.setCurrentIndex(0)
+    until(lambda: bench.charts.wa.series["theory"].name() == "greedy model")
+    settled(bench)
+    assert clipped(bench) == [], size
+    assert bench.charts.wa.level_label("theory").startswith("greedy model ")
+    bench.presentation.reset()
+
+
 @pytest.mark.parametrize(("size", "present", "panel"), [
     ((1024, 768), False, True),
     ((1024, 768), True, True),

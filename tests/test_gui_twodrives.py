@@ -50,7 +50,7 @@ def test_after_an_a_b_run_each_drive_has_its_tally_and_its_curve_beside_its_leve
         model = v.session.theory_wa_shown(snap)
         level = "theory" if letter == "A" else "B:theory"
         assert wa.level_label(level) == \
-            f"{letter}: Van Houdt's greedy model (2013) {model:.2f} (per window)"
+            f"{letter}: greedy model {model:.2f} (per window)"
     assert figures[0] != figures[1]  # each its own drive's: more spare, less WA
     # the legend groups each level with its drive's curves, named, and the styles differ
     groups = dict((run, [name for name, _line, _pen in lines])
@@ -79,7 +79,7 @@ def test_a_kept_reference_keeps_the_per_window_curve(until, bench):
     until(lambda: wa.points("wa_window") > 1 and wa.points("ref0:wa") > 1)
     assert wa.series["wa_window"].name() == "now: spare 28 %, per window"
     # one level: no letter needed
-    assert wa.level_label("theory").startswith("Van Houdt's greedy model (2013) ")
+    assert wa.level_label("theory").startswith("greedy model ")
     # the reference's own per-window WA and level stay off (nothing to read them against)
     assert wa.points("ref0:wa_window") == 0 and wa.points("ref0:theory") == 0
     assert bench.charts.run_legend.labels[-1] == "ref: spare 7 %"

@@ -54,7 +54,7 @@ def test_random_writes_draw_theory_and_charts(qtbot, until, bench):
     # a level: its two ends, and the point its words are written at
     assert bench.charts.wa.points("theory") == 3
     assert bench.charts.wa.level_label("theory") == \
-        f"Van Houdt's greedy model (2013) {bench.charts.theory:.2f} (per window)"
+        f"greedy model {bench.charts.theory:.2f} (per window)"
     assert float(bench.status["wa"].text().split()[1]) > 1.0
     for i in range(bench.charts.count()):
         bench.charts.setCurrentIndex(i)

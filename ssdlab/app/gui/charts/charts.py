@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from PySide6.QtWidgets import QTabWidget, QWidget
 
+from ssdlab.model.flash.theory.names import short_model_name
 from ssdlab.model.lab.charts import CHARTS, RUN_CHARTS, Table, chart_table, histogram_outline
 from ssdlab.model.lab.overlay import REFERENCE_SKIPS  # as in files
 
@@ -200,7 +201,10 @@ def level_labels(runs: Sequence[Run], theory: float | None) -> dict[str, tuple[s
                 tag = f"{tag} and {second[0].label.split(':')[0]}"
             tag += ": "
         name = f"{run.key}:theory" if run.key else "theory"
-        # the model named on its line, its assumptions in the legend (Run.theory_name)
-        model = run.theory_name.split(":")[0] if run.theory_name else "analytic"
+        # the model named on its line in a word, in full with its assumptions in the
+        # legend (Run.theory_name): the whole name ran past both ends of the chart in
+        # presentation type
+        model = (short_model_name(run.theory_name.split(":")[0]) if run.theory_name
+                 else "analytic")
         out[name] = (f"{tag}{model} {run.theory:.2f} (per window)", LABEL_AT[run.role])
     return out

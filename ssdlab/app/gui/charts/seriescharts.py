@@ -14,6 +14,7 @@ from PySide6.QtCore import QMargins, Qt
 from PySide6.QtGui import QAccessible, QColor, QFont, QFontMetrics, QPainter, QPen
 
 from ssdlab.app.palette import dash, run_colour
+from ssdlab.model.flash.theory.names import short_model_name
 from ssdlab.model.lab.overlay import legend_text, solid_lines  # as in files
 
 from ..appearance import theme
@@ -204,6 +205,11 @@ class SeriesChart(QChartView):
             solid = solid_lines(((n, d) for n, _, _, d in lines), role)
             for name, line_label, _, dashed in lines:
                 line_label = names.get(name, line_label)
+                if theme.current().large and ": " in line_label and not overlay:
+                    # beside the chart in presentation type the legend cut a model's whole
+                    # name short ("Van Houdt's greedy mod..."): the model in a word here,
+                    # with its author and year in the note under the chart
+                    line_label = short_model_name(line_label.split(": ")[0])
                 series = self.series[f"{key}:{name}" if key else name]
                 own = dashed or solid > 1
                 self._parts[f"{key}:{name}" if key else name] = (label, line_label if own
