@@ -309,7 +309,7 @@ def test_ssdlab_chart_draws_a_sweeps_results(tmp_path, capsys):
     text = out.read_text()
     # greedy's points and model, one legend entry; no runs, no legend
     assert 'id="series-greedy_theory"' in text and "random-d" not in text
-    assert "points: simulated; dashed lines: analytic" in text
+    assert "points: simulated; lines: analytic" in text
     (tmp_path / "bad.jsonl").write_text("not json\n{}\n")
     assert main(["chart", str(tmp_path / "bad.jsonl"), "--chart", "wa-vs-spare", "-o",
                  str(out)]) == 2

@@ -5,7 +5,7 @@ characters, wider than a single column).
 
 Where every measured series has its analytic model beside it (the WA-against-spare chart),
 a series and its model are one entry: its marker drawn on its model's dash, in its colour,
-named once ("16 pages per block"), under one line saying points are simulated and dashed
+named once ("16 pages per block"), under one line saying points are simulated and the
 lines analytic. Six pages-per-block pairs listed measured beside model took 12 rows, a
 single-column figure 13.6 cm tall; paired they take 3 rows in two columns.
 """
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from ssdlab.app.chartnotes import drawn_lines
 from ssdlab.model.lab.overlay import Overlay
 
-PAIR_NOTE = "points: simulated; dashed lines: analytic"
+PAIR_NOTE = "points: simulated; lines: analytic"  # each model its own dash, one solid
 MODEL = "_theory"  # a model's series key (and SVG id) is its measured series' and this
 SIMULATED = " (simulated)"
 CHAR_IN = 0.062  # a character's width at the legend's 8 pt DejaVu Sans, inches
