@@ -62,7 +62,7 @@ def test_six_series_of_one_policy_each_have_their_own_colour_marker_and_dash():
     assert table.chart.title.endswith("greedy GC")
     # each entry its series' marker on its model's dash (one entry a pair, under a line
     # saying which is which): its colour, marker and dash, as the plot draws them
-    assert legend.get_title().get_text().startswith("points: simulated; dashed lines: "
+    assert legend.get_title().get_text().startswith("points: simulated; lines: "
                                                     "analytic")
     samples = legend.findobj(Line2D)  # each entry's model, then its points
     assert len(samples) == 12
