@@ -212,6 +212,7 @@ class LessonResults(QScrollArea):
                 chart.setMaximumHeight(UNBOUNDED)
             self.pager.hide()
             self.pages = []
+            self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
             return
         m = self._layout.contentsMargins()
         width = self.viewport().width() - m.left() - m.right()
@@ -219,11 +220,19 @@ class LessonResults(QScrollArea):
         heights = [self._height(f, width) for f in figures]
         pages = pack(heights, room)
         if len(pages) > 1:  # the row that turns them takes its line
-            room -= self.pager.sizeHint().height() + self._layout.spacing()
+            self.pager.show_page(pages, 0, len(figures))  # its words, to measure
+            self.pager.ensurePolished()
+            row = self.pager.heightForWidth(width)
+            room -= (row if row > 0 else self.pager.sizeHint().height()) + self._layout.spacing()
             pages = pack(heights, room)
         self.pages = pages
         self.page = min(self.page, len(pages) - 1)
         shown = pages[self.page]
+        # no scroll bar unless a figure is taller than the room: one that came and went
+        # as the page was laid out left the figures 14 px wider than the view
+        self.setVerticalScrollBarPolicy(
+            Qt.ScrollBarPolicy.ScrollBarAlwaysOff if all(heights[i] <= room for i in shown)
+            else Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.note.hide()  # an empty note's line was the room's last 28 px at 18 pt
         for i, figure in enumerate(figures):
             for widget in figure:

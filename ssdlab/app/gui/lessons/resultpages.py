@@ -45,6 +45,10 @@ class Pager(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         self.label = QLabel(self)
         self.label.setObjectName("note")
+        # it wraps, and never widens the results: on one line at 18 pt the row was 84 px
+        # wider than the results beside lesson 5's text, and cut every figure's right end
+        self.label.setWordWrap(True)
+        self.label.setMinimumWidth(40)
         self.earlier = QPushButton("\u25c0 Earlier", self)
         self.later = QPushButton("More \u25b6", self)
         for button, step, name, tip in (
@@ -63,6 +67,6 @@ class Pager(QWidget):
 
     def show_page(self, pages: list[list[int]], page: int, figures: int) -> None:
         self.label.setText(pages_words(pages, page, figures)
-                           + (" (Page Down: more)" if page + 1 < len(pages) else ""))
+                           + (" \u00b7 Page Down: more" if page + 1 < len(pages) else ""))
         self.earlier.setEnabled(page > 0)
         self.later.setEnabled(page + 1 < len(pages))
