@@ -137,3 +137,39 @@ def test_a_chart_takes_the_room_its_page_leaves_its_titles_whole(qtbot, until, b
         panel.leave()
     finally:
         bench.presentation.set_preferences(Preferences())
+
+
+def test_a_quizs_figures_too_wide_for_the_results_put_each_value_under_its_label(
+        qtbot, until, bench, monkeypatch):
+    """Lesson 7's quiz at a 1024 x 768 projector: its two figures' labels are 66
+    characters, and the values were 114 px off the right of the results, even in the
+    smallest type a table takes."""
+    from ssdlab.lessons.runquiz import Given, RunQuiz
+
+    screen_is(bench, monkeypatch, 1024)
+    as_a_projector(bench, until)
+    panel, results = bench.lesson_panel, bench.lesson_results
+    lesson = next(x for x in panel.lessons if x.order == 7)
+    panel.start(lesson, len(lesson.steps) - 1)  # its quiz
+    # the lessons panel as wide as the tour found it there, after the lesson's runs: the
+    # results 540 px wide
+    bench.resizeDocks([bench.lesson_dock], [470], Qt.Orientation.Horizontal)
+    until(lambda: bench.lesson_dock.width() >= 460)
+    quiz = RunQuiz((Given("file-system writes of steps 3-4 (make, sync), journal, strict atime",
+                          41.25),
+                    Given("file-system writes of steps 3-4 (make, sync), no journal, strict "
+                          "atime", 30.5)), 1.35, "", 0.1)
+    results.show_states(quiz.blocks())
+    until(lambda: results.isVisible() and settled(results) and bool(results.tables))
+    body = results.tables[0]
+
+    def whole() -> bool:  # every row of it drawn, none cut at the label's right end
+        rows = body.text().split("\n")
+        widest = max(body.fontMetrics().horizontalAdvance(r) for r in rows)
+        return results.viewport().width() < 560 and widest <= body.width() \
+            and body.width() <= results.viewport().width()
+
+    until(whole)
+    values = [line.strip() for line in body.text().split("\n") if line.startswith("    ")]
+    assert values == ["41.25", "30.50"]  # each on a line of its own, under its label
+    panel.leave()

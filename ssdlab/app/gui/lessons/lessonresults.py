@@ -6,6 +6,9 @@ two states. The data come from ssdlab/lessons/charts.py; nothing here computes a
 
 from __future__ import annotations
 
+import re
+import textwrap
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QTextDocument
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
@@ -32,6 +35,33 @@ def _bold_label(text: str) -> QLabel:
     f.setBold(True)
     label.setFont(f)
     return label
+
+
+def _fitted(text: str, room: int) -> tuple[QFont, bool]:
+    """The monospaced font for text: the theme's size, or smaller down to MIN_TABLE_SCALE
+    to fit room (px); and whether it fits."""
+    base = theme.current().font_pt
+    font = QFont("DejaVu Sans Mono")
+    font.setStyleHint(QFont.StyleHint.Monospace)
+    scale = 1.0
+    while True:  # type does not scale linearly (hinting): measure each size tried
+        font.setPointSizeF(base * scale)
+        widest = max((QFontMetrics(font).horizontalAdvance(line)
+                      for line in text.split("\n")), default=0)
+        if widest <= room or scale <= MIN_TABLE_SCALE or room <= 0:
+            return font, widest <= room
+        scale = max(MIN_TABLE_SCALE, min(scale * 0.95, scale * room / widest))
+
+
+def _label_over_value(table: str, chars: int = 0) -> str:
+    """A table of two columns (a label, two or more spaces, a value: a run quiz's
+    figures) with each value on a line of its own under its label, the label wrapped at
+    `chars` characters (0: not wrapped); "" for any other table."""
+    rows = [re.split(r" {2,}", line.strip()) for line in table.split("\n") if line.strip()]
+    if not rows or any(len(r) != 2 for r in rows):
+        return ""
+    return "\n".join("\n".join(textwrap.wrap(label, chars) if chars else [label])
+                     + f"\n    {value}" for label, value in rows)
 
 
 class LessonResults(QScrollArea):
@@ -109,23 +139,29 @@ class LessonResults(QScrollArea):
     def _fit_tables(self) -> None:
         """Monospaced tables in the theme's size, smaller (down to MIN_TABLE_SCALE) where
         the view is narrower than their widest row: a column of values is never cut off.
-        Narrower still, the view scrolls sideways."""
+        Narrower still, a table of labels and values gives each value a line under its
+        label (lesson 7's quiz: its values were 114 px off the right of the results at a
+        1024 x 768 projector); any other table then scrolls sideways."""
         # room as if the vertical scroll bar were shown: it appears once the text is set, and
         # a table fitted without it would push the view into scrolling sideways
         room = (self.width() - 2 * self.frameWidth() - self.verticalScrollBar().sizeHint().width()
                 - 2 * self._layout.contentsMargins().left() - 8)
-        base = theme.current().font_pt
         for body in self.tables:
-            font = QFont("DejaVu Sans Mono")
-            font.setStyleHint(QFont.StyleHint.Monospace)
-            scale = 1.0
-            while True:  # type does not scale linearly (hinting): measure each size tried
-                font.setPointSizeF(base * scale)
-                widest = max((QFontMetrics(font).horizontalAdvance(line)
-                              for line in body.text().split("\n")), default=0)
-                if widest <= room or scale <= MIN_TABLE_SCALE or room <= 0:
-                    break
-                scale = max(MIN_TABLE_SCALE, min(scale * 0.95, scale * room / widest))
+            table = body.property("table") or body.text()
+            body.setProperty("table", table)  # as made: the view may widen again
+            font, fits = _fitted(table, room)
+            flowed = _label_over_value(table)
+            if not fits and flowed:
+                font, fits = _fitted(flowed, room)
+                if not fits:  # a label longer than the room: on as many lines as it needs
+                    chars = room // max(1, QFontMetrics(font).horizontalAdvance("0"))
+                    flowed = _label_over_value(table, max(12, chars))
+            text = flowed if not fits and flowed else table
+            if body.text() != text:
+                body.setText(text)
+            # polished first: a label polished after it (made while the results were
+            # hidden) took the style sheet's 18 pt back, and its values were cut off
+            body.ensurePolished()
             body.setFont(font)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded if self.tables
                                           else Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
