@@ -143,7 +143,7 @@ def test_a_quizs_figures_too_wide_for_the_results_put_each_value_under_its_label
         qtbot, until, bench, monkeypatch):
     """Lesson 7's quiz at a 1024 x 768 projector: its two figures' labels are 66
     characters, and the values were 114 px off the right of the results, even in the
-    smallest type a table takes."""
+    smallest type a table takes (11 pt); now in the projector's 18 pt, wrapped."""
     from ssdlab.lessons.runquiz import Given, RunQuiz
 
     screen_is(bench, monkeypatch, 1024)
@@ -172,4 +172,5 @@ def test_a_quizs_figures_too_wide_for_the_results_put_each_value_under_its_label
     until(whole)
     values = [line.strip() for line in body.text().split("\n") if line.startswith("    ")]
     assert values == ["41.25", "30.50"]  # each on a line of its own, under its label
+    assert body.font().pointSizeF() == theme.current().font_pt  # legible from the back row
     panel.leave()

@@ -119,6 +119,14 @@ def main(argv: list[str] | None = None) -> int:
                     app.processEvents()
                 window.grab().save(str(name))
                 print(f"{name.name}: {overflow(window)}", flush=True)
+                results = window.lesson_results
+                for page in range(1, len(results.pages) if results.isVisible() else 0):
+                    results.turn(1)  # the results' later pages (a short screen), as Page Down
+                    for _ in range(SETTLE_PASSES):
+                        app.processEvents()
+                    more = name.with_stem(f"{name.stem}_page{page + 1}")
+                    window.grab().save(str(more))
+                    print(f"{more.name}: {overflow(window)}", flush=True)
                 panel.next()
                 app.processEvents()
     except KeyboardInterrupt:

@@ -37,8 +37,8 @@ def _bold_label(text: str) -> QLabel:
     return label
 
 
-def _fitted(text: str, room: int) -> tuple[QFont, bool]:
-    """The monospaced font for text: the theme's size, or smaller down to MIN_TABLE_SCALE
+def _fitted(text: str, room: int, least: float = MIN_TABLE_SCALE) -> tuple[QFont, bool]:
+    """The monospaced font for text: the theme's size, or smaller down to `least` of it
     to fit room (px); and whether it fits."""
     base = theme.current().font_pt
     font = QFont("DejaVu Sans Mono")
@@ -48,9 +48,9 @@ def _fitted(text: str, room: int) -> tuple[QFont, bool]:
         font.setPointSizeF(base * scale)
         widest = max((QFontMetrics(font).horizontalAdvance(line)
                       for line in text.split("\n")), default=0)
-        if widest <= room or scale <= MIN_TABLE_SCALE or room <= 0:
+        if widest <= room or scale <= least or room <= 0:
             return font, widest <= room
-        scale = max(MIN_TABLE_SCALE, min(scale * 0.95, scale * room / widest))
+        scale = max(least, min(scale * 0.95, scale * room / widest))
 
 
 def _label_over_value(table: str, chars: int = 0) -> str:
@@ -139,9 +139,10 @@ class LessonResults(QScrollArea):
     def _fit_tables(self) -> None:
         """Monospaced tables in the theme's size, smaller (down to MIN_TABLE_SCALE) where
         the view is narrower than their widest row: a column of values is never cut off.
-        Narrower still, a table of labels and values gives each value a line under its
-        label (lesson 7's quiz: its values were 114 px off the right of the results at a
-        1024 x 768 projector); any other table then scrolls sideways."""
+        A table of labels and values too wide for the theme's size keeps the size and gives
+        each value a line under its label (lesson 7's quiz: its values were 114 px off the
+        right of the results at a 1024 x 768 projector, in 11 pt). Narrower still than the
+        smallest size, a table scrolls sideways."""
         # room as if the vertical scroll bar were shown: it appears once the text is set, and
         # a table fitted without it would push the view into scrolling sideways
         room = (self.width() - 2 * self.frameWidth() - self.verticalScrollBar().sizeHint().width()
@@ -149,14 +150,15 @@ class LessonResults(QScrollArea):
         for body in self.tables:
             table = body.property("table") or body.text()
             body.setProperty("table", table)  # as made: the view may widen again
-            font, fits = _fitted(table, room)
-            flowed = _label_over_value(table)
-            if not fits and flowed:
-                font, fits = _fitted(flowed, room)
-                if not fits:  # a label longer than the room: on as many lines as it needs
-                    chars = room // max(1, QFontMetrics(font).horizontalAdvance("0"))
-                    flowed = _label_over_value(table, max(12, chars))
-            text = flowed if not fits and flowed else table
+            font, fits = _fitted(table, room, 1.0)
+            if not fits and _label_over_value(table) and room > 0:
+                # labels and values: each value under its label, the labels wrapped, all in
+                # the theme's size (a projector's back row reads 18 pt, not 11)
+                chars = room // max(1, QFontMetrics(font).horizontalAdvance("0"))
+                text = _label_over_value(table, max(12, chars))
+            else:
+                font, _fits = _fitted(table, room)
+                text = table
             if body.text() != text:
                 body.setText(text)
             # polished first: a label polished after it (made while the results were
