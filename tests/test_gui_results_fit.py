@@ -143,7 +143,8 @@ def test_a_quizs_figures_too_wide_for_the_results_put_each_value_under_its_label
         qtbot, until, bench, monkeypatch):
     """Lesson 7's quiz at a 1024 x 768 projector: its two figures' labels are 66
     characters, and the values were 114 px off the right of the results, even in the
-    smallest type a table takes (11 pt); now in the projector's 18 pt, wrapped."""
+    smallest type a table takes (11 pt); now each value under its label, wrapped, in the
+    projector's 18 pt."""
     from ssdlab.lessons.runquiz import Given, RunQuiz
 
     screen_is(bench, monkeypatch, 1024)

@@ -139,10 +139,10 @@ class LessonResults(QScrollArea):
     def _fit_tables(self) -> None:
         """Monospaced tables in the theme's size, smaller (down to MIN_TABLE_SCALE) where
         the view is narrower than their widest row: a column of values is never cut off.
-        A table of labels and values too wide for the theme's size keeps the size and gives
-        each value a line under its label (lesson 7's quiz: its values were 114 px off the
-        right of the results at a 1024 x 768 projector, in 11 pt). Narrower still than the
-        smallest size, a table scrolls sideways."""
+        Narrower still, a table of labels and values gives each value a line under its
+        label, in the theme's size (lesson 7's quiz: its values were 114 px off the right
+        of the results at a 1024 x 768 projector, in 11 pt); any other table scrolls
+        sideways."""
         # room as if the vertical scroll bar were shown: it appears once the text is set, and
         # a table fitted without it would push the view into scrolling sideways
         room = (self.width() - 2 * self.frameWidth() - self.verticalScrollBar().sizeHint().width()
@@ -150,15 +150,14 @@ class LessonResults(QScrollArea):
         for body in self.tables:
             table = body.property("table") or body.text()
             body.setProperty("table", table)  # as made: the view may widen again
-            font, fits = _fitted(table, room, 1.0)
+            font, fits = _fitted(table, room)
+            text = table
             if not fits and _label_over_value(table) and room > 0:
-                # labels and values: each value under its label, the labels wrapped, all in
-                # the theme's size (a projector's back row reads 18 pt, not 11)
+                # labels and values: each value under its label, the labels wrapped, in the
+                # theme's size (the rows no longer need the smaller type)
+                font, _fits = _fitted(table, room, 1.0)
                 chars = room // max(1, QFontMetrics(font).horizontalAdvance("0"))
                 text = _label_over_value(table, max(12, chars))
-            else:
-                font, _fits = _fitted(table, room)
-                text = table
             if body.text() != text:
                 body.setText(text)
             # polished first: a label polished after it (made while the results were
