@@ -23,6 +23,20 @@ from ssdlab.model.lab.entrypoint import run_to_reader
 # width (a cut axis label, a sideways scroll bar) that the window itself never shows
 SETTLE_PASSES = 10
 
+
+def overflow(window) -> str:
+    """What a step hides below the fold, in px: how far the lesson's results, the main area
+    and the lessons panel would scroll (0: all shown), and whether the results show."""
+    results = window.lesson_results
+    parts = (("results", results), ("main", window.central_fit),
+             ("lessons", window.lessons_fit))
+    said = [f"{name} {part.verticalScrollBar().maximum()}" for name, part in parts
+            if part.isVisible()]
+    said += [f"{name} sideways {part.horizontalScrollBar().maximum()}" for name, part in parts
+             if part.isVisible() and part.horizontalScrollBar().maximum()]
+    return ", ".join(said) + ("" if results.isVisible() else " (results hidden)")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m ssdlab.app.devtools.lessontour",
                                  description=__doc__.split("\n\n")[0])
@@ -104,6 +118,15 @@ def main(argv: list[str] | None = None) -> int:
                 for _ in range(SETTLE_PASSES):  # a new step's widgets lay out in passes
                     app.processEvents()
                 window.grab().save(str(name))
+                print(f"{name.name}: {overflow(window)}", flush=True)
+                results = window.lesson_results
+                for page in range(1, len(results.pages) if results.isVisible() else 0):
+                    results.turn(1)  # the results' later pages (a short screen), as Page Down
+                    for _ in range(SETTLE_PASSES):
+                        app.processEvents()
+                    more = name.with_stem(f"{name.stem}_page{page + 1}")
+                    window.grab().save(str(more))
+                    print(f"{more.name}: {overflow(window)}", flush=True)
                 panel.next()
                 app.processEvents()
     except KeyboardInterrupt:

@@ -1,8 +1,9 @@
 """The one place the window's arrangement is applied: the policy's table
 (ssdlab/app/gui/frame/layoutpolicy.py) read for the screen, the type and the parts open, and
 the window set to match: the control panel shown or folded, the parts that scroll, the
-tally beside or under the map, the status figures, the map's share of the height, and a
-lesson's drive and results together or one at a time.
+tally beside or under the map, the status figures, the map's share of the height, a
+lesson's drive and results together or one at a time, and its results in one column or in
+pages.
 
 `update` is called whenever an input changes: the window's size (the control panel's width
 follows it: themefit.fit_panel) or screen, the type
@@ -85,6 +86,7 @@ class Arranger(QObject):
             self._share_for = (a.name, theme.current().font_pt)
             w._map_share = a.map_share
             share_split(w)
+        w.lesson_results.set_paged(a.results == "pages")
         self._stage(a)
 
     def _fold(self, wanted: bool) -> None:

@@ -27,6 +27,11 @@ arrangement. Its columns say:
 - status: which figures the status bar shows: "all"; "run" (not the drive's size; with
   two drives the WA only); a lesson shows none (they would describe the workbench's drive).
 - map_share: the block map's share of the height over the charts, outside a lesson.
+- results: a lesson's results (answer bars, charts, compare bars, a quiz's states) in one
+  "column" that scrolls where it is longer than the room, or in "pages" of the figures
+  that fit the room whole, each chart sized to the rest of its page, Page Down (or the
+  button over them) turning to the next: at 18 pt on 768 lines one column was up to
+  2,500 px longer than the room (lesson 4's compare step).
 
 `choose` is pure (no Qt): tests check the table at each screen without a window. `Arranger`
 applies it to the window whenever an input changes (ssdlab/app/gui/frame/arranger.py).
@@ -52,17 +57,20 @@ class Arrangement:
     scroll: bool
     status: str  # "all" or "run"
     map_share: float
+    results: str  # "column" or "pages"
 
 
 # name, least lines, least columns, panel beside lessons, panel beside a reference,
-# lesson's drive and results, tally, parts scroll, status figures, map's share
+# lesson's drive and results, tally, parts scroll, status figures, map's share, results
 ARRANGEMENTS: tuple[Arrangement, ...] = (
-    Arrangement("wide", 50, 160, True, True, "split", "beside", False, "all", 0.55),
-    Arrangement("tall", 50, 0, False, True, "split", "beside", False, "all", 0.55),
-    Arrangement("regular", 30, 160, True, True, "split", "beside", True, "all", 0.48),
-    Arrangement("regular-narrow", 30, 0, False, True, "split", "beside", True, "run", 0.48),
-    Arrangement("compact", 0, 80, False, False, "flip", "beside", True, "run", 0.48),
-    Arrangement("compact-narrow", 0, 0, False, False, "flip", "under", True, "run", 0.48),
+    Arrangement("wide", 50, 160, True, True, "split", "beside", False, "all", 0.55, "column"),
+    Arrangement("tall", 50, 0, False, True, "split", "beside", False, "all", 0.55, "column"),
+    Arrangement("regular", 30, 160, True, True, "split", "beside", True, "all", 0.48, "column"),
+    Arrangement("regular-narrow", 30, 0, False, True, "split", "beside", True, "run", 0.48,
+                "column"),
+    Arrangement("compact", 0, 80, False, False, "flip", "beside", True, "run", 0.48, "pages"),
+    Arrangement("compact-narrow", 0, 0, False, False, "flip", "under", True, "run", 0.48,
+                "pages"),
 )
 
 BY_NAME = {a.name: a for a in ARRANGEMENTS}
@@ -124,12 +132,13 @@ def status_shown(a: Arrangement, in_lesson: bool, two_drives: bool) -> set[str]:
 def table_rows() -> list[str]:
     """The table as text, for the docs and the closing note."""
     head = ("arrangement", "lines >=", "columns >=", "panel | lessons", "panel | reference",
-            "lesson stage", "tally", "scroll", "status", "map share")
+            "lesson stage", "tally", "scroll", "status", "map share", "results")
     rows = [" | ".join(head)]
     for a in ARRANGEMENTS:
         rows.append(" | ".join(str(x) for x in (
             a.name, a.least_lines, a.least_columns,
             "beside" if a.panel_beside_lessons else "folds",
             "beside" if a.panel_beside_reference else "folds",
-            a.lesson_stage, a.tally, "yes" if a.scroll else "no", a.status, a.map_share)))
+            a.lesson_stage, a.tally, "yes" if a.scroll else "no", a.status, a.map_share,
+            a.results)))
     return rows

@@ -28,7 +28,10 @@ class PredictionView(QWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.picture: PredictionPicture | None = None
-        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        # its height for the width it has (the layout asks); Fixed made its height at
+        # 300 px wide the least, 145 px taller than at the results' width in 18 pt type,
+        # and the results scrolled by that much
+        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
 

@@ -5,6 +5,7 @@ the first run. The chart comes from ssdlab/lessons/charts.py; nothing here compu
 
 from __future__ import annotations
 
+import html
 import math
 
 from PySide6.QtCharts import (
@@ -17,7 +18,7 @@ from PySide6.QtCharts import (
     QValueAxis,
 )
 from PySide6.QtCore import QMargins, QPointF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 
 from ssdlab.lessons.charts import RunChart
 
@@ -30,6 +31,11 @@ def run_colour(i: int) -> str:
     s = theme.current().series  # blue, orange, bluish green, vermillion, sky blue, purple
     colours = [s[0], s[3], s[5], s[4], s[2], s[7]]  # no orange; green (right) comes late
     return colours[i % len(colours)]
+
+
+# the y axis's words where the plot is too short for them upright (the glossary's alias);
+# the chart's title above says them in full
+SHORT_Y = {"write amplification": "WA"}
 
 
 def results_font(scale: float = 1.0) -> QFont:
@@ -50,6 +56,9 @@ class RunChartView(QChartView):
         self._chart.legend().setAlignment(Qt.AlignmentFlag.AlignBottom)
         self.chart_data: RunChart | None = None
         self.caption = ""
+        self._title = ""
+        self.y_axis: QValueAxis | None = None
+        self._chart.plotAreaChanged.connect(lambda _area: self._fit_y_title())
 
     def legend_html(self) -> str:
         """A legend that wraps: a colour square and the configuration's label each."""
@@ -76,13 +85,14 @@ class RunChartView(QChartView):
         for axis in c.axes():
             c.removeAxis(axis)
         # the unit goes in the title: a short chart has no room for a two-line axis title
-        c.setTitle(f"{data.title} ({data.y_unit})" if data.y_unit else data.title)
+        self._title = f"{data.title} ({data.y_unit})" if data.y_unit else data.title
+        c.setTitle(html.escape(self._title))
         c.setBackgroundBrush(QColor(t.colour("chart_background")))
         fg = QColor(t.colour("text"))
         c.setTitleBrush(fg)
         c.setTitleFont(results_font())
         c.legend().hide()  # a wrapping legend under the chart instead (long labels)
-        y_axis = QValueAxis()
+        y_axis = self.y_axis = QValueAxis()
         y_axis.setTitleText(data.y_label)
         y_axis.setLabelFormat("%.3g")
         values = [v for s in data.series for v in s.y if math.isfinite(v)]
@@ -141,3 +151,50 @@ class RunChartView(QChartView):
             axis.setLabelsFont(results_font())
             axis.setTitleFont(results_font())
             axis.setGridLineColor(QColor(t.colour("chart_grid")))
+        self._fit_title()
+        self._fit_y_title()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt name
+        super().resizeEvent(event)
+        self._fit_title()
+
+    def _fit_title(self) -> None:
+        """The chart's title on as many lines as its width needs: QtCharts cut it to
+        "... measuring (simulate..." in a 600 px results column at 18 pt."""
+        if not self._title:
+            return
+        fm = QFontMetrics(self._chart.titleFont())
+        room = self.width() - 40  # the chart's margins and the title's own padding
+        lines: list[str] = []
+        for word in self._title.split(" "):
+            if lines and fm.horizontalAdvance(f"{lines[-1]} {word}") <= room:
+                lines[-1] += f" {word}"
+            else:
+                lines.append(word)
+        title = "<br>".join(html.escape(line) for line in lines)
+        if title != self._chart.title():
+            self._chart.setTitle(title)
+
+    def y_titles(self) -> list[str]:
+        """The y axis's words, longest first: its label, then a short form if it has one."""
+        label = self.chart_data.y_label if self.chart_data else ""
+        return [label] + ([SHORT_Y[label]] if label in SHORT_Y else [])
+
+    def _fit_y_title(self) -> None:
+        """The longest of y_titles that the plot is tall enough to show upright: QtCharts
+        cut "write amplification" to "write a..." where it was not (18 pt at 1024 x 768).
+        The plot's height does not depend on the title's length (it is one line wide
+        either way), so choosing cannot make it choose again."""
+        if self.y_axis is None:
+            return
+        room = int(self._chart.plotArea().height())
+        if room <= 0:
+            return
+        fm = QFontMetrics(self.y_axis.titleFont())
+        titles = self.y_titles()
+        # QtCharts gives the title the plot's height less a tick label's and its padding
+        spare = QFontMetrics(self.y_axis.labelsFont()).height() + 8
+        title = next((t for t in titles if fm.horizontalAdvance(t) + spare <= room),
+                     titles[-1])
+        if title != self.y_axis.titleText():
+            self.y_axis.setTitleText(title)
