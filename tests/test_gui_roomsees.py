@@ -94,6 +94,48 @@ def test_status_messages_go_once_they_are_out_of_date(bench, until, tmp_path):
     assert bench.dismiss_button.isVisibleTo(bench)
 
 
+def test_a_message_about_a_state_goes_when_the_state_ends(bench, until, monkeypatch):
+    """Said without an `until`, "Panel folded to fit (F9 shows it)" stayed up after the
+    panel came back by another way than F9 (a setting's error shown in it: the panel
+    unfolds so that it is read), "Run: the run goes on" after the run had ended, and "In a
+    lesson the lesson runs the drive" after the lesson was left."""
+    from test_gui_fit768 import screen_is
+    from test_gui_lecture import as_a_projector
+
+    from ssdlab.app.gui.frame import arranger
+
+    message = bench.status_message.message
+    # a run going: Run says it goes on, until it has ended
+    bench.request(workload="random", amount=3.0, speed="normal")
+    bench.run_workload()
+    until(bench.is_running)
+    bench.run_workload()
+    assert message().startswith("Run: the run goes on")
+    bench.reset_drive()  # the run ends
+    until(lambda: not bench.is_running() and bench.snapshot.counters["host_writes"] == 0)
+    assert message() == ""
+    # a lesson holds the drive: said until it is left
+    panel = bench.lesson_panel
+    panel.start(panel.lessons[0], 0)
+    until(lambda: bench.in_lesson)
+    bench.run_workload()
+    assert message().startswith("In a lesson the lesson runs the drive")
+    panel.leave()
+    assert message() == ""
+    # the fold at a 1024 px projector beside a lesson, until the panel is back
+    screen_is(bench, monkeypatch, 1024)
+    as_a_projector(bench, until)
+    panel.start(panel.lessons[1], 0)
+    until(lambda: not bench.presentation.panel_shown())
+    assert message() == arranger.FOLDED
+    bench.controls.show_error("Spare: at least 1 %", "spare_pct")  # unfolds the panel
+    until(lambda: bench.presentation.panel_shown())
+    assert message() == ""
+    bench.controls.show_error("")
+    panel.leave()
+    bench.toggle_presentation(False)
+
+
 def test_the_help_button_never_takes_a_row_alone(bench, qtbot):
     """At 1366 x 768 in presentation type the bar was a few pixels too narrow for "?", which
     went to a row of its own (with the Menu at most): the flow layout keeps it, and the
