@@ -66,8 +66,8 @@ def test_a_fast_run_that_ends_leaves_no_marks_on_the_map(bench, until):
 def test_status_messages_go_once_they_are_out_of_date(bench, until, tmp_path):
     """Each said thing stays while it holds: "Reference kept" until the reference is cleared,
     "run a workload first" until one has run, a report of a file saved until the run moves
-    on; an error stays until dismissed. ("Panel folded to fit" is the layout policy's to take
-    away: frame/arranger.py.)"""
+    on; an error stays until dismissed. (Messages about a state the layout policy decides:
+    the next test.)"""
     from ssdlab.app.gui.frame import runfiles, statusline
 
     message = bench.status_message.message
