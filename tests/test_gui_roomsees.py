@@ -186,3 +186,21 @@ def test_the_legends_old_rows_never_become_a_window_of_their_own(qtbot):
     legend.show_pages(False)
     assert legend._inner is not old
     assert not old.isWindow() and old.parent() is legend and old.isHidden()
+
+
+
+def test_the_map_legend_shows_its_rows_after_a_rebuild_in_a_relayout(bench, until):
+    """Under X11 at 1024 x 768 the map's key (Colour by, the swatches) was missing: its rows,
+    rebuilt as the map's size changed whether pages show, were left to the layout's deferred
+    show, which never came when the map's half was hidden and shown again before it ran (a
+    widget added to a shown one must be shown by its maker)."""
+    legend = bench.views[0].legend
+    until(lambda: legend.isVisible())
+    for mode in ("age", "state"):  # each colouring rebuilds the rows
+        legend.set_mode(mode)
+        bench.map_area.hide()  # before the event loop runs again
+        QApplication.processEvents()
+        bench.map_area.show()
+        until(lambda: legend.isVisible())
+        QApplication.processEvents()
+        assert legend._inner.isVisible() and legend.combo.isVisible(), mode

@@ -205,3 +205,7 @@ class Legend(QWidget):
             else:  # the row after the last entry, never filled
                 entry.deleteLater()
         self._outer.addWidget(self._inner)
+        # a widget added to a shown one is its maker's to show: the layout's deferred show
+        # never came when the map's half was hidden and shown again before it ran, and at
+        # 1024 x 768 under X11 the map stayed without its key
+        self._inner.show()
