@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import QRectF, Signal
+from PySide6.QtCore import QRectF, QTimer, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
@@ -207,5 +207,11 @@ class Legend(QWidget):
         self._outer.addWidget(self._inner)
         # a widget added to a shown one is its maker's to show: the layout's deferred show
         # never came when the map's half was hidden and shown again before it ran, and at
-        # 1024 x 768 under X11 the map stayed without its key
-        self._inner.show()
+        # 1024 x 768 under X11 the map stayed without its key. Shown from the event loop,
+        # not here: showing lays the map out at once, which can change whether it draws
+        # pages and so rebuild these rows again, inside this rebuild, without end
+        QTimer.singleShot(0, self, self._show_rows)
+
+    def _show_rows(self) -> None:
+        if self._inner is not None and self._inner.isHidden():
+            self._inner.show()

@@ -10,10 +10,7 @@ size) 28 px and 12 px. So 1024 x 768 holds 54 lines of 170 columns in the normal
 logical) 36 lines of 151 columns; 1920 x 1080 in presentation type 38 lines of 160.
 
 The first row of ARRANGEMENTS whose least lines and columns the room has is the
-arrangement; with two drives (A | B) a row asks its own least lines, "lines A | B" (two
-maps, their tallies and a legend row for each drive: at 1024 x 768 and 1366 x 768 in the
-normal type the wide arrangement's window was 799 px tall, 815 px with a kept reference,
-its status bar below the screen). Its columns say:
+arrangement. Its columns say:
 
 - panel_beside_lessons: the control panel stays beside the lessons panel; False: it folds
   while the lessons panel shows (F9 brings it back and it stays, until the arrangement or
@@ -47,7 +44,6 @@ CHAR_PX_PER_PT = 6 / 9  # and 6 px average characters (9 pt), 12 px (18 pt)
 class Arrangement:
     name: str
     least_lines: int
-    least_lines_ab: int  # the least lines with two drives
     least_columns: int
     panel_beside_lessons: bool
     panel_beside_reference: bool
@@ -58,16 +54,15 @@ class Arrangement:
     map_share: float
 
 
-# name, least lines (one drive, A | B), least columns, panel beside lessons, panel beside a
-# reference, lesson's drive and results, tally, parts scroll, status figures, map's share
+# name, least lines, least columns, panel beside lessons, panel beside a reference,
+# lesson's drive and results, tally, parts scroll, status figures, map's share
 ARRANGEMENTS: tuple[Arrangement, ...] = (
-    Arrangement("wide", 50, 60, 160, True, True, "split", "beside", False, "all", 0.55),
-    Arrangement("tall", 50, 60, 0, False, True, "split", "beside", False, "all", 0.55),
-    Arrangement("regular", 30, 30, 160, True, True, "split", "beside", True, "all", 0.48),
-    Arrangement("regular-narrow", 30, 30, 0, False, True, "split", "beside", True, "run",
-                0.48),
-    Arrangement("compact", 0, 0, 80, False, False, "flip", "beside", True, "run", 0.48),
-    Arrangement("compact-narrow", 0, 0, 0, False, False, "flip", "under", True, "run", 0.48),
+    Arrangement("wide", 50, 160, True, True, "split", "beside", False, "all", 0.55),
+    Arrangement("tall", 50, 0, False, True, "split", "beside", False, "all", 0.55),
+    Arrangement("regular", 30, 160, True, True, "split", "beside", True, "all", 0.48),
+    Arrangement("regular-narrow", 30, 0, False, True, "split", "beside", True, "run", 0.48),
+    Arrangement("compact", 0, 80, False, False, "flip", "beside", True, "run", 0.48),
+    Arrangement("compact-narrow", 0, 0, False, False, "flip", "under", True, "run", 0.48),
 )
 
 BY_NAME = {a.name: a for a in ARRANGEMENTS}
@@ -90,12 +85,10 @@ class Room:
         return int(self.width_px / (self.type_pt * CHAR_PX_PER_PT))
 
 
-def choose(room: Room, two_drives: bool = False) -> Arrangement:
-    """The first arrangement the room has the lines and columns for, with one drive or
-    two (A | B)."""
+def choose(room: Room) -> Arrangement:
+    """The first arrangement the room has the lines and columns for."""
     for a in ARRANGEMENTS:
-        lines = a.least_lines_ab if two_drives else a.least_lines
-        if room.lines >= lines and room.columns >= a.least_columns:
+        if room.lines >= a.least_lines and room.columns >= a.least_columns:
             return a
     return ARRANGEMENTS[-1]
 
@@ -130,12 +123,12 @@ def status_shown(a: Arrangement, in_lesson: bool, two_drives: bool) -> set[str]:
 
 def table_rows() -> list[str]:
     """The table as text, for the docs and the closing note."""
-    head = ("arrangement", "lines >=", "lines A | B >=", "columns >=", "panel | lessons",
-            "panel | reference", "lesson stage", "tally", "scroll", "status", "map share")
+    head = ("arrangement", "lines >=", "columns >=", "panel | lessons", "panel | reference",
+            "lesson stage", "tally", "scroll", "status", "map share")
     rows = [" | ".join(head)]
     for a in ARRANGEMENTS:
         rows.append(" | ".join(str(x) for x in (
-            a.name, a.least_lines, a.least_lines_ab, a.least_columns,
+            a.name, a.least_lines, a.least_columns,
             "beside" if a.panel_beside_lessons else "folds",
             "beside" if a.panel_beside_reference else "folds",
             a.lesson_stage, a.tally, "yes" if a.scroll else "no", a.status, a.map_share)))
