@@ -68,7 +68,7 @@ class Arranger(QObject):
         w = self.w
         if "speech" not in w.__dict__:  # still being built (a fold is said aloud)
             return
-        a = self.arrangement = lp.choose(room(w), two_drives=len(w.views) > 1)
+        a = self.arrangement = lp.choose(room(w))
         w._fit_panel()  # the control panel's width: its widest row's, and a share of the window
         parts = lp.Parts(lessons=w.lesson_dock.isVisibleTo(w), in_lesson=w.in_lesson,
                          reference=bool(w.references))
