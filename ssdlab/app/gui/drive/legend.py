@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import QRectF, QTimer, Signal
+from PySide6.QtCore import QRectF, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
@@ -134,10 +134,12 @@ class Legend(QWidget):
             # shown by Qt as a window of their own at the screen's top left, over the
             # button bar, for as long as a second after F11 (Xvfb, xcb)
             self._inner.deleteLater()
-        self._inner = QWidget(self)
-        # every widget made here is the legend's from the start: one that no widget owns is
-        # deleted by Python's cycle collector, at whatever moment it runs, and a deletion in
-        # the middle of Qt's restyle crashed the window (frame/themefit.py)
+        # the rows' widget is the legend's once laid out below (made the legend's child
+        # here, after the legend was shown, it stayed hidden: "Colour by" went with it);
+        # every widget in it is its own from the start: one that no widget owns is deleted
+        # by Python's cycle collector, at whatever moment it runs, and a deletion in the
+        # middle of Qt's restyle crashed the window (frame/themefit.py)
+        self._inner = QWidget()
         self.lo_label = QLabel(_number(self.lo), self._inner)
         self.hi_label = QLabel(_number(self.hi), self._inner)
         bar_text = heatmap.MODES[self.mode][1]
@@ -204,14 +206,4 @@ class Legend(QWidget):
                 flow.addWidget(entry)
             else:  # the row after the last entry, never filled
                 entry.deleteLater()
-        self._outer.addWidget(self._inner)
-        # a widget added to a shown one is its maker's to show: the layout's deferred show
-        # never came when the map's half was hidden and shown again before it ran, and at
-        # 1024 x 768 under X11 the map stayed without its key. Shown from the event loop,
-        # not here: showing lays the map out at once, which can change whether it draws
-        # pages and so rebuild these rows again, inside this rebuild, without end
-        QTimer.singleShot(0, self, self._show_rows)
-
-    def _show_rows(self) -> None:
-        if self._inner is not None and self._inner.isHidden():
-            self._inner.show()
+        self._outer.addWidget(self._inner)  # the legend's from now on
