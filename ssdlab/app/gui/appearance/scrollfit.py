@@ -60,10 +60,7 @@ class ScrollFit(QScrollArea):
         return inner.minimumSizeHint().expandedTo(inner.minimumSize())
 
     def _fit(self) -> None:
-        # the room without scroll bars: the viewport's own size lacks a bar already shown,
-        # and taking the bar off that too left the part narrower than the room by a bar's
-        # width (A | B's maps then laid out for one width and painted at another)
-        room, least = self.maximumViewportSize(), self.least()
+        room, least = self.viewport().size(), self.least()
         barred = least.height() > room.height()
         if barred:  # a vertical scroll bar takes some width
             room.setWidth(room.width() - self.verticalScrollBar().sizeHint().width())
