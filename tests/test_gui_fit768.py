@@ -227,3 +227,48 @@ def test_the_first_screen_folds_the_control_panel_where_the_screen_is_narrow(
           and bench.minimumSizeHint().height() <= 512)
     dock.hide()
     until(lambda: bench.presentation.panel_shown())
+
+
+@pytest.mark.parametrize("width", [1024, 1366])
+def test_two_drives_with_the_panel_shown_fit_768_lines_in_presentation_type(
+        qtbot, until, bench, monkeypatch, width):
+    """A | B in presentation type with the control panel shown (F9 where it folded) after a
+    run, with and then without a kept reference: the window stays 768 px tall, the main
+    area scrolling by the rest (it needs about 807 px). (In the normal type the wide
+    arrangement, where nothing scrolls, grows the window to 799 px, 815 with a reference:
+    not yet fixed, see the report of branch room36.)"""
+    streak = [0]
+
+    def held_768() -> bool:
+        """768 px tall, and the window's least height within it, ten looks in a row (its
+        layout's least height goes up and down as it settles)."""
+        bench.presentation._grown = False
+        bench.setGeometry(0, 0, width, SCREEN_LINES)
+        QApplication.processEvents()
+        held = bench.size().toTuple() == (width, SCREEN_LINES) and max(
+            bench.minimumHeight(), bench.minimumSizeHint().height()) <= SCREEN_LINES
+        streak[0] = streak[0] + 1 if held else 0
+        return streak[0] >= 10
+
+    screen_is(bench, monkeypatch, width)
+    assert bench.set_compare(True)
+    until(lambda: len(bench.views) == 2 and bench.views[1].snapshot is not None)
+    as_a_projector(bench, until)
+    bench.request(workload="random", amount=0.2)
+    bench.run_workload()
+    until(lambda: all(not v.snapshot.running and v.snapshot.counters["host_writes"] > 0
+                      for v in bench.views))
+    for reference in (True, False):
+        if reference:
+            bench.pin_reference()
+            until(lambda: bench.charts.run_legend.isVisible())
+        else:
+            bench.clear_reference()
+        if not bench.presentation.panel_shown():
+            bench.toggle_panel(True)  # F9
+        streak[0] = 0
+        until(held_768)
+        assert bench.presentation.panel_shown() and bench.statusBar().isVisible()
+        assert bench.statusBar().geometry().bottom() < SCREEN_LINES
+    assert bench.central_fit.scrolls()
+    bench.set_compare(False)

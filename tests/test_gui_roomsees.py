@@ -66,8 +66,8 @@ def test_a_fast_run_that_ends_leaves_no_marks_on_the_map(bench, until):
 def test_status_messages_go_once_they_are_out_of_date(bench, until, tmp_path):
     """Each said thing stays while it holds: "Reference kept" until the reference is cleared,
     "run a workload first" until one has run, a report of a file saved until the run moves
-    on; an error stays until dismissed. ("Panel folded to fit" is the layout policy's to take
-    away: frame/arranger.py.)"""
+    on; an error stays until dismissed. (Messages about a state the layout policy decides:
+    the next test.)"""
     from ssdlab.app.gui.frame import runfiles, statusline
 
     message = bench.status_message.message
@@ -92,6 +92,48 @@ def test_status_messages_go_once_they_are_out_of_date(bench, until, tmp_path):
     bench.reset_drive()
     assert message() == "Open lesson: no such file"
     assert bench.dismiss_button.isVisibleTo(bench)
+
+
+def test_a_message_about_a_state_goes_when_the_state_ends(bench, until, monkeypatch):
+    """Said without an `until`, "Panel folded to fit (F9 shows it)" stayed up after the
+    panel came back by another way than F9 (a setting's error shown in it: the panel
+    unfolds so that it is read), "Run: the run goes on" after the run had ended, and "In a
+    lesson the lesson runs the drive" after the lesson was left."""
+    from test_gui_fit768 import screen_is
+    from test_gui_lecture import as_a_projector
+
+    from ssdlab.app.gui.frame import arranger
+
+    message = bench.status_message.message
+    # a run going: Run says it goes on, until it has ended
+    bench.request(workload="random", amount=3.0, speed="normal")
+    bench.run_workload()
+    until(bench.is_running)
+    bench.run_workload()
+    assert message().startswith("Run: the run goes on")
+    bench.reset_drive()  # the run ends
+    until(lambda: not bench.is_running() and bench.snapshot.counters["host_writes"] == 0)
+    assert message() == ""
+    # a lesson holds the drive: said until it is left
+    panel = bench.lesson_panel
+    panel.start(panel.lessons[0], 0)
+    until(lambda: bench.in_lesson)
+    bench.run_workload()
+    assert message().startswith("In a lesson the lesson runs the drive")
+    panel.leave()
+    assert message() == ""
+    # the fold at a 1024 px projector beside a lesson, until the panel is back
+    screen_is(bench, monkeypatch, 1024)
+    as_a_projector(bench, until)
+    panel.start(panel.lessons[1], 0)
+    until(lambda: not bench.presentation.panel_shown())
+    assert message() == arranger.FOLDED
+    bench.controls.show_error("Spare: at least 1 %", "spare_pct")  # unfolds the panel
+    until(lambda: bench.presentation.panel_shown())
+    assert message() == ""
+    bench.controls.show_error("")
+    panel.leave()
+    bench.toggle_presentation(False)
 
 
 def test_the_help_button_never_takes_a_row_alone(bench, qtbot):
@@ -144,3 +186,21 @@ def test_the_legends_old_rows_never_become_a_window_of_their_own(qtbot):
     legend.show_pages(False)
     assert legend._inner is not old
     assert not old.isWindow() and old.parent() is legend and old.isHidden()
+
+
+
+def test_the_map_legend_shows_its_rows_after_a_rebuild_in_a_relayout(bench, until):
+    """Under X11 at 1024 x 768 the map's key (Colour by, the swatches) was missing: its rows,
+    rebuilt as the map's size changed whether pages show, were left to the layout's deferred
+    show, which never came when the map's half was hidden and shown again before it ran (a
+    widget added to a shown one must be shown by its maker)."""
+    legend = bench.views[0].legend
+    until(lambda: legend.isVisible())
+    for mode in ("age", "state"):  # each colouring rebuilds the rows
+        legend.set_mode(mode)
+        bench.map_area.hide()  # before the event loop runs again
+        QApplication.processEvents()
+        bench.map_area.show()
+        until(lambda: legend.isVisible())
+        QApplication.processEvents()
+        assert legend._inner.isVisible() and legend.combo.isVisible(), mode

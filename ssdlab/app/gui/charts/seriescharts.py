@@ -124,7 +124,10 @@ class SeriesChart(QChartView):
         if plot <= 0:
             return False
         fm = QFontMetrics(self.y_axis.titleFont())
-        words = fm.horizontalAdvance(self._y.label)
+        # the longer of its two lines: "(per 1,000 NAND writes)" under "pages" was cut when
+        # A | B's charts got their least height at 1024 x 768 (the main area scrolling)
+        unit = _unit(self._y)
+        words = max(fm.horizontalAdvance(line) for line in (self._y.label, f"({unit})"))
         if self._titles_above:
             plot -= 2 * fm.lineSpacing()  # the x title's line comes back with them upright
         return plot < words + fm.lineSpacing()

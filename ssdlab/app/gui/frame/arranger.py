@@ -88,6 +88,7 @@ class Arranger(QObject):
             share_split(w)
         w.lesson_results.set_paged(a.results == "pages")
         self._stage(a)
+        statusline.drop_stale(w)  # a message about the fold, the stage or a lesson held
 
     def _fold(self, wanted: bool) -> None:
         """The control panel as the policy wants it, when that changed: F9 in between is
@@ -98,10 +99,9 @@ class Arranger(QObject):
         present = self.w.presentation
         if present.panel_shown() != wanted:
             present.set_panel(wanted)
-            if not wanted:
-                statusline.say(self.w, FOLDED)
-        if wanted and self.w.status_message.message() == FOLDED:
-            statusline.say(self.w, "")  # back: the fold's message would be stale
+            if not wanted:  # true while the panel is folded, however it comes back (F9,
+                # its button, a setting's error shown in it, Reset All, the arrangement)
+                statusline.say(self.w, FOLDED, until=lambda w: w.presentation.panel_shown())
 
     # --- a lesson's drive and results, together or in turn ------------------------------
 
@@ -138,12 +138,15 @@ class Arranger(QObject):
     def flip(self) -> None:
         """F7: the lesson's drive or results, whichever is hidden; said aloud."""
         if self.stage == "both":
-            statusline.say(self.w, "The drive and the results both show: nothing to flip")
+            statusline.say(self.w, "The drive and the results both show: nothing to flip",
+                           until=lambda w: w.arranger.stage != "both")
             return
         self._manual = "results" if self.stage == "drive" else "drive"
         self._stage(self.arrangement)
-        statusline.say(self.w, f"Showing the lesson's {self.stage} (F7 shows the "
-                       f"{'results' if self.stage == 'drive' else 'drive'})")
+        shown = self.stage
+        statusline.say(self.w, f"Showing the lesson's {shown} (F7 shows the "
+                       f"{'results' if shown == 'drive' else 'drive'})",
+                       until=lambda w: w.arranger.stage != shown)
 
 
 def share_split(w) -> None:

@@ -187,7 +187,7 @@ class ExportAllDialog(QDialog):
         said = (f"Exported {shown} of {len(files)} files to {folder} (cancelled)" if cancelled
                 else f"Exported {shown} files to {folder}")
         self.bench.controls.show_error("")
-        statusline.say(self.bench, said)
+        statusline.say(self.bench, said, until=statusline.next_work(self.bench))
         super().accept()
         return None
 

@@ -166,8 +166,9 @@ def work_sent(w) -> None:
 def drop_stale(w) -> None:
     """The message goes once it is out of date (its `until` says so): a fold undone, a
     reference cleared, a report of a file saved once the run has moved on. Checked on
-    every snapshot, on work sent and when a reference is cleared (the layout policy takes
-    its own "Panel folded to fit" away when the panel shows again: frame/arranger.py)."""
+    every snapshot, on work sent, when a reference is cleared and whenever the arranger
+    applies the layout policy (a fold undone, a lesson left, a stage flipped:
+    frame/arranger.py)."""
     until = w.__dict__.get("_message_until")
     if until is not None and w.status_message.message() and until(w):
         w._message_until = None

@@ -31,7 +31,7 @@ IN_LESSON = ("In a lesson the lesson runs the drive: its Run button starts each 
 def in_lesson(w) -> bool:
     """True (and said) when a lesson holds the drive."""
     if getattr(w, "in_lesson", False):
-        statusline.say(w, IN_LESSON)
+        statusline.say(w, IN_LESSON, until=lambda w: not w.in_lesson)
         return True
     return False
 
@@ -42,7 +42,8 @@ def run(w) -> None:
         return
     if w.is_running():
         statusline.say(w, "Run: the run goes on (Run never starts a running drive over). "
-                       "Space pauses it; Run after a pause starts the workload afresh.")
+                       "Space pauses it; Run after a pause starts the workload afresh.",
+                       until=lambda w: not w.is_running())
         return
     if w._send_workload():
         w.play_button.setText("Pause")
@@ -119,7 +120,10 @@ def after_reset_drive(w) -> None:
     """Reset drive kept the breakpoints: say so, they fire again on the new run."""
     armed = breakpointdialog.armed_words(w.breakpoints)
     if armed:
-        statusline.say(w, f"Drive reset; {armed}, still (Ctrl+B changes it)")
+        later = statusline.next_work(w)  # true until the next run, or the breakpoints change
+        statusline.say(w, f"Drive reset; {armed}, still (Ctrl+B changes it)",
+                       until=lambda w: later(w) or breakpointdialog.armed_words(w.breakpoints)
+                       != armed)
 
 
 def after_reset_all(w) -> None:

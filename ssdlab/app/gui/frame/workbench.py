@@ -88,7 +88,6 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         self.resize(*arranger.opening_size(self))
         self.arranger.update()
         self.presentation.tell = lambda text: statusline.say(self, text)
-        self.presentation.on_choice = self._panel_chosen
         if self.presentation.prefs_problem:  # a bad preferences file: said, never raised
             statusline.say(self, self.presentation.prefs_problem)
 
@@ -98,7 +97,7 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         for b in self._waiting_buttons():
             b.setEnabled(False)
         self.notice = preparing.MESSAGE
-        statusline.say(self, preparing.MESSAGE)
+        statusline.say(self, preparing.MESSAGE, until=lambda w: w.preparer is None)
         self.progress_label.setText(preparing.MESSAGE)
         self.lesson_panel.hold_for_engine(preparing.MESSAGE)
         self.preparer = preparing.EnginePreparer(self)
@@ -113,7 +112,7 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
     def _engine_progress(self, done: int, total: int, name: str) -> None:
         self.notice = f"{preparing.MESSAGE} ({done} of {total} ready)"
         self.progress_label.setText(self.notice)
-        statusline.say(self, self.notice)
+        statusline.say(self, self.notice, until=lambda w: w.preparer is None)
         self.lesson_panel.hold_for_engine(self.notice, done / max(total, 1))
 
     @Slot(str)
@@ -437,12 +436,6 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
 
     def toggle_panel(self, shown: bool) -> None:
         self.presentation.choose_panel(shown)
-
-    def _panel_chosen(self, shown: bool) -> None:
-        """F9 or the panel's button: the person's choice. Shown again after a fold to fit,
-        the fold's message would be stale (it stayed up beside the panel brought back)."""
-        if shown and self.status_message.message().startswith("Panel folded"):
-            statusline.say(self, "")
 
     def _presentation_changed(self) -> None:
         """The View menu's check marks follow the state, however it changed."""
