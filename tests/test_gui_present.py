@@ -339,8 +339,27 @@ def test_nothing_is_clipped_with_two_drives(qtbot, until, bench, size, present, 
         settled(bench)
         bad = clipped(bench)
         assert bad == [], (size, present, panel, tab, bad)
+    bench.charts.setCurrentIndex(0)
+    until(lambda: level_words_above_the_plot(bench.charts.wa) == [])
     assert not bench.controls_scroll.horizontalScrollBar().isVisible()
     bench.presentation.reset()
+
+
+def level_words_above_the_plot(chart) -> list[str]:
+    """The levels of chart whose words, written above the level, would stand above the
+    plot (into the chart's title: A's level near the top of A | B's short chart)."""
+    from PySide6.QtGui import QFontMetrics
+
+    top = chart._chart.plotArea().top()
+    bad = []
+    for name, series in chart.series.items():
+        words = chart.level_label(name)
+        if not words or not series.isVisible():
+            continue
+        y = chart._chart.mapToPosition(series.at(1), series).y()
+        if y - QFontMetrics(series.pointLabelsFont()).height() < top:
+            bad.append(f"{words!r} at {y:.0f} px, the plot's top at {top:.0f}")
+    return bad
 
 
 @pytest.mark.parametrize("profile", ["normal", "projector"])

@@ -96,6 +96,11 @@ class FlowLayout(QLayout):
         x, y, row_h = rect.x(), rect.y(), 0
         for group in self._groups():
             hints = [item.sizeHint() for item in group]
+            if len(group) == 1 and hints[0].width() > rect.width() > 0 \
+                    and group[0].hasHeightForWidth():
+                # wider than the row, and able to wrap itself (a flow of its own): the
+                # row's width, and the height its contents take at it
+                hints = [QSize(rect.width(), group[0].heightForWidth(rect.width()))]
             width = sum(h.width() for h in hints) + self.spacing() * (len(hints) - 1)
             if x + width > rect.right() + 1 and x > rect.x():
                 between = self.spacing() if self._row_spacing is None else self._row_spacing

@@ -10,6 +10,8 @@ from PySide6.QtCore import QLineF, Qt
 from PySide6.QtGui import QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
+from ssdlab.model.flash.theory.names import short_model_name
+
 from ..appearance.flowlayout import FlowLayout
 
 LONG_NAME = 32  # characters: a line's name longer than this is shortened to its first part
@@ -54,25 +56,37 @@ class RunLegend(QWidget):
                 widget.hide()
                 widget.deleteLater()
         for run, lines in groups:
-            entry = QWidget()  # a run's label and strokes stay on one row
-            row = QHBoxLayout(entry)
-            row.setContentsMargins(0, 0, 0, 0)
-            row.setSpacing(4)
-            # "━ A: spare 7 %  ╍ analytic", or "A: discard ━ host ━ NAND"
-            if lines and lines[0][1]:
-                row.addWidget(QLabel(run))
+            # a run's label and strokes on one row where the row holds them, else wrapped
+            # within the run's own entry, never past the chart's width: at 1024 px with
+            # two drives and the panel, in presentation type, one row held the window
+            # 27 px wider than the screen
+            entry = QWidget()
+            flow = FlowLayout(entry, spacing=6, row_spacing=0)
+            # "━ A: spare 7 %  ╍ greedy model", or "A: discard ━ host ━ NAND"
+            labelled = bool(lines and lines[0][1])
+            if labelled:
+                flow.addWidget(QLabel(run))
             for i, (_, line, pen) in enumerate(lines):
+                pair = QWidget()
+                row = QHBoxLayout(pair)
+                row.setContentsMargins(0, 0, 0, 0)
+                row.setSpacing(4)
                 swatch = QLabel()
                 swatch.setPixmap(stroke(pen))
                 row.addWidget(swatch)
                 # a model's name and assumptions (Table.names) run past a projector's width
-                # on one row: the model named here, on its level and in full in the tip
-                shown = QLabel(line.split(": ")[0] if len(line) > LONG_NAME else line or run)
+                # on one row, and its name with author and year still held the window 250
+                # px wider than 1024 with two drives and the panel in presentation type:
+                # the model in a word here and on its level, in full in the tip
+                shown = QLabel(short_model_name(line.split(": ")[0]) if len(line) > LONG_NAME
+                               else line or run)
                 if shown.text() != (line or run):
                     shown.setToolTip(line)
                 row.addWidget(shown)
-                if i + 1 < len(lines):
-                    row.addSpacing(6)
+                if i == 0 and labelled:  # the run's label never alone at a row's end
+                    flow.add_kept_with_previous(pair)
+                else:
+                    flow.addWidget(pair)
             self._flow.addWidget(entry)
         self.labels = [name for _, lines in groups for name, _, _ in lines]
         self.updateGeometry()

@@ -390,12 +390,25 @@ class SeriesChart(QChartView):
         return str(series.pointConfiguration(1).get(
             QXYSeries.PointConfiguration.LabelFormat, ""))
 
+    def _room_for_level_words(self, y0: float, y1: float) -> float:
+        """The top the y axis needs for the words on its highest level to stand inside the
+        plot: written above the level, near the top of a short chart they ran into its
+        title (A | B in presentation type)."""
+        levels = [s for s in self.series.values() if s.isVisible() and self._level_words(s)]
+        plot_px = self._chart.plotArea().height()
+        if not levels or plot_px <= 0 or y1 <= y0:
+            return y1
+        words_px = 1.3 * max(QFontMetrics(s.pointLabelsFont()).height() for s in levels)
+        share = min(0.5, words_px / plot_px)  # of the plot's height the words take
+        return y0 + (max(s.at(1).y() for s in levels) - y0) / (1 - share)
+
     def _show_spans(self) -> None:
         """The axes' ticks for the data shown: as many as labels fit, fewer in large type
         or a small chart."""
         (x0, x1, x_whole), (y0, y1, y_whole) = self._spans
         most_x = max(2, min(8, (self.width() - 80) // max(1, 2 * self._label_px)))
         most_y = max(2, min(8, (self.height() - 80) // max(1, 3 * self.fontMetrics().height())))
+        y1 = max(y1, self._room_for_level_words(y0, y1))
         self.x_axis.set_span(x0, x1, most_x, x_whole)
         self.y_axis.set_span(y0, y1, most_y, y_whole)
 
