@@ -113,7 +113,8 @@ class LessonResults(QScrollArea):
             if label.textFormat() != Qt.TextFormat.PlainText and "<" in text:  # html
                 doc = QTextDocument()
                 doc.setHtml(text)
-                text = doc.toPlainText()
+                # a legend's samples are images: no object-replacement marks in the words
+                text = doc.toPlainText().replace("\ufffc", "")
             words.append(text)
         self.setAccessibleDescription("\n".join(words))
 

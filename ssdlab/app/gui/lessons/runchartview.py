@@ -18,11 +18,12 @@ from PySide6.QtCharts import (
     QValueAxis,
 )
 from PySide6.QtCore import QMargins, QPointF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter
 
 from ssdlab.lessons.charts import RunChart
 
 from ..appearance import theme
+from . import seriesmarks
 
 
 def run_colour(i: int) -> str:
@@ -61,12 +62,19 @@ class RunChartView(QChartView):
         self._chart.plotAreaChanged.connect(lambda _area: self._fit_y_title())
 
     def legend_html(self) -> str:
-        """A legend that wraps: a colour square and the configuration's label each."""
+        """A legend that wraps: each configuration's sample (its line, dash and marker, or
+        its hatched bar: seriesmarks.py) and its label."""
         data = self.chart_data
         if data is None:
             return ""
-        return " ".join(f'<span style="color:{run_colour(i)}">■</span>&nbsp;'
-                        f"{s.label}&nbsp;&nbsp;" for i, s in enumerate(data.series))
+        px = QFontMetrics(results_font()).ascent()
+        bars = data.kind != "lines"
+        width = theme.current().line_width
+        return " ".join(f"{seriesmarks.legend_sample(i, run_colour(i), px, bars, width)}"
+                        # a label kept whole: wrapped mid-way, "7 % of / physical"
+                        # read as two entries
+                        f"&nbsp;{html.escape(s.label).replace(' ', '&nbsp;')}&nbsp;&nbsp;"
+                        for i, s in enumerate(data.series))
 
     def labels(self) -> list[str]:
         """The legend's labels (for tests and screenshots)."""
@@ -114,9 +122,11 @@ class RunChartView(QChartView):
                 for x, y in zip(s.x or data.x, s.y, strict=False):
                     if math.isfinite(y):
                         line.append(QPointF(x, y))
-                pen = QPen(QColor(run_colour(i)))
-                pen.setWidthF(t.line_width)
-                line.setPen(pen)
+                # its own dash and marker as well as its colour (seriesmarks.py)
+                line.setPen(seriesmarks.line_pen(i, run_colour(i), t.line_width))
+                marker_px = max(8, int(2.5 * t.line_width) + 6)
+                line.setLightMarker(seriesmarks.marker_image(i, run_colour(i), marker_px))
+                line.setMarkerSize(marker_px)
                 line.setPointsVisible(True)
                 c.addSeries(line)
                 line.attachAxis(x_axis)
@@ -138,8 +148,11 @@ class RunChartView(QChartView):
                 bar = QBarSet(s.label)
                 bar.append([v if math.isfinite(v) else 0.0 for v in s.y]
                            + [0.0] * (len(cats) - len(s.y)))
-                bar.setColor(QColor(run_colour(i)))
-                bar.setBorderColor(QColor(t.colour("chart_background")))
+                bar.setBrush(seriesmarks.bar_brush(i, run_colour(i)))
+                # a hatched bar outlined in its colour; a solid one in the background's,
+                # apart from the bar beside it
+                bar.setBorderColor(QColor(run_colour(i) if i % len(seriesmarks.HATCHES)
+                                          else t.colour("chart_background")))
                 bars.append(bar)
             c.addSeries(bars)
             bars.attachAxis(x_axis)
