@@ -315,3 +315,40 @@ def test_the_tally_stands_beside_one_map_and_under_each_of_two_headed_by_its_dri
     v.title.hide()
     assert v.tally.isVisible() and not v.stacked() and v.tally.tag.isHidden()
     assert v.tally.accessibleName() == "Write tally"
+
+
+def test_a_pause_holds_the_gc_on_screen_and_play_goes_on(qtbot, until, quick_teach):
+    """Paused at teaching pace, the phases went on playing and releasing the drive (three
+    more GCs over five seconds under a line that said "paused"): the phase on screen stays,
+    nothing is released, and Play gives the phase its time again."""
+    snap = _frames_snapshot(qtbot, until)
+    released, shown = [], []
+    pacer = GcPacer(lambda: released.append(1))
+    pacer.show.connect(shown.append)
+    pacer.offer(snap)
+    assert shown[-1].gc_phase == "mark"
+    pacer.hold(True)
+    assert not pacer.timer.isActive()
+    for _ in range(len(snap.gc_frames) + 1):  # the timer's ticks, had it run
+        pacer.advance()
+    assert [s.gc_phase for s in shown] == ["mark"] and not released and pacer.playing
+    pacer.hold(False)
+    assert pacer.timer.isActive() and pacer.timer.interval() == PHASE_MS["mark"]
+    for _ in range(len(snap.gc_frames)):
+        pacer.advance()
+    assert released == [1] and not pacer.playing
+
+
+def test_the_window_holds_its_drives_gc_while_paused(bench):
+    """Pause holds the map's GC; the run going on (play, a step) plays it on; a change of
+    view while paused keeps it held."""
+    view = bench.views[0]
+    bench.send_all("pause")
+    assert view.pacer.held
+    view.send("view", None)
+    assert view.pacer.held
+    bench.send_all("play")
+    assert not view.pacer.held
+    bench.send_all("pause")
+    bench.send_all("step")
+    assert not view.pacer.held

@@ -28,6 +28,11 @@ from .blockmap import BlockMap
 from .legend import Legend
 from .tally import Tally
 
+# commands after which the drive goes on (or starts afresh): a GC held on screen by a
+# pause plays on (a change of view, speed or breakpoints while paused keeps it held)
+PLAYS_ON = frozenset({"play", "step", "gc", "workload", "replay", "fs", "reset",
+                      "configure", "stop", "halt"})
+
 
 class DriveView(QObject):
     """Drive `name` ("A" or "B"): see the module docstring."""
@@ -133,6 +138,10 @@ class DriveView(QObject):
         self.worker.start()
 
     def send(self, name: str, *args) -> int:
+        if name == "pause":  # the GC on screen stays where it is (gcpacer.py)
+            self.pacer.hold(True)
+        elif name in PLAYS_ON:
+            self.pacer.hold(False)
         return self.worker.send(name, *args)
 
     def configure(self, s: Settings) -> None:

@@ -33,6 +33,23 @@ class GcPacer(QObject):
         self._final: Snapshot | None = None
         self._serial = 0
         self.phase = ""  # the phase on screen ("" when none plays)
+        self.held = False  # paused: the phase on screen stays, nothing is released
+
+    def hold(self, on: bool) -> None:
+        """Pause (on) or play on: a pause at teaching pace freezes the GC on screen where it
+        is; the phases went on playing and releasing the drive, three more GCs over five
+        seconds under a status line that said "paused". Played on, the phase on screen has
+        its whole time again."""
+        if on == self.held:
+            return
+        self.held = on
+        if on:
+            self.timer.stop()
+        elif self.playing:
+            if self.phase:
+                self.timer.start(PHASE_MS.get(self.phase, 1000))
+            else:
+                self.advance()
 
     @property
     def playing(self) -> bool:
@@ -58,7 +75,9 @@ class GcPacer(QObject):
             self.show.emit(snap)
 
     def advance(self) -> None:
-        """The next phase (the timer's tick), or the end of the GC."""
+        """The next phase (the timer's tick), or the end of the GC; nothing while held."""
+        if self.held:
+            return
         if self._frames:
             frame = self._frames.pop(0)
             self.phase = frame.gc_phase
