@@ -143,3 +143,17 @@ def test_progress_reads_like_the_two_drive_line():
     assert status.progress(snap) == "random: paused"
     snap = SimpleNamespace(segment="fill", progress=0.25, running=True, gc_phase="")
     assert status.progress(snap) == "fill: 25 % running"
+
+
+def test_after_a_finished_run_the_line_says_it_ended():
+    """"idle: choose a workload" under a drive that had just run read as if nothing had
+    (a lecturer's rehearsal): the line says the run has ended; a new drive is idle."""
+    from types import SimpleNamespace
+
+    status = RunStatus()
+    ran = SimpleNamespace(segment="", progress=float("nan"), running=False, gc_phase="",
+                          handled=0, counters={"host_writes": 12, "trims": 0})
+    assert status.progress(ran) == "the run has ended: press Run or Space to run again"
+    new = SimpleNamespace(segment="", progress=float("nan"), running=False, gc_phase="",
+                          handled=0, counters={"host_writes": 0, "trims": 0})
+    assert status.progress(new) == "idle: choose a workload, press Run or Space"

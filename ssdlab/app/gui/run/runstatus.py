@@ -83,6 +83,9 @@ class RunStatus:
             return f"{snap.segment}:{done} {'running' if snap.running else 'paused'}"
         if self._asked is not None and snap.handled < self._asked[0]:
             return self.asked(*self._asked)
+        if snap.counters["host_writes"] > 0 or snap.counters["trims"] > 0:
+            # after a finished run "idle: choose a workload" read as if nothing had run
+            return "the run has ended: press Run or Space to run again"
         return "idle: choose a workload, press Run or Space"
 
     def speed(self, snap: Snapshot, now: float, fps: float) -> str:
