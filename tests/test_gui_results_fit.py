@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 from test_gui_fit768 import hold, screen_is
 from test_gui_lecture import as_a_projector
 from test_gui_present import chart_texts
@@ -202,6 +203,16 @@ def test_page_down_turns_the_results_from_the_lesson_panel_not_from_its_text(
     assert results.pager.earlier.isEnabled()
     QTest.keyClick(panel.next_button, Qt.Key.Key_PageUp)
     until(lambda: results.page == 0)
+    # the drive shown in the results' place (F7): the hidden pages stay as they are
+    bench.arranger._manual = "drive"
+    bench.arranger.update()
+    until(lambda: not results.isVisible())
+    QTest.keyClick(panel.next_button, Qt.Key.Key_PageDown)
+    QApplication.processEvents()
+    assert results.page == 0
+    bench.arranger._manual = "results"
+    bench.arranger.update()
+    until(results.isVisible)
     # the lesson's text keeps the key: it scrolls (made long enough to), the page stays
     text = panel.body
     text.setPlainText("\n".join(f"line {n} of a long lesson text" for n in range(200)))
