@@ -218,6 +218,13 @@ def test_every_key_of_the_table_works_in_presentation_mode(qtbot, until, bench, 
     until(lambda: bench.controls_scroll.isVisible())
     key("F7")  # a lesson's drive or results (test_gui_lessonstage.py); here both show
     until(lambda: "nothing to flip" in bench.status_message.message())
+    for text in ("PgDown", "PgUp"):  # turn a lesson's results pages (tests/
+        # test_gui_results_fit.py turns them); with none shown the keys change nothing
+        bench.settle()
+        written = bench.snapshot.counters["host_writes"]
+        key(text)
+        assert bench.lesson_results.page == 0 and not bench.is_running()
+        assert bench.snapshot.counters["host_writes"] == written
     for text in ("F6", "Shift+F6"):  # part to part (test_gui_partkeys.py has the order)
         before = QApplication.focusWidget()
         key(text)

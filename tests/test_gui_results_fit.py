@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 from test_gui_fit768 import hold, screen_is
 from test_gui_lecture import as_a_projector
 from test_gui_present import chart_texts
@@ -174,4 +175,52 @@ def test_a_quizs_figures_too_wide_for_the_results_put_each_value_under_its_label
     values = [line.strip() for line in body.text().split("\n") if line.startswith("    ")]
     assert values == ["41.25", "30.50"]  # each on a line of its own, under its label
     assert body.font().pointSizeF() == theme.current().font_pt  # legible from the back row
+    panel.leave()
+
+
+def test_page_down_turns_the_results_from_the_lesson_panel_not_from_its_text(
+        qtbot, until, bench, monkeypatch):
+    """A lecturer at a 1024 x 768 projector: the keyboard is where the lesson leaves it,
+    on the panel's Next button, and Page Down shows the next figures (it did nothing until
+    F6 and Tab put the focus in the results); in the lesson's text Page Down scrolls the
+    text and leaves the page alone."""
+    screen_is(bench, monkeypatch, 1024)
+    as_a_projector(bench, until)
+    panel, results = bench.lesson_panel, bench.lesson_results
+    bench.activateWindow()
+    until(bench.isActiveWindow)  # a window shortcut fires only in the active window
+    # the first step whose results take more than a page
+    for lesson in panel.lessons:
+        if any(len(results.pages) > 1 for _i in _walk(bench, until, lesson)):
+            break
+    else:
+        pytest.fail("no lesson's results take two pages at 1024 x 768")
+    until(lambda: results.page == 0 and results.pager.isVisible())
+    panel.next_button.setFocus()
+    until(panel.next_button.hasFocus)
+    QTest.keyClick(panel.next_button, Qt.Key.Key_PageDown)
+    until(lambda: results.page == 1)
+    assert results.pager.earlier.isEnabled()
+    QTest.keyClick(panel.next_button, Qt.Key.Key_PageUp)
+    until(lambda: results.page == 0)
+    # the drive shown in the results' place (F7): the hidden pages stay as they are
+    bench.arranger._manual = "drive"
+    bench.arranger.update()
+    until(lambda: not results.isVisible())
+    QTest.keyClick(panel.next_button, Qt.Key.Key_PageDown)
+    QApplication.processEvents()
+    assert results.page == 0
+    bench.arranger._manual = "results"
+    bench.arranger.update()
+    until(results.isVisible)
+    # the lesson's text keeps the key: it scrolls (made long enough to), the page stays
+    text = panel.body
+    text.setPlainText("\n".join(f"line {n} of a long lesson text" for n in range(200)))
+    until(lambda: text.verticalScrollBar().maximum() > 0)
+    text.verticalScrollBar().setValue(0)
+    text.setFocus()
+    until(text.hasFocus)
+    QTest.keyClick(text, Qt.Key.Key_PageDown)
+    until(lambda: text.verticalScrollBar().value() > 0)
+    assert results.page == 0
     panel.leave()

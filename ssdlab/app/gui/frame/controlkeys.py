@@ -10,6 +10,11 @@ restarted a run at 52 %; after a lesson it sat on "Colour by", and Space opened 
 Only in the lessons panel and its results, where the lesson runs the drive through its own
 buttons, does Space press the focused button (and walk a list) as usual. Everywhere Return
 or Enter presses a button, F4 or Alt+Down (or Return) opens a list.
+
+Page Up and Page Down turn a lesson's results pages wherever the keyboard is, but a control
+that uses them keeps them: the lesson's text, a list, a tab bar, a slider, a spin box (a
+field: shortcuts.FieldKeys), a scroll area while it scrolls (the control panel's, the
+results' own column).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
+    QAbstractScrollArea,
     QAbstractSlider,
     QComboBox,
     QTabBar,
@@ -29,7 +35,8 @@ K = Qt.Key
 PLAY_PAUSE = K.Key_Space  # the window's play/pause key, never a workbench control's
 PRESS = frozenset({K.Key_Space, K.Key_Return, K.Key_Enter, K.Key_Select})
 ARROWS = frozenset({K.Key_Left, K.Key_Right, K.Key_Up, K.Key_Down})
-MOVES = ARROWS | {K.Key_Home, K.Key_End, K.Key_PageUp, K.Key_PageDown}
+PAGES = frozenset({K.Key_PageUp, K.Key_PageDown})
+MOVES = ARROWS | {K.Key_Home, K.Key_End} | PAGES
 
 # (kind of control, the plain keys it uses); the first kind the widget is wins
 OWNED: tuple[tuple[type, frozenset], ...] = (
@@ -39,6 +46,9 @@ OWNED: tuple[tuple[type, frozenset], ...] = (
     (QComboBox, MOVES | {K.Key_Space}),  # Space opens the list
     (QAbstractSlider, MOVES),
     (QTextEdit, MOVES | PRESS),  # read-only text: scroll, Return follows a link
+    # any other view keeps only the page keys, and only while it scrolls (owned()): Right
+    # still steps the run there, and a chart clicked in the results lets them turn
+    (QAbstractScrollArea, PAGES),
 )
 
 
@@ -49,6 +59,8 @@ def owned(widget: QWidget | None, key: int, lesson_area: bool = False) -> bool:
         return False
     for kind, keys in OWNED:
         if isinstance(widget, kind):
+            if kind is QAbstractScrollArea:
+                return key in keys and widget.verticalScrollBar().maximum() > 0
             return key in keys
     return False
 

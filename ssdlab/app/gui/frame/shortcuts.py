@@ -93,6 +93,11 @@ TABLE: tuple[Key, ...] = (
         "toggle_panel", "View", "&Control panel", checkable=True),
     Key(("F7",), "in a lesson on a short screen (768 lines in large type): show the "
         "lesson's drive or its results, whichever is hidden", "flip_stage"),
+    Key(("PgDown",), "a lesson's results in pages (a short screen in large type): the "
+        "next figures, wherever the keyboard is, unless the focused control scrolls with "
+        "it (the lesson's text, a list, a spin box)", "turn_results", args=(1,)),
+    Key(("PgUp",), "a lesson's results in pages: the earlier figures (as Page Down)",
+        "turn_results", args=(-1,)),
     Key(("Ctrl+D",), "compare two drives side by side (A and B, the same workload in "
         "lockstep), or back to one", "toggle_compare", "View", "Compare two &drives",
         checkable=True),

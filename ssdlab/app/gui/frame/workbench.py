@@ -458,6 +458,10 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         """F7: a lesson's drive or its results, whichever is hidden (a short screen)."""
         self.arranger.flip()
 
+    def turn_results(self, step: int) -> None:
+        """Page Down (+1) or Page Up (-1): the lesson's results pages, when they show."""
+        self.lesson_results.turn_shown(step)
+
     def _fit_panel(self) -> None:
         themefit.fit_panel(self)
 

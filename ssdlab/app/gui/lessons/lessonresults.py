@@ -190,6 +190,12 @@ class LessonResults(QScrollArea):
             self.page = page
             self._paginate()
 
+    def turn_shown(self, step: int) -> None:
+        """The window's Page Down / Page Up (shortcuts.TABLE): turn only pages on the
+        screen, never hidden ones (the drive shown in their place, or a workbench chart)."""
+        if self.isVisible():
+            self.turn(step)
+
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt name
         steps = {Qt.Key.Key_PageDown: 1, Qt.Key.Key_PageUp: -1}
         step = steps.get(event.key())

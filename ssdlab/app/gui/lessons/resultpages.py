@@ -36,7 +36,8 @@ def pages_words(pages: list[list[int]], page: int, figures: int) -> str:
 
 class Pager(QWidget):
     """Over the results: which figures show, and buttons to the earlier and later ones
-    (Page Up and Page Down in the results do the same)."""
+    (Page Up and Page Down do the same wherever the keyboard is, unless the focused control
+    scrolls with them: shortcuts.TABLE)."""
 
     def __init__(self, parent: QWidget, turn):
         """turn(step): show the page step (-1 or +1) from the one shown."""
@@ -53,9 +54,9 @@ class Pager(QWidget):
         self.later = QPushButton("More \u25b6", self)
         for button, step, name, tip in (
                 (self.earlier, -1, "Earlier figures of the results",
-                 "The figures before these (Page Up in the results)."),
+                 "The figures before these (Page Up)."),
                 (self.later, 1, "More figures of the results",
-                 "The figures after these (Page Down in the results): on a short screen "
+                 "The figures after these (Page Down): on a short screen "
                  "the results show as many whole figures as fit, a page at a time.")):
             button.setAccessibleName(name)
             button.setToolTip(tip)
