@@ -303,6 +303,7 @@ def test_a_runs_model_is_named_whole_in_presentation_type(qtbot, until, bench, s
     settled(bench)
     assert clipped(bench) == [], size
     assert bench.charts.wa.level_label("theory").startswith("greedy model ")
+    assert level_words_outside_the_plot(bench.charts.wa) == []
     bench.presentation.reset()
 
 
@@ -341,6 +342,7 @@ def test_nothing_is_clipped_with_two_drives(qtbot, until, bench, size, present, 
         assert bad == [], (size, present, panel, tab, bad)
     bench.charts.setCurrentIndex(0)
     until(lambda: level_words_above_the_plot(bench.charts.wa) == [])
+    assert level_words_outside_the_plot(bench.charts.wa) == []
     assert not bench.controls_scroll.horizontalScrollBar().isVisible()
     bench.presentation.reset()
 
@@ -359,6 +361,31 @@ def level_words_above_the_plot(chart) -> list[str]:
         y = chart._chart.mapToPosition(series.at(1), series).y()
         if y - QFontMetrics(series.pointLabelsFont()).height() < top:
             bad.append(f"{words!r} at {y:.0f} px, the plot's top at {top:.0f}")
+    return bad
+
+
+def level_words_outside_the_plot(chart) -> list[str]:
+    """The levels of chart whose words, centred on the level's middle point, run past the
+    plot's left or right end (QtCharts clips them there: "reedy model 2.71 (per window" at
+    1024 px), or that write over another level's words."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QFontMetrics
+
+    plot = chart._chart.plotArea()
+    bad, boxes = [], []
+    for name, series in chart.series.items():
+        words = chart.level_label(name)
+        if not words or not series.isVisible():
+            continue
+        fm = QFontMetrics(series.pointLabelsFont())
+        at = chart._chart.mapToPosition(series.at(1), series)
+        half = fm.horizontalAdvance(words) / 2
+        if at.x() - half < plot.left() or at.x() + half > plot.right():
+            bad.append(f"{words!r} from {at.x() - half:.0f} to {at.x() + half:.0f} px, "
+                       f"the plot {plot.left():.0f} to {plot.right():.0f}")
+        box = QRectF(at.x() - half, at.y() - fm.height(), 2 * half, fm.height())
+        bad += [f"{words!r} over {other!r}" for other, b in boxes if b.intersects(box)]
+        boxes.append((words, box))
     return bad
 
 
