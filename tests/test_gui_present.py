@@ -303,6 +303,31 @@ def test_a_runs_model_is_named_whole_in_presentation_type(qtbot, until, bench, s
     settled(bench)
     assert clipped(bench) == [], size
     assert bench.charts.wa.level_label("theory").startswith("greedy model ")
+    assert level_words_outside_the_plot(bench.charts.wa) == []
+    bench.presentation.reset()
+
+
+@pytest.mark.parametrize("width", [420, 330, 250])
+def test_a_levels_words_stay_whole_in_a_narrow_chart(qtbot, until, bench, width, monkeypatch):
+    """At 1024 x 768 in presentation type with the panel shown the WA plot is about 400 px,
+    and the words on the level ("greedy model 7.40 (per window)") about as wide: centred
+    on the middle of the span, QtCharts cut them at both ends ("reedy model 2.71 (per
+    window"). They are shortened until whole, and stay inside the plot."""
+    bench.request(workload="random", amount=1.5)
+    bench.run_workload()
+    until(lambda: not bench.is_running() and bench.charts.wa.points("theory") == 3)
+    bench.toggle_presentation(True)
+    bench.presentation.set_panel(True)
+    shown_at(bench, until, (1024, 768), monkeypatch)
+    bench.charts.setCurrentIndex(0)
+    chart = bench.charts.wa
+    chart.setMaximumWidth(width)  # a narrower chart than the window gives it
+    until(lambda: chart.width() <= width)
+    settled(bench)
+    words = chart.level_label("theory")
+    assert words.replace(" (per window)", "").split(" ")[-1].replace(".", "").isdigit()
+    assert level_words_outside_the_plot(chart) == []
+    chart.setMaximumWidth(16777215)
     bench.presentation.reset()
 
 
@@ -341,6 +366,7 @@ def test_nothing_is_clipped_with_two_drives(qtbot, until, bench, size, present, 
         assert bad == [], (size, present, panel, tab, bad)
     bench.charts.setCurrentIndex(0)
     until(lambda: level_words_above_the_plot(bench.charts.wa) == [])
+    assert level_words_outside_the_plot(bench.charts.wa) == []
     assert not bench.controls_scroll.horizontalScrollBar().isVisible()
     bench.presentation.reset()
 
@@ -359,6 +385,31 @@ def level_words_above_the_plot(chart) -> list[str]:
         y = chart._chart.mapToPosition(series.at(1), series).y()
         if y - QFontMetrics(series.pointLabelsFont()).height() < top:
             bad.append(f"{words!r} at {y:.0f} px, the plot's top at {top:.0f}")
+    return bad
+
+
+def level_words_outside_the_plot(chart) -> list[str]:
+    """The levels of chart whose words, centred on the level's middle point, run past the
+    plot's left or right end (QtCharts clips them there: "reedy model 2.71 (per window" at
+    1024 px), or that write over another level's words."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QFontMetrics
+
+    plot = chart._chart.plotArea()
+    bad, boxes = [], []
+    for name, series in chart.series.items():
+        words = chart.level_label(name)
+        if not words or not series.isVisible():
+            continue
+        fm = QFontMetrics(series.pointLabelsFont())
+        at = chart._chart.mapToPosition(series.at(1), series)
+        half = fm.horizontalAdvance(words) / 2
+        if at.x() - half < plot.left() or at.x() + half > plot.right():
+            bad.append(f"{words!r} from {at.x() - half:.0f} to {at.x() + half:.0f} px, "
+                       f"the plot {plot.left():.0f} to {plot.right():.0f}")
+        box = QRectF(at.x() - half, at.y() - fm.height(), 2 * half, fm.height())
+        bad += [f"{words!r} over {other!r}" for other, b in boxes if b.intersects(box)]
+        boxes.append((words, box))
     return bad
 
 

@@ -18,6 +18,7 @@ from ssdlab.model.flash.theory.names import short_model_name
 from ssdlab.model.lab.overlay import legend_text, solid_lines  # as in files
 
 from ..appearance import theme
+from . import levelwords
 from .chartaxes import TickAxis
 
 MAX_POINTS = 600
@@ -89,6 +90,9 @@ class SeriesChart(QChartView):
         self._titles_above = False
         self._show_titles()
         self._chart.plotAreaChanged.connect(self._titles_still_fit)
+        self._level_text: dict[str, str] = {}  # a level's full words, by series name
+        self._level_x: dict[str, float] = {}  # where along x they are wanted, data units
+        self._chart.plotAreaChanged.connect(self._labels_in_sight)
 
     def set_y_title(self, axis) -> None:
         """The y axis shows this description's label and unit (timed or not)."""
@@ -310,25 +314,15 @@ class SeriesChart(QChartView):
         self._show_spans()
         self._labels_in_sight()
 
-    def _labels_in_sight(self) -> None:
-        """Each level's words whole within the plot: their point moves along the level, so
-        that half the words' width fits on either side (centred at 0.3 of a run's span
-        that ends halfway along the axis, the words ran off the plot's left edge)."""
-        lo, hi = self.x_axis.min(), self.x_axis.max()
-        plot = self._chart.plotArea().width() or self.width() - 2 * self._label_px
-        if hi <= lo or plot <= 0:
-            return
-        for series in self.series.values():
-            words = self._level_words(series)
-            if not words:
-                continue
-            font = series.pointLabelsFont()
-            half = (QFontMetrics(font).horizontalAdvance(words) / 2 + 4) * (hi - lo) / plot
-            a, mid, b = (series.at(i) for i in range(3))
-            left, right = max(a.x(), lo) + half, min(b.x(), hi) - half
-            x = min(max(mid.x(), left), right) if left <= right else (lo + hi) / 2
-            if x != mid.x():
-                series.replace(1, x, mid.y())
+    def _labels_in_sight(self, _area=None) -> None:
+        """Each level's words whole within the plot and clear of the other levels' words
+        (levelwords.place), again whenever the plot changes size. The view repaints whole
+        after a move: the words stand above their series' line, outside what QtCharts
+        repaints of it, and the old place's words stayed drawn under the new."""
+        levels = [(s, self._level_text[n], self._level_x[n]) for n, s in self.series.items()
+                  if n in self._level_text and self._level_words(s)]
+        if levels and levelwords.place(self._chart, levels):
+            self.viewport().update()
 
     def set_overlaid(self, on: bool) -> None:
         """Runs are overlaid (their legend under the charts), on this chart and on the
@@ -361,12 +355,14 @@ class SeriesChart(QChartView):
         tell the room which dotted line went with which drive's curve."""
         series = self.series[name]
         series.clearPointsConfiguration()
+        self._level_text.pop(name, None)
         if label is None or x.size != 2 or x[0] == x[1]:
             series.setPointLabelsVisible(False)
             return
         text, where = label
         # a point of its own for the words (the level stays a straight line through it)
         mid = x[0] + where * (x[1] - x[0])
+        self._level_text[name], self._level_x[name] = text, float(mid)
         series.replaceNp(np.array([x[0], mid, x[1]]), np.array([y[0], y[0], y[0]]))
         off = {QXYSeries.PointConfiguration.LabelVisibility: False}
         series.setPointConfiguration(0, off)
