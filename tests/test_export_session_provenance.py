@@ -42,12 +42,17 @@ def chart_cli(*words: str, cwd: Path = ROOT) -> None:
     assert done.returncode == 0, done.stderr
 
 
-def test_a_window_export_lists_what_the_command_line_lists_for_the_same_run(bench, until,
-                                                                           tmp_path):
+def ran_to_end(bench, until) -> None:
+    """The window's random rewrites of 1.5 drives, run to their end."""
     bench.request(workload="random", amount=1.5)
     bench.run_workload()
     until(lambda: not bench.snapshot.running and bench.snapshot.counters["host_writes"] > 0
           and not bench.snapshot.segment)
+
+
+def test_a_window_export_lists_what_the_command_line_lists_for_the_same_run(bench, until,
+                                                                           tmp_path):
+    ran_to_end(bench, until)
     window = tmp_path / "window-wa.csv"
     assert exportdialog.export_chart(bench, "wa", str(window), "csv"), \
         bench.controls.error.text()
@@ -77,10 +82,7 @@ def legend_words(data) -> list[str]:
 
 def test_the_analytic_line_has_the_same_name_in_the_window_and_its_files(bench, until,
                                                                          tmp_path):
-    bench.request(workload="random", amount=1.5)
-    bench.run_workload()
-    until(lambda: not bench.snapshot.running and bench.snapshot.counters["host_writes"] > 0
-          and not bench.snapshot.segment)
+    ran_to_end(bench, until)
     name = analytic_name(bench.session.settings)
     assert name.startswith("Van Houdt's greedy model (2013): random rewrites, ")
     assert name.endswith("\u00a0% spare")  # the spare the model is computed at
