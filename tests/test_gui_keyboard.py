@@ -236,3 +236,21 @@ def test_lesson_one_start_to_finish_by_keyboard_alone(lab, qtbot):
             break
     assert panel.pages.currentIndex() == 0  # back on the first screen
     assert lesson.id in panel.progress.finished
+
+
+def test_colour_by_keeps_the_focus_as_down_changes_it(bench, until):
+    """Down on "Colour by" colours the map the next way and the list keeps the keyboard:
+    the legend's entries are made again for the new colouring, and the list went with
+    them for a moment and lost the focus, so a second Down went nowhere (issue 36)."""
+    combo = bench.views[0].legend.combo
+    bench.activateWindow()
+    combo.setFocus(Qt.FocusReason.TabFocusReason)
+    until(lambda: combo.hasFocus())
+    modes = [combo.itemData(i) for i in range(combo.count())]
+    assert combo.currentData() == modes[0] and len(modes) >= 3
+    for step in (1, 2):
+        QTest.keyClick(QApplication.focusWidget(), K.Key_Down)
+        until(lambda s=step: bench.blockmap.mode == modes[s]
+              and bench.views[0].legend.mode == modes[s])
+        QApplication.processEvents()  # the old entries' deferred deletion
+        assert QApplication.focusWidget() is combo, QApplication.focusWidget()

@@ -182,10 +182,14 @@ def test_the_legends_old_rows_never_become_a_window_of_their_own(qtbot):
     QVBoxLayout(host).addWidget(legend)
     host.show()
     qtbot.waitExposed(host)
-    old = legend._inner
+    flow = legend._flow
+    old = [flow.itemAt(i).widget() for i in range(1, flow.count())]
+    assert old
     legend.show_pages(False)
-    assert legend._inner is not old
-    assert not old.isWindow() and old.parent() is legend and old.isHidden()
+    new = [flow.itemAt(i).widget() for i in range(1, flow.count())]
+    assert not set(old) & set(new)
+    assert all(not w.isWindow() and w.parent() is legend._inner and w.isHidden()
+               for w in old)
 
 
 
@@ -204,3 +208,5 @@ def test_the_map_legend_shows_its_rows_after_a_rebuild_in_a_relayout(bench, unti
         until(lambda: legend.isVisible())
         QApplication.processEvents()
         assert legend._inner.isVisible() and legend.combo.isVisible(), mode
+        flow = legend._flow
+        assert all(flow.itemAt(i).widget().isVisible() for i in range(flow.count())), mode

@@ -75,9 +75,24 @@ class Legend(QWidget):
                               "count or age (NAND page writes since the block was closed).")
         self.combo.currentIndexChanged.connect(
             lambda _i: self.mode_chosen.emit(self.combo.currentData()))
-        self._outer = QVBoxLayout(self)
-        self._outer.setContentsMargins(2, 2, 2, 2)
-        self._inner: QWidget | None = None
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(2, 2, 2, 2)
+        # The rows' widget, its flow and the chooser at its head are made once: only the
+        # entries after the chooser are made again (refresh). Rebuilt whole, the list was
+        # taken out of the rows for a moment and lost the keyboard focus: Down changed the
+        # colouring once, and the next Down went nowhere (issue 36).
+        self._inner = QWidget(self)
+        outer.addWidget(self._inner)
+        # entries flow and wrap: the map may be narrow (a lesson beside it, projector type)
+        self._flow = FlowLayout(self._inner, spacing=12)
+        chooser = QWidget(self._inner)
+        pair = QHBoxLayout(chooser)
+        pair.setContentsMargins(0, 0, 0, 0)
+        label = QLabel("Colour by", chooser)
+        label.setBuddy(self.combo)  # a screen reader reads the list as "Colour by"
+        pair.addWidget(label)
+        pair.addWidget(self.combo)
+        self._flow.addWidget(chooser)
         self._built_for: tuple = ()
         self.mode = "state"
         self.pages = True  # the map draws pages (a legend on its own lists their colours)
@@ -123,23 +138,19 @@ class Legend(QWidget):
         the ones shown: each rebuild made some forty widgets, and every theme change and
         second drive asked for one)."""
         t = theme.current()
-        if self._inner is not None and self._built_for == (self.mode, self.pages, t):
+        if self._built_for == (self.mode, self.pages, t):
             return
         self._built_for = (self.mode, self.pages, t)
-        if self._inner is not None:
-            self.combo.setParent(self)  # it outlives the rows it sits in
-            self._outer.removeWidget(self._inner)
-            self._inner.hide()
-            # it stays the legend's child until deleted: made parentless, the old rows were
-            # shown by Qt as a window of their own at the screen's top left, over the
-            # button bar, for as long as a second after F11 (Xvfb, xcb)
-            self._inner.deleteLater()
-        # the rows' widget is the legend's once laid out below (made the legend's child
-        # here, after the legend was shown, it stayed hidden: "Colour by" went with it);
-        # every widget in it is its own from the start: one that no widget owns is deleted
-        # by Python's cycle collector, at whatever moment it runs, and a deletion in the
-        # middle of Qt's restyle crashed the window (frame/themefit.py)
-        self._inner = QWidget()
+        while self._flow.count() > 1:  # the entries; the chooser at the head stays
+            old = self._flow.takeAt(1).widget()
+            old.hide()
+            old.deleteLater()
+        for old in (getattr(self, "lo_label", None), getattr(self, "hi_label", None)):
+            if old is not None and old.parent() is self._inner:  # unused in the state map
+                old.deleteLater()
+        # every widget here is the rows' own from the start: one that no widget owns is
+        # deleted by Python's cycle collector, at whatever moment it runs, and a deletion
+        # in the middle of Qt's restyle crashed the window (frame/themefit.py)
         self.lo_label = QLabel(_number(self.lo), self._inner)
         self.hi_label = QLabel(_number(self.hi), self._inner)
         bar_text = heatmap.MODES[self.mode][1]
@@ -165,16 +176,7 @@ class Legend(QWidget):
             items.append((_swatch(t.colour("block_free"), crossed=True), "GC victim"))
             rows = [items[:1], items[1:]]
         self.labels = [text for _, text in items if text]
-        # entries flow and wrap: the map may be narrow (a lesson beside it, projector type)
-        flow = FlowLayout(self._inner, spacing=12)
-        chooser = QWidget(self._inner)
-        pair = QHBoxLayout(chooser)
-        pair.setContentsMargins(0, 0, 0, 0)
-        label = QLabel("Colour by")
-        label.setBuddy(self.combo)  # a screen reader reads the list as "Colour by"
-        pair.addWidget(label)
-        pair.addWidget(self.combo)
-        flow.addWidget(chooser)
+        flow = self._flow
         def new_entry() -> tuple[QWidget, QHBoxLayout]:
             entry = QWidget(self._inner)  # a heat map's bar and its two ends stay together
             row = QHBoxLayout(entry)
@@ -206,4 +208,6 @@ class Legend(QWidget):
                 flow.addWidget(entry)
             else:  # the row after the last entry, never filled
                 entry.deleteLater()
-        self._outer.addWidget(self._inner)  # the legend's from now on
+        for i in range(1, flow.count()):  # shown by their maker: the layout's deferred
+            flow.itemAt(i).widget().show()  # show never came when the map's half was
+        flow.invalidate()  # hidden and shown again before it ran
