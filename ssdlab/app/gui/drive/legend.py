@@ -208,6 +208,3 @@ class Legend(QWidget):
                 flow.addWidget(entry)
             else:  # the row after the last entry, never filled
                 entry.deleteLater()
-        for i in range(1, flow.count()):  # shown by their maker: the layout's deferred
-            flow.itemAt(i).widget().show()  # show never came when the map's half was
-        flow.invalidate()  # hidden and shown again before it ran
