@@ -48,3 +48,41 @@ def test_f6_goes_part_by_part_and_shift_f6_back(qtbot, until, bench):
     until(lambda: _part_of(bench, QApplication.focusWidget())
           == ("status" if after == "status" else "buttons"))
     bench.toggle_panel(True)
+
+
+def test_moving_the_focus_scrolls_nothing_already_shown(qtbot):
+    """F6 to the control panel (a scroll area of its own, taller than the main area round
+    it, which scrolls on a short screen) scrolled the main area 12 px to centre the panel,
+    though the panel showed (1024 x 768, presentation type, a lesson, F9; issue 36). A part
+    shown in part stays where it is; a control out of sight is still scrolled to."""
+    from PySide6.QtCore import QPoint, QRect
+    from PySide6.QtWidgets import QPushButton, QScrollArea, QVBoxLayout, QWidget
+
+    outer = QScrollArea()
+    qtbot.addWidget(outer)
+    outer.resize(300, 200)
+    content = QWidget()
+    column = QVBoxLayout(content)
+    inner = QScrollArea()  # the control panel: taller than the outer area's room
+    inner.setMinimumHeight(225)
+    panel = QWidget()
+    QVBoxLayout(panel).addWidget(QPushButton("first"))
+    inner.setWidget(panel)
+    column.addWidget(inner)
+    low = QPushButton("low")  # below the fold of the outer area
+    column.addWidget(low)
+    outer.setWidget(content)
+    outer.setWidgetResizable(True)
+    outer.show()
+    qtbot.waitExposed(outer)
+    bar = outer.verticalScrollBar()
+    assert bar.maximum() > 0 and bar.value() == 0
+    taborder.focus(inner)
+    assert bar.value() == 0  # the panel shows (in part): nothing moves
+    taborder.focus(low)
+    view = outer.viewport()
+    shown = QRect(low.mapTo(view, QPoint(0, 0)), low.size())
+    assert bar.value() > 0 and view.rect().contains(shown)  # out of sight: scrolled to
+    bar.setValue(10)
+    taborder.focus(inner)
+    assert bar.value() == 10

@@ -14,7 +14,7 @@ lessons/keepfocus.py).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, QPoint, QRect, Qt
 from PySide6.QtWidgets import QApplication, QScrollArea, QWidget
 from shiboken6 import isValid
 
@@ -73,13 +73,43 @@ def neighbour(window: QWidget, of: QWidget | None, forward: bool) -> QWidget | N
 
 def show_whole(w: QWidget) -> None:
     """Scroll every scroll area round w so that w shows (a control panel or lesson panel
-    taller than the window: Qt scrolls only when Tab started inside the same area)."""
-    child, area = w, w.parentWidget()
+    taller than the window: Qt scrolls only when Tab started inside the same area). An area
+    is moved only as far as w's part seen through the areas inside it needs, and not at
+    all along a side where that part shows already, or is longer than the area and shows
+    in part: F6 to the control panel (its own scroll area, taller than the room) scrolled
+    the main area round it 12 px to centre it, though it showed (issue 36)."""
+    seen = w.rect()  # w's part the areas inside the current one let through, in w's px
+    area = w.parentWidget()
     while area is not None:
         if isinstance(area, QScrollArea) and area.widget() is not None \
-                and area.widget().isAncestorOf(child):
-            area.ensureWidgetVisible(child, 4, 4)
+                and area.widget().isAncestorOf(w):
+            _scroll_to(area, QRect(w.mapTo(area.widget(), seen.topLeft()), seen.size()))
+            view = area.viewport()
+            shown = QRect(w.mapFrom(view, QPoint(0, 0)), view.size())
+            seen = seen.intersected(shown)
+            if seen.isEmpty():
+                return
         area = area.parentWidget()
+
+
+def _scroll_to(area: QScrollArea, rect: QRect, margin: int = 4) -> None:
+    """Scroll area so that rect (in its widget's px) shows, each axis on its own."""
+    view = area.viewport()
+    at = -area.widget().pos()
+    for bar, lo, size, room, now in (
+            (area.horizontalScrollBar(), rect.left(), rect.width(), view.width(), at.x()),
+            (area.verticalScrollBar(), rect.top(), rect.height(), view.height(), at.y())):
+        hi = lo + size
+        if lo >= now and hi <= now + room:
+            continue  # shows whole already
+        if size > room and lo < now + room and hi > now:
+            continue  # longer than the area, and shows in part: leave it
+        if size + 2 * margin > room:
+            bar.setValue(lo)
+        elif lo < now:
+            bar.setValue(lo - margin)
+        else:
+            bar.setValue(hi + margin - room)
 
 
 def focus(w: QWidget) -> None:
