@@ -48,3 +48,42 @@ def test_the_first_g_after_a_breakpoint_cleans_the_victim_outlined(qtbot, until,
     assert f"block {victim} cleaned" in bench.views[0].tally.now.text()
     agree(bench)
     assert "copies nothing" not in bench.wa_note.text()  # beside 53 pages copied
+
+
+def test_the_victim_outlined_stays_in_its_row_and_column_when_the_map_resizes(until, bench):
+    """After a breakpoint the map's size changed (the divider, the window, a lesson's stage)
+    and the grid was laid out afresh for it: the victim outlined at the end of a row went
+    to the start of another, and the class lost it (issue 36). While a GC is named the
+    grid keeps its columns; the outline is drawn from the block's index, and the sentence
+    under the map still names it."""
+    from ssdlab.app.gui.drive import blockmap, gcmarks, mapview
+
+    mapwiring.set_breakpoints(bench, Breakpoints(gc_count=1),
+                              bench.session.settings.geometry())
+    bench.run_workload()
+    bmap = bench.blockmap
+    until(lambda: not bench.is_running() and bmap.snapshot is not None
+          and bmap.snapshot.gc_phase == "breakpoint")
+    victim = bmap.snapshot.gc_victim
+    cols = bmap.view.cols
+    place = divmod(victim, cols)  # its row and column
+    split = bench.right_split
+    total = sum(split.sizes())
+    n = bmap.snapshot.blocks
+    # a height for the map's half at which a grid laid out afresh has other columns
+    for top in range(split.sizes()[0] - 20, 100, -10):
+        split.setSizes([top, total - top])
+        until(lambda t=top: split.sizes()[0] == t or split.sizes()[0] > t + 5)
+        w, h = bmap.width() - 2 * blockmap.MARGIN, bmap.height() - 2 * blockmap.MARGIN
+        if mapview.fitted(n, w, h)[0] != cols:
+            break
+    else:
+        raise AssertionError("no height of the map's half lays the grid out afresh")
+    until(lambda: (bmap.view.width, bmap.view.height) == (w, h))
+    view = bmap.view
+    assert view.cols == cols and divmod(victim, view.cols) == place
+    outline = gcmarks.block_rect(view, blockmap.MARGIN, victim)
+    centre = outline.center()
+    assert bmap.block_at(int(centre.x()), int(centre.y())) == victim
+    assert bmap.snapshot.gc_phase == "breakpoint" and bmap.snapshot.gc_victim == victim
+    assert f"block {victim}" in bench.views[0].tally.now.text()

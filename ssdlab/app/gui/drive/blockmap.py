@@ -139,19 +139,28 @@ class BlockMap(QWidget):
 
     def _ensure_view(self, resized: bool = False) -> None:
         """A viewport for this drive and widget size; a resize keeps the zoom and the block
-        in the middle of the view."""
+        in the middle of the view. While the map names a GC (a breakpoint's victim, a GC
+        stepped or played), a resize keeps the grid's columns too, so every block stays in
+        its row and column, and a zoomed view centres on the victim: the grid laid out
+        afresh for the new size moved the victim outlined from the right-hand end of a row
+        to the left-hand end of another when the window, the divider or a lesson's stage
+        changed the map's size (issue 36)."""
         snap, old = self.snapshot, self.view
         w, h = self.width() - 2 * MARGIN, self.height() - 2 * MARGIN
         if old is not None and (old.n, old.ppb) == (snap.blocks, snap.pages_per_block) \
                 and (old.width, old.height) == (max(1, w), max(1, h)):
             return
-        view = Viewport(snap.blocks, snap.pages_per_block, w, h)
-        if resized and old is not None and old.zoomed and old.n == snap.blocks:
+        same = resized and old is not None and old.n == snap.blocks
+        named = snap.gc_victim if snap.gc_phase and 0 <= snap.gc_victim < snap.blocks \
+            else None
+        view = Viewport(snap.blocks, snap.pages_per_block, w, h,
+                        cols=old.cols if same and named is not None else None)
+        if same and old.zoomed:
             middle = old.block_at(old.width / 2, old.height / 2)
             want = old.scale.value
             view.level = min(range(len(view.rungs)),
                              key=lambda i: abs(view.rungs[i].value - want))
-            view.show_block(middle or 0)
+            view.show_block(named if named is not None else middle or 0)
         self.view = view
         self._ask_pages()
 

@@ -72,6 +72,14 @@ def fitted(n: int, width: int, height: int) -> tuple[int, Scale]:
     return cols, Scale(min(width / cols, height / rows))
 
 
+def fitted_to(n: int, cols: int, width: int, height: int) -> Scale:
+    """The scale that shows all n blocks in `cols` columns in width x height pixels: whole
+    pixels when at least two fit, else a fraction."""
+    rows = _ceil(n, cols)
+    c = min(width // cols, height // rows)
+    return Scale(float(c)) if c >= 2 else Scale(min(width / cols, height / rows))
+
+
 def ladder(fit: Scale, pages_per_block: int, width: int, height: int) -> list[Scale]:
     """The zoom rungs from the fitted scale up to one block filling most of the view, and
     never short of the scale that shows a block's pages; above the fit, whole pixels."""
@@ -95,10 +103,16 @@ def ladder(fit: Scale, pages_per_block: int, width: int, height: int) -> list[Sc
 class Viewport:
     """The zoom and pan of a map of n blocks in a width x height widget."""
 
-    def __init__(self, n: int, pages_per_block: int, width: int, height: int):
+    def __init__(self, n: int, pages_per_block: int, width: int, height: int,
+                 cols: int | None = None):
+        """cols: lay the blocks out in this many columns (the grid of a view before a
+        resize, kept), else in those that show the whole drive largest."""
         self.n, self.ppb = n, pages_per_block
         self.width, self.height = max(1, width), max(1, height)
-        self.cols, fit = fitted(n, self.width, self.height)
+        if cols:
+            self.cols, fit = cols, fitted_to(n, cols, self.width, self.height)
+        else:
+            self.cols, fit = fitted(n, self.width, self.height)
         self.rows = -(-n // self.cols)
         self.rungs = ladder(fit, pages_per_block, self.width, self.height)
         self.level = 0
