@@ -17,6 +17,8 @@ from ..appearance import theme
 from ..run.runstatus import gc_words
 from ..run.snapshot import Snapshot
 
+QWIDGETSIZE_MAX = (1 << 24) - 1  # Qt's largest widget size: no maximum
+
 ROWS = (
     ("host", "Pages the host wrote", "host writes: pages the computer sent"),
     ("flash", "Pages written to flash", "NAND writes: pages programmed, the host's and GC's"),
@@ -99,6 +101,7 @@ class Tally(QWidget):
         self.now.setWordWrap(True)
         self.now.setAccessibleName("What garbage collection is doing")
         self.withheld = ""  # why the WA is not shown (a lesson's quiz asks for it)
+        self._words_room = False  # two lines kept for the words (set_snapshot)
         self.set_snapshot(None)
 
     def set_counted(self, words: str, why: str = "") -> None:
@@ -171,6 +174,7 @@ class Tally(QWidget):
             for v in self.values.values():
                 v.setText("-")
             self.now.setText("")
+            self._keep_words_room(False)
             return
         if snap.user_pages != self._user_pages:  # another drive: widths for its figures
             self._user_pages = snap.user_pages
@@ -189,6 +193,24 @@ class Tally(QWidget):
             ratio = f"{ratio}: {self.withheld}"
         # the division itself, shown on hover; said at a listener's pace (frame/speech.py)
         self.values["wa"].setToolTip(ratio)
-        self.now.setText(gc_words(snap))
-        # two lines kept for the words, said or not: the map never jumps between phases
-        self.now.setMinimumHeight(2 * self.now.fontMetrics().lineSpacing() + 2)
+        words = gc_words(snap)
+        self.now.setText(words)
+        # Two lines kept for the words from the first GC they name until the drive starts
+        # afresh, said or not: the map never jumps between a GC's phases. Before, and on a
+        # run that names none (flat out), the map has the room: kept always, they were an
+        # empty band 30 px high under the map at 1366 x 768 and 58 px in presentation type
+        # at 1024 x 768 (issue 36).
+        self._keep_words_room(bool(words) or (self._words_room and not self._fresh(snap)))
+
+    @staticmethod
+    def _fresh(snap: Snapshot) -> bool:
+        """The drive has nothing written yet (new, or reset)."""
+        c = snap.counters
+        return c["host_writes"] == 0 and c["nand_writes"] == 0
+
+    def _keep_words_room(self, keep: bool) -> None:
+        """Two lines for the words under the map (keep), or none at all (an empty label
+        still took a line)."""
+        self._words_room = keep
+        self.now.setMinimumHeight(2 * self.now.fontMetrics().lineSpacing() + 2 if keep else 0)
+        self.now.setMaximumHeight(QWIDGETSIZE_MAX if keep else 0)
