@@ -308,3 +308,32 @@ def test_no_empty_band_under_the_map_until_a_gc_is_named(qtbot, until, bench, mo
     until(lambda: not bench.is_running() and bmap.snapshot.gc_phase == "breakpoint")
     lines = 2 * now.fontMetrics().lineSpacing()
     until(lambda: now.text() and now.height() >= lines)
+
+
+def test_a_documented_experiment_never_widens_the_lessons_panel(qtbot, until, bench,
+                                                                monkeypatch):
+    """Its button said "Replay the documented experiment", 447 px in projector type: for the
+    moment it showed, the lessons panel grew to 473 px, Qt kept the dock that wide, and the
+    drives of lessons 8, 9, 11, 12 and 13's read steps scrolled 126-161 px sideways at
+    1024 x 768 (issue 36)."""
+    from test_gui_lecture import as_a_projector
+
+    from ssdlab.lessons.catalogue import find
+
+    screen_is(bench, monkeypatch, 1024)
+    as_a_projector(bench, until)
+    panel = bench.lesson_panel
+    lesson = find("8")
+    panel.start(lesson, 0)
+    until(lambda: bench.lesson_dock.isVisible() and bench.in_lesson)
+    least = bench.lessons_fit.least().width()  # a read step's
+    at = next(i for i, s in enumerate(lesson.steps)
+              if s.kind == "compare" and s.experiment is not None)
+    panel.start(lesson, at)
+    until(lambda: panel.run_button.isVisible())
+    try:
+        assert panel.run_button.minimumSizeHint().width() <= least
+    finally:
+        if panel.job is not None:
+            panel.job.cancel()
+            panel.job.wait()

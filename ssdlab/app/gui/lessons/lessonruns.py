@@ -219,7 +219,11 @@ class RunSteps:
                 rows = []
         if rows is None:
             self.run_box.show()
-            self.run_button.setText("Replay the documented experiment")
+            # a few words: "Replay the documented experiment" was 447 px in projector type,
+            # and for the moment it showed it widened the lessons panel to 473 px, which
+            # Qt then kept: the next lessons' drives scrolled 126-161 px sideways at 1024
+            # x 768 (issue 36); the note under it names the experiment
+            self.run_button.setText("Replay experiment")
             self.run_button.setEnabled(self.job is None and not self.engine_notice)
             self.cancel_button.setEnabled(self.job is not None)
             self.run_note.setText(f"Replays experiment {step.experiment} on the model; this "
