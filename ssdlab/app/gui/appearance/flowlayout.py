@@ -19,6 +19,7 @@ class FlowLayout(QLayout):
             parent.setSizePolicy(policy)
         self._items: list[QLayoutItem] = []
         self._kept: set[int] = set()  # id() of items that never start a row
+        self._either: tuple[list, list] = ([], [])  # widgets of which one set shows
         self.setSpacing(spacing)
         self._row_spacing = row_spacing
         self.setContentsMargins(0, 0, 0, 0)
@@ -35,6 +36,13 @@ class FlowLayout(QLayout):
     def kept_with_previous(self, widget) -> bool:
         """Whether widget was added never to start a row."""
         return any(i.widget() is widget and id(i) in self._kept for i in self._items)
+
+    def set_either(self, first: list, second: list) -> None:
+        """Two sets of widgets of which one shows at a time (the other hidden by the
+        caller): the rows claim the height the taller takes at their width, whichever
+        shows, so that showing the other never changes their height."""
+        self._either = (list(first), list(second))
+        self.invalidate()
 
     def count(self) -> int:
         return len(self._items)
@@ -55,11 +63,12 @@ class FlowLayout(QLayout):
         return True
 
     def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt name
-        return self._place(QRect(0, 0, width, 0), move=False)
+        rect = QRect(0, 0, width, 0)
+        return max(self._place(rect, move=False), self._place(rect, move=False, other=True))
 
     def setGeometry(self, rect: QRect) -> None:  # noqa: N802 - Qt name
         super().setGeometry(rect)
-        used = self._place(rect, move=True)
+        used = max(self._place(rect, move=True), self._place(rect, move=False, other=True))
         # A splitter asks the container's minimum size, which knows nothing of
         # height-for-width: without this, rows that wrapped would overlap what is below.
         box = self.parentWidget()
@@ -78,24 +87,37 @@ class FlowLayout(QLayout):
         m = self.contentsMargins()
         return size + QSize(m.left() + m.right(), m.top() + m.bottom())
 
-    def _visible(self) -> list[QLayoutItem]:
+    def _visible(self, other: bool = False) -> list[QLayoutItem]:
+        """The items shown; other: with the set of set_either not shown in place of the
+        one shown."""
+        if other and any(self._either):
+            first, second = self._either
+            hidden = second if any(not w.isHidden() for w in first) else first
+            shown = first if hidden is second else second
+            return [i for i in self._items if i.widget() in hidden or (
+                i.widget() not in shown and not (i.widget() and i.widget().isHidden()))]
         return [i for i in self._items if not (i.widget() and i.widget().isHidden())]
 
-    def _groups(self) -> list[list[QLayoutItem]]:
+    def _groups(self, other: bool = False) -> list[list[QLayoutItem]]:
         """The visible items in runs that wrap as one: an item and those kept with it."""
         groups: list[list[QLayoutItem]] = []
-        for item in self._visible():
+        for item in self._visible(other):
             if groups and id(item) in self._kept:
                 groups[-1].append(item)
             else:
                 groups.append([item])
         return groups
 
-    def _place(self, rect: QRect, move: bool) -> int:
-        """Lay the items out in rect (or only measure); returns the height used."""
+    def _place(self, rect: QRect, move: bool, other: bool = False) -> int:
+        """Lay the items out in rect (or only measure, as with set_either's other set
+        shown); returns the height used."""
+        if other and not any(self._either):
+            return 0
         x, y, row_h = rect.x(), rect.y(), 0
-        for group in self._groups():
-            hints = [item.sizeHint() for item in group]
+        for group in self._groups(other):
+            # a hidden widget's own hint: its layout item says 0 x 0
+            hints = [item.widget().sizeHint() if item.widget() is not None
+                     and item.widget().isHidden() else item.sizeHint() for item in group]
             if len(group) == 1 and hints[0].width() > rect.width() > 0 \
                     and group[0].hasHeightForWidth():
                 # wider than the row, and able to wrap itself (a flow of its own): the

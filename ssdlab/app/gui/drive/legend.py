@@ -1,7 +1,12 @@
 """The block map's legend, always shown beside it: a list to colour the blocks by state or as
 a heat map, and the colours that colouring uses; a heat map's colour bar is labelled with
 the lowest and highest value on the drive now. The page colours are listed only while the
-map draws pages (show_pages); a map of whole blocks says so in words instead."""
+map draws pages (show_pages); a map of whole blocks says so in words instead. Both are
+built, one hidden, and the rows claim the height of the taller at their width whichever
+shows (FlowLayout.set_either): rebuilt on each change, and as tall as the one shown, the
+legend changed the map's height, and so whether it drew pages, again and again (the
+window's least height went 617, 773, 799 px, and in presentation type at 1366 x 768 the
+map lay over its legend for seconds)."""
 
 from __future__ import annotations
 
@@ -79,6 +84,7 @@ class Legend(QWidget):
         self._outer.setContentsMargins(2, 2, 2, 2)
         self._inner: QWidget | None = None
         self._built_for: tuple = ()
+        self._either: tuple[list, list] = ([], [])  # the page colours' entries, the words'
         self.mode = "state"
         self.pages = True  # the map draws pages (a legend on its own lists their colours)
         self.lo = self.hi = float("nan")
@@ -101,7 +107,21 @@ class Legend(QWidget):
         saying each square is a whole block."""
         if on != self.pages:
             self.pages = on
-            self.refresh()
+            if any(self._either):  # both built: the other shows, no rebuild (rebuilt, the
+                # legend was a few px tall until laid out, and the map grew into the room)
+                self._show_either()
+            else:
+                self.refresh()
+
+    def _show_either(self) -> None:
+        """The page colours or the words, as the map draws (the state map)."""
+        pages, words = self._either
+        for entry in (*words, *pages) if self.pages else (*pages, *words):
+            for part in entry.findChildren(QLabel):  # counted while the entry is hidden
+                part.setVisible(True)
+            entry.setVisible((entry in pages) == self.pages)
+        shown = [text for _t, text in self.PAGE_ENTRIES] if self.pages else [self.BLOCKS_ONLY]
+        self.labels = [*self.labels[:len(self.STATE_ENTRIES) + 1], *shown]
 
     def show_heat(self, heat: heatmap.Heat | None) -> None:
         """The colouring the map drew: its mode and the range its colour bar spans."""
@@ -123,9 +143,11 @@ class Legend(QWidget):
         the ones shown: each rebuild made some forty widgets, and every theme change and
         second drive asked for one)."""
         t = theme.current()
-        if self._inner is not None and self._built_for == (self.mode, self.pages, t):
+        key = (self.mode, t) if self.mode == "state" else (self.mode, self.pages, t)
+        if self._inner is not None and self._built_for == key:
             return
-        self._built_for = (self.mode, self.pages, t)
+        self._built_for = key
+        self._either = ([], [])
         if self._inner is not None:
             self.combo.setParent(self)  # it outlives the rows it sits in
             self._outer.removeWidget(self._inner)
@@ -147,12 +169,9 @@ class Legend(QWidget):
             items = [(_swatch(t.colour(token), crossed=token == "block_victim"), text)
                      for token, text in self.STATE_ENTRIES]
             items.insert(2, (_gradient(), bar_text))
-            if self.pages:
-                items += [(_swatch(t.colour(token), ring=token == "page_copied"), text)
+            page_items = [(_swatch(t.colour(token), ring=token == "page_copied"), text)
                           for token, text in self.PAGE_ENTRIES]
-            else:
-                items.append((None, self.BLOCKS_ONLY))
-            rows = [items[:2], items[2:5], items[5:]]
+            rows = [items[:2], items[2:5], page_items, [(None, self.BLOCKS_ONLY)]]
             self.lo_label.hide()  # no range to show: in no row, and never drawn
             self.hi_label.hide()
         else:
@@ -182,7 +201,9 @@ class Legend(QWidget):
             row.setSpacing(4)
             return entry, row
 
+        made: list[list[QWidget]] = []  # each row's entries
         for row_items in rows:
+            first = flow.count()
             entry, row = new_entry()
             for what, text in row_items:
                 if isinstance(what, QLabel):
@@ -206,4 +227,9 @@ class Legend(QWidget):
                 flow.addWidget(entry)
             else:  # the row after the last entry, never filled
                 entry.deleteLater()
+            made.append([flow.itemAt(i).widget() for i in range(first, flow.count())])
+        if self.mode == "state":
+            self._either = (made[2], made[3])
+            flow.set_either(*self._either)
+            self._show_either()
         self._outer.addWidget(self._inner)  # the legend's from now on

@@ -73,11 +73,20 @@ def neighbour(window: QWidget, of: QWidget | None, forward: bool) -> QWidget | N
 
 def show_whole(w: QWidget) -> None:
     """Scroll every scroll area round w so that w shows (a control panel or lesson panel
-    taller than the window: Qt scrolls only when Tab started inside the same area)."""
+    taller than the window: Qt scrolls only when Tab started inside the same area), and
+    the whole of the window's part that holds it where the area has room for it: at a
+    1024 x 768 projector, A | B with the control panel shown scrolls the main area, and
+    F6 to the charts showed their tabs with the chart, its legend and the note under the
+    status bar."""
+    window = w.window()
+    part = next((p for _name, p in parts(window) if p is w or p.isAncestorOf(w)), None)
     child, area = w, w.parentWidget()
     while area is not None:
         if isinstance(area, QScrollArea) and area.widget() is not None \
                 and area.widget().isAncestorOf(child):
+            if part is not None and area.widget().isAncestorOf(part) \
+                    and part.height() <= area.viewport().height():
+                area.ensureWidgetVisible(part, 0, 0)
             area.ensureWidgetVisible(child, 4, 4)
         area = area.parentWidget()
 
