@@ -5,7 +5,7 @@ screen), and at 1366 x 768 with the lesson panel open, in both colour profiles."
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtWidgets import QApplication
 from test_gui_lecture import as_a_projector
 
@@ -229,19 +229,46 @@ def test_the_first_screen_folds_the_control_panel_where_the_screen_is_narrow(
     until(lambda: bench.presentation.panel_shown())
 
 
+def rect_in(bench, widget) -> QRect:
+    """widget's rectangle in the window's coordinates."""
+    return QRect(widget.mapTo(bench, QPoint(0, 0)), widget.size())
+
+
+def seen_whole(bench, widget) -> bool:
+    """widget shows whole in the main area's view (not scrolled out of it)."""
+    view = bench.central_fit.viewport()
+    return QRect(view.mapTo(bench, QPoint(0, 0)), view.size()).contains(rect_in(bench, widget))
+
+
+def to_the_charts(bench, until) -> None:
+    """F6 until the keyboard is in the charts part."""
+    from test_gui_present import key
+
+    from ssdlab.app.gui.frame import taborder
+
+    for _ in range(len(taborder.PARTS) + 1):
+        if taborder.part_of(bench, QApplication.focusWidget()) == "charts":
+            return
+        key(bench, Qt.Key.Key_F6)
+        QApplication.processEvents()
+    raise AssertionError("F6 never reached the charts")
+
+
 @pytest.mark.parametrize("width", [1024, 1366])
-def test_two_drives_with_the_panel_shown_fit_768_lines_in_presentation_type(
-        qtbot, until, bench, monkeypatch, width):
-    """A | B in presentation type with the control panel shown (F9 where it folded) after a
-    run, with and then without a kept reference: the window stays 768 px tall, the main
-    area scrolling by the rest (it needs about 807 px). (In the normal type the wide
-    arrangement, where nothing scrolls, grows the window to 799 px, 815 with a reference:
-    not yet fixed, see the report of branch room36.)"""
+@pytest.mark.parametrize("present", [False, True], ids=["normal", "presentation"])
+def test_two_drives_with_the_panel_shown_fit_768_lines(qtbot, until, bench, monkeypatch,
+                                                       width, present):
+    """A | B with the control panel shown (F9 where it folded) after a run, with and then
+    without a kept reference: the window stays 768 px tall (in the normal type it grew to
+    799 px, 815 with a reference, while the map legend's height went up and down with
+    whether the map drew pages, tests/test_gui_roomsees.py), both tallies show, no map over
+    either; in the normal type the chart shows without scrolling, and in presentation type,
+    where the main area scrolls, F6 to the charts shows them whole, their legend with them."""
     streak = [0]
 
     def held_768() -> bool:
         """768 px tall, and the window's least height within it, ten looks in a row (its
-        layout's least height goes up and down as it settles)."""
+        layout's least height went up and down as it settled: 617, 773, 799 px)."""
         bench.presentation._grown = False
         bench.setGeometry(0, 0, width, SCREEN_LINES)
         QApplication.processEvents()
@@ -253,7 +280,8 @@ def test_two_drives_with_the_panel_shown_fit_768_lines_in_presentation_type(
     screen_is(bench, monkeypatch, width)
     assert bench.set_compare(True)
     until(lambda: len(bench.views) == 2 and bench.views[1].snapshot is not None)
-    as_a_projector(bench, until)
+    if present:
+        as_a_projector(bench, until)
     bench.request(workload="random", amount=0.2)
     bench.run_workload()
     until(lambda: all(not v.snapshot.running and v.snapshot.counters["host_writes"] > 0
@@ -270,7 +298,18 @@ def test_two_drives_with_the_panel_shown_fit_768_lines_in_presentation_type(
         until(held_768)
         assert bench.presentation.panel_shown() and bench.statusBar().isVisible()
         assert bench.statusBar().geometry().bottom() < SCREEN_LINES
-    assert bench.central_fit.scrolls()
+        maps = [rect_in(bench, v.blockmap) for v in bench.views]
+        for v in bench.views:
+            assert v.tally.isVisible()
+            tally = rect_in(bench, v.tally)
+            assert not any(m.intersects(tally) for m in maps), (v.name, tally, maps)
+        if not present:
+            assert not bench.central_fit.scrolls()
+            assert seen_whole(bench, bench.charts), (reference, rect_in(bench, bench.charts))
+        else:
+            to_the_charts(bench, until)
+            until(lambda: seen_whole(bench, bench.lower))
+            assert bench.charts.run_legend.isVisible()
     bench.set_compare(False)
 
 
@@ -337,3 +376,27 @@ def test_a_documented_experiment_never_widens_the_lessons_panel(qtbot, until, be
         if panel.job is not None:
             panel.job.cancel()
             panel.job.wait()
+
+
+@pytest.mark.parametrize("width", [1024, 1366])
+def test_a_kept_references_note_shows_its_last_line_with_the_panel_shown(
+        qtbot, until, bench, monkeypatch, width):
+    """One drive beside a kept reference in presentation type with the control panel shown
+    (F9): the note under the chart lay under the status bar. At 1366 x 768 it shows whole
+    as it is; at 1024 x 768, where the main area scrolls, F6 to the charts shows it."""
+    from test_gui_twodrives import note_shown_whole
+
+    screen_is(bench, monkeypatch, width)
+    as_a_projector(bench, until)
+    hold(bench, until, width)
+    ran(bench, until)
+    bench.pin_reference()
+    until(lambda: bench.charts.run_legend.isVisible())
+    if not bench.presentation.panel_shown():
+        bench.toggle_panel(True)  # F9
+    hold(bench, until, width)
+    until(lambda: bench.presentation.panel_shown() and bench.wa_note.isVisible())
+    if width == 1024:
+        to_the_charts(bench, until)
+    until(lambda: note_shown_whole(bench))
+    bench.clear_reference()

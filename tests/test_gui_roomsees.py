@@ -185,12 +185,11 @@ def test_the_legends_old_rows_never_become_a_window_of_their_own(qtbot):
     flow = legend._flow
     old = [flow.itemAt(i).widget() for i in range(1, flow.count())]
     assert old
-    legend.show_pages(False)
+    legend.set_mode("erases")  # a rebuild (the map drawing pages or not only hides some)
     new = [flow.itemAt(i).widget() for i in range(1, flow.count())]
     assert not set(old) & set(new)
     assert all(not w.isWindow() and w.parent() is legend._inner and w.isHidden()
                for w in old)
-
 
 
 def test_the_map_legend_shows_its_rows_after_a_rebuild_in_a_relayout(bench, until):
@@ -209,4 +208,39 @@ def test_the_map_legend_shows_its_rows_after_a_rebuild_in_a_relayout(bench, unti
         QApplication.processEvents()
         assert legend._inner.isVisible() and legend.combo.isVisible(), mode
         flow = legend._flow
-        assert all(flow.itemAt(i).widget().isVisible() for i in range(flow.count())), mode
+        pages, words = legend._either  # of these only the set the map calls for shows
+        hidden = set(words if legend.pages else pages)
+        assert all(flow.itemAt(i).widget().isVisible() for i in range(flow.count())
+                   if flow.itemAt(i).widget() not in hidden), mode
+
+
+def test_the_map_legend_keeps_its_height_when_the_map_starts_or_stops_drawing_pages(qtbot):
+    """Its rows were rebuilt for the page colours or the words saying the map draws whole
+    blocks, each as tall as it was: the map's height changed with them, and so whether it
+    drew pages, again and again (A | B's window's least height went 617, 773, 799 px; in
+    presentation type at 1366 x 768 the map lay over its legend for seconds). Both are
+    built, and the rows are as tall as the taller at every width, whichever shows."""
+    from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+    from ssdlab.app.gui.drive.legend import Legend
+
+    for pt in (9, 18):  # the desk's type and a projector's
+        host = QWidget()
+        qtbot.addWidget(host)
+        font = host.font()
+        font.setPointSize(pt)
+        host.setFont(font)
+        legend = Legend()
+        QVBoxLayout(host).addWidget(legend)
+        host.show()
+        qtbot.waitExposed(host)
+        inner = legend._inner
+        for width in (300, 420, 560, 722, 1064):
+            heights = set()
+            for pages in (True, False, True):
+                legend.show_pages(pages)
+                heights.add(legend.layout().totalHeightForWidth(width))
+                assert ("valid page" in legend.labels) == pages
+                assert (legend.BLOCKS_ONLY in legend.labels) != pages
+            assert len(heights) == 1, (pt, width, heights)
+        assert legend._inner is inner  # no rebuild: hidden and shown

@@ -7,7 +7,9 @@ line."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QApplication
 from test_gui_compare import finished
 from test_gui_fit768 import SCREEN_LINES, hold, screen_is
 from test_gui_lecture import as_a_projector
@@ -119,3 +121,72 @@ def test_f9_beside_a_kept_reference_works_at_once_and_gives_the_note_its_last_li
               and w.minimumSizeHint().height() <= SCREEN_LINES)
     finally:
         w.toggle_presentation(False)
+
+
+def words_over_curves(chart) -> list[str]:
+    """The levels of chart whose words (written above the level's labelled point) a line
+    drawn on the chart passes through: each other series' segments, sampled along their
+    length in pixels."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QFontMetrics
+
+    c = chart._chart
+    bad = []
+    for name, series in chart.series.items():
+        words = chart.level_label(name)
+        if not words or not series.isVisible():
+            continue
+        fm = QFontMetrics(series.pointLabelsFont())
+        at = c.mapToPosition(series.at(1), series)
+        half = fm.horizontalAdvance(words) / 2
+        box = QRectF(at.x() - half, at.y() - fm.height(), 2 * half, fm.height())
+        for other_name, other in chart.series.items():
+            if other is series or not other.isVisible() or other.count() < 2:
+                continue
+            pts = [c.mapToPosition(other.at(i), other) for i in range(other.count())]
+            hit = next((p0 + (p1 - p0) * (k / 40) for p0, p1 in zip(pts, pts[1:], strict=False)
+                        for k in range(41) if box.contains(p0 + (p1 - p0) * (k / 40))), None)
+            if hit is not None:
+                bad.append(f"{words!r} over {other_name} at ({hit.x():.0f}, {hit.y():.0f})")
+    return bad
+
+
+@pytest.mark.parametrize("present", [False, True], ids=["normal", "presentation"])
+def test_each_levels_words_are_clear_of_the_curves_and_say_whose_they_are(
+        until, bench, monkeypatch, present):
+    """A | B at 1024 x 768: B's level (its per-window WA predicted) lies where B's own
+    per-window curve runs, and its words, written at a fixed share of the x span, stood grey
+    on B's purple and green dashes. Each level's words stand where no line crosses them,
+    begin with their drive's letter, and are in a colour with AA contrast on the chart's
+    page (4.5:1), in the desk and projector profiles."""
+    from ssdlab.app.colourvision import contrast
+    from ssdlab.app.gui.appearance import theme
+
+    screen_is(bench, monkeypatch, 1024)
+    if present:  # the control panel hidden (F9): the chart's plot is then the room's
+        as_a_projector(bench, until)
+        bench.toggle_panel(False)
+    else:
+        hold(bench, until, 1024)
+    assert bench.set_compare(True)
+    until(lambda: len(bench.views) == 2 and bench.views[1].snapshot is not None)
+    bench.edit_drive(1)
+    assert bench.request(spare_pct=28.0)
+    bench.request(workload="fill", fill_pct=100.0)
+    bench.run_workload()
+    until(lambda: finished(bench, runs=1))
+    ran(bench, until, 2)
+    wa = bench.charts.wa
+    bench.charts.setCurrentWidget(wa)
+    until(lambda: wa.points("B:wa_window") > 1 and bool(wa.level_label("B:theory")))
+    try:
+        QApplication.processEvents()  # the plot laid out at its size, the words placed
+        assert words_over_curves(wa) == []
+        page = theme.current().colour("chart_background")
+        for name, letter in (("theory", "A"), ("B:theory", "B")):
+            series = wa.series[name]
+            assert wa.level_label(name).startswith(f"{letter}: ")
+            assert contrast(series.pointLabelsColor().name(), page) >= 4.5
+    finally:
+        bench.toggle_presentation(False)
+        bench.set_compare(False)

@@ -92,6 +92,7 @@ class SeriesChart(QChartView):
         self._chart.plotAreaChanged.connect(self._titles_still_fit)
         self._level_text: dict[str, str] = {}  # a level's full words, by series name
         self._level_x: dict[str, float] = {}  # where along x they are wanted, data units
+        self._xy: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # each line's data, drawn
         self._chart.plotAreaChanged.connect(self._labels_in_sight)
 
     def set_y_title(self, axis) -> None:
@@ -285,6 +286,7 @@ class SeriesChart(QChartView):
             if y.size > 2 and np.all(y == y[0]):  # a level (the analytic WA): its two ends
                 x, y = x[[0, -1]], y[[0, -1]]
             self.series[name].replaceNp(x, y)
+            self._xy[name] = (x, y)  # the words on a level keep clear of it
             self._label_level(name, x, y, labels.get(name))
             for marker in self._chart.legend().markers(self.series[name]):
                 if marker.isVisible() != bool(x.size):
@@ -316,12 +318,14 @@ class SeriesChart(QChartView):
 
     def _labels_in_sight(self, _area=None) -> None:
         """Each level's words whole within the plot and clear of the other levels' words
-        (levelwords.place), again whenever the plot changes size. The view repaints whole
-        after a move: the words stand above their series' line, outside what QtCharts
-        repaints of it, and the old place's words stayed drawn under the new."""
+        (levelwords.place), and of the lines drawn, again whenever the plot changes size.
+        The view repaints whole after a move: the words stand above their series' line,
+        outside what QtCharts repaints of it, and the old place's words stayed drawn under
+        the new."""
         levels = [(s, self._level_text[n], self._level_x[n]) for n, s in self.series.items()
                   if n in self._level_text and self._level_words(s)]
-        if levels and levelwords.place(self._chart, levels):
+        curves = [(s, *self._xy[n]) for n, s in self.series.items() if n in self._xy]
+        if levels and levelwords.place(self._chart, levels, curves):
             self.viewport().update()
 
     def set_overlaid(self, on: bool) -> None:

@@ -94,6 +94,8 @@ class Legend(QWidget):
         pair.addWidget(self.combo)
         self._flow.addWidget(chooser)
         self._built_for: tuple = ()
+        self._either: tuple[list, list] = ([], [])  # the page colours' entries, the words'
+        self._showing = False  # in _show_either
         self.mode = "state"
         self.pages = True  # the map draws pages (a legend on its own lists their colours)
         self.lo = self.hi = float("nan")
@@ -116,7 +118,31 @@ class Legend(QWidget):
         saying each square is a whole block."""
         if on != self.pages:
             self.pages = on
-            self.refresh()
+            if any(self._either):  # both built: the other shows, no rebuild (rebuilt, the
+                # legend was a few px tall until laid out, and the map grew into the room)
+                self._show_either()
+            else:
+                self.refresh()
+
+    def _show_either(self) -> None:
+        """The page colours or the words, as the map draws (the state map)."""
+        if self._showing:  # showing an entry lays the window out at once, and may resize
+            return         # the map: the loop below catches up with what it then says
+        self._showing = True
+        try:
+            for _ in range(3):  # the map's answer settles in one more pass, or is left
+                wanted = self.pages
+                pages, words = self._either
+                for entry in (*words, *pages) if wanted else (*pages, *words):
+                    for part in entry.findChildren(QLabel):  # counted while hidden
+                        part.setVisible(True)
+                    entry.setVisible((entry in pages) == wanted)
+                if self.pages == wanted:
+                    break
+        finally:
+            self._showing = False
+        shown = [text for _t, text in self.PAGE_ENTRIES] if self.pages else [self.BLOCKS_ONLY]
+        self.labels = [*self.labels[:len(self.STATE_ENTRIES) + 1], *shown]
 
     def show_heat(self, heat: heatmap.Heat | None) -> None:
         """The colouring the map drew: its mode and the range its colour bar spans."""
@@ -138,9 +164,14 @@ class Legend(QWidget):
         the ones shown: each rebuild made some forty widgets, and every theme change and
         second drive asked for one)."""
         t = theme.current()
-        if self._built_for == (self.mode, self.pages, t):
+        # the state map holds both the page colours and the words (one shows): the map
+        # drawing pages or not never rebuilds it
+        key = (self.mode, t) if self.mode == "state" else (self.mode, self.pages, t)
+        if self._built_for == key:
             return
-        self._built_for = (self.mode, self.pages, t)
+        self._built_for = key
+        self._either = ([], [])
+        self._flow.set_either([], [])
         while self._flow.count() > 1:  # the entries; the chooser at the head stays
             old = self._flow.takeAt(1).widget()
             old.hide()
@@ -158,12 +189,9 @@ class Legend(QWidget):
             items = [(_swatch(t.colour(token), crossed=token == "block_victim"), text)
                      for token, text in self.STATE_ENTRIES]
             items.insert(2, (_gradient(), bar_text))
-            if self.pages:
-                items += [(_swatch(t.colour(token), ring=token == "page_copied"), text)
+            page_items = [(_swatch(t.colour(token), ring=token == "page_copied"), text)
                           for token, text in self.PAGE_ENTRIES]
-            else:
-                items.append((None, self.BLOCKS_ONLY))
-            rows = [items[:2], items[2:5], items[5:]]
+            rows = [items[:2], items[2:5], page_items, [(None, self.BLOCKS_ONLY)]]
             self.lo_label.hide()  # no range to show: in no row, and never drawn
             self.hi_label.hide()
         else:
@@ -184,7 +212,9 @@ class Legend(QWidget):
             row.setSpacing(4)
             return entry, row
 
+        made: list[list[QWidget]] = []  # each row's entries
         for row_items in rows:
+            first = flow.count()
             entry, row = new_entry()
             for what, text in row_items:
                 if isinstance(what, QLabel):
@@ -208,3 +238,8 @@ class Legend(QWidget):
                 flow.addWidget(entry)
             else:  # the row after the last entry, never filled
                 entry.deleteLater()
+            made.append([flow.itemAt(i).widget() for i in range(first, flow.count())])
+        if self.mode == "state":
+            self._either = (made[2], made[3])
+            flow.set_either(*self._either)
+            self._show_either()

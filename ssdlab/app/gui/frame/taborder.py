@@ -32,7 +32,8 @@ def parts(window) -> list[tuple[str, QWidget]]:
     """(name, widget) of each part the window has, in reading order, the status bar last."""
     out = [(name, getattr(window, attr, None)) for name, attr in PARTS]
     status = window.statusBar() if hasattr(window, "statusBar") else None
-    return [(name, w) for name, w in [*out, (STATUS, status)] if w is not None]
+    # only widgets: another kind of window answers some names with a method (QWidget.lower)
+    return [(name, w) for name, w in [*out, (STATUS, status)] if isinstance(w, QWidget)]
 
 
 def regions(window) -> list[QWidget]:
@@ -73,17 +74,25 @@ def neighbour(window: QWidget, of: QWidget | None, forward: bool) -> QWidget | N
 
 def show_whole(w: QWidget) -> None:
     """Scroll every scroll area round w so that w shows (a control panel or lesson panel
-    taller than the window: Qt scrolls only when Tab started inside the same area). An area
-    is moved only as far as w's part seen through the areas inside it needs, and not at
-    all along a side where that part shows already, or is longer than the area and shows
-    in part: F6 to the control panel (its own scroll area, taller than the room) scrolled
-    the main area round it 12 px to centre it, though it showed (issue 36)."""
+    taller than the window: Qt scrolls only when Tab started inside the same area), and
+    the whole of the window's part that holds it where the area has room for it (at a
+    1024 x 768 projector, A | B with the control panel shown scrolls the main area, and F6
+    to the charts showed their tabs with the chart, its legend and the note under the
+    status bar). An area is moved only as far as that needs, and not at all along a side
+    where w's part seen through the areas inside it shows already, or is longer than the
+    area and shows in part: F6 to the control panel (its own scroll area, taller than the
+    room) scrolled the main area round it 12 px to centre it, though it showed (issue 36)."""
+    part = next((p for _name, p in parts(w.window()) if p is w or p.isAncestorOf(w)), None)
     seen = w.rect()  # w's part the areas inside the current one let through, in w's px
     area = w.parentWidget()
     while area is not None:
         if isinstance(area, QScrollArea) and area.widget() is not None \
                 and area.widget().isAncestorOf(w):
-            _scroll_to(area, QRect(w.mapTo(area.widget(), seen.topLeft()), seen.size()))
+            inner = area.widget()
+            if part is not None and part is not w and inner.isAncestorOf(part) \
+                    and part.height() <= area.viewport().height():
+                _scroll_to(area, QRect(part.mapTo(inner, QPoint(0, 0)), part.size()), 0)
+            _scroll_to(area, QRect(w.mapTo(inner, seen.topLeft()), seen.size()))
             view = area.viewport()
             shown = QRect(w.mapFrom(view, QPoint(0, 0)), view.size())
             seen = seen.intersected(shown)
