@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QHBoxLayout,
@@ -32,6 +33,10 @@ from .feedbackarea import FeedbackArea, FeedbackNote
 from .lessonhome import bold
 from .lessonshown import DriveChoice
 
+# a step's keys, window-wide while a lesson's step shows (listed in shortcuts.TABLE): the
+# browser's Back and Forward; Page Up / Down turn the results, Space plays or pauses
+STEP_KEYS = {"next": "Alt+Right", "back": "Alt+Left"}
+ARROW = {"Alt+Right": "Alt+\N{RIGHTWARDS ARROW}", "Alt+Left": "Alt+\N{LEFTWARDS ARROW}"}
 LOCKED_NOTE = "The run is done: this prediction is kept as you made it."
 PREDICT_NOTES = ("Prediction saved. Next: the run.", "Estimate saved. Next: the run.",
                  "Estimate: enter a number above 0.", LOCKED_NOTE)
@@ -52,6 +57,15 @@ def not_quite(lines: tuple[str, ...]) -> str:
 
 class StepPage:
     """LessonPanel methods that build the step page and show predictions and quizzes."""
+
+    def _name_next(self, last: bool) -> None:
+        """Next (Finish on the last step) with its key on it, its name and tooltip."""
+        key = STEP_KEYS["next"]
+        self.next_name = "Finish" if last else "Next"
+        self.next_button.setText(f"{self.next_name} ({ARROW[key]})")
+        self.next_button.setAccessibleName("Finish the lesson" if last else "Next step")
+        self.next_button.setToolTip(("Finish the lesson and go back to the list of lessons"
+                                     if last else "The next step") + f" ({key}).")
 
     def _step_page(self) -> None:
         page = QWidget()
@@ -159,10 +173,18 @@ class StepPage:
         self.next_note.hide()
         v.addWidget(self.next_note)
         row = QHBoxLayout()
+        # Back and Next have keys that work wherever in the window the keyboard is while a
+        # step shows (STEP_KEYS): on a read step Next was six Tabs away, a lecturer's pause
         self.back_button = QPushButton("Back")
+        self.back_button.setAccessibleName("Previous step")
+        self.back_button.setToolTip(f"The previous step ({STEP_KEYS['back']}).")
         self.back_button.clicked.connect(self.back)
-        self.next_button = QPushButton("Next")
+        self.next_button = QPushButton()
+        self._name_next(False)
         self.next_button.clicked.connect(self.next)
+        for name, slot in (("next", self.next), ("back", self.back)):
+            QShortcut(QKeySequence(STEP_KEYS[name]), page, activated=slot,
+                      context=Qt.ShortcutContext.WindowShortcut)
         self.leave_button = QPushButton("Lessons")
         self.leave_button.setToolTip("Back to the list of lessons; your place is kept.")
         self.leave_button.clicked.connect(self.leave)

@@ -230,7 +230,7 @@ class LessonPanel(QWidget, StepPage, RunSteps, ShownDrive):
             self.body.setMaximumHeight(16777215)
         self.back_button.setEnabled(index > 0 and self.job is None)
         last = index == len(lesson.steps) - 1
-        self.next_button.setText("Finish" if last else "Next")
+        self._name_next(last)
         # by Next or Back (the key's button has focus), before the focus is handed on
         keyed = QApplication.focusWidget() in (self.next_button, self.back_button)
         self._hand_focus_before_next_turns_off()
@@ -274,7 +274,7 @@ class LessonPanel(QWidget, StepPage, RunSteps, ShownDrive):
         self.next_button.setAccessibleDescription(why)
 
     def _next_waits_for(self) -> str:
-        step, name = self.step, self.next_button.text()
+        step, name = self.step, self.next_name
         if self.job is not None:
             return f"{name} waits for the run to end (Cancel stops it)."
         if step.kind == "predict" and step.choices:
