@@ -222,12 +222,7 @@ class LessonPanel(QWidget, StepPage, RunSteps, ShownDrive):
         for w in (self.choices, self.estimate, self.quiz_answer):
             w.setAccessibleDescription(question)
         self.filler.setVisible(step.kind == "predict")
-        if step.kind == "predict":  # the question, then its answers right below it
-            self.body.document().setTextWidth(self.body.viewport().width())
-            height = int(self.body.document().size().height()) + 2 * self.body.frameWidth()
-            self.body.setMaximumHeight(height + 8)
-        else:
-            self.body.setMaximumHeight(16777215)
+        self._fit_question()
         self.back_button.setEnabled(index > 0 and self.job is None)
         last = index == len(lesson.steps) - 1
         self._name_next(last)
@@ -267,10 +262,13 @@ class LessonPanel(QWidget, StepPage, RunSteps, ShownDrive):
         ok = self._next_allowed()
         self.next_button.setEnabled(ok)
         # what a disabled Next waits for, beside it and in its description: once it was
-        # disabled on a prediction with nothing on screen saying why (issue 38)
+        # disabled on a prediction with nothing on screen saying why (issue 38). On a run
+        # step the run's own note right above says it (what the run waits for, how it
+        # goes): the two took seven lines of a 1024 x 768 projector's panel, and the
+        # step's text had three
         why = "" if ok else self._next_waits_for()
         self.next_note.setText(why)
-        self.next_note.setVisible(bool(why))
+        self.next_note.setVisible(bool(why) and self.step.kind != "run")
         self.next_button.setAccessibleDescription(why)
 
     def _next_waits_for(self) -> str:
@@ -313,6 +311,7 @@ class LessonPanel(QWidget, StepPage, RunSteps, ShownDrive):
         super().resizeEvent(event)
         if self.lesson is not None and self.step.kind == "predict":
             self._fit_choices()
+            self._fit_question()
 
     # --- reflect ----------------------------------------------------------------------
 
