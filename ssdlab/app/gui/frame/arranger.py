@@ -78,9 +78,10 @@ class Arranger(QObject):
         self._fold(lp.panel_shown(a, parts))
         for part in (w.central_fit, w.lessons_fit):
             part.set_short(a.scroll)
+        under = lp.tally_under(a, parts)
         for v in w.views:
-            if v.stacked() != (a.tally == "under"):
-                v.stack(a.tally == "under")
+            if v.stacked() != under:
+                v.stack(under)
         shown = lp.status_shown(a, w.in_lesson, len(w.views) > 1)
         for key, label in w.status.items():
             label.setVisible(key in shown)
@@ -90,7 +91,7 @@ class Arranger(QObject):
             share_split(w)
         w.lesson_results.set_paged(a.results == "pages")
         self._stage(a)
-        self._lessons_width(a)
+        self._lessons_width(a, parts)
         statusline.drop_stale(w)  # a message about the fold, the stage or a lesson held
 
     def _fold(self, wanted: bool) -> None:
@@ -106,15 +107,15 @@ class Arranger(QObject):
                 # its button, a setting's error shown in it, Reset All, the arrangement)
                 statusline.say(self.w, FOLDED, until=lambda w: w.presentation.panel_shown())
 
-    def _lessons_width(self, a: lp.Arrangement) -> None:
-        """The lessons panel as wide as the policy says for the stage shown, when it shows
-        and the arrangement, the type or the stage changed: a width the person drags it
+    def _lessons_width(self, a: lp.Arrangement, parts: lp.Parts) -> None:
+        """The lessons panel as wide as the policy says for what is beside it, when it shows
+        and the arrangement, the type or that changed: a width the person drags it
         to stands till then. Its own width is the one it opened with."""
         w, dock = self.w, self.w.lesson_dock
         if not dock.isVisibleTo(w):
             return
         font_pt = theme.current().font_pt
-        px = lp.lessons_width(a, self.stage, font_pt, w.width())
+        px = lp.lessons_width(a, lp.lessons_wide(a, parts, self.stage), font_pt, w.width())
         key = (a.name, font_pt, px)
         if key == self._lessons_for:
             return

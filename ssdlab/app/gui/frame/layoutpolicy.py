@@ -32,9 +32,11 @@ arrangement. Its columns say:
   that fit the room whole, each chart sized to the rest of its page, Page Down (or the
   button over them) turning to the next: at 18 pt on 768 lines one column was up to
   2,500 px longer than the room (lesson 4's compare step).
-- lesson_columns: while a lesson's results show alone (the stage flipped to them), the
-  lessons panel is this many columns of its type wide, at most half the window; with
-  the drive shown it keeps its own width (the maps and tallies need theirs). At 18 pt
+- lesson_columns: while a lesson's results show alone (the stage flipped to them), and
+  on the panel's first page (the list of lessons, the workbench's tally then under its
+  map), the lessons panel is this many columns of its type wide, at most half the
+  window; with a lesson's drive shown it keeps its own width (the maps and tallies need
+  theirs). At 18 pt
   on a 1024 px screen the panel was 300 px, 21 characters a line: a prediction's
   question kept 2 of its 6 lines and Back and Next went under the fold, while the
   results beside it filled a third of their room. 0: the panel keeps its own width.
@@ -105,12 +107,27 @@ class Room:
         return int(self.width_px / (self.type_pt * CHAR_PX_PER_PT))
 
 
-def lessons_width(a: Arrangement, stage: str, type_pt: float, window_px: int) -> int:
-    """The lessons panel's width (px) in arrangement a with the lesson's stage showing
-    "both", "drive" or "results": beside the results alone, its columns of the type with
-    the room its margins and the text's scroll bar take (two lines' worth), at most half
-    the window; 0: the panel keeps its own width."""
-    if not a.lesson_columns or stage != "results":
+def lessons_wide(a: Arrangement, parts: Parts, stage: str) -> bool:
+    """Whether the lessons panel takes its columns: it shows, the arrangement has them, and
+    beside it are a lesson's results alone (stage "results") or, on its first page (the
+    list of lessons), the workbench, each drive's tally then under its map."""
+    return bool(a.lesson_columns) and parts.lessons and (
+        stage == "results" if parts.in_lesson else True)
+
+
+def tally_under(a: Arrangement, parts: Parts) -> bool:
+    """Each drive's tally under its map: as the arrangement says, and beside the lessons
+    panel's first page when that takes its columns (the map and tally beside were wider
+    than the rest of a 1024 px window)."""
+    return a.tally == "under" or (parts.lessons and not parts.in_lesson
+                                  and lessons_wide(a, parts, "both"))
+
+
+def lessons_width(a: Arrangement, wide: bool, type_pt: float, window_px: int) -> int:
+    """The lessons panel's width (px) in arrangement a: when wide (lessons_wide), its
+    columns of the type with the room its margins and the text's scroll bar take (two
+    lines' worth), at most half the window; 0: the panel keeps its own width."""
+    if not wide:
         return 0
     px = a.lesson_columns * type_pt * CHAR_PX_PER_PT + 2 * type_pt * LINE_PX_PER_PT
     return min(int(px), window_px // 2)
