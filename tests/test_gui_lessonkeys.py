@@ -177,7 +177,7 @@ def test_next_onto_a_prediction_never_passes_the_focus_through_lessons(qtbot, pa
 def test_next_and_back_have_keys_that_work_from_anywhere_in_the_lesson(qtbot, until, bench):
     """Alt+Right is Next (Finish on the last step), Alt+Left Back, wherever the keyboard
     is: the lesson's text, the map, a quiz's answer field. On a read step Next was six Tabs
-    away. The button shows its key, the F1 list has both, and each has a name."""
+    away. The button's tooltip shows its key, the F1 list has both, and each has a name."""
     assert {("Alt+Right", "next step"), ("Alt+Left", "previous step")} <= {
         (keys, phrase) for keys, does in shortcuts.help_rows()
         for phrase in ("next step", "previous step") if phrase in does}
@@ -186,7 +186,7 @@ def test_next_and_back_have_keys_that_work_from_anywhere_in_the_lesson(qtbot, un
     panel.start(panel.lessons[0], 0)
     bench.activateWindow()
     until(bench.isActiveWindow)
-    assert "Alt+" in panel.next_button.text() and "Alt+Right" in panel.next_button.toolTip()
+    assert "Alt+Right" in panel.next_button.toolTip()
     assert panel.next_button.accessibleName() == "Next step"
     assert panel.back_button.accessibleName() == "Previous step"
     for holder in (panel.body, bench.views[0].blockmap, bench.lesson_results):

@@ -262,13 +262,10 @@ class LessonPanel(QWidget, StepPage, RunSteps, ShownDrive):
         ok = self._next_allowed()
         self.next_button.setEnabled(ok)
         # what a disabled Next waits for, beside it and in its description: once it was
-        # disabled on a prediction with nothing on screen saying why (issue 38). On a run
-        # step the run's own note right above says it (what the run waits for, how it
-        # goes): the two took seven lines of a 1024 x 768 projector's panel, and the
-        # step's text had three
+        # disabled on a prediction with nothing on screen saying why (issue 38)
         why = "" if ok else self._next_waits_for()
         self.next_note.setText(why)
-        self.next_note.setVisible(bool(why) and self.step.kind != "run")
+        self.next_note.setVisible(bool(why))
         self.next_button.setAccessibleDescription(why)
 
     def _next_waits_for(self) -> str:
@@ -280,7 +277,10 @@ class LessonPanel(QWidget, StepPage, RunSteps, ShownDrive):
         if step.kind == "predict":
             return f"{name} waits for your estimate: type it above, then Save estimate."
         if step.kind == "run" and self.play.waiting_for(step):
-            return f"{name} waits for the run, and the run for your prediction (above)."
+            where = ", ".join(str(self.lesson.steps.index(s) + 1)
+                              for s in self.play.waiting_for(step))
+            return (f"{name} waits for the run, and the run for your prediction: go back "
+                    f"to step {where} and choose an answer first.")
         if step.kind == "run":
             return f"{name} waits for the run: press {self.run_button.text()} above."
         return ""
