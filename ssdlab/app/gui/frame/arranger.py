@@ -135,7 +135,10 @@ class Arranger(QObject):
             return "results"  # a run that draws no map (a file-system scenario)
         if panel.job is not None or panel.watch.job is not None:
             return "drive"
-        if panel.lesson is not None and panel.step.kind == "predict":
+        # (a lesson being started may not have its step yet: the last one's index)
+        lesson = panel.lesson
+        if lesson is not None and panel.index < len(lesson.steps) \
+                and lesson.steps[panel.index].kind == "predict":
             return "results"
         return "results" if w.lesson_results.has_content() else "drive"
 
