@@ -51,3 +51,90 @@ def test_focused_controls_map_and_chart_are_ringed(bench, qtbot, name):
         x, y = corner.x() - 2, corner.y() + widget.height() // 2
         assert picture.pixelColor(x, y).name() == focusring.COLOUR[name], (
             name, type(widget).__name__)
+
+
+def _ringed(qtbot, window, widget):
+    """The ring of window, once widget has the focus."""
+    from PySide6.QtWidgets import QApplication
+
+    focusring.install()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    widget.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(widget.hasFocus)
+    QApplication.processEvents()
+    return window.findChild(focusring.Ring)
+
+
+def _frames(ring, rect) -> bool:
+    m = focusring.WIDTH_PX
+    return ring.isVisible() and ring.geometry() == rect.adjusted(-m, -m, m, m)
+
+
+def test_the_ring_frames_what_shows_of_a_control_scrolled_partly_out_of_its_panel(qtbot):
+    """A control half scrolled out of its panel: the ring frames the half that shows, at
+    once (it framed the whole control, over the parts beside the panel, and looked for
+    it only every 150 ms); scrolled out whole, no ring."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QApplication, QLineEdit, QScrollArea, QVBoxLayout, QWidget
+
+    window = QWidget()
+    qtbot.addWidget(window)
+    layout = QVBoxLayout(window)
+    area = QScrollArea()
+    inner = QWidget()
+    column = QVBoxLayout(inner)
+    column.addSpacing(400)
+    field = QLineEdit()
+    field.setFixedHeight(40)
+    column.addWidget(field)
+    column.addSpacing(400)
+    area.setWidget(inner)
+    area.setFixedHeight(200)
+    layout.addWidget(area)
+    window.resize(300, 260)
+    window.show()
+    qtbot.waitExposed(window)
+    ring = _ringed(qtbot, window, field)
+    bar = area.verticalScrollBar()
+    view = area.viewport()
+    view_rect = QRect(view.mapTo(window, view.rect().topLeft()), view.size())
+    top = field.mapTo(view, field.rect().topLeft()).y()
+    bar.setValue(bar.value() + top + 20)  # the field's upper half above the viewport
+    QApplication.processEvents()
+    shown = QRect(field.mapTo(window, field.rect().topLeft()), field.size()) \
+        .intersected(view_rect)
+    assert shown.height() == 20
+    assert _frames(ring, shown), (ring.geometry(), shown)
+    bar.setValue(bar.value() + 100)  # out of view whole
+    QApplication.processEvents()
+    assert not ring.isVisible()
+
+
+def test_the_ring_follows_a_lesson_step_and_a_resize_at_once(qtbot, until, bench):
+    """A new step lays the lesson's text out again, and the window's size moves it: the
+    ring is on it as soon as the events are handled, never where the text was."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QApplication
+
+    panel = bench.lesson_panel
+    bench.lesson_dock.show()
+    panel.start(panel.lessons[0], 0)
+    ring = _ringed(qtbot, bench, panel.body)
+    body = panel.body
+
+    def where() -> QRect:  # the text box, whole in view in the lessons panel
+        return QRect(body.mapTo(bench, body.rect().topLeft()), body.size())
+
+    until(lambda: _frames(ring, where()))
+    before = where()
+    panel.show_step(2)  # a prediction: its question's box is short, under its title
+    for _ in range(5):
+        QApplication.processEvents()
+    assert body.hasFocus() and where() != before
+    assert _frames(ring, where()), (ring.geometry(), where())
+    bench.resize(bench.width() + 120, bench.height() - 60)
+    for _ in range(5):
+        QApplication.processEvents()
+    assert _frames(ring, where()), (ring.geometry(), where())
+    panel.leave()

@@ -247,6 +247,14 @@ def test_every_key_of_the_table_works_in_presentation_mode(qtbot, until, bench, 
     assert not bench.presentation.on
     key("F11")
     assert bench.presentation.on
+    bench.lesson_dock.show()  # a lesson's Next and Back (test_gui_lessonkeys.py)
+    bench.lesson_panel.start(bench.lesson_panel.lessons[0], 0)
+    bench.views[0].blockmap.setFocus()
+    key("Alt+Right")
+    until(lambda: bench.lesson_panel.index == 1)
+    key("Alt+Left")
+    until(lambda: bench.lesson_panel.index == 0)
+    bench.lesson_panel.leave()
     key("Ctrl+Q")
     until(lambda: not bench.isVisible())
     table_keys = {k for entry in shortcuts.TABLE for k in entry.keys}

@@ -172,3 +172,42 @@ def test_next_onto_a_prediction_never_passes_the_focus_through_lessons(qtbot, pa
     finally:
         app.focusChanged.disconnect(seen)
     assert p.leave_button not in focused and p.back_button not in focused
+
+
+def test_next_and_back_have_keys_that_work_from_anywhere_in_the_lesson(qtbot, until, bench):
+    """Alt+Right is Next (Finish on the last step), Alt+Left Back, wherever the keyboard
+    is: the lesson's text, the map, a quiz's answer field. On a read step Next was six Tabs
+    away. The button's tooltip shows its key, the F1 list has both, and each has a name."""
+    assert {("Alt+Right", "next step"), ("Alt+Left", "previous step")} <= {
+        (keys, phrase) for keys, does in shortcuts.help_rows()
+        for phrase in ("next step", "previous step") if phrase in does}
+    panel = bench.lesson_panel
+    bench.lesson_dock.show()
+    panel.start(panel.lessons[0], 0)
+    bench.activateWindow()
+    until(bench.isActiveWindow)
+    assert "Alt+Right" in panel.next_button.toolTip()
+    assert panel.next_button.accessibleName() == "Next step"
+    assert panel.back_button.accessibleName() == "Previous step"
+    for holder in (panel.body, bench.views[0].blockmap, bench.lesson_results):
+        panel.show_step(0)  # a read step: Next is enabled
+        holder.setFocus()
+        until(lambda h=holder: QApplication.focusWidget() is h)
+        QTest.keyClick(holder, K.Key_Right, Qt.KeyboardModifier.AltModifier)
+        until(lambda: panel.index == 1)
+        QTest.keyClick(QApplication.focusWidget(), K.Key_Left, Qt.KeyboardModifier.AltModifier)
+        until(lambda: panel.index == 0)
+    quiz = next(i for i, s in enumerate(panel.lesson.steps) if s.kind == "quiz")
+    panel.show_step(quiz)
+    panel.quiz_answer.setFocus()
+    until(panel.quiz_answer.hasFocus)
+    QTest.keyClick(panel.quiz_answer, K.Key_Right, Qt.KeyboardModifier.AltModifier)
+    until(lambda: panel.index == quiz + 1)
+    assert panel.quiz_answer.text() == ""  # the key was not typed
+    last = len(panel.lesson.steps) - 1
+    panel.show_step(last)
+    assert panel.next_button.accessibleName() == "Finish the lesson"
+    QTest.keyClick(QApplication.focusWidget() or bench, K.Key_Right,
+                   Qt.KeyboardModifier.AltModifier)
+    until(lambda: panel.lesson is None)  # finished, back to the list
+    assert panel.lessons[0].id in panel.progress.finished

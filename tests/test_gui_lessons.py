@@ -130,7 +130,9 @@ def test_run_waits_for_the_prediction(bench):
     assert not panel.next_button.isEnabled()  # no going on without a prediction
     panel.show_step(run_at)
     assert not panel.run_button.isEnabled()
-    assert f"step {predict_at + 1}" in panel.run_note.text()
+    # which step, said once, in the note over Next (not twice, there and under Run)
+    assert f"step {predict_at + 1}" in panel.next_note.text()
+    assert not panel.run_note.isVisibleTo(panel)
     panel.start_job()  # refused, not merely disabled
     assert panel.job is None
     panel.show_step(predict_at)

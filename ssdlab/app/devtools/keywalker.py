@@ -301,7 +301,7 @@ class KeyWalker:
                 self._quiz(step, wrong)
                 wrong = False
             last = i == len(lesson.steps) - 1
-            self.activate(named("Finish" if last else "Next"), "Next",
+            self.activate(named("Finish the lesson" if last else "Next step"), "Next",
                           worked=lambda i=i: p.lesson is None or p.index == i + 1)
             if last:
                 break

@@ -6,7 +6,7 @@ focus; its colour is at least 3:1 against the window and the controls in both pr
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QRect, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, QRect, Qt
 from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QApplication, QWidget
 from shiboken6 import isValid
@@ -18,7 +18,20 @@ from . import theme
 # black (14.7:1 on #000, 12.2:1 on #1a1a1a)
 COLOUR = {"normal": "#0b4f9c", "projector": "#ffd400"}
 WIDTH_PX = 3
-FOLLOW_MS = 150  # a scrolled panel moves the control without telling it
+# a control's or a parent's events after which the ring is drawn anew
+MOVED = frozenset({QEvent.Type.Move, QEvent.Type.Resize, QEvent.Type.Show,
+                   QEvent.Type.Hide})
+
+
+def visible_part(t: QWidget, window: QWidget) -> QRect:
+    """What shows of control t, in window's coordinates: its rectangle clipped by each
+    parent's (a scroll area's viewport cuts a part scrolled out of it)."""
+    shown = QRect(t.mapTo(window, t.rect().topLeft()), t.size())
+    w = t.parentWidget()
+    while w is not None and w is not window:
+        shown = shown.intersected(QRect(w.mapTo(window, w.rect().topLeft()), w.size()))
+        w = w.parentWidget()
+    return shown
 
 
 class Ring(QWidget):
@@ -34,19 +47,21 @@ class Ring(QWidget):
         if t is not None and not isValid(t):
             # PySide can drop the Python wrapper we hold while the widget lives on (the
             # charts' tab bar in compare mode, while drive B closed): take the focused
-            # widget afresh rather than call into a dead wrapper from the timer
+            # widget afresh rather than call into a dead wrapper
             now = QApplication.focusWidget()
             t = self.target = now if now is not None and now.window() is self.parentWidget() \
                 else None
         if t is None or not t.isVisible() or t.window() is not self.parentWidget():
             self.hide()
             return
-        top_left = t.mapTo(self.parentWidget(), t.rect().topLeft())
+        shown = visible_part(t, self.parentWidget())
+        if shown.isEmpty():  # scrolled out of its panel: no ring over the parts beside
+            self.hide()
+            return
         m = WIDTH_PX
         # kept inside the window: the control panel starts at its left edge, and its ring
         # lost that side outside the window (Tab and F6 stop on the panel itself)
-        self.setGeometry(QRect(top_left.x() - m, top_left.y() - m, t.width() + 2 * m,
-                               t.height() + 2 * m).intersected(self.parentWidget().rect()))
+        self.setGeometry(shown.adjusted(-m, -m, m, m).intersected(self.parentWidget().rect()))
         self.show()
         self.raise_()
 
@@ -61,15 +76,14 @@ class Ring(QWidget):
 
 
 class FocusRings(QObject):
-    """Moves the ring of the focused widget's window onto it as focus changes."""
+    """Moves the ring of the focused widget's window onto it as focus changes, and as the
+    focused widget or a parent of it moves, resizes, shows or hides."""
 
     def __init__(self, app: QApplication):
         super().__init__(app)
         self.rings: dict[int, Ring] = {}
+        self.watched: list[QWidget] = []  # the focused widget and its parents
         app.focusChanged.connect(self._changed)
-        self.timer = QTimer(self)
-        self.timer.setInterval(FOLLOW_MS)
-        self.timer.timeout.connect(self._follow)
 
     def ring_for(self, window: QWidget) -> Ring:
         key = id(window)
@@ -84,15 +98,33 @@ class FocusRings(QObject):
             if ring.target is old:
                 ring.target = None
                 ring.hide()
+        self._watch(None)
         if new is not None and not isinstance(new, Ring) and new is not new.window():
             ring = self.ring_for(new.window())
             ring.target = new
             ring.follow()
-        self.timer.start() if any(r.target for r in self.rings.values()) else self.timer.stop()
+            self._watch(new)
 
-    def _follow(self) -> None:
-        for ring in list(self.rings.values()):
-            ring.follow()
+    def _watch(self, target: QWidget | None) -> None:
+        """Hear target's and its parents' moves (none: stop hearing the last ones)."""
+        for w in self.watched:
+            if isValid(w):
+                w.removeEventFilter(self)
+        self.watched = []
+        w = target
+        while w is not None:
+            w.installEventFilter(self)
+            self.watched.append(w)
+            if w.isWindow():
+                break
+            w = w.parentWidget()
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
+        if event.type() in MOVED:
+            for ring in list(self.rings.values()):
+                if ring.target is not None:
+                    ring.follow()
+        return False
 
 
 def install() -> None:

@@ -7,7 +7,7 @@ line on a dark one, so it shows on every block colour, in both colour profiles.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 
 from ..run.snapshot import Snapshot
@@ -58,12 +58,18 @@ def _outline(p: QPainter, rect: QRectF, dashed: bool, thin: bool = False) -> Non
 def _label(p: QPainter, rect: QRectF, text: str, short: str, bounds,  # noqa: PLR0913
            avoid: QRectF | None = None) -> QRectF:
     """A dark tag with light text under the block (above it at the bottom of the map, or
-    where it would cover the tag `avoid`); the short text when the long one is wider than
-    the map. Returns where the tag went."""
+    where it would cover the tag `avoid`); the long text wrapped onto lines the map's width
+    holds, whole, and the short one only where a word of it is wider than the map. Once
+    the short text alone: a destination off a zoomed map ("pages go to block 12, off the
+    map") was wider than a lesson's map at 18 pt and said only "to". Returns where the
+    tag went."""
     fm = p.fontMetrics()
-    if fm.horizontalAdvance(text) + 10 > bounds.width():
+    room = int(bounds.width()) - 10
+    wrap = int(Qt.AlignmentFlag.AlignCenter) | int(Qt.TextFlag.TextWordWrap)
+    if max((fm.horizontalAdvance(word) for word in text.split()), default=0) > room:
         text = short
-    w, h = fm.horizontalAdvance(text) + 10, fm.height() + 4
+    lines = fm.boundingRect(QRect(0, 0, max(room, 1), 1 << 16), wrap, text)
+    w, h = lines.width() + 10, lines.height() + 4
     x = max(min(rect.center().x() - w / 2, bounds.right() - w), bounds.left())
     below = QRectF(x, rect.bottom() + OUTLINE_PX + 3, w, h)
     above = QRectF(x, rect.top() - OUTLINE_PX - 3 - h, w, h)
@@ -82,7 +88,7 @@ def _label(p: QPainter, rect: QRectF, text: str, short: str, bounds,  # noqa: PL
     p.setPen(QPen(LIGHT, 1))
     p.setBrush(DARK)
     p.drawRoundedRect(tag, 3, 3)
-    p.drawText(tag, Qt.AlignmentFlag.AlignCenter, text)
+    p.drawText(tag, wrap, text)
     return tag
 
 

@@ -18,7 +18,7 @@ stage until its step or run changes what the step is about.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QPushButton
 
 from ..appearance import theme
@@ -26,6 +26,7 @@ from . import layoutpolicy as lp
 from . import statusline
 
 OPENING_PX = (1280, 860)  # the window's size at start, or the screen's where smaller
+LESSONS_OWN_PX = 320  # the lessons panel's own width (dockedlessons.install opens it so)
 FOLDED = "Panel folded to fit (F9 shows it)"
 
 
@@ -48,6 +49,7 @@ class Arranger(QObject):
         self.arrangement: lp.Arrangement | None = None
         self._panel_wanted = True  # the fold last decided (F9 may differ from it)
         self._share_for = None  # (arrangement, type) the map's share was set for
+        self._lessons_for = None  # (arrangement, type, stage) the lessons panel was set for
         self.stage = "both"  # what a lesson's middle shows: "both", "drive" or "results"
         self._manual = ""  # the stage F7 chose, until the step or run changes it
         self._auto = ("", None)  # (stage, step) decided last
@@ -76,9 +78,10 @@ class Arranger(QObject):
         self._fold(lp.panel_shown(a, parts))
         for part in (w.central_fit, w.lessons_fit):
             part.set_short(a.scroll)
+        under = lp.tally_under(a, parts)
         for v in w.views:
-            if v.stacked() != (a.tally == "under"):
-                v.stack(a.tally == "under")
+            if v.stacked() != under:
+                v.stack(under)
         shown = lp.status_shown(a, w.in_lesson, len(w.views) > 1)
         for key, label in w.status.items():
             label.setVisible(key in shown)
@@ -88,6 +91,7 @@ class Arranger(QObject):
             share_split(w)
         w.lesson_results.set_paged(a.results == "pages")
         self._stage(a)
+        self._lessons_width(a, parts)
         statusline.drop_stale(w)  # a message about the fold, the stage or a lesson held
 
     def _fold(self, wanted: bool) -> None:
@@ -103,16 +107,39 @@ class Arranger(QObject):
                 # its button, a setting's error shown in it, Reset All, the arrangement)
                 statusline.say(self.w, FOLDED, until=lambda w: w.presentation.panel_shown())
 
+    def _lessons_width(self, a: lp.Arrangement, parts: lp.Parts) -> None:
+        """The lessons panel as wide as the policy says for what is beside it, when it shows
+        and the arrangement, the type or that changed: a width the person drags it
+        to stands till then. Its own width is the one it opened with."""
+        w, dock = self.w, self.w.lesson_dock
+        if not dock.isVisibleTo(w):
+            return
+        font_pt = theme.current().font_pt
+        px = lp.lessons_width(a, lp.lessons_wide(a, parts, self.stage), font_pt, w.width())
+        key = (a.name, font_pt, px)
+        if key == self._lessons_for:
+            return
+        if self._lessons_for is not None or px:
+            w.resizeDocks([dock], [px or LESSONS_OWN_PX], Qt.Orientation.Horizontal)
+        self._lessons_for = key
+
     # --- a lesson's drive and results, together or in turn ------------------------------
 
     def _auto_stage(self) -> str:
         """The drive while a lesson's run plays (its GCs watched too); the results once
-        they hold a chart, a prediction or a quiz's states; else the drive."""
+        they hold a chart, a prediction or a quiz's states, and on a prediction's step
+        (the prediction is drawn there once made; the drive has not run yet); else the
+        drive."""
         w, panel = self.w, self.w.lesson_panel
         if not getattr(w, "lesson_map_shown", True):
             return "results"  # a run that draws no map (a file-system scenario)
         if panel.job is not None or panel.watch.job is not None:
             return "drive"
+        # (a lesson being started may not have its step yet: the last one's index)
+        lesson = panel.lesson
+        if lesson is not None and panel.index < len(lesson.steps) \
+                and lesson.steps[panel.index].kind == "predict":
+            return "results"
         return "results" if w.lesson_results.has_content() else "drive"
 
     def _stage(self, a: lp.Arrangement) -> None:

@@ -23,7 +23,7 @@ from ..lessons import keepfocus
 from ..lessons.glossarywindow import GlossaryWindow
 from ..lessons.lessonpanel import LessonPanel
 from ..settings.session import Session, Settings
-from . import answerkeys, compare, statusline, themefit
+from . import answerkeys, arranger, compare, statusline, themefit
 
 
 def install(w) -> None:
@@ -59,7 +59,7 @@ def install(w) -> None:
                      | QDockWidget.DockWidgetFeature.DockWidgetMovable)
     dock.setMinimumWidth(280)
     w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
-    w.resizeDocks([dock], [320], Qt.Orientation.Horizontal)
+    w.resizeDocks([dock], [arranger.LESSONS_OWN_PX], Qt.Orientation.Horizontal)
     w.in_lesson = False
     w.lesson_map_shown = True  # the lesson's run draws the map (show_focus)
     w._split_before: list[int] = []  # the map / charts split before a lesson

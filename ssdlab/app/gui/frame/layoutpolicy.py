@@ -32,6 +32,14 @@ arrangement. Its columns say:
   that fit the room whole, each chart sized to the rest of its page, Page Down (or the
   button over them) turning to the next: at 18 pt on 768 lines one column was up to
   2,500 px longer than the room (lesson 4's compare step).
+- lesson_columns: while a lesson's results show alone (the stage flipped to them), and
+  on the panel's first page (the list of lessons, the workbench's tally then under its
+  map), the lessons panel is this many columns of its type wide, at most half the
+  window; with a lesson's drive shown it keeps its own width (the maps and tallies need
+  theirs). At 18 pt
+  on a 1024 px screen the panel was 300 px, 21 characters a line: a prediction's
+  question kept 2 of its 6 lines and Back and Next went under the fold, while the
+  results beside it filled a third of their room. 0: the panel keeps its own width.
 
 `choose` is pure (no Qt): tests check the table at each screen without a window. `Arranger`
 applies it to the window whenever an input changes (ssdlab/app/gui/frame/arranger.py).
@@ -58,19 +66,25 @@ class Arrangement:
     status: str  # "all" or "run"
     map_share: float
     results: str  # "column" or "pages"
+    lesson_columns: int  # the lessons panel's width beside the results alone; 0: its own
 
 
 # name, least lines, least columns, panel beside lessons, panel beside a reference,
-# lesson's drive and results, tally, parts scroll, status figures, map's share, results
+# lesson's drive and results, tally, parts scroll, status figures, map's share, results,
+# the lessons panel's columns beside the results alone
 ARRANGEMENTS: tuple[Arrangement, ...] = (
-    Arrangement("wide", 50, 160, True, True, "split", "beside", False, "all", 0.55, "column"),
-    Arrangement("tall", 50, 0, False, True, "split", "beside", False, "all", 0.55, "column"),
-    Arrangement("regular", 30, 160, True, True, "split", "beside", True, "all", 0.48, "column"),
+    Arrangement("wide", 50, 160, True, True, "split", "beside", False, "all", 0.55, "column",
+                0),
+    Arrangement("tall", 50, 0, False, True, "split", "beside", False, "all", 0.55, "column",
+                0),
+    Arrangement("regular", 30, 160, True, True, "split", "beside", True, "all", 0.48,
+                "column", 0),
     Arrangement("regular-narrow", 30, 0, False, True, "split", "beside", True, "run", 0.48,
-                "column"),
-    Arrangement("compact", 0, 80, False, False, "flip", "beside", True, "run", 0.48, "pages"),
+                "column", 0),
+    Arrangement("compact", 0, 80, False, False, "flip", "beside", True, "run", 0.48, "pages",
+                36),
     Arrangement("compact-narrow", 0, 0, False, False, "flip", "under", True, "run", 0.48,
-                "pages"),
+                "pages", 36),
 )
 
 BY_NAME = {a.name: a for a in ARRANGEMENTS}
@@ -91,6 +105,32 @@ class Room:
     @property
     def columns(self) -> int:
         return int(self.width_px / (self.type_pt * CHAR_PX_PER_PT))
+
+
+def lessons_wide(a: Arrangement, parts: Parts, stage: str) -> bool:
+    """Whether the lessons panel takes its columns: it shows, the arrangement has them, and
+    beside it are a lesson's results alone (stage "results") or, on its first page (the
+    list of lessons), the workbench, each drive's tally then under its map."""
+    return bool(a.lesson_columns) and parts.lessons and (
+        stage == "results" if parts.in_lesson else True)
+
+
+def tally_under(a: Arrangement, parts: Parts) -> bool:
+    """Each drive's tally under its map: as the arrangement says, and beside the lessons
+    panel's first page when that takes its columns (the map and tally beside were wider
+    than the rest of a 1024 px window)."""
+    return a.tally == "under" or (parts.lessons and not parts.in_lesson
+                                  and lessons_wide(a, parts, "both"))
+
+
+def lessons_width(a: Arrangement, wide: bool, type_pt: float, window_px: int) -> int:
+    """The lessons panel's width (px) in arrangement a: when wide (lessons_wide), its
+    columns of the type with the room its margins and the text's scroll bar take (two
+    lines' worth), at most half the window; 0: the panel keeps its own width."""
+    if not wide:
+        return 0
+    px = a.lesson_columns * type_pt * CHAR_PX_PER_PT + 2 * type_pt * LINE_PX_PER_PT
+    return min(int(px), window_px // 2)
 
 
 def choose(room: Room) -> Arrangement:
@@ -132,7 +172,8 @@ def status_shown(a: Arrangement, in_lesson: bool, two_drives: bool) -> set[str]:
 def table_rows() -> list[str]:
     """The table as text, for the docs and the closing note."""
     head = ("arrangement", "lines >=", "columns >=", "panel | lessons", "panel | reference",
-            "lesson stage", "tally", "scroll", "status", "map share", "results")
+            "lesson stage", "tally", "scroll", "status", "map share", "results",
+            "lessons beside results")
     rows = [" | ".join(head)]
     for a in ARRANGEMENTS:
         rows.append(" | ".join(str(x) for x in (
@@ -140,5 +181,5 @@ def table_rows() -> list[str]:
             "beside" if a.panel_beside_lessons else "folds",
             "beside" if a.panel_beside_reference else "folds",
             a.lesson_stage, a.tally, "yes" if a.scroll else "no", a.status, a.map_share,
-            a.results)))
+            a.results, f"{a.lesson_columns} columns" if a.lesson_columns else "own")))
     return rows

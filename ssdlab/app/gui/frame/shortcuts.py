@@ -98,6 +98,9 @@ TABLE: tuple[Key, ...] = (
         "it (the lesson's text, a list, a spin box)", "turn_results", args=(1,)),
     Key(("PgUp",), "a lesson's results in pages: the earlier figures (as Page Down)",
         "turn_results", args=(-1,)),
+    Key(("Alt+Right",), "in a lesson: the next step (Next, or Finish on the last), "
+        "wherever the keyboard is", ""),
+    Key(("Alt+Left",), "in a lesson: the previous step (Back)", ""),
     Key(("Ctrl+D",), "compare two drives side by side (A and B, the same workload in "
         "lockstep), or back to one", "toggle_compare", "View", "Compare two &drives",
         checkable=True),

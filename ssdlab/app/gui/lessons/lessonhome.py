@@ -33,18 +33,24 @@ LIST_ROWS = 4  # lessons the list shows at least: in 18 pt type at 768 lines it 
 
 
 class LessonList(QListWidget):
-    """The lessons, two lines each, at least LIST_ROWS of them in view whatever the type
-    (the panel scrolls rather than squeeze the list to a row), never scrolled sideways: each
-    row is elided, its tooltip holds the whole text."""
+    """The lessons, at least LIST_ROWS of them in view whatever the type (the panel scrolls
+    rather than squeeze the list to a row), and as many more as the panel has room for;
+    never scrolled sideways: a title wraps, whole, onto as many lines as it needs (cut to
+    "What write am..." at a 1024 px projector, the class could not tell lessons apart), its
+    minutes and status on the line under it."""
 
     def __init__(self):
         super().__init__()
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setWordWrap(True)
+        self.setTextElideMode(Qt.TextElideMode.ElideNone)
+        # rows are measured at the list's width as it changes (a wrapped title's height)
+        self.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.setVerticalScrollMode(QListWidget.ScrollMode.ScrollPerPixel)
 
     def minimumSizeHint(self):  # noqa: N802 - Qt name
         hint = super().minimumSizeHint()
-        row = self.sizeHintForRow(0) if self.count() else 2 * self.fontMetrics().lineSpacing()
-        rows = LIST_ROWS * row + 2 * self.frameWidth()
+        rows = LIST_ROWS * 2 * self.fontMetrics().lineSpacing() + 2 * self.frameWidth()
         return hint.expandedTo(QSize(hint.width(), rows))
 
 
@@ -70,7 +76,7 @@ class LessonHome(QWidget):
         self.lessons = lessons  # the panel appends a lesson opened from a file
         self.progress = progress
         v = QVBoxLayout(self)
-        v.addWidget(bold(QLabel("Welcome to SSD Lab"), 1.4))
+        v.addWidget(bold(QLabel("Welcome to SSD Lab"), 1.15))  # as a lesson's title
         intro = QLabel(WELCOME)
         intro.setWordWrap(True)
         v.addWidget(intro)
@@ -82,12 +88,8 @@ class LessonHome(QWidget):
         v.addWidget(bold(QLabel("Lessons")))
         self.lesson_list = LessonList()
         self.lesson_list.setAccessibleName("Lessons")
-        # every row two lines (title; minutes and status), elided rather than wrapped and all
-        # the same height, so a row never grows, and the rows below it never move, when a
-        # status appears or lengthens; the tooltip holds the whole text
-        self.lesson_list.setWordWrap(False)
-        self.lesson_list.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.lesson_list.setUniformItemSizes(True)
+        # every row its title, wrapped whole, then its minutes and status on a line of their
+        # own; the tooltip adds the lesson's summary
         self.lesson_list.itemActivated.connect(self._open_item)
         self.lesson_list.itemDoubleClicked.connect(self._open_item)
         v.addWidget(self.lesson_list, 1)
@@ -126,7 +128,7 @@ class LessonHome(QWidget):
             at = self.progress.at.get(lesson.id)
             state = "done" if done else (f"left at step {at + 1}" if at else "not started")
             item = QListWidgetItem(f"{lesson.order}. {lesson.title}\n"
-                                   f"    {lesson.minutes} min · {state}")
+                                   f"{lesson.minutes} min · {state}")
             item.setToolTip(f"{lesson.order}. {lesson.title} ({lesson.minutes} min, {state})"
                             f"\n{lesson.summary}")
             item.setData(Qt.ItemDataRole.UserRole, lesson.id)

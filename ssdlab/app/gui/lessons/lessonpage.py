@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QHBoxLayout,
@@ -32,6 +33,10 @@ from .feedbackarea import FeedbackArea, FeedbackNote
 from .lessonhome import bold
 from .lessonshown import DriveChoice
 
+# a step's keys, window-wide while a lesson's step shows (listed in shortcuts.TABLE): the
+# browser's Back and Forward; Page Up / Down turn the results, Space plays or pauses
+STEP_KEYS = {"next": "Alt+Right", "back": "Alt+Left"}
+QUESTION_LINES = 5  # a prediction's question shows at least this many lines (or all of it)
 LOCKED_NOTE = "The run is done: this prediction is kept as you made it."
 PREDICT_NOTES = ("Prediction saved. Next: the run.", "Estimate saved. Next: the run.",
                  "Estimate: enter a number above 0.", LOCKED_NOTE)
@@ -52,6 +57,15 @@ def not_quite(lines: tuple[str, ...]) -> str:
 
 class StepPage:
     """LessonPanel methods that build the step page and show predictions and quizzes."""
+
+    def _name_next(self, last: bool) -> None:
+        """Next (Finish on the last step) with its key on it, its name and tooltip."""
+        key = STEP_KEYS["next"]
+        self.next_name = "Finish" if last else "Next"
+        self.next_button.setText(self.next_name)
+        self.next_button.setAccessibleName("Finish the lesson" if last else "Next step")
+        self.next_button.setToolTip(("Finish the lesson and go back to the list of lessons"
+                                     if last else "The next step") + f" ({key}).")
 
     def _step_page(self) -> None:
         page = QWidget()
@@ -159,10 +173,18 @@ class StepPage:
         self.next_note.hide()
         v.addWidget(self.next_note)
         row = QHBoxLayout()
+        # Back and Next have keys that work wherever in the window the keyboard is while a
+        # step shows (STEP_KEYS): on a read step Next was six Tabs away, a lecturer's pause
         self.back_button = QPushButton("Back")
+        self.back_button.setAccessibleName("Previous step")
+        self.back_button.setToolTip(f"The previous step ({STEP_KEYS['back']}).")
         self.back_button.clicked.connect(self.back)
-        self.next_button = QPushButton("Next")
+        self.next_button = QPushButton()
+        self._name_next(False)
         self.next_button.clicked.connect(self.next)
+        for name, slot in (("next", self.next), ("back", self.back)):
+            QShortcut(QKeySequence(STEP_KEYS[name]), page, activated=slot,
+                      context=Qt.ShortcutContext.WindowShortcut)
         self.leave_button = QPushButton("Lessons")
         self.leave_button.setToolTip("Back to the list of lessons; your place is kept.")
         self.leave_button.clicked.connect(self.leave)
@@ -208,14 +230,34 @@ class StepPage:
                 self.estimate.setValue(answer)
         # the notes this step may show under the choices: room for the longest, so the
         # choices do not move when one comes
-        self.feedback_area.reserve(PREDICT_NOTES)
+        # (a locked prediction's note shows from the start: nothing to make room for)
+        self.feedback_area.reserve(() if locked else PREDICT_NOTES[:3])
         if locked:
             self.feedback.setText(LOCKED_NOTE)
+
+    def _fit_question(self) -> None:
+        """A predict step's text box as tall as its question at the box's width, its
+        answers right below it (at a width the panel had before it narrowed, the question
+        of 6 lines got a box of 2); any other step's text takes the room the step leaves."""
+        if self.lesson is None or self.step.kind != "predict":
+            self.body.setMinimumHeight(0)
+            self.body.setMaximumHeight(16777215)
+            return
+        doc = self.body.document()
+        doc.setTextWidth(self.body.viewport().width())
+        height = int(doc.size().height()) + 2 * self.body.frameWidth() + 8
+        self.body.setMaximumHeight(height)
+        # never squeezed under QUESTION_LINES by the answers and notes (a longer
+        # question scrolls in it): at 18 pt it kept 2 lines and its frame
+        lines = QUESTION_LINES * self.body.fontMetrics().lineSpacing()
+        self.body.setMinimumHeight(min(height, lines + 2 * self.body.frameWidth() + 8))
 
     def _fit_choices(self) -> None:
         """As tall as the wrapped answers need (sizeHintForRow is not yet wrapped)."""
         fm = self.choices.fontMetrics()
-        width = max(80, self.body.width() - 30)
+        # the width the rows wrap at: the list's own (the text box's, less 30 px, wrapped
+        # them narrower than drawn, and the list kept two empty rows at its foot)
+        width = max(80, self.choices.viewport().width() - 2 * self.choices.spacing() - 8)
         flags = int(Qt.AlignmentFlag.AlignLeft) | int(Qt.TextFlag.TextWordWrap)
         rows = sum(fm.boundingRect(0, 0, width, 10000, flags, self.choices.item(i).text())
                    .height() + 2 * self.choices.spacing() + 4

@@ -222,15 +222,10 @@ class LessonPanel(QWidget, StepPage, RunSteps, ShownDrive):
         for w in (self.choices, self.estimate, self.quiz_answer):
             w.setAccessibleDescription(question)
         self.filler.setVisible(step.kind == "predict")
-        if step.kind == "predict":  # the question, then its answers right below it
-            self.body.document().setTextWidth(self.body.viewport().width())
-            height = int(self.body.document().size().height()) + 2 * self.body.frameWidth()
-            self.body.setMaximumHeight(height + 8)
-        else:
-            self.body.setMaximumHeight(16777215)
+        self._fit_question()
         self.back_button.setEnabled(index > 0 and self.job is None)
         last = index == len(lesson.steps) - 1
-        self.next_button.setText("Finish" if last else "Next")
+        self._name_next(last)
         # by Next or Back (the key's button has focus), before the focus is handed on
         keyed = QApplication.focusWidget() in (self.next_button, self.back_button)
         self._hand_focus_before_next_turns_off()
@@ -274,7 +269,7 @@ class LessonPanel(QWidget, StepPage, RunSteps, ShownDrive):
         self.next_button.setAccessibleDescription(why)
 
     def _next_waits_for(self) -> str:
-        step, name = self.step, self.next_button.text()
+        step, name = self.step, self.next_name
         if self.job is not None:
             return f"{name} waits for the run to end (Cancel stops it)."
         if step.kind == "predict" and step.choices:
@@ -282,7 +277,10 @@ class LessonPanel(QWidget, StepPage, RunSteps, ShownDrive):
         if step.kind == "predict":
             return f"{name} waits for your estimate: type it above, then Save estimate."
         if step.kind == "run" and self.play.waiting_for(step):
-            return f"{name} waits for the run, and the run for your prediction (above)."
+            where = ", ".join(str(self.lesson.steps.index(s) + 1)
+                              for s in self.play.waiting_for(step))
+            return (f"{name} waits for the run, and the run for your prediction: go back "
+                    f"to step {where} and choose an answer first.")
         if step.kind == "run":
             return f"{name} waits for the run: press {self.run_button.text()} above."
         return ""
@@ -313,6 +311,7 @@ class LessonPanel(QWidget, StepPage, RunSteps, ShownDrive):
         super().resizeEvent(event)
         if self.lesson is not None and self.step.kind == "predict":
             self._fit_choices()
+            self._fit_question()
 
     # --- reflect ----------------------------------------------------------------------
 

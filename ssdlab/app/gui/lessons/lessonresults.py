@@ -64,6 +64,14 @@ def _label_over_value(table: str, chars: int = 0) -> str:
                      + f"\n    {value}" for label, value in rows)
 
 
+def _figures(table: str) -> bool:
+    """A table of labels and figures only (a run quiz's), no heading row ("counter  raw
+    value" heads a reading's table, whose columns stay together)."""
+    rows = [re.split(r" {2,}", line.strip()) for line in table.split("\n") if line.strip()]
+    return bool(_label_over_value(table)) and all(
+        r[1][:1].isdigit() or r[1][:1] in "-+." for r in rows)
+
+
 class LessonResults(QScrollArea):
     """The lesson's tab beside the workbench charts: the run's charts, then each
     prediction beside its outcome, with a legend of the marks."""
@@ -138,10 +146,11 @@ class LessonResults(QScrollArea):
         return bool(self.charts or self.predictions or self.tables)
 
     def _fit_tables(self) -> None:
-        """Monospaced tables in the theme's size, smaller (down to MIN_TABLE_SCALE) where
-        the view is narrower than their widest row: a column of values is never cut off.
-        Narrower still, a table of labels and values gives each value a line under its
-        label, in the theme's size (lesson 7's quiz: its values were 114 px off the right
+        """Monospaced tables in the theme's size; where the view is narrower than their
+        widest row, a table of labels and figures gives each figure a line under its
+        label, in the theme's size, and any other (a drive's states, whose columns must stay
+        aligned) is set smaller, down to MIN_TABLE_SCALE: a column of values is never cut
+        off (lesson 7's quiz: its values were 114 px off the right
         of the results at a 1024 x 768 projector, in 11 pt); any other table scrolls
         sideways."""
         # room as if the vertical scroll bar were shown: it appears once the text is set, and
@@ -151,9 +160,13 @@ class LessonResults(QScrollArea):
         for body in self.tables:
             table = body.property("table") or body.text()
             body.setProperty("table", table)  # as made: the view may widen again
-            font, fits = _fitted(table, room)
+            # labels and values go each value under its label before their type shrinks:
+            # lesson 1's quiz showed its two figures in 11 pt, unreadable at the back of
+            # a room, where the words could wrap in the theme's size
+            pairs = _figures(table)
+            font, fits = _fitted(table, room, 1.0 if pairs else MIN_TABLE_SCALE)
             text = table
-            if not fits and _label_over_value(table) and room > 0:
+            if not fits and pairs and room > 0:
                 # labels and values: each value under its label, the labels wrapped, in the
                 # theme's size (the rows no longer need the smaller type)
                 font, _fits = _fitted(table, room, 1.0)

@@ -95,10 +95,11 @@ class RunSteps:
         self.run_button.setEnabled(not waiting and self.job is None
                                    and not self.engine_notice)
         self.cancel_button.setEnabled(self.job is not None)
+        # waiting for a prediction, the note over Next says so, and which step (the two
+        # said it twice in seven lines of a 1024 x 768 projector's panel, over a text of 3)
+        self.run_note.setVisible(not waiting)
         if waiting:
-            where = ", ".join(str(self.lesson.steps.index(s) + 1) for s in waiting)
-            self.run_note.setText(f"Run is waiting for your prediction: go back to step "
-                                  f"{where} and choose an answer first.")
+            self.run_note.setText("")
         elif self.engine_notice and self.job is None:
             self._engine_note()
         elif done:
