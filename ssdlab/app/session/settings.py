@@ -90,10 +90,16 @@ class Settings:
         return g
 
     def config(self) -> FtlConfig:
-        honour = load_profile(self.profile).trim_honoured if self.profile else True
+        p = load_profile(self.profile) if self.profile else None
+        honour = p.trim_honoured if p is not None else True
+        # a compressing drive stores the data at the chosen fraction, else its profile's
+        stored = 1.0
+        if p is not None and p.compression_ratio < 1.0 and self.mapping == "page":
+            stored = self.data_compression or p.compression_ratio
         return FtlConfig(mapping=self.mapping, gc=self.gc, d=self.d,
                          gc_low_blocks=self.gc_low_blocks, seed=self.seed, honour_trim=honour,
-                         gc_frontier=self.gc_frontier, victim_order=self.victim_order)
+                         gc_frontier=self.gc_frontier, victim_order=self.victim_order,
+                         stored_fraction=stored)
 
     def partition(self) -> Partition:
         return Partition(start_sector=self.partition_start,
