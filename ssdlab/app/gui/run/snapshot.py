@@ -143,7 +143,8 @@ def drive_snapshot(drive: Drive, seq: int, marks: np.ndarray | None = None,
                 counters=drive.counters(), free_blocks=drive.free_blocks, series={},
                 running=True, segment="", progress=float("nan"), engine_pages_per_s=0.0,
                 sim_s=0.0, animated=False, events_dropped=drive.events_dropped,
-                victim_valid=drive.victim_valid())
+                victim_valid=drive.victim_valid(),
+                stored=drive.stored_fraction)  # the engine's own: a compressing drive's < 1
     snap = base | fields
     if "wa" not in fields:
         snap["wa"] = counters_wa(snap["counters"], snap.get("stored", 1.0))
