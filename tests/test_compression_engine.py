@@ -141,3 +141,23 @@ def test_compressed_data_leaves_gc_more_room():
         wa[stored] = (d.flash_pages() - before_flash) / host
     assert wa[1.0] > 3.0
     assert wa[0.5] < 0.5 * wa[1.0] * 0.5  # at least twice better than the ratio alone
+
+
+@pytest.mark.parametrize("stored", [0.55, 0.8])
+def test_events_of_a_compressing_drive_replay_to_its_state(stored):
+    """The animation's event stream numbers pages by their place in the block (block *
+    stored pages per block + place): replayed, it rebuilds the engine's map exactly."""
+    from tests.test_differential import FlashFromEvents, run_with_events
+
+    g = Geometry(user_pages=512, pages_per_block=4, spare=0.1)
+    config = FtlConfig(stored_fraction=stored, gc_low_blocks=1)
+    drive = Drive(g, config, event_capacity=256)
+    rng = random.Random(int(stored * 100))
+    rows = [("write", lpn, min(3, g.user_pages - lpn)) for lpn in range(0, g.user_pages, 3)]
+    rows += [("write" if rng.random() < 0.9 else "trim", rng.randrange(g.user_pages), 1)
+             for _ in range(8 * g.user_pages)]
+    model = FlashFromEvents(drive.arrays.p2l.size, drive.pages_per_block)
+    assert run_with_events(drive, Commands.of(rows), model) > 1
+    assert drive.events_dropped == 0 and drive.counters()["gc_copies"] > 0
+    assert (model.p2l == drive.arrays.p2l).all()
+    drive.check_invariants()
