@@ -113,6 +113,9 @@ def test_bench_json_and_text_carry_the_c_reference_note(tmp_path, monkeypatch, c
     from ssdlab.app.cli import bench
 
     assert len(rows) == len(bench.SPEED_CASES)
+    # compression on beside off: each compressed case against uncompressed greedy
+    compressed = [r for r in rows if r["case"].startswith("greedy stored")]
+    assert len(compressed) == 2 and all(r["compressed_ratio"] > 0 for r in compressed)
     assert {r["c_reference"] for r in rows} == {f"C reference not run: {missing} not found"}
     assert all("ratio" not in r for r in rows)
     # The text form prints the same note first; the cases themselves were run just above,

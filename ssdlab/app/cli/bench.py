@@ -301,6 +301,14 @@ def speed(args) -> list[dict]:
                     row["reference_wa"] = _median([r["wa"] for r in refs])
                     row["ratio"] = (row["host_writes_per_second"]
                                     / row["reference_host_writes_per_second"])
+                plain = next((r for r in rows if r["case"] == "random greedy"
+                               and r["spare"] == spare and r["user_pages"] == 1 << log2), None)
+                if stored < 1.0 and plain is not None:
+                    # compression on beside off: the same drive, writes and seed
+                    row["stored_fraction"] = stored
+                    row["uncompressed_host_writes_per_second"] = plain["host_writes_per_second"]
+                    row["compressed_ratio"] = (row["host_writes_per_second"]
+                                               / plain["host_writes_per_second"])
                 if refs_pf:
                     row["prefetch_reference_host_writes_per_second"] = _median(
                         [r["host_writes_per_second"] for r in refs_pf])
@@ -325,6 +333,8 @@ def _print_speed_row(row: dict, as_json: bool) -> None:
     if "ratio" in row:
         line += (f"  | C {row['reference_host_writes_per_second'] / 1e6:6.2f} M/s "
                  f"WA {row['reference_wa']:.4f}  engine/C {row['ratio']:.2f}")
+    if "compressed_ratio" in row:
+        line += f"  | on/off {row['compressed_ratio']:.2f}"
     if "prefetch_ratio" in row:
         line += (f"  | C+prefetch {row['prefetch_reference_host_writes_per_second'] / 1e6:6.2f}"
                  f" M/s  engine/C+prefetch {row['prefetch_ratio']:.2f}")
