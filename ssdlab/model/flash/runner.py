@@ -87,6 +87,11 @@ class RunResult:
     erase_count_mean: float
     erase_count_min: int  # the least-erased block: max - min is how uneven the wear is
     lifetime_wa: float  # flash pages / host pages since the drive was built (fill included)
+    # the share of a flash page each page is stored in (1: no compression), as the engine
+    # uses it (hundredths of a page); nand_writes counts stored pages, flash_pages the
+    # flash pages they took (nand_writes x stored_fraction), measured phase
+    stored_fraction: float = 1.0
+    flash_pages: float = 0.0
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -228,4 +233,6 @@ def run(spec: RunSpec, progress: Progress | None = None,
         erase_count_mean=float(erases.mean()),
         erase_count_min=int(erases.min()),
         lifetime_wa=window_wa(dict.fromkeys(after, 0), after, stored),
+        stored_fraction=stored,
+        flash_pages=(after["nand_writes"] - before["nand_writes"]) * stored,
     )
