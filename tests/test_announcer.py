@@ -103,8 +103,8 @@ def test_a_description_changes_at_most_once_a_gap_or_when_a_run_starts_or_stops(
 
 def test_the_map_and_charts_say_what_the_snapshot_holds():
     s = snap(victim=5, valid=2)
-    assert map_description(s) == ("8 blocks: 3 free, 1 open, 4 full; 38 % of flash pages "
-                                   "hold valid data. Garbage collection victim: block 5, "
+    assert map_description(s) == ("8 blocks: 3 free, 1 open, 4 full; 38 % of the flash "
+                                   "holds valid data. Garbage collection victim: block 5, "
                                    "2 valid pages.")
     assert chart_description("Free blocks", None) == "Free blocks. No run yet."
 

@@ -138,12 +138,18 @@ def test_misalignment_costs_the_block_mapped_drive_several_fold(gallery):
     assert block[1] == pytest.approx(block[2], rel=0.01)  # 32 KiB is aligned enough
 
 
-def test_compression_scales_wa_with_the_stored_fraction(gallery):
+def test_compression_frees_flash_so_wa_falls_faster_than_the_stored_fraction(gallery):
+    """The engine stores compressed pages in less flash, so GC has more room: WA over the
+    stored fraction (the GC share) falls as the data compresses better. Scaling the counts
+    of an uncompressed run afterwards made it the same at every point (1.18 in the full
+    gallery)."""
     c = _columns(gallery / "compression.csv")
     wa, stored = c["wa"], c["wa_compression_alone"]
     assert wa == sorted(wa)
-    for w, s in zip(wa, stored, strict=True):
-        assert s <= w <= 1.5 * s
+    gc_share = [w / s for w, s in zip(wa, stored, strict=True)]
+    assert all(1.0 - 1e-9 <= g <= 1.5 for g in gc_share)
+    assert all(a <= b + 1e-9 for a, b in zip(gc_share[:-1], gc_share[1:], strict=True))
+    assert gc_share[-1] > 1.05 * gc_share[0]
 
 
 @pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the source articles are not here ({SEEDS})")

@@ -71,6 +71,9 @@ def test_the_simulated_outcomes_the_lessons_teach():
     trim = fig["trim"]["discard"]
     assert trim["on"]["steps[3].seconds"] > 30 * trim["off"]["steps[3].seconds"]
     assert fig["compression"]["compress"]["source"]["steps[1].wa"] < 1
+    # compressed data frees flash for GC: far below half the incompressible drive's WA
+    half = fig["compression"]["halfsize"]
+    assert half["half"]["wa"] < 0.2 * half["full"]["wa"]
     journal = fig["journal-atime"]["journal"]
 
     def mb(config: str, steps: range) -> float:

@@ -20,7 +20,8 @@ PAGE = 4096
 def _machine(batches: list[tuple[float, float, int]]):
     """A stand-in Machine whose drive worked through `batches` (start s, stop s, pages),
     with the attributes Series and Completed read."""
-    drive = SimpleNamespace(free_blocks=10, geometry=SimpleNamespace(page_bytes=PAGE))
+    drive = SimpleNamespace(free_blocks=10, geometry=SimpleNamespace(page_bytes=PAGE),
+                            stored_fraction=1.0)
     m = SimpleNamespace(clock=0.0, drive=drive, timeline=None,
                         profile=SimpleNamespace(compression_ratio=1.0))
     series = Series(m, None)  # starts the recording (m.timeline = [])

@@ -72,7 +72,8 @@ FIGURE_WORDS = {"wa": "WA", "theory_wa": "the model's WA", "seconds": "time",
                 "erase_count_max": "most erases of a block",
                 "erase_count_mean": "mean erases per block",
                 "erase_count_min": "fewest erases of a block", "flushes": "cache flushes",
-                "data_mb": "file data"}
+                "data_mb": "file data", "flash_pages": "flash pages programmed",
+                "stored_fraction": "stored share of a page"}
 _STEP_OF = re.compile(r"steps\[(\d+)(?::(\d+))?\]")
 
 

@@ -26,7 +26,7 @@ ASSETS = SCENARIOS.parent  # the project's assets: scenarios, profiles, images
 BLOCK_TABLES = {
     "drive": ("user_pages", "pages_per_block", "spare"),
     "ftl": ("mapping", "gc", "d", "gc_low_blocks", "honour_trim", "gc_frontier",
-            "victim_order"),
+            "victim_order", "stored_fraction"),
     "workload": ("kind", "hot_lba_fraction", "hot_write_fraction", "active_fraction"),
 }
 BLOCK_SCALARS = ("warmup_drive_writes", "measure_drive_writes", "seed", "windows")

@@ -21,7 +21,12 @@ BLOCK_FIGURES = {
     "gc_copies": "pages GC copied during the measured phase",
     "erases": "blocks erased during the measured phase",
     "host_writes": "host page writes in the measured phase",
-    "nand_writes": "NAND page writes in the measured phase",
+    "nand_writes": "NAND page writes in the measured phase (on a compressing drive the "
+                   "pages stored, each a share of a flash page: flash_pages counts flash)",
+    "flash_pages": "flash pages programmed in the measured phase: NAND page writes times "
+                   "the stored fraction",
+    "stored_fraction": "the share of a flash page each page is stored in (1: no "
+                       "compression)",
     "erase_count_max": "most erases of any block",
     "erase_count_mean": "mean erases per block",
     "erase_count_min": "fewest erases of any block",

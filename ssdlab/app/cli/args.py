@@ -32,6 +32,7 @@ _FLAG_NAMES = {
     "warmup-drive-writes": "--warmup-drive-writes",
     "measure-drive-writes": "--measure-drive-writes",
     "seed": "--seed",
+    "stored_fraction": "--data-compression",
 }
 
 
@@ -88,6 +89,23 @@ def positive_real(text: str) -> float:
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"{rule}; got {value:g}")
     return value
+
+
+def real_between(lo: float, hi: float) -> Callable[[str], float]:
+    """A number from lo to hi, both included (inf and nan are refused)."""
+    rule = f"must be a number from {_bound(lo)} to {_bound(hi)}"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{rule}; got {text!r}") from None
+        if not (math.isfinite(value) and lo <= value <= hi):
+            raise argparse.ArgumentTypeError(f"{rule}; got {value:g}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
 
 
 def whole_list(lo: int, hi: int) -> Callable[[str], list[int]]:

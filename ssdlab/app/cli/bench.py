@@ -29,15 +29,20 @@ REPO = Path(__file__).resolve().parents[3]  # the checkout holding ssdlab/
 DEFAULT_REFERENCE = REPO.parent / "shared" / "reference" / "ref_ftl.c"
 # The same loop with software prefetching: the practical single-core limit to compare with.
 PREFETCH_REFERENCE = REPO.parent / "shared" / "reference" / "ref_ftl_prefetch.c"
-# (name, spare, GC policy, hot/cold (hot LBA share, hot write share) or None). Spare None:
-# the sequential fill alone. The C loops run uniform random writes under greedy or FIFO, so a
-# hot/cold case has no C figure beside it.
+# (name, spare, GC policy, hot/cold (hot LBA share, hot write share) or None, stored
+# fraction). Spare None: the sequential fill alone. The C loops run uniform random writes of
+# incompressible data under greedy or FIFO, so a hot/cold or compressed case has no C figure
+# beside it. The compressed cases sit beside "random greedy": the same drive and writes, the
+# data stored at half or a third of a page (FtlConfig.stored_fraction), so each host write
+# costs GC less; WA is flash bytes per host byte.
 SPEED_CASES = (
-    ("sequential fill", None, "greedy", None),
-    ("random greedy", 0.07, "greedy", None),
-    ("random greedy", 0.28, "greedy", None),
-    ("random fifo", 0.07, "fifo", None),
-    ("hot/cold 90/10 greedy", 0.07, "greedy", (0.1, 0.9)),
+    ("sequential fill", None, "greedy", None, 1.0),
+    ("random greedy", 0.07, "greedy", None, 1.0),
+    ("random greedy", 0.28, "greedy", None, 1.0),
+    ("random fifo", 0.07, "fifo", None, 1.0),
+    ("hot/cold 90/10 greedy", 0.07, "greedy", (0.1, 0.9), 1.0),
+    ("greedy stored 0.5", 0.07, "greedy", None, 0.5),
+    ("greedy stored 0.3", 0.07, "greedy", None, 0.3),
 )
 # The 1 TiB drive (--tib): 2^28 pages of 4 KiB in one process, within this peak RSS.
 TIB_LOG2_PAGES = 28
@@ -106,13 +111,13 @@ def run_speed_case(name: str, log2_pages: int, spare: float | None, progress=Non
     from ssdlab.model.flash.geometry import FtlConfig, Geometry
     from ssdlab.model.flash.workloads import sequential_fill
 
-    _, _, gc, hot_cold = _speed_case(name, spare)
+    _, _, gc, hot_cold, stored = _speed_case(name, spare)
     user = 1 << log2_pages
     report = (lambda phase: None) if progress is None else (
         lambda phase: lambda fraction: progress(phase, fraction))
     # Load the compiled engine from numba's cache on a tiny drive first: the fill's time
     # is the engine's, not the loading's.
-    config = FtlConfig(gc=gc, victim_order=victim_order)
+    config = FtlConfig(gc=gc, victim_order=victim_order, stored_fraction=stored)
     tiny = Drive(Geometry(user_pages=1024, pages_per_block=16, spare=0.25), config)
     tiny.run(sequential_fill(1024))
     tiny.write_pages(np.arange(64))
@@ -128,7 +133,7 @@ def run_speed_case(name: str, log2_pages: int, spare: float | None, progress=Non
             progress("fill", (i + 1) / len(fill))
     fill_s = time.perf_counter() - t0
     out = {"case": name, "log2_pages": log2_pages, "spare": spare, "gc": gc,
-           "state_bytes": drive.geometry.state_bytes()}
+           "state_bytes": drive.geometry.state_bytes(stored_fraction=stored)}
     if spare is None:
         out.update(host_writes=user, seconds=fill_s)
     else:
@@ -138,7 +143,7 @@ def run_speed_case(name: str, log2_pages: int, spare: float | None, progress=Non
         seconds = _write_random(drive, rng, user, hot_cold, report("measure"))
         after = drive.counters()
         out.update(host_writes=user, seconds=seconds, fill_seconds=fill_s,
-                   wa=window_wa(before, after))
+                   wa=window_wa(before, after, drive.stored_fraction))
     out["host_writes_per_second"] = out["host_writes"] / out["seconds"]
     out["peak_rss_bytes"] = _peak_rss_bytes()
     out["peak_rss_start_bytes"] = rss_before
@@ -266,11 +271,11 @@ def speed(args) -> list[dict]:
             print(note, flush=True)
             print(note_pf, flush=True)
         for log2 in args.sizes:
-            for name, spare, gc, hot_cold in SPEED_CASES:
+            for name, spare, gc, hot_cold, stored in SPEED_CASES:
                 runs = []
                 refs = []
                 refs_pf = []
-                has_c = spare is not None and hot_cold is None
+                has_c = spare is not None and hot_cold is None and stored == 1.0
                 for _ in range(args.repeat):
                     runs.append(_subprocess_case(name, log2, spare, args.victim_order))
                     if exe is not None and has_c:
@@ -296,6 +301,14 @@ def speed(args) -> list[dict]:
                     row["reference_wa"] = _median([r["wa"] for r in refs])
                     row["ratio"] = (row["host_writes_per_second"]
                                     / row["reference_host_writes_per_second"])
+                plain = next((r for r in rows if r["case"] == "random greedy"
+                               and r["spare"] == spare and r["user_pages"] == 1 << log2), None)
+                if stored < 1.0 and plain is not None:
+                    # compression on beside off: the same drive, writes and seed
+                    row["stored_fraction"] = stored
+                    row["uncompressed_host_writes_per_second"] = plain["host_writes_per_second"]
+                    row["compressed_ratio"] = (row["host_writes_per_second"]
+                                               / plain["host_writes_per_second"])
                 if refs_pf:
                     row["prefetch_reference_host_writes_per_second"] = _median(
                         [r["host_writes_per_second"] for r in refs_pf])
@@ -320,6 +333,8 @@ def _print_speed_row(row: dict, as_json: bool) -> None:
     if "ratio" in row:
         line += (f"  | C {row['reference_host_writes_per_second'] / 1e6:6.2f} M/s "
                  f"WA {row['reference_wa']:.4f}  engine/C {row['ratio']:.2f}")
+    if "compressed_ratio" in row:
+        line += f"  | on/off {row['compressed_ratio']:.2f}"
     if "prefetch_ratio" in row:
         line += (f"  | C+prefetch {row['prefetch_reference_host_writes_per_second'] / 1e6:6.2f}"
                  f" M/s  engine/C+prefetch {row['prefetch_ratio']:.2f}")
@@ -338,11 +353,11 @@ def check_arguments(args) -> None:
     )
 
     for log2 in args.sizes:
-        for _, spare, gc, _ in SPEED_CASES:
+        for _, spare, gc, _, stored in SPEED_CASES:
             try:
                 check_buildable(Geometry(user_pages=1 << log2,
                                          spare=0.07 if spare is None else spare),
-                                FtlConfig(gc=gc))
+                                FtlConfig(gc=gc, stored_fraction=stored))
             except ValueError as e:
                 raise ValueError(f"--sizes {log2}: {e}") from None
     if args.tib:

@@ -31,6 +31,7 @@ from ssdlab.app.cli.args import (
     flagged,
     names,
     positive_real,
+    real_between,
     whole,
     whole_list,
 )
@@ -41,6 +42,10 @@ WA_HELP = ("WA (write amplification) = flash bytes programmed / bytes the host w
            "that covers part of a flash page counts the whole page programmed "
            "(read-modify-write), and on a compressing (SandForce) drive flash bytes are "
            "after compression, so WA can fall below 1.")
+
+
+# --data-compression's range: a scenario's host.data_compression (model/lab/schema.py)
+DATA_COMPRESSION = (0.05, 1.0)
 
 
 def _add_drive_writes(p) -> None:
@@ -87,6 +92,10 @@ def _add_simulate(sub) -> None:
                    "trimmed after the fill (0 to 1)")
     p.add_argument("--gc-low-blocks", type=int, default=2,
                    help="foreground GC runs while free blocks are at most this (1 to 64)")
+    p.add_argument("--data-compression", type=real_between(*DATA_COMPRESSION), default=1.0,
+                   metavar="C", help="a compressing (SandForce-style) drive: the share of "
+                   "a flash page each page of data is stored in, 0.05 to 1, in hundredths of "
+                   "a page (default 1, no compression); the scenarios' data_compression")
     _add_drive_writes(p)
     p.add_argument("--seed", type=int, default=1, help="seeds the workload and the engine "
                    "(0 to 2^63-1; default 1)")
@@ -223,7 +232,8 @@ def _simulate(args: argparse.Namespace) -> int:
                             spare=args.spare)
         config = FtlConfig(mapping=args.mapping, gc=args.gc, d=args.d,
                            gc_low_blocks=args.gc_low_blocks, seed=args.seed,
-                           gc_frontier=args.gc_frontier, victim_order=args.victim_order)
+                           gc_frontier=args.gc_frontier, victim_order=args.victim_order,
+                           stored_fraction=args.data_compression)
         workload = Workload(kind=args.workload, hot_lba_fraction=args.hot_lbas,
                             hot_write_fraction=args.hot_writes,
                             active_fraction=args.active_fraction)
@@ -260,7 +270,11 @@ def _simulate_table(r) -> str:
          + (f", {r.victim_order} victim among equals" if r.gc == "greedy" else "")),
         ("write amplification", f"{r.wa:.4f}  (flash bytes / host bytes; analytic: {theory})"),
         ("per window", " ".join(f"{w:.3f}" for w in r.wa_windows)),
-        ("host / NAND writes", f"{r.host_writes} / {r.nand_writes} pages"),
+        ("data compression", "none: each page takes a whole flash page"
+         if r.stored_fraction == 1 else f"each page stored in {r.stored_fraction:g} of a "
+         f"flash page (--data-compression {r.stored_fraction:g})"),
+        ("host / NAND writes", f"{r.host_writes} / {r.nand_writes} pages"
+         + ("" if r.stored_fraction == 1 else f" stored = {r.flash_pages:.1f} flash pages")),
         ("GC copies, erases", f"{r.gc_copies}, {r.erases}"),
         ("engine speed", f"{r.host_writes_per_second / 1e6:.2f} M host writes/s "
                          f"({r.seconds:.2f} s measured)"),

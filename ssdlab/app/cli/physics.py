@@ -44,6 +44,12 @@ PHYSICS_POLICIES = (
     for skew, workload in (("80/20", "hotcold:0.2:0.8"), ("90/10", "hotcold:0.1:0.9"),
                            ("90/5", "hotcold:0.05:0.9"))
     for frontier in ("shared", "separate"))
+# Greedy on a compressing drive (each page stored in c of a flash page, FtlConfig.
+# stored_fraction) under uniform random writes, beside the compressed greedy model
+# (ssdlab/model/flash/theory/compressed.py: c x greedy at the effective spare); c = 1 is the
+# plain drive, the same model. Run alone with --only "greedy stored".
+COMPRESSED_FRACTIONS = (0.3, 0.5, 0.7, 1.0)
+COMPRESSED_SPARES = (0.07, 0.15, 0.28)
 
 
 def physics_specs(args) -> list[tuple[str, object]]:
@@ -54,7 +60,7 @@ def physics_specs(args) -> list[tuple[str, object]]:
     from ssdlab.model.flash.workloads import Workload
 
     def spec(gc: str, d: int, workload: str, spare: float, longer: tuple, active: float,
-             frontier: str = "separate"):
+             frontier: str = "separate", stored: float = 1.0):
         kind, *fractions = workload.split(":")
         w = Workload(kind=kind, active_fraction=active)
         if fractions:
@@ -62,7 +68,8 @@ def physics_specs(args) -> list[tuple[str, object]]:
                          hot_write_fraction=float(fractions[1]), active_fraction=active)
         return RunSpec(Geometry(user_pages=args.user_pages, pages_per_block=256, spare=spare),
                        FtlConfig(gc=gc, d=d, gc_frontier=frontier,
-                                 victim_order=getattr(args, "victim_order", "oldest")), w,
+                                 victim_order=getattr(args, "victim_order", "oldest"),
+                                 stored_fraction=stored), w,
                        args.warmup_drive_writes * longer[0],
                        args.measure_drive_writes * longer[1])
 
@@ -72,11 +79,15 @@ def physics_specs(args) -> list[tuple[str, object]]:
     # TRIMmed free space behaves like spare: a 7 % drive using 90 % / 80 % of its LBAs.
     cases += [("greedy, unused LBAs trimmed", spec("greedy", 2, "random", 0.07, (1, 1), a),
                TOLERANCE) for a in (0.9, 0.8)]
+    cases += [(f"greedy stored {c:g}", spec("greedy", 2, "random", s, (1, 1), 1.0,
+                                            stored=c), TOLERANCE)
+              for c in COMPRESSED_FRACTIONS for s in COMPRESSED_SPARES]
     only = getattr(args, "only", None)
     if only:
         cases = [c for c in cases if only in c[0]]
         if not cases:
-            labels = dict.fromkeys(label for label, *_ in PHYSICS_POLICIES)
+            labels = dict.fromkeys([*(label for label, *_ in PHYSICS_POLICIES),
+                                    "greedy stored"])
             raise ValueError(f"--only must be part of a case's name, such as "
                              f"{', '.join(map(repr, labels))}; got {only!r}")
     return cases
@@ -103,11 +114,17 @@ def _physics_case(case: tuple) -> dict:
     model = r.theory_wa if r.theory_wa is not None else _reference_model(spec,
                                                                          r.effective_spare)
     error = None if model is None else r.wa / model - 1.0
+    effective = r.effective_spare
+    if r.stored_fraction < 1.0:  # the spare the compressed model puts greedy at
+        from ssdlab.model.flash import theory
+
+        effective = theory.compressed_effective_spare(effective, r.pages_per_block,
+                                                      r.stored_fraction)
     return {"policy": label, "spare": spec.geometry.spare,
             "active_fraction": spec.workload.active_fraction,
             "gc_frontier": spec.config.gc_frontier,
-            "victim_order": spec.config.victim_order,
-            "effective_spare": r.effective_spare, "wa": r.wa, "theory_wa": model,
+            "victim_order": spec.config.victim_order, "stored_fraction": r.stored_fraction,
+            "effective_spare": effective, "wa": r.wa, "theory_wa": model,
             "error": error, "tolerance": tolerance,
             "window_min": min(r.wa_windows), "window_max": max(r.wa_windows)}
 

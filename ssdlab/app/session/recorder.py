@@ -53,16 +53,20 @@ class Recorder:
         self._done: Completed | None = None  # a mounted file system's drive clock
         self._totals = dict.fromkeys(DRIVE_TOTALS, 0.0)
         self._fs_window = (0.0, 0.0, 0.0)  # (host pages, NAND pages, host bytes) at window start
+        self._drive_stored: float | None = None  # a block workload's drive's own fraction
 
     @property
     def stored(self) -> float:
         """How much of a flash page the drive programs per page (below 1 on a compressing
-        drive)."""
+        drive): the engine's own stored fraction (a followed Machine's profile carries it)."""
+        if self._drive_stored is not None:
+            return self._drive_stored
         return self.profile.compression_ratio if self.profile is not None else 1.0
 
     def follow(self, m: Machine) -> None:
         """From now on, rows come from this Machine's drive clock."""
         self.profile = m.profile
+        self._drive_stored = m.drive.stored_fraction
         self._done = Completed(m)
         self._done.history = []  # kept for an export binned as `ssdlab run` bins (run_series)
 
@@ -138,6 +142,7 @@ class Recorder:
         row."""
         c = drive.counters()
         g = self.g
+        self._drive_stored = drive.stored_fraction
         prev = self._last
         if prev is not None and c["host_writes"] == prev[1]["host_writes"] \
                 and c["trims"] == prev[1]["trims"]:

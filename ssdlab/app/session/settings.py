@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass, replace
 
 from ssdlab.model.flash.geometry import FtlConfig, Geometry, check_buildable
 from ssdlab.model.flash.heldback import usable_spare
-from ssdlab.model.flash.theory import wa_for
+from ssdlab.model.flash.theory import compressed_greedy_wa, wa_for
 from ssdlab.model.host.partition import Partition
 from ssdlab.model.host.profiles import load_profile
 
@@ -64,7 +64,8 @@ class Settings:
     seq_mb: float = 100.0  # sequential write through the file system
     trace_path: str = ""
     # SandForce drives: the share of its size the data keeps when compressed (0 = the
-    # profile's rated data). Set by a scenario file; no control of its own.
+    # profile's rated data). Set by a scenario file or a lesson's block-level run (a drive of
+    # no profile then compresses too); no control of its own.
     data_compression: float = 0.0
     # ext4 format and block-layer options a scenario file may set; no controls of their own
     extents: bool = True  # False: ext2/ext3 indirect block maps
@@ -90,10 +91,20 @@ class Settings:
         return g
 
     def config(self) -> FtlConfig:
-        honour = load_profile(self.profile).trim_honoured if self.profile else True
+        p = load_profile(self.profile) if self.profile else None
+        honour = p.trim_honoured if p is not None else True
+        # a compressing drive stores the data at the chosen fraction, else its profile's; a
+        # drive of no profile compresses when a fraction is chosen (a lesson's block-level run)
+        stored = 1.0
+        if self.mapping == "page":
+            if p is not None and p.compression_ratio < 1.0:
+                stored = self.data_compression or p.compression_ratio
+            elif p is None and self.data_compression:
+                stored = self.data_compression
         return FtlConfig(mapping=self.mapping, gc=self.gc, d=self.d,
                          gc_low_blocks=self.gc_low_blocks, seed=self.seed, honour_trim=honour,
-                         gc_frontier=self.gc_frontier, victim_order=self.victim_order)
+                         gc_frontier=self.gc_frontier, victim_order=self.victim_order,
+                         stored_fraction=stored)
 
     def partition(self) -> Partition:
         return Partition(start_sector=self.partition_start,
@@ -181,6 +192,12 @@ def theory_wa(s: Settings) -> float | None:
         return None
     g = s.geometry()
     spare = analytic_spare(s)
+    stored = s.config().stored_fraction
+    if stored < 1.0:
+        # a compressing drive: greedy under uniform writes at its effective spare
+        if s.gc != "greedy" or s.workload == "hotcold" or spare <= 0:
+            return None
+        return compressed_greedy_wa(spare, g.pages_per_block, stored)
     kwargs = {}
     if s.workload == "hotcold":
         kwargs = {"hot_lba_fraction": s.hot_lba_pct / 100,

@@ -17,7 +17,7 @@ import numpy as np
 from . import ftl, gc, invariants
 from .amplification import write_amplification
 from .commands import Commands
-from .geometry import FtlConfig, Geometry
+from .geometry import SLOTS_PER_PAGE, FtlConfig, Geometry, stored_pages_per_block
 from .state import (
     COUNTER_NAMES,
     ERROR_MESSAGES,
@@ -32,6 +32,8 @@ from .state import (
     R_FREE_LOW,
     R_LAST_MOVED,
     R_LAST_VICTIM,
+    R_PAGES_PER_BLOCK,
+    R_STORED_SLOTS,
     R_TRACK_VERSIONS,
     R_WATCH_LPN,
     R_WATCH_WRITES,
@@ -56,7 +58,7 @@ def window_wa(before: dict, after: dict, stored_fraction: float = 1.0) -> float:
 def event_capacity_for(geometry: Geometry, config: FtlConfig, pages_per_command: int = 1) -> int:
     """Event rows that always hold one write command of pages_per_command pages (the bound
     ftl.event_bound uses): give a drive at least this so no event is ever dropped."""
-    ppb = geometry.pages_per_block
+    ppb = stored_pages_per_block(geometry.pages_per_block, config.stored_fraction)
     victims = ppb + 1 if config.gc in ("greedy", "cost-benefit") else geometry.blocks
     return 2 * pages_per_command + (pages_per_command // ppb + 2) * (
         victims * (ppb + 2) + ppb + 2)
@@ -159,7 +161,7 @@ class Drive:
         """idle_gc, never handed to the watcher."""
         if self.config.mapping != "page":
             return 0
-        max_valid = int(max_valid_fraction * self.geometry.pages_per_block)
+        max_valid = int(max_valid_fraction * self.pages_per_block)
         n = int(gc.idle_gc(self.arrays, target_free_blocks, max_victims, max_valid))
         self._raise_if_broken()
         return n
@@ -176,9 +178,30 @@ class Drive:
         return {name: int(regs[i]) for name, i in COUNTER_NAMES.items()}
 
     @property
+    def stored_fraction(self) -> float:
+        """The share of a flash page each page the engine programs takes (its slots over a
+        page's): 1.0 without compression. The nand_writes counter counts such stored pages,
+        so flash pages programmed = nand_writes * stored_fraction."""
+        return int(self.arrays.regs[R_STORED_SLOTS]) / SLOTS_PER_PAGE
+
+    @property
+    def pages_per_block(self) -> int:
+        """Pages the engine places in one erase block: the geometry's flash pages per block,
+        or, on a compressing drive, the stored pages a block holds (stored_pages_per_block).
+        Physical page numbers in l2p, p2l and events run block * this + place in block."""
+        return int(self.arrays.regs[R_PAGES_PER_BLOCK])
+
+    def flash_pages(self, counters: dict | None = None) -> float:
+        """Flash pages programmed (host data and GC copies), in whole-page units: what the
+        engine counted in stored pages times the slots each took. counters: a reading of
+        counters() (default: now)."""
+        c = self.counters() if counters is None else counters
+        return c["nand_writes"] * self.stored_fraction
+
+    @property
     def wa(self) -> float:
         """Cumulative write amplification since the drive was built."""
-        return window_wa(dict.fromkeys(COUNTER_NAMES, 0), self.counters())
+        return window_wa(dict.fromkeys(COUNTER_NAMES, 0), self.counters(), self.stored_fraction)
 
     @property
     def free_blocks(self) -> int:

@@ -4,9 +4,10 @@ Victim policies (exact tie-breaks, which the reference FTL in `reference.py` rep
 - greedy: fewest valid pages; among equals, the block that reached that count most recently
   (victim order "newest") or first ("oldest", as Desnoyers' simulator does).
 - fifo: the block closed longest ago.
-- cost-benefit: largest age * (1 - u) / (2u), u = valid fraction, age = NAND page writes since
-  the block closed (Kawaguchi, Nishioka and Motoda, "A flash-memory based file system",
-  USENIX Winter 1995: one read and one write per live page, hence 2u); an empty block scores
+- cost-benefit: largest age * (1 - u) / (2u), u = valid fraction (of the block's slots, on a
+  compressing drive), age = NAND page writes (stored pages) since the block closed
+  (Kawaguchi, Nishioka and Motoda, "A flash-memory based file system", USENIX Winter 1995:
+  one read and one write per live page, hence 2u); an empty block scores
   infinitely high; among equals, the lowest block number.
 - random-d: d draws with replacement from the closed list (index = random mod length); the
   first drawn among those with the fewest valid pages (Van Houdt, SIGMETRICS 2013).
@@ -30,6 +31,7 @@ from .state import (
     GC_GREEDY,
     INVALID_PAGE,
     ORDER_OLDEST,
+    R_BLOCK_SLOTS,
     R_BLOCKS,
     R_CLOSED_COUNT,
     R_COPY_BLOCK,
@@ -52,6 +54,7 @@ from .state import (
     R_NAND_WRITES,
     R_PAGES_PER_BLOCK,
     R_POLICY,
+    R_STORED_SLOTS,
     R_TRACK_VERSIONS,
     R_VICTIM_ORDER,
 )
@@ -100,7 +103,9 @@ def _greedy_victim(a):
 
 @called
 def _cost_benefit_victim(a):
-    ppb = a.regs[R_PAGES_PER_BLOCK]
+    # u in slots: without compression v * SLOTS_PER_PAGE / (ppb * SLOTS_PER_PAGE), exactly v / ppb
+    slots = a.regs[R_STORED_SLOTS]
+    block_slots = a.regs[R_BLOCK_SLOTS]
     now = a.regs[R_NAND_WRITES]
     best = -1
     best_score = -1.0
@@ -110,7 +115,7 @@ def _cost_benefit_victim(a):
         if v == 0:
             score = np.inf
         else:
-            u = v / ppb
+            u = v * slots / block_slots
             score = (now - a.close_seq[b]) * (1.0 - u) / (2.0 * u)
         if score > best_score or (score == best_score and b < best):
             best = b

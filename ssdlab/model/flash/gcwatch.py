@@ -106,7 +106,7 @@ class GcWatch:
         at once when the watch no longer wants GCs. The engine runs a write page by page
         (block mapping: logical block by logical block), so the pieces change nothing."""
         ops, lpns, counts = commands.ops, commands.lpns, commands.counts
-        ppb = drive.geometry.pages_per_block
+        ppb = drive.pages_per_block
         if int(counts[ops == OP_WRITE].sum()) < self._room(drive):
             drive.run(commands, checked=True)  # no GC can come in this batch
             return
@@ -173,13 +173,13 @@ class GcWatch:
             spare = int(regs[R_LOG_BLOCKS]) - int(regs[R_FIFO_COUNT]) - 2
         else:
             return 0
-        return max(0, spare) * drive.geometry.pages_per_block
+        return max(0, spare) * drive.pages_per_block
 
     def _may_collect(self, drive: Drive, lpn: int, pages: int) -> bool:
         """Whether writing `pages` pages from lpn (within one logical block when more than
         one) may collect garbage, so the drive before it is worth a copy."""
         regs, mapping = drive.arrays.regs, drive.config.mapping
-        ppb = drive.geometry.pages_per_block
+        ppb = drive.pages_per_block
         blocks = -(-(pages + ppb - 1) // ppb)  # new blocks it may open: 1 for one page
         if mapping == "page":
             # a write collects garbage (gc.foreground_gc) only when the free blocks are at
@@ -219,7 +219,7 @@ class GcWatch:
             return
         p2l, bstate, valid, counters, lb2pb = before
         phases = gc_phases(p2l, bstate, valid, counters, events,
-                           drive.geometry.pages_per_block, lb2pb, self.gcs - self.shown)
+                           drive.pages_per_block, lb2pb, self.gcs - self.shown)
         if phases:  # a merge of a logical block that had no block of its own is none
             first = self.shown + 1
             self.shown += len(phases) // 3

@@ -16,6 +16,12 @@ GC_POLICIES = ("greedy", "fifo", "cost-benefit", "random-d")
 GC_FRONTIERS = ("separate", "shared")
 VICTIM_ORDERS = ("newest", "oldest")
 
+# A compressing drive (SandForce) stores a logical page in part of a flash page. The model
+# divides each flash page into this many slots: a page stored at fraction c takes
+# stored_slots(c) = max(1, round(c * SLOTS_PER_PAGE)) of them, so a fraction given in whole
+# percent (the lessons' 0.3, 0.45, ...) is kept exactly. See stored_pages_per_block.
+SLOTS_PER_PAGE = 100
+
 # GC keeps this many free blocks in hand beyond the watermark so that the copy stream always
 # has somewhere to go; below about four spare blocks a GC loop can find no victim with an
 # invalid page and would never end.
@@ -131,14 +137,16 @@ class Geometry:
     def physical_bytes(self) -> int:
         return self.physical_pages * self.page_bytes
 
-    def state_bytes(self, track_versions: bool = False) -> int:
-        """Estimated bytes of engine state for this geometry (maps and per-block arrays)."""
+    def state_bytes(self, track_versions: bool = False, stored_fraction: float = 1.0) -> int:
+        """Estimated bytes of engine state for this geometry (maps and per-block arrays);
+        a compressing drive keeps a map entry per stored page a block can hold."""
         per_physical = _BYTES_PER_PHYSICAL_PAGE + (
             _BYTES_PER_PHYSICAL_PAGE_STAMPED if track_versions else 0
         )
+        positions = self.blocks * stored_pages_per_block(self.pages_per_block, stored_fraction)
         return (
             self.user_pages * _BYTES_PER_USER_PAGE
-            + self.physical_pages * per_physical
+            + positions * per_physical
             + self.blocks * _BYTES_PER_BLOCK
         )
 
@@ -168,6 +176,11 @@ class FtlConfig:
         pages: "oldest", the one that reached that count first (the default, as Desnoyers'
         simulator does; it agrees better with his models), or "newest", the one that
         reached it last. Other policies ignore it.
+    stored_fraction: a compressing drive (SandForce) stores each logical page in this
+        fraction of a flash page (1.0: no compression; page mapping only). The flash then
+        holds more logical pages per erase block (stored_pages_per_block), so the same data
+        leaves more of it free and GC has more effective spare; WA counts the slots
+        programmed (Drive.stored_fraction), so it can fall below 1.
     """
 
     mapping: str = "page"
@@ -179,6 +192,7 @@ class FtlConfig:
     track_versions: bool = False
     gc_frontier: str = "separate"
     victim_order: str = "oldest"
+    stored_fraction: float = 1.0
 
     def __post_init__(self) -> None:
         _require(self.mapping in MAPPINGS, f"mapping must be one of {', '.join(MAPPINGS)}; "
@@ -193,8 +207,26 @@ class FtlConfig:
                  f"d must be a whole number from 1 to 1024; got {self.d}")
         _require(is_whole(self.gc_low_blocks) and 1 <= self.gc_low_blocks <= 64,
                  f"gc_low_blocks must be a whole number from 1 to 64; got {self.gc_low_blocks}")
+        _require(is_real(self.stored_fraction) and 0.01 <= self.stored_fraction <= 1.0,
+                 f"stored_fraction must be from 0.01 to 1; got {self.stored_fraction}")
+        _require(self.stored_fraction == 1.0 or self.mapping == "page",
+                 f"stored_fraction below 1 (a compressing drive) needs mapping 'page'; got "
+                 f"mapping {self.mapping!r}")
         _require(is_whole(self.seed) and 0 <= self.seed < 2**63,
                  f"seed must be a whole number from 0 to 2^63-1; got {self.seed}")
+
+
+def stored_slots(stored_fraction: float) -> int:
+    """Slots (of SLOTS_PER_PAGE in a flash page) one logical page takes when stored at
+    stored_fraction of its size: at least one, however well it compresses."""
+    return max(1, round(stored_fraction * SLOTS_PER_PAGE))
+
+
+def stored_pages_per_block(pages_per_block: int, stored_fraction: float) -> int:
+    """Logical pages an erase block holds when each is stored at stored_fraction: the block
+    has pages_per_block * SLOTS_PER_PAGE slots and is full when the next page does not fit
+    (so up to stored_slots - 1 slots of it stay unused). pages_per_block at fraction 1."""
+    return pages_per_block * SLOTS_PER_PAGE // stored_slots(stored_fraction)
 
 
 def available_memory_bytes() -> int:
@@ -207,7 +239,7 @@ def too_big_for_memory(geometry: Geometry, config: FtlConfig, available_bytes: i
                        limit: str) -> str:
     """The one message for a drive whose state does not fit, whether the estimate refused it
     or the allocation itself failed."""
-    need = geometry.state_bytes(config.track_versions)
+    need = geometry.state_bytes(config.track_versions, config.stored_fraction)
     return (f"user_pages={geometry.user_pages} needs about {need / 2**20:.0f} MiB of state but "
             f"only {available_bytes / 2**20:.0f} MiB is available ({limit}); the drive must "
             "fit in 80 % of it")
@@ -241,5 +273,6 @@ def check_buildable(geometry: Geometry, config: FtlConfig,
         )
     budget = (memory_budget() if memory_limit_bytes is None
               else MemoryBudget(memory_limit_bytes, "the limit given"))
-    _require(geometry.state_bytes(config.track_versions) <= 0.8 * budget.available_bytes,
+    need = geometry.state_bytes(config.track_versions, config.stored_fraction)
+    _require(need <= 0.8 * budget.available_bytes,
              too_big_for_memory(geometry, config, budget.available_bytes, budget.limit))

@@ -19,6 +19,7 @@ from .state import (
     INVALID_PAGE,
     MAP_BLOCK,
     MAP_FAST,
+    R_BLOCK_SLOTS,
     R_BLOCKS,
     R_CLOSED_COUNT,
     R_ERROR,
@@ -35,6 +36,7 @@ from .state import (
     R_MIN_VALID,
     R_PAGES_PER_BLOCK,
     R_POLICY,
+    R_STORED_SLOTS,
     R_USER_PAGES,
 )
 
@@ -51,6 +53,10 @@ def problems(a) -> list[str]:
         out.append(f"engine error: {ERROR_MESSAGES.get(int(regs[R_ERROR]), regs[R_ERROR])}")
     ppb, nb, user = int(regs[R_PAGES_PER_BLOCK]), int(regs[R_BLOCKS]), int(regs[R_USER_PAGES])
     p2l, l2p = a.p2l, a.l2p
+    slots, block_slots = int(regs[R_STORED_SLOTS]), int(regs[R_BLOCK_SLOTS])
+    if not ppb * slots <= block_slots < (ppb + 1) * slots:
+        out.append(f"{ppb} stored pages of {slots} slots per block do not fill a block of "
+                   f"{block_slots} slots as far as the next page would fit")
 
     # Page codes and the two maps.
     bad = (p2l < INVALID_PAGE) | (p2l >= user)

@@ -33,6 +33,13 @@ The rules, as the engine documents them:
   output mod list length, keeping the first drawn with the fewest valid pages.
 * Block and "fast" mapping: see `reference_blocks.py`.
 * A drive that ignores TRIM still counts the command.
+* Compression (page mapping only): each flash page has SLOTS_PER_PAGE slots and every
+  logical page is stored in max(1, round(stored_fraction * SLOTS_PER_PAGE)) of them. A write
+  stream fills its open block slot by slot and closes it when the next page would not fit.
+  Blocks count their valid data in slots; greedy takes the fewest valid slots, cost-benefit's
+  u is valid slots over the block's slots; GC copies what is stored. Pages are numbered by
+  their place in the block (block * places per block + place), and the counters count pages
+  programmed; `slots_programmed` counts the flash they took.
 
 `state()` returns numpy arrays laid out like the engine's, for comparison only.
 """
@@ -44,7 +51,7 @@ from collections import deque
 import numpy as np
 
 from .commands import Commands
-from .geometry import FtlConfig, Geometry
+from .geometry import SLOTS_PER_PAGE, FtlConfig, Geometry
 from .reference_blocks import HOST, BlockMappedRules
 from .state import (
     BLOCK_FREE,
@@ -78,7 +85,7 @@ class _Block:
     __slots__ = ("valid", "erases", "state", "closed_at", "reached_count_at")
 
     def __init__(self) -> None:
-        self.valid = 0
+        self.valid = 0  # in slots: each valid page adds the slots it is stored in
         self.erases = 0
         self.state = BLOCK_FREE
         self.closed_at: int | None = None  # NAND writes when it closed
@@ -91,7 +98,12 @@ class ReferenceFtl(BlockMappedRules):
     def __init__(self, geometry: Geometry, config: FtlConfig | None = None):
         self.geometry = geometry
         self.config = config or FtlConfig()
-        self.ppb = geometry.pages_per_block
+        # Slots: a flash page has SLOTS_PER_PAGE, a stored page takes page_slots of them, and
+        # a block has room for ppb stored pages (the flash pages per block, uncompressed).
+        self.page_slots = max(1, round(self.config.stored_fraction * SLOTS_PER_PAGE))
+        self.block_slots = geometry.pages_per_block * SLOTS_PER_PAGE
+        self.ppb = self.block_slots // self.page_slots
+        self.slots_programmed = 0
         self.user_pages = geometry.user_pages
         self.n_blocks = geometry.blocks
         # Each physical page holds a logical page number, FREE_PAGE or INVALID_PAGE.
@@ -100,7 +112,8 @@ class ReferenceFtl(BlockMappedRules):
         self.version: dict[int, int] = {}  # logical page -> host write number last written
         self.blocks = [_Block() for _ in range(self.n_blocks)]
         self.free: deque[int] = deque(range(self.n_blocks))
-        self.open: dict[str, list[int] | None] = {HOST: None, GC: None}  # [block, next offset]
+        # [block, next offset]: in slots for page mapping's streams, in pages for "fast".
+        self.open: dict[str, list[int] | None] = {HOST: None, GC: None}
         self.closed_list: list[int] = []
         self.home: dict[int, int] = {}  # block mapping: logical block -> physical block
         # fast mapping: log blocks, oldest first (the last one may be open), and their limit.
@@ -136,20 +149,21 @@ class ReferenceFtl(BlockMappedRules):
         assert self.page[ppn] == FREE_PAGE, f"programming page {ppn}, which is not erased"
         self.page[ppn] = lpn
         self.where[lpn] = ppn
-        self.blocks[self._block_of(ppn)].valid += 1
+        self.blocks[self._block_of(ppn)].valid += self.page_slots
         self.count["nand_writes"] += 1
+        self.slots_programmed += self.page_slots
 
     def _make_stale(self, ppn: int) -> None:
         b = self._block_of(ppn)
         self.page[ppn] = INVALID_PAGE
-        self.blocks[b].valid -= 1
+        self.blocks[b].valid -= self.page_slots
         if self.blocks[b].state == BLOCK_FULL:
             self.blocks[b].reached_count_at = self._tick()
 
     def _erase(self, b: int) -> None:
         blk = self.blocks[b]
         if blk.valid:
-            raise ReferenceDriveError(f"erasing block {b}, which holds {blk.valid} valid pages")
+            raise ReferenceDriveError(f"erasing block {b}, which holds {blk.valid} valid slots")
         for ppn in range(b * self.ppb, (b + 1) * self.ppb):
             self.page[ppn] = FREE_PAGE
         blk.erases += 1
@@ -159,16 +173,18 @@ class ReferenceFtl(BlockMappedRules):
         self.free.append(b)
 
     def _append_to_stream(self, stream: str, lpn: int) -> int:
-        """Program lpn at the next page of a write stream; close the block when it fills."""
+        """Program lpn in the next free slots of a write stream's open block; close the block
+        when the next page would not fit."""
         if self.open[stream] is None:
             b = self._take_free_block()
             self.blocks[b].state = BLOCK_OPEN
             self.open[stream] = [b, 0]
-        b, offset = self.open[stream]
-        ppn = b * self.ppb + offset
+        b, slot = self.open[stream]
+        ppn = b * self.ppb + slot // self.page_slots
         self._program(ppn, lpn)
-        self.open[stream][1] += 1
-        if offset + 1 == self.ppb:
+        slot += self.page_slots
+        self.open[stream][1] = slot
+        if slot + self.page_slots > self.block_slots:
             self._close(b)
             self.open[stream] = None
         return ppn
@@ -220,7 +236,7 @@ class ReferenceFtl(BlockMappedRules):
             if valid == 0:
                 score = float("inf")
             else:
-                u = valid / self.ppb
+                u = valid / self.block_slots
                 score = (now - self.blocks[b].closed_at) * (1.0 - u) / (2.0 * u)
             if score > best_score:
                 best, best_score = b, score
@@ -233,13 +249,13 @@ class ReferenceFtl(BlockMappedRules):
         self._unclose(victim)
         blk = self.blocks[victim]
         blk.state = BLOCK_VICTIM
-        moved = blk.valid
+        moved = blk.valid // self.page_slots
         for src in range(victim * self.ppb, (victim + 1) * self.ppb):
             lpn = self.page[src]
             if lpn < 0:
                 continue
             self.page[src] = INVALID_PAGE
-            blk.valid -= 1
+            blk.valid -= self.page_slots
             self._append_to_stream(stream, lpn)
             self.count["gc_copies"] += 1
             self.count["nand_reads"] += 1
@@ -257,7 +273,8 @@ class ReferenceFtl(BlockMappedRules):
             rounds += 1
             if rounds > self.n_blocks:
                 # Give up only if no closed block holds a stale page; otherwise keep going.
-                if not any(self.blocks[b].valid < self.ppb for b in self.closed_list):
+                full = self.ppb * self.page_slots
+                if not any(self.blocks[b].valid < full for b in self.closed_list):
                     raise ReferenceDriveError("garbage collection made no progress")
                 rounds = 0
 
@@ -280,7 +297,7 @@ class ReferenceFtl(BlockMappedRules):
         done = 0
         while done < max_victims and 0 < len(self.free) < target_free_blocks:
             victim = self.pick_victim()
-            if victim is None or self.blocks[victim].valid > max_valid:
+            if victim is None or self.blocks[victim].valid > max_valid * self.page_slots:
                 break
             self._collect(victim)
             done += 1
@@ -354,8 +371,9 @@ class ReferenceFtl(BlockMappedRules):
         return self.version.get(lpn)
 
     def state(self) -> dict[str, np.ndarray]:
-        """The state as numpy arrays shaped and typed like the engine's FlashArrays fields,
-        plus `versions` (int64 per logical page, -1 where unmapped)."""
+        """The state as numpy arrays shaped and typed like the engine's FlashArrays fields
+        (valid in stored pages: slots / page_slots), plus `versions` (int64 per logical page,
+        -1 where unmapped)."""
         l2p = np.full(self.user_pages, UNMAPPED, dtype=np.int32)
         versions = np.full(self.user_pages, -1, dtype=np.int64)
         for lpn, ppn in self.where.items():
@@ -365,7 +383,7 @@ class ReferenceFtl(BlockMappedRules):
         return {
             "l2p": l2p,
             "p2l": np.array(self.page, dtype=np.int32),
-            "valid": np.array([b.valid for b in self.blocks], dtype=np.int32),
+            "valid": np.array([b.valid // self.page_slots for b in self.blocks], dtype=np.int32),
             "erases": np.array([b.erases for b in self.blocks], dtype=np.int32),
             "bstate": np.array([b.state for b in self.blocks], dtype=np.int8),
             "versions": versions,

@@ -59,7 +59,7 @@ class BlockMappedRules:
                 self._host_program_at(dst, lpn)
             elif self.page[src] >= 0:
                 self.page[src] = INVALID_PAGE
-                self.blocks[old].valid -= 1
+                self.blocks[old].valid -= self.page_slots
                 self._program(dst, lpn)
                 self.count["gc_copies"] += 1
                 self.count["nand_reads"] += 1
@@ -137,7 +137,7 @@ class BlockMappedRules:
             if src is None:
                 continue
             self.page[src] = INVALID_PAGE
-            self.blocks[self._block_of(src)].valid -= 1
+            self.blocks[self._block_of(src)].valid -= self.page_slots
             self._program(new * self.ppb + off, lpn)
             self.count["gc_copies"] += 1
             self.count["nand_reads"] += 1

@@ -87,16 +87,28 @@ class RunResult:
     erase_count_mean: float
     erase_count_min: int  # the least-erased block: max - min is how uneven the wear is
     lifetime_wa: float  # flash pages / host pages since the drive was built (fill included)
+    # the share of a flash page each page is stored in (1: no compression), as the engine
+    # uses it (hundredths of a page); nand_writes counts stored pages, flash_pages the
+    # flash pages they took (nand_writes x stored_fraction), measured phase
+    stored_fraction: float = 1.0
+    flash_pages: float = 0.0
 
     def as_dict(self) -> dict:
         return asdict(self)
 
 
-def theory_for(spec: RunSpec, spare: float) -> float | None:
-    """The analytic WA for this experiment, where a model exists (uniform or hot/cold)."""
+def theory_for(spec: RunSpec, spare: float, stored_fraction: float = 1.0) -> float | None:
+    """The analytic WA for this experiment, where a model exists (uniform or hot/cold).
+    stored_fraction below 1 (a compressing drive, the engine's own stored size): greedy
+    under uniform traffic only (theory.compressed_greedy_wa); spare is then the physical one."""
     w = spec.workload
     if spec.config.mapping != "page" or w.kind == "sequential":
         return None
+    if stored_fraction < 1.0:
+        if spec.config.gc != "greedy" or w.kind != "random" or w.active_fraction < 1.0:
+            return None
+        return theory.compressed_greedy_wa(spare, spec.geometry.pages_per_block,
+                                           stored_fraction)
     if not spec.config.honour_trim and w.active_fraction < 1.0:
         # The untouched pages stay valid cold data: traffic no published model describes.
         return None
@@ -188,8 +200,9 @@ def run(spec: RunSpec, progress: Progress | None = None,
                           g.physical_pages)
     host = after["host_writes"] - before["host_writes"]
     erases = drive.arrays.erases
+    stored = drive.stored_fraction  # flash per page programmed: below 1 if it compresses
     return RunResult(
-        wa=window_wa(before, after),
+        wa=window_wa(before, after, stored),
         host_writes=host,
         nand_writes=after["nand_writes"] - before["nand_writes"],
         gc_copies=after["gc_copies"] - before["gc_copies"],
@@ -210,13 +223,16 @@ def run(spec: RunSpec, progress: Progress | None = None,
         victim_order=spec.config.victim_order,
         mapping=spec.config.mapping,
         workload=spec.workload.kind,
-        theory_wa=theory_for(spec, effective),
+        theory_wa=theory_for(spec, effective, stored),
         usable_spare=usable,
         reserve_blocks=reserve,
-        theory_wa_usable=theory_for(spec, usable) if usable > 0 else None,
-        wa_windows=[window_wa(a, b) for a, b in zip(marks[:-1], marks[1:], strict=True)],
+        theory_wa_usable=theory_for(spec, usable, stored) if usable > 0 else None,
+        wa_windows=[window_wa(a, b, stored) for a, b in zip(marks[:-1], marks[1:],
+                                                            strict=True)],
         erase_count_max=int(erases.max()),
         erase_count_mean=float(erases.mean()),
         erase_count_min=int(erases.min()),
-        lifetime_wa=window_wa(dict.fromkeys(after, 0), after),
+        lifetime_wa=window_wa(dict.fromkeys(after, 0), after, stored),
+        stored_fraction=stored,
+        flash_pages=(after["nand_writes"] - before["nand_writes"]) * stored,
     )

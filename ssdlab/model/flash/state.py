@@ -6,6 +6,15 @@ int64 array `regs` at the indices below; numba folds these module constants into
 
 Page states in `p2l`: a logical page number (>= 0) for a valid page, FREE_PAGE for a page not
 programmed since its block was erased, INVALID_PAGE for stale data.
+
+Compression (FtlConfig.stored_fraction < 1): every logical page is stored in the same
+stored_slots(c) slots of a flash page, so an erase block holds P = stored_pages_per_block of
+them, in order. The engine then works on stored pages: R_PAGES_PER_BLOCK is P (not the flash
+pages per block), a "ppn" is block * P + the stored page's place in the block, `valid` and the
+greedy buckets count stored pages (slots / stored_slots: the same order as slots), and
+R_NAND_WRITES counts stored pages programmed, each R_STORED_SLOTS slots of flash. Without
+compression P is the flash pages per block and every loop is the one it always was: no
+branch, no extra work per page.
 """
 
 from __future__ import annotations
@@ -14,7 +23,15 @@ from collections import namedtuple
 
 import numpy as np
 
-from .geometry import FtlConfig, Geometry, check_buildable, too_big_for_memory
+from .geometry import (
+    SLOTS_PER_PAGE,
+    FtlConfig,
+    Geometry,
+    check_buildable,
+    stored_pages_per_block,
+    stored_slots,
+    too_big_for_memory,
+)
 from .memory import memory_budget
 
 FREE_PAGE = -1
@@ -94,7 +111,9 @@ R_COPY_OFFSET = 38  # ("separate" frontier) or R_HOST_BLOCK and R_HOST_OFFSET ("
 R_VICTIM_ORDER = 39  # greedy, among equally empty blocks: ORDER_NEWEST or ORDER_OLDEST
 R_LAST_VICTIM = 40  # the block the last GC collected, -1 before the first (display, no events)
 R_LAST_MOVED = 41  # the valid pages that last GC copied out of it
-N_REGS = 42
+R_STORED_SLOTS = 42  # slots one stored page takes (SLOTS_PER_PAGE without compression)
+R_BLOCK_SLOTS = 43  # slots in an erase block: flash pages per block * SLOTS_PER_PAGE
+N_REGS = 44
 
 COUNTER_NAMES = {
     "host_writes": R_HOST_WRITES,
@@ -155,7 +174,8 @@ def allocate(geometry: Geometry, config: FtlConfig, event_capacity: int = 0) -> 
     if not (isinstance(event_capacity, int) and 0 <= event_capacity <= 2**26):
         raise ValueError(f"event_capacity must be a whole number from 0 to {2**26}; "
                          f"got {event_capacity}")
-    nb, ppb = geometry.blocks, geometry.pages_per_block
+    nb = geometry.blocks
+    ppb = stored_pages_per_block(geometry.pages_per_block, config.stored_fraction)
     regs = np.zeros(N_REGS, dtype=np.int64)
     regs[R_USER_PAGES] = geometry.user_pages
     regs[R_PAGES_PER_BLOCK] = ppb
@@ -178,6 +198,8 @@ def allocate(geometry: Geometry, config: FtlConfig, event_capacity: int = 0) -> 
     regs[R_FREE_LOW] = nb
     regs[R_WATCH_LPN] = -1
     regs[R_LAST_VICTIM] = -1
+    regs[R_STORED_SLOTS] = stored_slots(config.stored_fraction)
+    regs[R_BLOCK_SLOTS] = geometry.pages_per_block * SLOTS_PER_PAGE
     logical_blocks = -(-geometry.user_pages // ppb)
     if config.mapping == "fast":
         # Every block not needed as a data block is a log block, but one: merges need it.
@@ -194,8 +216,8 @@ def allocate(geometry: Geometry, config: FtlConfig, event_capacity: int = 0) -> 
 
 def _allocate_arrays(geometry: Geometry, config: FtlConfig, regs: np.ndarray,
                      event_capacity: int, logical_blocks: int) -> FlashArrays:
-    nb, ppb = geometry.blocks, geometry.pages_per_block
-    phys = geometry.physical_pages
+    nb, ppb = geometry.blocks, int(regs[R_PAGES_PER_BLOCK])  # stored pages per block
+    phys = nb * ppb
     return FlashArrays(
         regs=regs,
         rng=np.array([config.seed], dtype=np.uint64),

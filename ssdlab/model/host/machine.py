@@ -66,7 +66,10 @@ class Machine:
 
     data_compression: what fraction of its size the workload's data keeps when compressed
     (1.0 = incompressible). It replaces the profile's compression_ratio, which describes the
-    drive's rating data, on drives that compress (SandForce); other drives ignore it.
+    drive's rating data, on drives that compress (SandForce); other drives ignore it. The
+    engine stores every page in that fraction of a flash page (FtlConfig.stored_fraction),
+    so compressed data leaves flash free for garbage collection; the machine's profile then
+    carries the fraction the engine really uses (whole hundredths of a page).
     """
 
     def __init__(self, profile: DeviceProfile, host: HostProfile,
@@ -82,6 +85,10 @@ class Machine:
         self.profile = profile
         self.host = host
         self.drive = Drive(profile.geometry(user_pages), profile.ftl_config(**ftl_overrides))
+        if self.drive.stored_fraction != profile.compression_ratio:
+            # what the timing model and the charts multiply the engine's stored pages by
+            profile = replace(profile, compression_ratio=self.drive.stored_fraction)
+            self.profile = profile
         self.dev = BlockDevice(self.drive, partition)
         self.writeback = WritebackLimits.for_host(host)
         self.fs = FileSystem(self.dev, fs_options, writeback=self.writeback)
@@ -257,8 +264,9 @@ class Machine:
                                                              astuple(s1), strict=True)]
         page = self.drive.geometry.page_bytes
         host_bytes = s1.write_bytes - s0.write_bytes
-        # a compressing drive (SandForce) stores each page in a fraction of a flash page
-        stored = self.profile.compression_ratio
+        # the engine's counts: pages it programmed (host data and GC copies), each stored in
+        # stored_fraction of a flash page on a compressing drive (SandForce)
+        stored = self.drive.stored_fraction
         nand = (s1.nand_writes - s0.nand_writes) * stored
         return StepResult(
             name=name,

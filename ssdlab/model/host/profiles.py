@@ -291,10 +291,11 @@ class DeviceProfile:
                         dies_per_channel=self.dies_per_channel)
 
     def ftl_config(self, **overrides) -> FtlConfig:
-        """An FtlConfig with this drive's mapping, GC policy and TRIM behaviour."""
+        """An FtlConfig with this drive's mapping, GC policy and TRIM behaviour; a drive that
+        compresses stores each page in compression_ratio of a flash page, in the engine."""
         kwargs = {"mapping": self.mapping, "gc": self.gc_policy,
                   "gc_frontier": self.gc_frontier, "victim_order": self.victim_order,
-                  "honour_trim": self.trim_honoured}
+                  "honour_trim": self.trim_honoured, "stored_fraction": self.compression_ratio}
         kwargs.update(overrides)
         return FtlConfig(**kwargs)
 

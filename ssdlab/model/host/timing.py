@@ -11,7 +11,10 @@ flash_s     the dies' work, spread over channels x dies, or the channel buses, w
                 bus_s = (nand_reads + nand_writes * compression_ratio) * page_bytes
                         / (channels * channel_mb_s * 1e6)
                 flash_s = max(die_s, bus_s)
-            (compression_ratio < 1 models SandForce: fewer bytes reach the flash.)
+            (compression_ratio < 1 models SandForce: the engine stores every page in that
+            fraction of a flash page, so nand_writes counts stored pages, host data and GC
+            copies, each programming compression_ratio of a page: the flash programs what is
+            stored. A Machine's profile carries the engine's own fraction.)
 link_s      the host link: (write_bytes + read_bytes) / (host_link_mb_s * 1e6).
 overhead_s  controller time per command: (write, read and flush requests, plus ignored
             TRIMs) * command_overhead_us * 1e-6.

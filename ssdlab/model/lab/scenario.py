@@ -273,7 +273,10 @@ def drive_parts(s: Scenario):
     """The (Geometry, FtlConfig) the scenario's drive is built with, without building it
     (no memory for its pages): what its figures' provenance lists."""
     profile = load_profile(s.profile)
-    return profile.geometry(s.user_pages), profile.ftl_config(**_ftl_overrides(s))
+    overrides = _ftl_overrides(s)
+    if s.data_compression is not None and profile.compression_ratio < 1.0:
+        overrides["stored_fraction"] = s.data_compression  # as Machine does
+    return profile.geometry(s.user_pages), profile.ftl_config(**overrides)
 
 
 def build_machine(s: Scenario) -> Machine:

@@ -158,7 +158,9 @@ class Series:
         if span <= 0:  # nothing ran: one row of zeros an interval on
             end = self.t0 + every
         page = m.drive.geometry.page_bytes
-        stored = m.profile.compression_ratio
+        # the engine counts the pages it programmed; on a compressing drive each took the
+        # drive's stored fraction of a flash page (it stores them so: model/flash/state.py)
+        stored = m.drive.stored_fraction
         steps = sorted(self._steps)
         total = dict.fromkeys(NAMES, 0.0)
         out = []

@@ -62,7 +62,13 @@ DRIVE_FIELDS: dict[str, Field] = {
     "warmup_drive_writes": Field("float", 0.0, 1000.0, 2.0, "drive writes"),
     "measure_drive_writes": Field("float", 0.0, 1000.0, 2.0, "drive writes"),
     "seed": Field("int", 0, 2**63 - 1, 1),
+    # a compressing drive: the share of a flash page each page is stored in (simulate's
+    # --data-compression, a scenario's host.data_compression); 1: none
+    "data_compression": Field("float", 0.05, 1.0, 1.0, "of a flash page"),
 }
+# Fields a point names only when the sweep file does, so the points (and keys) of a sweep
+# made before the field existed, and its results, stay the same.
+NAMED_ONLY = ("data_compression",)
 # What a point can measure: a drive run's figures, or each scenario step's.
 DRIVE_MEASURES = tuple(f.name for f in fields(RunResult))
 STEP_MEASURES = (*(f.name for f in fields(StepResult)), "mb_s")
@@ -201,6 +207,9 @@ def _drive_tasks(base_raw: dict, axes_raw, repeats: int, measure: tuple[str, ...
     base, problems = check_table(base_raw, DRIVE_FIELDS, "drive")
     if problems:
         raise _fail(path, problems[0].path, problems[0].message)
+    for key in NAMED_ONLY:
+        if key not in base_raw:
+            base.pop(key, None)
     axes: dict[str, list] = {}
     for key, raw in axes_raw.items():
         f = DRIVE_FIELDS.get(key)
@@ -235,7 +244,8 @@ def drive_spec(point: dict) -> tuple[Geometry, FtlConfig, RunSpec]:
     g = Geometry(user_pages=point["user_pages"], pages_per_block=point["pages_per_block"],
                  spare=point["spare"])
     c = FtlConfig(mapping=point["mapping"], gc=point["gc"], d=point["d"],
-                  gc_low_blocks=point["gc_low_blocks"], seed=point["seed"])
+                  gc_low_blocks=point["gc_low_blocks"], seed=point["seed"],
+                  stored_fraction=point.get("data_compression", 1.0))
     w = Workload(kind=point["workload"], hot_lba_fraction=point["hot_lba_fraction"],
                  hot_write_fraction=point["hot_write_fraction"],
                  active_fraction=point["active_fraction"])

@@ -33,6 +33,8 @@ def point_settings(records: list[dict]) -> dict:
     out = {"settings": shared, "varied": varied}
     if points and not any("file" in p for p in points):  # a drive sweep's points
         named = {k for p in points for k in p}
+        if "data_compression" in named:  # the point's name for FtlConfig.stored_fraction
+            named.add("stored_fraction")
         out["engine"] = {f.name: f.default for cls in (Geometry, FtlConfig)
                          for f in fields(cls) if f.name not in named
                          and f.default is not MISSING and f.init}

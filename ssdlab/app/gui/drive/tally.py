@@ -40,6 +40,15 @@ WITHHELD = "?"  # the WA while a quiz asks the student to work it out
 LARGEST_DRIVE_WRITES = 1000  # a run's figures stay within this many drive writes of pages
 
 
+def flash_figure(stored_pages: float, stored: float) -> str:
+    """Flash pages programmed as the tally writes them: whole pages without compression,
+    stored pages x the stored fraction to one decimal with it (ssdlab/model/flash/drive.py
+    Drive.flash_pages)."""
+    if stored == 1:
+        return f"{round(stored_pages):,}"
+    return f"{stored_pages * stored:,.1f}"
+
+
 class Tally(QWidget):
     """The tally beside the map, one row a figure; set_snapshot follows the map."""
 
@@ -122,6 +131,9 @@ class Tally(QWidget):
             self._names[key].setText(SHORT[key] if name else words.replace(" = ", "\n= "))
             # a screen reader hears whose figure it is, as the room sees the letter
             self.values[key].setAccessibleName(f"{words}, drive {name}" if name else words)
+        if self._snap is not None:  # a compressing drive's flash row keeps its words
+            c = self._snap.tally_counts or self._snap.counters
+            self._name_flash(c["nand_writes"], self._snap.stored)
         self._name_wa()
         # under its map one of two tallies may narrow to the map's width: its WA words
         # then break onto a second line (two tallies on one line were 40 px wider than
@@ -168,6 +180,21 @@ class Tally(QWidget):
         short = theme.current().large or self.drive
         self._names["wa"].setText(SHORT["wa"] if short else words.replace(" = ", "\n= "))
 
+    def _name_flash(self, stored_pages: int, stored: float) -> None:
+        """The flash row's tooltip and name say what its figure counts: pages programmed,
+        or on a compressing drive flash pages, the stored pages times the share of a flash
+        page each takes (a screen reader hears the same words, with the letter of two)."""
+        words = ROWS[1][1]
+        label = self.values["flash"]
+        if stored == 1:
+            label.setToolTip(ROWS[1][2])
+        else:
+            words = f"{words}, in flash pages: data stored at {stored:g} of a page"
+            label.setToolTip(f"NAND writes in flash pages: {stored_pages:,} pages stored "
+                             f"compressed, each {stored:g} of a flash page, the host's and "
+                             f"GC's ({stored_pages:,} × {stored:g})")
+        label.setAccessibleName(f"{words}, drive {self.drive}" if self.drive else words)
+
     def set_snapshot(self, snap: Snapshot | None) -> None:
         self._snap = snap
         if snap is None:
@@ -180,15 +207,18 @@ class Tally(QWidget):
             self._user_pages = snap.user_pages
             self._fix_widths()
         c = snap.tally_counts or snap.counters  # a lesson's file system: its own counts
-        host, flash = round(c["host_writes"]), c["nand_writes"]
+        host, stored = round(c["host_writes"]), c["nand_writes"]
         wa = snap.wa  # the status bar's figure too, from the same snapshot
         self.values["host"].setText(f"{host:,}")
-        self.values["flash"].setText(f"{flash:,}")
+        # the engine counts the pages it stores; on a compressing drive each takes a share
+        # of a flash page, and the row says flash: flash pages, to one decimal
+        flash = flash_figure(stored, snap.stored)
+        self.values["flash"].setText(flash)
+        self._name_flash(stored, snap.stored)
         self.values["copied"].setText(f"{c['gc_copies']:,}")
         known = math.isfinite(wa) and host > 0
         self.values["wa"].setText(WITHHELD if self.withheld else wa_figure(wa))
-        ratio = (f"{flash:,} ÷ {host:,}" + ("" if snap.stored == 1 else
-                  f" × {snap.stored:g} (compressed)") if known else ROWS[3][2])
+        ratio = f"{flash} ÷ {host:,}" if known else ROWS[3][2]
         if self.withheld:
             ratio = f"{ratio}: {self.withheld}"
         # the division itself, shown on hover; said at a listener's pace (frame/speech.py)

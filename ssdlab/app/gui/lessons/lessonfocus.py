@@ -31,6 +31,7 @@ def config_settings(config: RunConfig, base: Settings | None = None) -> Settings
                        pages_per_block=g.pages_per_block, mapping=c.mapping, gc=c.gc, d=c.d,
                        gc_low_blocks=c.gc_low_blocks, gc_frontier=c.gc_frontier,
                        victim_order=c.victim_order,
+                       data_compression=c.stored_fraction if c.stored_fraction < 1 else 0.0,
                        seed=spec.seed,
                        workload=w.kind, hot_lba_pct=100 * w.hot_lba_fraction,
                        hot_write_pct=100 * w.hot_write_fraction)

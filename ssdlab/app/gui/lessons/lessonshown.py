@@ -55,7 +55,7 @@ COUNTED_STEPS = ("All the run's steps together:",
 
 QUIZ_WA = "the quiz asks you to work this out, so the tally keeps its WA to itself"
 # figures a write amplification is, or is worked out from (flash written over host written)
-WA_FIGURES = ("wa", "lifetime_wa", "nand_writes", "nand_written_mb")
+WA_FIGURES = ("wa", "lifetime_wa", "nand_writes", "flash_pages", "nand_written_mb")
 
 
 def asks_wa(step) -> bool:

@@ -132,17 +132,19 @@ def drive_snapshot(drive: Drive, seq: int, marks: np.ndarray | None = None,
     g = drive.geometry
     views = drive.block_views()
     marks = np.zeros(g.blocks, dtype=np.int8) if marks is None else marks.copy()
-    if "pages" not in fields and g.physical_pages <= PAGE_LEVEL_PAGES:
+    ppb = drive.pages_per_block  # the engine's places: stored pages on a compressing drive
+    if "pages" not in fields and g.blocks * ppb <= PAGE_LEVEL_PAGES:
         fields["pages"] = page_states(drive.arrays.p2l)
-    base = dict(seq=seq, blocks=g.blocks, pages_per_block=g.pages_per_block,
+    base = dict(seq=seq, blocks=g.blocks, pages_per_block=ppb,
                 user_pages=g.user_pages, state=views["state"].copy(),
                 valid=views["valid"].copy(), erases=views["erases"].copy(),
                 close_seq=drive.arrays.close_seq.copy(), marks=marks, pages=None,
-                codes=block_codes(views["state"], views["valid"], marks, g.pages_per_block),
+                codes=block_codes(views["state"], views["valid"], marks, ppb),
                 counters=drive.counters(), free_blocks=drive.free_blocks, series={},
                 running=True, segment="", progress=float("nan"), engine_pages_per_s=0.0,
                 sim_s=0.0, animated=False, events_dropped=drive.events_dropped,
-                victim_valid=drive.victim_valid())
+                victim_valid=drive.victim_valid(),
+                stored=drive.stored_fraction)  # the engine's own: a compressing drive's < 1
     snap = base | fields
     if "wa" not in fields:
         snap["wa"] = counters_wa(snap["counters"], snap.get("stored", 1.0))
@@ -156,9 +158,9 @@ def page_view(drive: Drive, view_blocks: np.ndarray | None, copied: list[np.ndar
     the blocks they belong to; None: all). view_blocks: the blocks the map shows (sorted);
     copied: the pages GC copied since the last frame, marked PAGE_COPIED where shown."""
     g = drive.geometry
-    ppb = g.pages_per_block
+    ppb = drive.pages_per_block  # the engine's places: stored pages on a compressing drive
     blocks = None
-    if g.physical_pages <= PAGE_LEVEL_PAGES:
+    if g.blocks * ppb <= PAGE_LEVEL_PAGES:
         pages = page_states(drive.arrays.p2l)
     else:
         blocks = view_blocks

@@ -18,12 +18,13 @@ from .snapshot import Snapshot
 
 def wa_now(snap: Snapshot) -> float:
     """The write amplification the window shows for snap: its WA series' last point, else
-    the counters' flash ÷ host (a lesson's run carries no series); nan before any write."""
+    the counters' flash ÷ host (a lesson's run carries no series; a compressing drive's
+    stored pages times the share of a flash page each takes); nan before any write."""
     series = snap.series.get("wa")
     if series is not None and series.size:
         return float(series[-1])
     c = snap.counters
-    return page_wa(c["nand_writes"], c["host_writes"])
+    return page_wa(c["nand_writes"] * snap.stored, c["host_writes"])
 
 
 def wa_words(wa: float, theory: float | None) -> str:
@@ -39,8 +40,10 @@ def wa_words(wa: float, theory: float | None) -> str:
 
 
 def map_description(snap: Snapshot | None) -> str:
-    """What the block map shows: blocks free, open and full, the share of pages holding
-    valid data, and the garbage collection's victim when there is one."""
+    """What the block map shows: blocks free, open and full, the share of the flash holding
+    valid data (of the places for pages a block has: on a compressing drive the stored
+    pages it holds, not flash pages), and the garbage collection's victim when there is
+    one."""
     if snap is None:
         return "No drive yet."
     free = int(np.count_nonzero(snap.state == BLOCK_FREE))
@@ -49,7 +52,7 @@ def map_description(snap: Snapshot | None) -> str:
     pages = snap.blocks * snap.pages_per_block
     valid = 100 * float(snap.valid.sum()) / pages if pages else 0.0
     said = (f"{snap.blocks:,} blocks: {free:,} free, {open_:,} open, {full:,} full; "
-            f"{valid:.0f} % of flash pages hold valid data.")
+            f"{valid:.0f} % of the flash holds valid data.")
     if snap.gc_victim >= 0:
         n = snap.gc_valid
         said += (f" Garbage collection victim: block {snap.gc_victim}, "

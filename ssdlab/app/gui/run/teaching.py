@@ -66,7 +66,7 @@ class TeachingPace:
 
     def _pages_shown(self) -> bool:
         """The drive is small enough that every snapshot carries its pages."""
-        return self.drive is not None and self.drive.geometry.physical_pages <= PAGE_LEVEL_PAGES
+        return self.drive is not None and self.drive.arrays.p2l.size <= PAGE_LEVEL_PAGES
 
     def _teaching(self) -> bool:
         # any drive with events (worker.EVENT_BLOCKS): one too big for a snapshot's pages
@@ -82,7 +82,7 @@ class TeachingPace:
         drive = self.drive
         if drive.config.mapping != "page":
             return True
-        regs, ppb = drive.arrays.regs, drive.geometry.pages_per_block
+        regs, ppb = drive.arrays.regs, drive.pages_per_block
         pages = (work.size if isinstance(work, np.ndarray)  # host pages, or TRIM commands
                  else int(work.counts[work.ops == OP_WRITE].sum()))
         blocks = -(-pages // ppb)
@@ -107,7 +107,7 @@ class TeachingPace:
         """Up to n host commands one at a time, stopping after the first that collected
         garbage (its GCs are held for the display); returns the pages written or trimmed."""
         pages, events = 0, []
-        ppb = self.drive.geometry.pages_per_block
+        ppb = self.drive.pages_per_block
         for _ in range(n):
             if stream.finished:
                 break
@@ -153,7 +153,7 @@ class TeachingPace:
         if moved < 0:
             return
         if before is not None:
-            phases = gc_phases(*before, events, drive.geometry.pages_per_block)
+            phases = gc_phases(*before, events, drive.pages_per_block)
             self._gc_note = ("stepped", phases[-1])
             if self._speed == "teach" and self.animated:
                 self._hold(phases)
@@ -191,7 +191,7 @@ class TeachingPace:
             victims = events[events[:, 0] == EV_VICTIM]
             if self._pre_batch is not None and i < len(victims):
                 phases = gc_phases(*self._pre_batch, events,
-                                   self.drive.geometry.pages_per_block)
+                                   self.drive.pages_per_block)
                 self._gc_note = ("breakpoint", phases[3 * i])
                 self._gc_replay = phases[3 * i:]  # the steps of one GC play these first
                 self._gc_replay_for = self.drive.counters()

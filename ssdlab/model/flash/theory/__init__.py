@@ -48,6 +48,11 @@ from ssdlab.model.flash.theory.checks import (
     check_spare,
     real,
 )
+from ssdlab.model.flash.theory.compressed import (
+    compressed_blocks,
+    compressed_effective_spare,
+    compressed_greedy_wa,
+)
 from ssdlab.model.flash.theory.greedy import (
     greedy_wa,
     greedy_wa_desnoyers,
@@ -60,7 +65,8 @@ from ssdlab.model.flash.theory.roots import lambert_w0
 
 __all__ = [
     "D_MAX", "D_MIN", "EXTRA_MAX", "PAGES_PER_BLOCK_MAX", "PAGES_PER_BLOCK_MIN", "POLICIES",
-    "SPARE_MAX", "SPARE_MIN", "extra_from_spare", "fifo_hotcold_wa", "fifo_multiclass_wa",
+    "SPARE_MAX", "SPARE_MIN", "compressed_blocks", "compressed_effective_spare",
+    "compressed_greedy_wa", "extra_from_spare", "fifo_hotcold_wa", "fifo_multiclass_wa",
     "fifo_wa", "greedy_hotcold_wa", "greedy_wa", "greedy_wa_desnoyers", "lambert_w0",
     "random_d_distribution", "random_d_wa", "spare_from_extra", "wa_for",
 ]
