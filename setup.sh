@@ -123,15 +123,13 @@ case "$mode" in
         # The tests run in a scrubbed environment, as on a newcomer's fresh machine: no
         # PYTHON* variable (PYTHONUNBUFFERED once hid a bug here), no locale, no display;
         # only what finds programs, a home and a temporary folder, and CI's flag.
-        # Three workers per core, at most 8 (about 1 GB of memory each), each taking the
-        # next test as it frees (worksteal: no worker idles while another still holds a
-        # queue). More than one per core because the tests wait about half of their time (a
-        # window on its drive's thread, a command's child process): with one per core, a run
-        # on two idle cores used 760 s of processor time in 768 s. Three rather than two
-        # because on a machine kept busy by others the suite's share of the cores is its
-        # share of the runnable processes. `-n 0` runs them in one process.
+        # Two workers per core, at most 8 (about 1 GB of memory each), each taking the next
+        # test as it frees (worksteal: no worker idles while another still holds a queue).
+        # Two per core because the tests wait about half of their time (a window on its
+        # drive's thread, a command's child process): with one per core, a run on two idle
+        # cores used 760 s of processor time in 768 s. `-n 0` runs them in one process.
         cores=$(command -v nproc >/dev/null && nproc || echo 2)
-        workers=$((cores * 3 > 8 ? 8 : cores * 3))
+        workers=$((cores * 2 > 8 ? 8 : cores * 2))
         keep=(PATH="$PATH" HOME="${HOME:-/tmp}" SSDLAB_SCRUBBED=1)
         for name in TMPDIR CI TERM; do
             [ -n "${!name:-}" ] && keep+=("$name=${!name}")
