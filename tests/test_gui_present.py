@@ -307,12 +307,12 @@ def test_a_runs_model_is_named_whole_in_presentation_type(qtbot, until, bench, s
     bench.presentation.reset()
 
 
-@pytest.mark.parametrize("width", [420, 330, 250])
-def test_a_levels_words_stay_whole_in_a_narrow_chart(qtbot, until, bench, width, monkeypatch):
+def test_a_levels_words_stay_whole_in_a_narrow_chart(qtbot, until, bench, monkeypatch):
     """At 1024 x 768 in presentation type with the panel shown the WA plot is about 400 px,
     and the words on the level ("greedy model 7.40 (per window)") about as wide: centred
     on the middle of the span, QtCharts cut them at both ends ("reedy model 2.71 (per
-    window"). They are shortened until whole, and stay inside the plot."""
+    window"). They are shortened until whole, and stay inside the plot, at each width of
+    the chart (one run serves them all: the words follow the chart's width)."""
     bench.request(workload="random", amount=1.5)
     bench.run_workload()
     until(lambda: not bench.is_running() and bench.charts.wa.points("theory") == 3)
@@ -321,12 +321,16 @@ def test_a_levels_words_stay_whole_in_a_narrow_chart(qtbot, until, bench, width,
     shown_at(bench, until, (1024, 768), monkeypatch)
     bench.charts.setCurrentIndex(0)
     chart = bench.charts.wa
-    chart.setMaximumWidth(width)  # a narrower chart than the window gives it
-    until(lambda: chart.width() <= width)
-    settled(bench)
-    words = chart.level_label("theory")
-    assert words.replace(" (per window)", "").split(" ")[-1].replace(".", "").isdigit()
-    assert level_words_outside_the_plot(chart) == []
+    for width in (420, 330, 250):
+        chart.setMaximumWidth(width)  # a narrower chart than the window gives it
+        until(lambda w=width: chart.width() <= w)
+
+        def whole() -> bool:  # a number ends the words, and no word runs past the plot
+            number = chart.level_label("theory").replace(" (per window)", "").split(" ")[-1]
+            return number.replace(".", "").isdigit() and not level_words_outside_the_plot(chart)
+        # waited on, not on nothing being clipped: the chart held narrower than the window
+        # gives it stays cut by design, and that wait ran its 30 s guard out at each width
+        until(whole)
     chart.setMaximumWidth(16777215)
     bench.presentation.reset()
 
