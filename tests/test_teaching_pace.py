@@ -62,12 +62,22 @@ def quick_teach(monkeypatch):
     monkeypatch.setitem(worker_module.SPEED_DRIVE_WRITE_S, "normal", 1e-3)
 
 
+@pytest.fixture
+def quick_frames(monkeypatch):
+    """Frames far shorter: the series' rows (one each 1/400 of the capacity written) cap a
+    teaching frame at two or three host writes, and at 1/36 s a frame the first GC took 14 s
+    of waiting in each test. (Not where a test counts the worker's answers while it holds
+    a GC: there the frames stay as the window has them.)"""
+    monkeypatch.setattr(worker_module, "FRAME_S", 0.002)
+
+
 def finished(run: Run):
     s = run.last()
     return s is not None and not s.running and s.counters["host_writes"] >= PAGES
 
 
-def test_teaching_pace_plays_every_gc_and_keeps_the_physics(qtbot, until, quick_teach):
+def test_teaching_pace_plays_every_gc_and_keeps_the_physics(qtbot, until, quick_teach,
+                                                            quick_frames):
     fast, teach = Run(qtbot, "fast"), Run(qtbot, "teach")
     try:
         for r in (fast, teach):
@@ -130,7 +140,7 @@ def _frames_snapshot(qtbot, until, quick_teach_unused=None):
 
 
 def test_the_pacer_plays_mark_move_erase_on_its_timer_then_releases(qtbot, until,
-                                                                    quick_teach):
+                                                                    quick_teach, quick_frames):
     snap = _frames_snapshot(qtbot, until)
     released, shown = [], []
     pacer = GcPacer(lambda: released.append(1))
@@ -169,7 +179,7 @@ def test_the_pacer_plays_mark_move_erase_on_its_timer_then_releases(qtbot, until
     assert released == [1, 2]  # nothing to release: the worker is not holding
 
 
-def test_tally_and_map_follow_each_phase(qtbot, until, quick_teach):
+def test_tally_and_map_follow_each_phase(qtbot, until, quick_teach, quick_frames):
     snap = _frames_snapshot(qtbot, until)
     m, t = BlockMap(), Tally()
     qtbot.addWidget(m)
@@ -220,7 +230,7 @@ def gc_counts(s) -> tuple[int, int, int]:
 
 @pytest.mark.parametrize("speed", ["normal", "teach"])
 def test_the_steps_after_a_breakpoint_clean_the_victim_shown_then_each_gc_in_turn(
-        qtbot, until, quick_teach, speed):
+        qtbot, until, quick_teach, quick_frames, speed):
     """The breakpoint shows the drive as its GC found it, but the batch (one host write,
     even) ran more GCs: the first step of one GC cleans the victim shown, each step after it
     the next GC the batch ran, one GC on the counters each; then a step collects on the
@@ -317,7 +327,7 @@ def test_the_tally_stands_beside_one_map_and_under_each_of_two_headed_by_its_dri
     assert v.tally.accessibleName() == "Write tally"
 
 
-def test_a_pause_holds_the_gc_on_screen_and_play_goes_on(qtbot, until, quick_teach):
+def test_a_pause_holds_the_gc_on_screen_and_play_goes_on(qtbot, until, quick_teach, quick_frames):
     """Paused at teaching pace, the phases went on playing and releasing the drive (three
     more GCs over five seconds under a line that said "paused"): the phase on screen stays,
     nothing is released, and Play gives the phase its time again."""
