@@ -5,7 +5,7 @@ no label names itself in words (Qt's accessible name) where it is made."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QAccessible, QAccessibleInterface
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QWidget,
 )
+
+from . import appevents
 
 
 def label_text(label: QLabel) -> str:
@@ -57,9 +59,8 @@ class LabelNames(QObject):
     and panels built later included)."""
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
-        # every event of the application passes here: the cheap tests first
-        if isinstance(obj, QWidget) and obj.isWindow() and event.type() == QEvent.Type.Show:
-            name_from_labels(obj)
+        # a window shown (appevents.py sorts the application's events)
+        name_from_labels(obj)
         return False
 
 
@@ -79,5 +80,5 @@ def install() -> None:
     app = QApplication.instance()
     if getattr(app, "_label_names", None) is None:
         app._label_names = LabelNames(app)
-        app.installEventFilter(app._label_names)
+        appevents.watch(app._label_names, "window_shown")
         QAccessible.installFactory(_roles)

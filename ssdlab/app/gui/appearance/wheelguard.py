@@ -7,7 +7,7 @@ panel leaves the value and the keyboard as they were.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import (
     QAbstractScrollArea,
@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
     QComboBox,
     QWidget,
 )
+
+from . import appevents
 
 GUARDED = (QAbstractSpinBox, QComboBox)
 
@@ -34,13 +36,11 @@ class WheelGuard(QObject):
     """Application-wide event filter: see the module's docstring."""
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
-        # every event of the application passes here: class tests first, they are cheap
+        # a wheel turn, or a guarded field polished (appevents.py sorts the events)
         if not isinstance(event, QWheelEvent):
-            if isinstance(obj, GUARDED) and event.type() == QEvent.Type.Polish:
-                # WheelFocus would hand the field the keyboard before any filter sees the
-                # wheel
-                if obj.focusPolicy() == Qt.FocusPolicy.WheelFocus:
-                    obj.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+            # WheelFocus would hand the field the keyboard before any filter sees the wheel
+            if obj.focusPolicy() == Qt.FocusPolicy.WheelFocus:
+                obj.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
             return False
         field = _field(obj)
         if field is None or field.hasFocus() or field.isAncestorOf(
@@ -61,5 +61,5 @@ def install(app: QApplication) -> WheelGuard:
     guard = getattr(app, "_wheel_guard", None)
     if guard is None:
         guard = app._wheel_guard = WheelGuard(app)
-        app.installEventFilter(guard)
+        appevents.watch(guard, "wheel", "polish", polished=GUARDED)
     return guard

@@ -19,6 +19,7 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QLineEdit, QWidget
 
+from ..appearance import appevents
 from .shortcuts import text_field
 
 MODIFIERS = (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
@@ -31,9 +32,7 @@ class AnswerKeys(QObject):
     def __init__(self, panel):
         super().__init__(panel)
         self.panel = panel
-        app = QApplication.instance()
-        app.installEventFilter(self)
-        panel.destroyed.connect(lambda _o=None, f=self: app.removeEventFilter(f))
+        appevents.watch(self, "keys")  # leaves with the panel, its parent
 
     def field(self) -> QWidget | None:
         """The answer field the current step shows and takes typing in, if any."""
@@ -50,8 +49,8 @@ class AnswerKeys(QObject):
         return p.isAncestorOf(w) or w is p or w is p.results or p.results.isAncestorOf(w)
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
-        # every event of the application passes here: the class test first, it is cheap
-        if not isinstance(event, QKeyEvent) or not isinstance(obj, QWidget):
+        # a key event (appevents.py sorts the application's events)
+        if not isinstance(obj, QWidget):
             return False
         kind = event.type()
         if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):

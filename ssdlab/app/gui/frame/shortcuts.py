@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtGui import QAction, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..appearance import appevents
 from . import controlkeys, taborder
 
 
@@ -187,9 +188,7 @@ def install(window: QMainWindow, revert: Callable[[], None]) -> dict[str, QActio
             sc.activated.connect(slot)
             window.shortcut_objects.append(sc)
     window._field_keys = FieldKeys(window, revert)
-    QApplication.instance().installEventFilter(window._field_keys)
-    window.destroyed.connect(
-        lambda _o=None, f=window._field_keys: QApplication.instance().removeEventFilter(f))
+    appevents.watch(window._field_keys, "keys")  # leaves with the window, its parent
     return actions
 
 
@@ -216,10 +215,7 @@ class FieldKeys(QObject):
         self.revert = revert
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
-        # every event of the application passes here: the class test is cheap, the type's
-        # enum is not (a tenth of a window test's time went to this filter and two others)
-        if not isinstance(event, QKeyEvent):
-            return False
+        # a key event (appevents.py sorts the application's events)
         kind = event.type()
         if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress) \
                 or not isinstance(obj, QWidget) or obj.window() is not self.window:

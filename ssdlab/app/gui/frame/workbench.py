@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 from ssdlab.app.session.wanotes import analytic_name
 from ssdlab.model.host.profiles import load_profile
 
-from ..appearance import accessnames, focusring
+from ..appearance import accessnames, appevents, focusring
 from ..drive import mapwiring
 from ..drive.driveview import DriveView
 from ..run import preparing
@@ -64,6 +64,12 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
 
     def __init__(self, settings: Settings | None = None, parent=None):
         super().__init__(parent)
+        # the application's event filter waits while the window is made: Qt sends its
+        # widgets some 18,000 events meanwhile, none a filter is for (appevents.py)
+        with appevents.building(self):
+            self._make(settings)
+
+    def _make(self, settings: Settings | None) -> None:
         self.setWindowTitle(WINDOW_TITLE)
         self.confirm = lambda text: ask(self, text)
         self.views: list[DriveView] = []
