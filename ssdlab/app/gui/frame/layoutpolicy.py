@@ -36,10 +36,9 @@ arrangement. Its columns say:
   on the panel's first page (the list of lessons, the workbench's tally then under its
   map), the lessons panel is this many columns of its type wide, at most half the
   window; with a lesson's drive shown it keeps its own width (the maps and tallies need
-  theirs). At 18 pt
-  on a 1024 px screen the panel was 300 px, 21 characters a line: a prediction's
-  question kept 2 of its 6 lines and Back and Next went under the fold, while the
-  results beside it filled a third of their room. 0: the panel keeps its own width.
+  theirs). At 18 pt on a 1024 px screen the panel was 300 px, 21 characters a line:
+  a prediction's question kept 2 of its 6 lines and Back and Next went under the
+  fold, while the results beside it filled a third of their room. 0: the panel keeps its own width.
 
 `choose` is pure (no Qt): tests check the table at each screen without a window. `Arranger`
 applies it to the window whenever an input changes (ssdlab/app/gui/frame/arranger.py).
