@@ -94,7 +94,7 @@ class AppEvents(QObject):
         if not kind:
             return False
         if kind == "plain":
-            # the event's type is an enum made in Python, dear: read only for the objects
+            # the event's type is an enum made in Python, costly: read only for the objects
             # a part wants to see polished
             wants = self._wants_polish.get(type(obj))
             if wants is None:
