@@ -33,7 +33,8 @@ def _field(obj) -> QWidget | None:
 
 
 class WheelGuard(QObject):
-    """Application-wide event filter: see the module's docstring."""
+    """A part of the application's one event filter (appevents.py): wheel turns and the
+    polish of guarded fields; see the module's docstring."""
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
         # a wheel turn, or a guarded field polished (appevents.py sorts the events)
