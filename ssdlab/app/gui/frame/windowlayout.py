@@ -65,11 +65,23 @@ class WindowLayout:
     def _build(self, a: DriveView) -> None:
         self.views.append(a)
         wheelguard.install(QApplication.instance())
+        # The frame first, then each part put in its place as soon as it is made: a part
+        # moved under another is restyled whole (the application's style sheet), so parts
+        # built apart and moved up a level at a time were restyled once per level, about
+        # two thirds of the time it took to build the window.
+        split = self.main_split = QSplitter(Qt.Orientation.Horizontal)
+        # scrolls on a small screen; kept by name, as the lesson panel's (dockedlessons.py)
+        self.central_fit = ScrollFit(split, "central")
+        self.setCentralWidget(self.central_fit)
+        scroll = QScrollArea()
+        split.addWidget(scroll)
+        stage = self.stage = QWidget()  # the map and charts, or a lesson's drive and results
+        split.addWidget(stage)
+        split.setStretchFactor(1, 1)
         self.controls = Controls(self.request)
         self.controls.on_fstrim = self.fstrim_now
         self.controls.on_browse = self.choose_trace
         self.controls.on_drive = self.edit_drive
-        scroll = QScrollArea()
         scroll.setWidget(self.controls)
         scroll.setWidgetResizable(True)
         # Tab stops on it when a lesson disables every setting in it: say what it is
@@ -80,70 +92,62 @@ class WindowLayout:
         self.presentation = Presentation(self, scroll, self.controls.error, self._apply_theme)
         self.arranger = Arranger(self)  # the one place the arrangement is applied
         self.stage_flip = self.arranger.stage_button  # F7's button, a part of its own by Tab
+        sv = QVBoxLayout(stage)
+        sv.setContentsMargins(0, 0, 0, 0)
+        sv.setSpacing(2)
+        sv.addWidget(self.arranger.stage_button, 0, Qt.AlignmentFlag.AlignLeft)
+        right = self.right_split = QSplitter(Qt.Orientation.Vertical)
+        sv.addWidget(right, 1)
+        top = self.map_area = QWidget()
+        right.addWidget(top)
+        v = QVBoxLayout(top)
+        v.setContentsMargins(0, 0, 0, 0)
+        v.setSpacing(2)  # at 18 pt on a 768-line screen every line counts
         self.button_bar = buttonbar.build(self)
+        v.addWidget(self.button_bar)
         # On its own row: a long status line must never widen the window.
         self.progress_label = QLabel()
         self.progress_label.setToolTip("What the worker is doing now.")
         self.progress_label.setWordWrap(True)
-
+        v.addWidget(self.progress_label)
         self.maps = QWidget()  # the drives' maps, side by side
+        v.addWidget(self.maps, 1)
         self.maps_layout = QHBoxLayout(self.maps)
         self.maps_layout.setContentsMargins(0, 0, 0, 0)
         self.maps_layout.addWidget(a.widget, 1)
         self.legends = QWidget()  # A's legend across both maps; B's beside it in heat maps
+        v.addWidget(self.legends)
         self.legends_layout = QHBoxLayout(self.legends)
         self.legends_layout.setContentsMargins(0, 0, 0, 0)
         self.legends_layout.addWidget(a.legend, 1)
-        top = self.map_area = QWidget()
-        v = QVBoxLayout(top)
-        v.setContentsMargins(0, 0, 0, 0)
-        v.setSpacing(2)  # at 18 pt on a 768-line screen every line counts
-        v.addWidget(self.button_bar)
-        v.addWidget(self.progress_label)
-        v.addWidget(self.maps, 1)
-        v.addWidget(self.legends)
+
+        self.lower = QStackedWidget()  # the workbench's charts, or a lesson's results
+        right.addWidget(self.lower)
+        charts_box = self.charts_box = QWidget()
+        self.lower.addWidget(charts_box)
+        cv = QVBoxLayout(charts_box)
+        cv.setContentsMargins(0, 0, 0, 0)
+        cv.setSpacing(2)
         self.charts = Charts()
+        cv.addWidget(self.charts, 1)
+        cv.addWidget(self.charts.run_legend)
         # why the WA shown is what it is (compression, the blocks a small drive holds back)
         self.wa_note = FullNote()  # its height the words' at its width: an honest minimum
         self.wa_note.setObjectName("note")
         self.wa_note.setWordWrap(True)
         self.wa_note.setToolTip("Why the write amplification shown differs from 1 or from "
                                 "the analytic model.")
-        charts_box = self.charts_box = QWidget()
-        cv = QVBoxLayout(charts_box)
-        cv.setContentsMargins(0, 0, 0, 0)
-        cv.setSpacing(2)
-        cv.addWidget(self.charts, 1)
-        cv.addWidget(self.charts.run_legend)
         cv.addWidget(self.wa_note)
         self.lesson_results = LessonResults()
-        self.lower = QStackedWidget()  # the workbench's charts, or a lesson's results
-        self.lower.addWidget(charts_box)
         self.lower.addWidget(self.lesson_results)
         # only the page shown sets the half's minimum: the charts' (legend and note too)
         # kept a lesson's map legend cut off under the splitter at 768 lines
         self.lower.currentChanged.connect(lambda _i: self._size_lower_pages())
         self._size_lower_pages()
-        right = self.right_split = QSplitter(Qt.Orientation.Vertical)
-        right.addWidget(top)
-        right.addWidget(self.lower)
         right.setStretchFactor(0, 1)
         right.setStretchFactor(1, 1)
         right.setSizes([500, 400])
         self.split_fit = SplitFit(right)  # the map half gets the height its words need
-        split = self.main_split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(scroll)
-        stage = self.stage = QWidget()  # the map and charts, or a lesson's drive and results
-        sv = QVBoxLayout(stage)
-        sv.setContentsMargins(0, 0, 0, 0)
-        sv.setSpacing(2)
-        sv.addWidget(self.arranger.stage_button, 0, Qt.AlignmentFlag.AlignLeft)
-        sv.addWidget(right, 1)
-        split.addWidget(stage)
-        split.setStretchFactor(1, 1)
-        # scrolls on a small screen; kept by name, as the lesson panel's (dockedlessons.py)
-        self.central_fit = ScrollFit(split, "central")
-        self.setCentralWidget(self.central_fit)
 
         self.status: dict[str, QLabel] = {}
         statusline.install(self)
