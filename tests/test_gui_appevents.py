@@ -54,7 +54,7 @@ def test_a_window_built_with_the_filter_off_still_guards_its_fields(qtbot):
     log: list = []
     spy = Seen(log, "spy")
     appevents.watch(spy, "keys")
-    with appevents.building(root):
+    with appevents.held(root):
         spin = QSpinBox(root)
         spin.setFocusPolicy(Qt.FocusPolicy.WheelFocus)
         spin.ensurePolished()  # polished while the filter is off

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication
 
 from ssdlab.model.lab.collector import collector_paused
 
-from ..appearance import theme
+from ..appearance import appevents, theme
 from . import compare
 
 
@@ -24,7 +24,7 @@ def apply_theme(w) -> None:
     keeps the walk safe from one that would be."""
     app = QApplication.instance()
     sheet = theme.current().stylesheet()
-    with collector_paused():
+    with collector_paused(), appevents.held(w):
         app.setPalette(theme.current().palette())
         if app.styleSheet() != sheet:  # setting it again restyles every widget: a second
             app.setStyleSheet(sheet)   # or more, for nothing

@@ -66,7 +66,7 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         super().__init__(parent)
         # the application's event filter waits while the window is made: Qt sends its
         # widgets some 18,000 events meanwhile, none a filter is for (appevents.py)
-        with appevents.building(self):
+        with appevents.held(self):
             self._make(settings)
 
     def _make(self, settings: Settings | None) -> None:
