@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from ssdlab.model.inputfile import InputFileError, read_text_input
@@ -38,9 +38,12 @@ class Glossary:
     def find(self, name: str) -> Term | None:
         """The term named name or one of its aliases (case and spacing ignored)."""
         key = " ".join(name.lower().split())
-        return self._index().get(key)
+        return self._by_key.get(key)
 
-    def _index(self) -> dict[str, Term]:
+    @cached_property
+    def _by_key(self) -> dict[str, Term]:
+        """Every name and alias, case and spacing folded (made once: a window looks terms
+        up a few dozen times as it is built)."""
         return {" ".join(n.lower().split()): t for t in self.terms
                 for n in (t.term, *t.aliases)}
 
