@@ -20,6 +20,9 @@ class FlowLayout(QLayout):
         self._items: list[QLayoutItem] = []
         self._kept: set[int] = set()  # id() of items that never start a row
         self._either: tuple[list, list] = ([], [])  # widgets of which one set shows
+        # the height the rows claim at each width asked, until the layout is invalidated
+        # (as Qt's own layouts keep theirs): a window's layouts ask it thousands of times
+        self._heights: dict[int, int] = {}
         self.setSpacing(spacing)
         self._row_spacing = row_spacing
         self.setContentsMargins(0, 0, 0, 0)
@@ -63,7 +66,15 @@ class FlowLayout(QLayout):
         return True
 
     def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt name
-        return self._claimed(QRect(0, 0, width, 0))
+        height = self._heights.get(width)
+        if height is None:
+            height = self._heights[width] = self._claimed(QRect(0, 0, width, 0))
+        return height
+
+    def invalidate(self) -> None:
+        """An item shown, hidden, added or resized: Qt invalidates the layout."""
+        self._heights.clear()
+        super().invalidate()
 
     def _claimed(self, rect: QRect) -> int:
         """The height the rows claim in rect: with set_either's sets, the taller of the two
@@ -76,7 +87,7 @@ class FlowLayout(QLayout):
     def setGeometry(self, rect: QRect) -> None:  # noqa: N802 - Qt name
         super().setGeometry(rect)
         self._place(rect, move=True)
-        used = self._claimed(rect)
+        used = self.heightForWidth(rect.width())  # (rows wrap the same wherever they start)
         # A splitter asks the container's minimum size, which knows nothing of
         # height-for-width: without this, rows that wrapped would overlap what is below.
         box = self.parentWidget()

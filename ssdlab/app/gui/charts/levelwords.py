@@ -99,12 +99,15 @@ def _box(width: float, height: float, at: QPointF, left: float, right: float,
     if lines:
         span = (right - left - width) / STEPS
         tries += [left + width / 2 + i * span for i in range(STEPS + 1)]
+    # every place tried is at the same height: only the lines' pieces near it can cross
+    near = [s for s in (_segments(px, py, at.y() - height, at.y()) for px, py in lines)
+            if s[0].size]
     best = None
     for cx in sorted(tries, key=lambda c: abs(c - centre)):
         box = QRectF(cx - width / 2, at.y() - height, width, height)
         if box.left() < left or box.right() > right or any(box.intersects(o) for o in placed):
             continue
-        n = sum(crosses(box, px, py) for px, py in lines)
+        n = sum(_crosses(box, *s) for s in near)
         if best is None or n < best[1]:
             best = (box, n)
             if not n:
@@ -124,13 +127,29 @@ def _pixels(chart: QChart, curve: Curve) -> tuple[np.ndarray, np.ndarray]:
 
 def crosses(box: QRectF, px: np.ndarray, py: np.ndarray) -> bool:
     """Whether the polyline (px, py) passes through box (CLEAR_PX round it)."""
-    if px.size == 0:
+    return _crosses(box, *_segments(px, py, box.top(), box.bottom()))
+
+
+def _segments(px: np.ndarray, py: np.ndarray, top: float, bottom: float
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The polyline's segments (x0, x1, y0, y1) that reach the rows top..bottom (CLEAR_PX
+    round them); a lone point is a segment of no length."""
+    if px.size < 2:
+        x0 = x1 = px
+        y0 = y1 = py
+    else:
+        x0, x1, y0, y1 = px[:-1], px[1:], py[:-1], py[1:]
+    keep = (np.maximum(y0, y1) >= top - CLEAR_PX) & (np.minimum(y0, y1) <= bottom + CLEAR_PX)
+    return x0[keep], x1[keep], y0[keep], y1[keep]
+
+
+def _crosses(box: QRectF, x0: np.ndarray, x1: np.ndarray, y0: np.ndarray, y1: np.ndarray
+             ) -> bool:
+    """Whether any of the segments (x0, x1, y0, y1) passes through box (CLEAR_PX round it)."""
+    if x0.size == 0:
         return False
     left, right = box.left() - CLEAR_PX, box.right() + CLEAR_PX
     top, bottom = box.top() - CLEAR_PX, box.bottom() + CLEAR_PX
-    if px.size == 1:
-        return bool(left <= px[0] <= right and top <= py[0] <= bottom)
-    x0, x1, y0, y1 = px[:-1], px[1:], py[:-1], py[1:]
     lo, hi = np.minimum(x0, x1), np.maximum(x0, x1)
     seg = (hi >= left) & (lo <= right)
     if not seg.any():
