@@ -6,6 +6,7 @@ no Qt: the window's Session (ssdlab/app/gui/settings/session.py) owns one, and s
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
+from functools import lru_cache
 
 from ssdlab.model.flash.geometry import FtlConfig, Geometry, check_buildable
 from ssdlab.model.flash.heldback import usable_spare
@@ -79,36 +80,49 @@ class Settings:
         return int(round(self.capacity_mib * 1024 / self.page_kib))
 
     def geometry(self) -> Geometry:
-        g = Geometry(user_pages=self.user_pages, pages_per_block=self.pages_per_block,
-                     spare=self.spare_pct / 100.0, page_bytes=self.page_kib * 1024)
-        if self.profile:
-            p = load_profile(self.profile)
-            g = replace(g, channels=p.channels, dies_per_channel=p.dies_per_channel)
-            if self.spare_pct in profile_spare_pcts(p.spare, g):
-                # the control shows two decimals: keep the profile's own spare, so the drive
-                # is bit for bit the one a scenario of this profile builds
-                g = replace(g, spare=p.spare)
-        return g
+        """The drive's geometry (made once for these settings: the window asks it at each
+        snapshot, and a profile's is read from its file)."""
+        return _geometry(self)
 
     def config(self) -> FtlConfig:
-        p = load_profile(self.profile) if self.profile else None
-        honour = p.trim_honoured if p is not None else True
-        # a compressing drive stores the data at the chosen fraction, else its profile's; a
-        # drive of no profile compresses when a fraction is chosen (a lesson's block-level run)
-        stored = 1.0
-        if self.mapping == "page":
-            if p is not None and p.compression_ratio < 1.0:
-                stored = self.data_compression or p.compression_ratio
-            elif p is None and self.data_compression:
-                stored = self.data_compression
-        return FtlConfig(mapping=self.mapping, gc=self.gc, d=self.d,
-                         gc_low_blocks=self.gc_low_blocks, seed=self.seed, honour_trim=honour,
-                         gc_frontier=self.gc_frontier, victim_order=self.victim_order,
-                         stored_fraction=stored)
+        """The FTL's configuration (made once for these settings, as geometry)."""
+        return _config(self)
 
     def partition(self) -> Partition:
         return Partition(start_sector=self.partition_start,
                          lvm_pe_start_bytes=self.lvm_kib * 1024)
+
+
+@lru_cache(maxsize=64)
+def _geometry(s: Settings) -> Geometry:
+    g = Geometry(user_pages=s.user_pages, pages_per_block=s.pages_per_block,
+                 spare=s.spare_pct / 100.0, page_bytes=s.page_kib * 1024)
+    if s.profile:
+        p = load_profile(s.profile)
+        g = replace(g, channels=p.channels, dies_per_channel=p.dies_per_channel)
+        if s.spare_pct in profile_spare_pcts(p.spare, g):
+            # the control shows two decimals: keep the profile's own spare, so the drive
+            # is bit for bit the one a scenario of this profile builds
+            g = replace(g, spare=p.spare)
+    return g
+
+
+@lru_cache(maxsize=64)
+def _config(s: Settings) -> FtlConfig:
+    p = load_profile(s.profile) if s.profile else None
+    honour = p.trim_honoured if p is not None else True
+    # a compressing drive stores the data at the chosen fraction, else its profile's; a
+    # drive of no profile compresses when a fraction is chosen (a lesson's block-level run)
+    stored = 1.0
+    if s.mapping == "page":
+        if p is not None and p.compression_ratio < 1.0:
+            stored = s.data_compression or p.compression_ratio
+        elif p is None and s.data_compression:
+            stored = s.data_compression
+    return FtlConfig(mapping=s.mapping, gc=s.gc, d=s.d,
+                     gc_low_blocks=s.gc_low_blocks, seed=s.seed, honour_trim=honour,
+                     gc_frontier=s.gc_frontier, victim_order=s.victim_order,
+                     stored_fraction=stored)
 
 
 FS_WORKLOADS = tuple(FS_KINDS)  # the workload choices that are file-system steps
