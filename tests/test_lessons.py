@@ -447,7 +447,9 @@ def test_ctrl_c_stops_a_lesson_run_cleanly():
         err = p.communicate(timeout=300)[1]
     finally:
         p.kill()
-    assert p.returncode == 130
+    # (what it said, when not: once in a full run on a busy machine it ended with status 2,
+    # and the message that would say why was not kept)
+    assert p.returncode == 130, err
     assert "ssdlab lesson: interrupted" in err and "Traceback" not in err
 
 
