@@ -125,11 +125,6 @@ def _pixels(chart: QChart, curve: Curve) -> tuple[np.ndarray, np.ndarray]:
     return o.x() + x * (one.x() - o.x()), o.y() + y * (one.y() - o.y())
 
 
-def crosses(box: QRectF, px: np.ndarray, py: np.ndarray) -> bool:
-    """Whether the polyline (px, py) passes through box (CLEAR_PX round it)."""
-    return _crosses(box, *_segments(px, py, box.top(), box.bottom()))
-
-
 def _segments(px: np.ndarray, py: np.ndarray, top: float, bottom: float
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The polyline's segments (x0, x1, y0, y1) that reach the rows top..bottom (CLEAR_PX
