@@ -240,18 +240,9 @@ def seen_whole(bench, widget) -> bool:
     return QRect(view.mapTo(bench, QPoint(0, 0)), view.size()).contains(rect_in(bench, widget))
 
 
-def to_the_charts(bench, until) -> None:
-    """F6 until the keyboard is in the charts part."""
-    from test_gui_present import key
-
-    from ssdlab.app.gui.frame import taborder
-
-    for _ in range(len(taborder.PARTS) + 1):
-        if taborder.part_of(bench, QApplication.focusWidget()) == "charts":
-            return
-        key(bench, Qt.Key.Key_F6)
-        QApplication.processEvents()
-    raise AssertionError("F6 never reached the charts")
+def scrolled(bench) -> bool:
+    """Whether the main area has anything to scroll (it is taller than its view)."""
+    return bench.central_fit.verticalScrollBar().maximum() > 0
 
 
 @pytest.mark.parametrize("width", [1024, 1366])
@@ -262,8 +253,10 @@ def test_two_drives_with_the_panel_shown_fit_768_lines(qtbot, until, bench, monk
     without a kept reference: the window stays 768 px tall (in the normal type it grew to
     799 px, 815 with a reference, while the map legend's height went up and down with
     whether the map drew pages, tests/test_gui_roomsees.py), both tallies show, no map over
-    either; in the normal type the chart shows without scrolling, and in presentation type,
-    where the main area scrolls, F6 to the charts shows them whole, their legend with them."""
+    either; in the normal type the chart shows without scrolling. In presentation type the
+    drives and the charts take turns (both were 125 px taller than the room): the charts
+    after the run, whole with their legend, F7 the drives with both tallies whole, and
+    nothing scrolls."""
     streak = [0]
 
     def held_768() -> bool:
@@ -298,6 +291,12 @@ def test_two_drives_with_the_panel_shown_fit_768_lines(qtbot, until, bench, monk
         until(held_768)
         assert bench.presentation.panel_shown() and bench.statusBar().isVisible()
         assert bench.statusBar().geometry().bottom() < SCREEN_LINES
+        if present:  # a short screen: after the run the charts, and F7 the drives
+            until(lambda: bench.arranger.stage == "results" and not bench.maps.isVisible())
+            until(lambda: seen_whole(bench, bench.lower) and not scrolled(bench))
+            assert bench.charts.run_legend.isVisible()
+            bench.flip_stage()
+            until(lambda: bench.arranger.stage == "drive" and not bench.lower.isVisible())
         maps = [rect_in(bench, v.blockmap) for v in bench.views]
         for v in bench.views:
             assert v.tally.isVisible()
@@ -307,9 +306,10 @@ def test_two_drives_with_the_panel_shown_fit_768_lines(qtbot, until, bench, monk
             assert not bench.central_fit.scrolls()
             assert seen_whole(bench, bench.charts), (reference, rect_in(bench, bench.charts))
         else:
-            to_the_charts(bench, until)
-            until(lambda: seen_whole(bench, bench.lower))
-            assert bench.charts.run_legend.isVisible()
+            until(lambda: all(seen_whole(bench, v.tally) for v in bench.views)
+                  and not scrolled(bench))
+            bench.flip_stage()  # back to the charts for the next round
+            until(lambda: bench.arranger.stage == "results")
     bench.set_compare(False)
 
 
@@ -382,8 +382,9 @@ def test_a_documented_experiment_never_widens_the_lessons_panel(qtbot, until, be
 def test_a_kept_references_note_shows_its_last_line_with_the_panel_shown(
         qtbot, until, bench, monkeypatch, width):
     """One drive beside a kept reference in presentation type with the control panel shown
-    (F9): the note under the chart lay under the status bar. At 1366 x 768 it shows whole
-    as it is; at 1024 x 768, where the main area scrolls, F6 to the charts shows it."""
+    (F9): the note under the chart lay under the status bar. Both screens are short in
+    that type: after the run the charts show alone (the drive a key away, F7), the note
+    whole under them, and nothing scrolls."""
     from test_gui_twodrives import note_shown_whole
 
     screen_is(bench, monkeypatch, width)
@@ -396,7 +397,8 @@ def test_a_kept_references_note_shows_its_last_line_with_the_panel_shown(
         bench.toggle_panel(True)  # F9
     hold(bench, until, width)
     until(lambda: bench.presentation.panel_shown() and bench.wa_note.isVisible())
-    if width == 1024:
-        to_the_charts(bench, until)
-    until(lambda: note_shown_whole(bench))
-    bench.clear_reference()
+    until(lambda: bench.arranger.stage == "results" and note_shown_whole(bench)
+          and not scrolled(bench))
+    bench.clear_reference()  # one drive alone: its map and charts together again
+    until(lambda: bench.arranger.stage == "both" and bench.maps.isVisible()
+          and bench.lower.isVisible())

@@ -43,6 +43,48 @@ def test_a_lessons_drive_and_results_take_turns_at_a_768_line_projector(qtbot, u
     bench.toggle_presentation(False)  # the type is the process's: the next test's is normal
 
 
+def test_two_drives_and_their_charts_take_turns_at_a_768_line_projector(qtbot, until, bench,
+                                                                        monkeypatch):
+    """A | B in 18 pt type at 1024 x 768: the drives before and during a run, the charts once
+    both runs have ended, F7 (or the button) flipping to the other, said aloud; the button bar
+    stays over the charts; a new run starts with the drives again; one drive alone keeps
+    its map and charts together."""
+    screen_is(bench, monkeypatch, 1024)
+    as_a_projector(bench, until)
+    flip = bench.arranger.stage_button
+    assert bench.set_compare(True)
+    until(lambda: len(bench.views) == 2 and bench.views[1].snapshot is not None)
+    until(lambda: bench.arranger.stage == "drive" and flip.isVisible())
+    assert not bench.lower.isVisible() and flip.accessibleName() == "Show the charts"
+    bench.request(workload="random", amount=0.2)
+    bench.run_workload()
+
+    def ended() -> bool:
+        return all(not v.snapshot.segment and v.snapshot.counters["host_writes"] > 0
+                   for v in bench.views)
+
+    until(lambda: ended() and bench.arranger.stage == "results")
+    assert not bench.maps.isVisible() and bench.lower.isVisible()
+    assert bench.button_bar.isVisible() and flip.accessibleName() == "Show the drives"
+    # the button bar is as tall as its rows: the charts take the rest
+    until(lambda: bench.lower.height() > SCREEN_LINES // 2)
+    key(bench, Qt.Key.Key_F7)
+    until(lambda: bench.maps.isVisible() and not bench.lower.isVisible())
+    assert "Showing the drives" in bench.status_message.message()
+    assert all(v.tally.isVisible() for v in bench.views)
+    flip.click()  # the button does the same
+    until(lambda: bench.lower.isVisible() and not bench.maps.isVisible())
+    # a new run: the drives again (slowly, so the test sees it under way), the charts after
+    bench.request(speed="slow")
+    bench.run_workload()
+    until(lambda: not ended() and bench.arranger.stage == "drive" and bench.maps.isVisible())
+    bench.request(speed="fast")
+    until(lambda: ended() and bench.arranger.stage == "results")
+    bench.set_compare(False)  # one drive: map and charts together, nothing to flip
+    until(lambda: bench.maps.isVisible() and bench.lower.isVisible() and not flip.isVisible())
+    bench.toggle_presentation(False)
+
+
 def test_a_lesson_on_a_tall_screen_shows_drive_and_results_together(qtbot, until, bench,
                                                                     monkeypatch):
     screen_is(bench, monkeypatch, 1920, 1080)

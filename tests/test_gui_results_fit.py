@@ -51,7 +51,7 @@ def _walk(bench, until, lesson):
             panel.check_quiz()
         until(lambda: panel.job is None)  # a compare step replays its experiment
         if results.has_content():
-            bench.arranger._manual = "results"  # as F7 would, where the drive shows first
+            bench.arranger.flipper._manual = "results"  # as F7 would, where the drive shows first
             bench.arranger.update()
             until(lambda: results.isVisible() and results.viewport().height() > 300)
             yield i
@@ -127,7 +127,7 @@ def test_a_chart_takes_the_room_its_page_leaves_its_titles_whole(qtbot, until, b
         panel.start(panel.lessons[0], 0)
         for name in (*BLOCK_CHARTS, *STEP_CHARTS):
             results.show_results([_wa_chart(name)], [])
-            bench.arranger._manual = "results"  # as F7 would, where the drive shows first
+            bench.arranger.flipper._manual = "results"  # as F7 would, where the drive shows first
             bench.arranger.update()
             view = results.charts[0]
             # (the layouts asked for done first: the lessons panel widens beside the
@@ -209,13 +209,13 @@ def test_page_down_turns_the_results_from_the_lesson_panel_not_from_its_text(
     QTest.keyClick(panel.next_button, Qt.Key.Key_PageUp)
     until(lambda: results.page == 0)
     # the drive shown in the results' place (F7): the hidden pages stay as they are
-    bench.arranger._manual = "drive"
+    bench.arranger.flipper._manual = "drive"
     bench.arranger.update()
     until(lambda: not results.isVisible())
     QTest.keyClick(panel.next_button, Qt.Key.Key_PageDown)
     QApplication.processEvents()
     assert results.page == 0
-    bench.arranger._manual = "results"
+    bench.arranger.flipper._manual = "results"
     bench.arranger.update()
     until(results.isVisible)
     # the lesson's text keeps the key: it scrolls (made long enough to), the page stays

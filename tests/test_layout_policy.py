@@ -41,8 +41,8 @@ def test_a_lesson_at_a_768_line_projector_shows_its_drive_or_its_results():
     """At 27 lines of 18 pt a lesson's drive over its results left the results a strip
     about 150 px high: one at a time, flipped by F7."""
     a = lp.choose(room(1024, 768, PRESENTATION_PT))
-    assert a.lesson_stage == "flip" and a.scroll
-    assert lp.choose(room(1920, 1080, NORMAL_PT)).lesson_stage == "split"
+    assert a.stage == "flip" and a.scroll
+    assert lp.choose(room(1920, 1080, NORMAL_PT)).stage == "split"
 
 
 def test_the_control_panel_folds_where_the_table_says():

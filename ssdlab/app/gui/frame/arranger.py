@@ -12,18 +12,19 @@ left or its step or run changed, two drives, a reference kept or cleared. It mea
 nothing the layout computes, so it runs at once, never on a timer after a resize.
 
 The person's own choices stand: F9 after a fold shows the panel and it stays until the
-arrangement or the parts open change; F7 (or the button over the stage) flips a lesson's
-stage until its step or run changes what the step is about.
+arrangement or the parts open change; F7 (or the button over the stage) flips the middle's
+halves (a lesson's drive and results, or two drives and their charts: stageflip.py) until
+the step or the run changes what they are about.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtWidgets import QPushButton
 
 from ..appearance import theme
 from . import layoutpolicy as lp
 from . import statusline
+from .stageflip import StageFlip
 
 OPENING_PX = (1280, 860)  # the window's size at start, or the screen's where smaller
 LESSONS_OWN_PX = 320  # the lessons panel's own width (dockedlessons.install opens it so)
@@ -50,15 +51,8 @@ class Arranger(QObject):
         self._panel_wanted = True  # the fold last decided (F9 may differ from it)
         self._share_for = None  # (arrangement, type) the map's share was set for
         self._lessons_for = None  # (arrangement, type, stage) the lessons panel was set for
-        self.stage = "both"  # what a lesson's middle shows: "both", "drive" or "results"
-        self._manual = ""  # the stage F7 chose, until the step or run changes it
-        self._auto = ("", None)  # (stage, step) decided last
-        b = self.stage_button = QPushButton()
-        b.setObjectName("stageflip")
-        b.setToolTip("Show the lesson's drive or its results, whichever is hidden (F7): "
-                     "on a short screen they take turns.")
-        b.clicked.connect(self.flip)
-        b.hide()
+        self.flipper = StageFlip(w)  # the middle's halves together or in turn
+        self.stage_button = self.flipper.button
         w.installEventFilter(self)
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt name
@@ -90,7 +84,10 @@ class Arranger(QObject):
             w._map_share = a.map_share
             share_split(w)
         w.lesson_results.set_paged(a.results == "pages")
-        self._stage(a)
+        before = self.stage
+        self.flipper.apply(a.stage)
+        if self.stage == "both" and before != "both":  # the map's share again, not the
+            share_split(w)  # button bar's height it had over the charts alone
         self._lessons_width(a, parts)
         statusline.drop_stale(w)  # a message about the fold, the stage or a lesson held
 
@@ -123,57 +120,14 @@ class Arranger(QObject):
             w.resizeDocks([dock], [px or LESSONS_OWN_PX], Qt.Orientation.Horizontal)
         self._lessons_for = key
 
-    # --- a lesson's drive and results, together or in turn ------------------------------
-
-    def _auto_stage(self) -> str:
-        """The drive while a lesson's run plays (its GCs watched too); the results once
-        they hold a chart, a prediction or a quiz's states, and on a prediction's step
-        (the prediction is drawn there once made; the drive has not run yet); else the
-        drive."""
-        w, panel = self.w, self.w.lesson_panel
-        if not getattr(w, "lesson_map_shown", True):
-            return "results"  # a run that draws no map (a file-system scenario)
-        if panel.job is not None or panel.watch.job is not None:
-            return "drive"
-        # (a lesson being started may not have its step yet: the last one's index)
-        lesson = panel.lesson
-        if lesson is not None and panel.index < len(lesson.steps) \
-                and lesson.steps[panel.index].kind == "predict":
-            return "results"
-        return "results" if w.lesson_results.has_content() else "drive"
-
-    def _stage(self, a: lp.Arrangement) -> None:
-        w = self.w
-        flip = w.in_lesson and a.lesson_stage == "flip"
-        if not flip:
-            self.stage, self._manual = "both", ""
-        else:
-            panel = w.lesson_panel
-            auto = (self._auto_stage(), (id(panel.lesson), panel.index))
-            if auto != self._auto:  # the step or its run changed: the step's own figure
-                self._auto, self._manual = auto, ""
-            self.stage = self._manual or auto[0]
-        drive = self.stage in ("both", "drive") and getattr(w, "lesson_map_shown", True)
-        w.map_area.setVisible(drive or not w.in_lesson)
-        w.lower.setVisible(self.stage in ("both", "results"))
-        b = self.stage_button
-        b.setVisible(flip)
-        other = "results" if self.stage == "drive" else "drive"
-        b.setText(f"Show the {other} (F7)")
-        b.setAccessibleName(f"Show the lesson's {other}")
+    @property
+    def stage(self) -> str:
+        """What the middle shows: "both", "drive" or "results" (stageflip.py)."""
+        return self.flipper.stage
 
     def flip(self) -> None:
-        """F7: the lesson's drive or results, whichever is hidden; said aloud."""
-        if self.stage == "both":
-            statusline.say(self.w, "The drive and the results both show: nothing to flip",
-                           until=lambda w: w.arranger.stage != "both")
-            return
-        self._manual = "results" if self.stage == "drive" else "drive"
-        self._stage(self.arrangement)
-        shown = self.stage
-        statusline.say(self.w, f"Showing the lesson's {shown} (F7 shows the "
-                       f"{'results' if shown == 'drive' else 'drive'})",
-                       until=lambda w: w.arranger.stage != shown)
+        """F7 (stageflip.py)."""
+        self.flipper.flip()
 
 
 def share_split(w) -> None:

@@ -16,9 +16,12 @@ arrangement. Its columns say:
   while the lessons panel shows (F9 brings it back and it stays, until the arrangement or
   the parts shown change).
 - panel_beside_reference: the same beside a kept reference's legend under the charts.
-- lesson_stage: "split", a lesson's drive over its results, the divider between them;
-  "flip", one of the two at a time, the drive while a run plays and the results after it,
-  and F7 (or the button over them) flips to the other.
+- stage: "split", a lesson's drive over its results (on the workbench, the maps over the
+  charts), the divider between them; "flip", one of the two at a time (stageflip.py): a
+  lesson's drive while a run plays and its results after it, and on the workbench with two
+  drives or a kept reference the drives until the run ends and the charts after it; F7
+  (or the button over them) flips to the other. One drive alone keeps maps and charts
+  together: they fit.
 - tally: "beside" the map or "under" it (in the lessons' narrow middle: a map with the
   tally beside it was wider than the middle).
 - scroll: the main area and the lessons panel scroll rather than make the window taller
@@ -59,7 +62,7 @@ class Arrangement:
     least_columns: int
     panel_beside_lessons: bool
     panel_beside_reference: bool
-    lesson_stage: str  # "split" or "flip"
+    stage: str  # "split" or "flip"
     tally: str  # "beside" or "under"
     scroll: bool
     status: str  # "all" or "run"
@@ -69,7 +72,7 @@ class Arrangement:
 
 
 # name, least lines, least columns, panel beside lessons, panel beside a reference,
-# lesson's drive and results, tally, parts scroll, status figures, map's share, results,
+# the middle's stage, tally, parts scroll, status figures, map's share, results,
 # the lessons panel's columns beside the results alone
 ARRANGEMENTS: tuple[Arrangement, ...] = (
     Arrangement("wide", 50, 160, True, True, "split", "beside", False, "all", 0.55, "column",
@@ -171,7 +174,7 @@ def status_shown(a: Arrangement, in_lesson: bool, two_drives: bool) -> set[str]:
 def table_rows() -> list[str]:
     """The table as text, for the docs and the closing note."""
     head = ("arrangement", "lines >=", "columns >=", "panel | lessons", "panel | reference",
-            "lesson stage", "tally", "scroll", "status", "map share", "results",
+            "stage", "tally", "scroll", "status", "map share", "results",
             "lessons beside results")
     rows = [" | ".join(head)]
     for a in ARRANGEMENTS:
@@ -179,6 +182,6 @@ def table_rows() -> list[str]:
             a.name, a.least_lines, a.least_columns,
             "beside" if a.panel_beside_lessons else "folds",
             "beside" if a.panel_beside_reference else "folds",
-            a.lesson_stage, a.tally, "yes" if a.scroll else "no", a.status, a.map_share,
+            a.stage, a.tally, "yes" if a.scroll else "no", a.status, a.map_share,
             a.results, f"{a.lesson_columns} columns" if a.lesson_columns else "own")))
     return rows

@@ -92,8 +92,9 @@ TABLE: tuple[Key, ...] = (
         "toggle_presentation", "View", "&Presentation mode", checkable=True),
     Key(("F9",), "show / hide the control panel (the map and charts take the room)",
         "toggle_panel", "View", "&Control panel", checkable=True),
-    Key(("F7",), "in a lesson on a short screen (768 lines in large type): show the "
-        "lesson's drive or its results, whichever is hidden", "flip_stage"),
+    Key(("F7",), "on a short screen (768 lines in large type), in a lesson: show the "
+        "lesson's drive or its results, whichever is hidden; with two drives or a kept "
+        "reference: the drives or the charts", "flip_stage"),
     Key(("PgDown",), "a lesson's results in pages (a short screen in large type): the "
         "next figures, wherever the keyboard is, unless the focused control scrolls with "
         "it (the lesson's text, a list, a spin box)", "turn_results", args=(1,)),

@@ -7,13 +7,16 @@ lesson's "A: first drive write of overwrites" over a narrow map), the half got l
 its contents need and the layout squashed the tally's rows into each other and cut the
 map's legend off under the splitter (a lesson's third legend row). The half's layout knows
 its height for its width (totalHeightForWidth); this keeps the splitter at or above it,
-taking the room from the charts while they keep their own minimum.
+taking the room from the charts while they keep their own minimum. Over the charts alone
+(stageflip.py) the half is exactly that tall.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QSplitter
+
+UNLIMITED_PX = 16777215  # Qt's QWIDGETSIZE_MAX
 
 
 class SplitFit(QObject):
@@ -23,6 +26,9 @@ class SplitFit(QObject):
     def __init__(self, split: QSplitter):
         super().__init__(split)
         self.split = split
+        # the upper half exactly as tall as its words, no taller: over the charts alone its
+        # maps are hidden, and a splitter would keep its share of the height, empty
+        self.exact = False
         self._again = QTimer(self)
         self._again.setSingleShot(True)
         self._again.timeout.connect(self.fit)
@@ -33,7 +39,7 @@ class SplitFit(QObject):
         top = self.split.widget(0)
         layout = top.layout()
         if layout is None or not layout.hasHeightForWidth():
-            return 0
+            return top.minimumSizeHint().height() if self.exact else 0
         return layout.totalHeightForWidth(top.width())
 
     def fit(self) -> None:
@@ -45,8 +51,11 @@ class SplitFit(QObject):
         need = self.need()
         room = total - low.minimumSizeHint().height()  # the charts keep their minimum
         want = min(need, room)
-        if total and sizes[0] < want:
+        if total and (sizes[0] < want or self.exact and sizes[0] != want):
             self.split.setSizes([want, total - want])
+        most = need if self.exact else UNLIMITED_PX
+        if top.maximumHeight() != most:
+            top.setMaximumHeight(most)
         # and as its least height: where the charts cannot give it all, the window (or the
         # main area, which scrolls on a short screen) grows rather than the half's rows
         # lying over each other (a lesson's tally under its map at 1.5x scaling)

@@ -1,7 +1,8 @@
 """Tab follows what the eye reads, part by part: the control panel top to bottom, the button
-that flips a lesson's drive and results on a short screen (F7's), the button bar, the block
-maps and their legends, the charts (or a lesson's results), the lesson panel, then the status
-bar's button; within a part, rows top to bottom (appearance/focuschain.py).
+that flips a lesson's drive and results (or two drives and their charts) on a short screen
+(F7's), the button bar, the block maps and their legends, the charts (or a lesson's
+results), the lesson panel, then the status bar's button; within a part, rows top to
+bottom (appearance/focuschain.py).
 After the last control Tab comes round to the first, Shift+Tab the other way, lap after lap,
 whatever the state (first screen, a lesson step, a run, compare mode, presentation mode).
 
@@ -75,13 +76,13 @@ def neighbour(window: QWidget, of: QWidget | None, forward: bool) -> QWidget | N
 def show_whole(w: QWidget) -> None:
     """Scroll every scroll area round w so that w shows (a control panel or lesson panel
     taller than the window: Qt scrolls only when Tab started inside the same area), and
-    the whole of the window's part that holds it where the area has room for it (at a
-    1024 x 768 projector, A | B with the control panel shown scrolls the main area, and F6
-    to the charts showed their tabs with the chart, its legend and the note under the
-    status bar). An area is moved only as far as that needs, and not at all along a side
-    where w's part seen through the areas inside it shows already, or is longer than the
-    area and shows in part: F6 to the control panel (its own scroll area, taller than the
-    room) scrolled the main area round it 12 px to centre it, though it showed (issue 36)."""
+    the whole of the window's part that holds it where the area has room for it (where
+    the main area scrolled on a short screen, F6 to the charts showed their tabs with the
+    chart, its legend and the note under the status bar). An area is moved only as far as
+    that needs, and not at all along a side where w's part seen through the areas inside
+    it shows already, or is longer than the area and shows in part: F6 to the control panel
+    (its own scroll area, taller than the room) scrolled the main area round it 12 px to
+    centre it, though it showed (issue 36)."""
     part = next((p for _name, p in parts(w.window()) if p is w or p.isAncestorOf(w)), None)
     seen = w.rect()  # w's part the areas inside the current one let through, in w's px
     area = w.parentWidget()

@@ -347,6 +347,7 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
             self._show_charts()
         if not self.in_lesson:  # the status line and map label describe the lesson's run
             self._status()
+            self.arranger.flipper.check()  # a run ended: the charts (a short screen)
         self.play_button.setText("Pause" if self.is_running() else "Play")
 
     def show_run(self) -> None:
@@ -461,7 +462,8 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         arranger.share_split(self)
 
     def flip_stage(self) -> None:
-        """F7: a lesson's drive or its results, whichever is hidden (a short screen)."""
+        """F7: a lesson's drive or its results, or two drives or their charts, whichever is
+        hidden (a short screen: stageflip.py)."""
         self.arranger.flip()
 
     def turn_results(self, step: int) -> None:
