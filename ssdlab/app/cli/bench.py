@@ -34,7 +34,9 @@ PREFETCH_REFERENCE = REPO.parent / "shared" / "reference" / "ref_ftl_prefetch.c"
 # incompressible data under greedy or FIFO, so a hot/cold or compressed case has no C figure
 # beside it. The compressed cases sit beside "random greedy": the same drive and writes, the
 # data stored at half or a third of a page (FtlConfig.stored_fraction), so each host write
-# costs GC less; WA is flash bytes per host byte.
+# costs GC less; WA is flash bytes per host byte. The SLC cache case too: a QLC drive with a
+# static cache of 1 % of its blocks (out of the spare) and a dynamic one of a tenth of the
+# unwritten capacity, the cache folded after each chunk of writes (slccache.py).
 SPEED_CASES = (
     ("sequential fill", None, "greedy", None, 1.0),
     ("random greedy", 0.07, "greedy", None, 1.0),
@@ -43,7 +45,21 @@ SPEED_CASES = (
     ("hot/cold 90/10 greedy", 0.07, "greedy", (0.1, 0.9), 1.0),
     ("greedy stored 0.5", 0.07, "greedy", None, 0.5),
     ("greedy stored 0.3", 0.07, "greedy", None, 0.3),
+    ("greedy SLC cache (QLC)", 0.07, "greedy", None, 1.0),
 )
+SLC_CASES = {"greedy SLC cache (QLC)": {"slc_cache": "dynamic", "cell_bits": 4,
+                                        "slc_dynamic_share": 0.1}}
+SLC_STATIC_SHARE = 0.01  # of the drive's blocks
+
+
+def case_config(name: str, gc: str, stored: float, geometry, victim_order: str = "oldest"):
+    """The FtlConfig of speed case name on a drive of this geometry."""
+    from ssdlab.model.flash.geometry import FtlConfig
+
+    slc = SLC_CASES.get(name, {})
+    if slc:
+        slc = {**slc, "slc_blocks": max(1, int(SLC_STATIC_SHARE * geometry.blocks))}
+    return FtlConfig(gc=gc, victim_order=victim_order, stored_fraction=stored, **slc)
 # The 1 TiB drive (--tib): 2^28 pages of 4 KiB in one process, within this peak RSS.
 TIB_LOG2_PAGES = 28
 TIB_PEAK_LIMIT_BYTES = int(2.5 * 2**30)
@@ -93,6 +109,7 @@ def _write_random(drive, rng, pages: int, hot_cold: tuple | None,
             lpns = hot_cold_pages(user, n, hot_cold[0], hot_cold[1], rng)
         t0 = time.perf_counter()
         drive.write_pages(lpns)
+        drive.fold(2**31 - 1)  # an SLC cache folds in the idle time between chunks
         engine_s += time.perf_counter() - t0
         done += n
         if progress is not None:
@@ -108,7 +125,7 @@ def run_speed_case(name: str, log2_pages: int, spare: float | None, progress=Non
     import numpy as np
 
     from ssdlab.model.flash.drive import Drive, window_wa
-    from ssdlab.model.flash.geometry import FtlConfig, Geometry
+    from ssdlab.model.flash.geometry import Geometry
     from ssdlab.model.flash.workloads import sequential_fill
 
     _, _, gc, hot_cold, stored = _speed_case(name, spare)
@@ -117,14 +134,15 @@ def run_speed_case(name: str, log2_pages: int, spare: float | None, progress=Non
         lambda phase: lambda fraction: progress(phase, fraction))
     # Load the compiled engine from numba's cache on a tiny drive first: the fill's time
     # is the engine's, not the loading's.
-    config = FtlConfig(gc=gc, victim_order=victim_order, stored_fraction=stored)
-    tiny = Drive(Geometry(user_pages=1024, pages_per_block=16, spare=0.25), config)
+    small = Geometry(user_pages=1024, pages_per_block=16, spare=0.25)
+    tiny = Drive(small, case_config(name, gc, stored, small, victim_order))
     tiny.run(sequential_fill(1024))
     tiny.write_pages(np.arange(64))
+    tiny.fold(1)
     del tiny
     rss_before = _peak_rss_bytes()
-    drive = Drive(Geometry(user_pages=user, spare=0.07 if spare is None else spare),
-                  config)
+    geometry = Geometry(user_pages=user, spare=0.07 if spare is None else spare)
+    drive = Drive(geometry, case_config(name, gc, stored, geometry, victim_order))
     t0 = time.perf_counter()
     fill = sequential_fill(user)
     for i in range(len(fill)):
@@ -275,7 +293,8 @@ def speed(args) -> list[dict]:
                 runs = []
                 refs = []
                 refs_pf = []
-                has_c = spare is not None and hot_cold is None and stored == 1.0
+                has_c = (spare is not None and hot_cold is None and stored == 1.0
+                         and name not in SLC_CASES)
                 for _ in range(args.repeat):
                     runs.append(_subprocess_case(name, log2, spare, args.victim_order))
                     if exe is not None and has_c:
@@ -303,12 +322,13 @@ def speed(args) -> list[dict]:
                                     / row["reference_host_writes_per_second"])
                 plain = next((r for r in rows if r["case"] == "random greedy"
                                and r["spare"] == spare and r["user_pages"] == 1 << log2), None)
-                if stored < 1.0 and plain is not None:
-                    # compression on beside off: the same drive, writes and seed
+                if (stored < 1.0 or name in SLC_CASES) and plain is not None:
+                    # compression or the cache on beside off: the same drive, writes, seed
                     row["stored_fraction"] = stored
                     row["uncompressed_host_writes_per_second"] = plain["host_writes_per_second"]
-                    row["compressed_ratio"] = (row["host_writes_per_second"]
-                                               / plain["host_writes_per_second"])
+                    on_off = "slc_ratio" if name in SLC_CASES else "compressed_ratio"
+                    row[on_off] = (row["host_writes_per_second"]
+                                   / plain["host_writes_per_second"])
                 if refs_pf:
                     row["prefetch_reference_host_writes_per_second"] = _median(
                         [r["host_writes_per_second"] for r in refs_pf])
@@ -333,8 +353,9 @@ def _print_speed_row(row: dict, as_json: bool) -> None:
     if "ratio" in row:
         line += (f"  | C {row['reference_host_writes_per_second'] / 1e6:6.2f} M/s "
                  f"WA {row['reference_wa']:.4f}  engine/C {row['ratio']:.2f}")
-    if "compressed_ratio" in row:
-        line += f"  | on/off {row['compressed_ratio']:.2f}"
+    for on_off in ("compressed_ratio", "slc_ratio"):
+        if on_off in row:
+            line += f"  | on/off {row[on_off]:.2f}"
     if "prefetch_ratio" in row:
         line += (f"  | C+prefetch {row['prefetch_reference_host_writes_per_second'] / 1e6:6.2f}"
                  f" M/s  engine/C+prefetch {row['prefetch_ratio']:.2f}")
@@ -353,11 +374,10 @@ def check_arguments(args) -> None:
     )
 
     for log2 in args.sizes:
-        for _, spare, gc, _, stored in SPEED_CASES:
+        for name, spare, gc, _, stored in SPEED_CASES:
+            geometry = Geometry(user_pages=1 << log2, spare=0.07 if spare is None else spare)
             try:
-                check_buildable(Geometry(user_pages=1 << log2,
-                                         spare=0.07 if spare is None else spare),
-                                FtlConfig(gc=gc, stored_fraction=stored))
+                check_buildable(geometry, case_config(name, gc, stored, geometry))
             except ValueError as e:
                 raise ValueError(f"--sizes {log2}: {e}") from None
     if args.tib:

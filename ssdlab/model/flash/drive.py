@@ -14,29 +14,42 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import ftl, gc, invariants
+from . import ftl, gc, invariants, slccache
 from .amplification import write_amplification
 from .commands import Commands
-from .geometry import SLOTS_PER_PAGE, FtlConfig, Geometry, stored_pages_per_block
+from .geometry import SLOTS_PER_PAGE, FtlConfig, Geometry, is_whole, stored_pages_per_block
 from .state import (
     COUNTER_NAMES,
     ERROR_MESSAGES,
     OP_READ,
     OP_TRIM,
     OP_WRITE,
+    R_BORROWED_COUNT,
     R_ERROR,
     R_EVENT_CAPACITY,
     R_EVENTS,
     R_EVENTS_DROPPED,
+    R_FOLDED_PAGES,
+    R_FOLDS,
     R_FREE_COUNT,
     R_FREE_LOW,
     R_LAST_MOVED,
     R_LAST_VICTIM,
+    R_MAPPED,
     R_PAGES_PER_BLOCK,
+    R_POOL_COUNT,
+    R_SLC,
+    R_SLC_BORROWED,
+    R_SLC_SHARE_PPM,
+    R_SLC_STATIC,
+    R_SLC_WRITES,
+    R_STATIC_COUNT,
     R_STORED_SLOTS,
     R_TRACK_VERSIONS,
+    R_USER_PAGES,
     R_WATCH_LPN,
     R_WATCH_WRITES,
+    SLC_DYNAMIC,
     allocate,
 )
 
@@ -60,8 +73,10 @@ def event_capacity_for(geometry: Geometry, config: FtlConfig, pages_per_command:
     ftl.event_bound uses): give a drive at least this so no event is ever dropped."""
     ppb = stored_pages_per_block(geometry.pages_per_block, config.stored_fraction)
     victims = ppb + 1 if config.gc in ("greedy", "cost-benefit") else geometry.blocks
+    fold = 4 * (geometry.pages_per_block // config.cell_bits + 2) \
+        if config.slc_cache != "none" else 0
     return 2 * pages_per_command + (pages_per_command // ppb + 2) * (
-        victims * (ppb + 2) + ppb + 2)
+        victims * (ppb + 2) + ppb + 2 + fold)
 
 
 class Drive:
@@ -165,6 +180,41 @@ class Drive:
         n = int(gc.idle_gc(self.arrays, target_free_blocks, max_victims, max_valid))
         self._raise_if_broken()
         return n
+
+    def fold(self, max_blocks: int) -> int:
+        """Fold up to max_blocks full SLC-cache blocks into dense flash, the oldest first, as
+        a drive does in idle time, while more than gc_low_blocks blocks are free (idle GC
+        makes room: slccache.py); returns the blocks folded (0 without a cache)."""
+        if not (is_whole(max_blocks) and 0 <= max_blocks <= 2**31 - 1):
+            raise ValueError(f"max_blocks must be a whole number from 0 to {2**31 - 1}; "
+                             f"got {max_blocks}")
+        if self.config.slc_cache == "none":
+            return 0
+        n = int(slccache.fold(self.arrays, max_blocks))
+        self._raise_if_broken()
+        return n
+
+    def slc_counters(self) -> dict[str, int]:
+        """The SLC cache's figures (slccache.py), in pages and blocks: host pages programmed
+        into it (slc_writes); pages copied out of its blocks into dense flash by folding
+        (folded_pages: programmed a second time, counted in gc_copies too); blocks folded
+        (folds); blocks it holds now, static and borrowed, each open or full
+        (slc_blocks), and how many of those are full, waiting to be folded (slc_full);
+        the dense blocks a dynamic cache may still borrow now (slc_may_borrow: fewer on a
+        fuller drive). Zeros without a cache."""
+        r = self.arrays.regs
+        if not int(r[R_SLC]):
+            return dict.fromkeys(("slc_writes", "folded_pages", "folds", "slc_blocks",
+                                  "slc_full", "slc_may_borrow"), 0)
+        limit = 0
+        if int(r[R_SLC]) == SLC_DYNAMIC:
+            unmapped = int(r[R_USER_PAGES]) - int(r[R_MAPPED])
+            limit = int(r[R_SLC_SHARE_PPM]) * unmapped // (1_000_000 * int(r[R_PAGES_PER_BLOCK]))
+        held = int(r[R_SLC_STATIC]) - int(r[R_POOL_COUNT]) + int(r[R_SLC_BORROWED])
+        return {"slc_writes": int(r[R_SLC_WRITES]), "folded_pages": int(r[R_FOLDED_PAGES]),
+                "folds": int(r[R_FOLDS]), "slc_blocks": held,
+                "slc_full": int(r[R_STATIC_COUNT]) + int(r[R_BORROWED_COUNT]),
+                "slc_may_borrow": max(0, limit - int(r[R_SLC_BORROWED]))}
 
     def _raise_if_broken(self) -> None:
         code = int(self.arrays.regs[R_ERROR])

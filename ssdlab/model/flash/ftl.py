@@ -24,6 +24,8 @@ from .primitives import (
     put_page,
     stream_program,
 )
+from .slccache import has_room as cache_has_room
+from .slccache import program as cache_program
 from .state import (
     BLOCK_FULL,
     BLOCK_OPEN,
@@ -53,11 +55,14 @@ from .state import (
     R_HOST_OFFSET,
     R_HOST_READS,
     R_LOG_BLOCKS,
+    R_MAPPED,
     R_MAPPING,
     R_MERGES,
     R_NAND_READS,
     R_PAGES_PER_BLOCK,
     R_POLICY,
+    R_SLC,
+    R_SLC_PAGES,
     R_TRIM_COMMANDS,
     R_TRIM_PAGES,
     R_USER_PAGES,
@@ -72,11 +77,20 @@ def write_page(a, lpn, shift):
     shift: log2 of pages per block when that is a power of two (a page's block is then a
     shift, the same value as the division for a page number >= 0), else -1."""
     old = a.l2p[lpn]
+    cached = False
+    if a.regs[R_SLC] != 0:  # an SLC cache: decided on the drive as it was (slccache.py)
+        cached = cache_has_room(a)
+        if old < 0:
+            a.regs[R_MAPPED] += 1
     if old >= 0:
         if shift >= 0:
             invalidate_in(a, old, old >> shift)
         else:
             invalidate(a, old)
+    if cached:
+        stamp = host_stamp(a, lpn)
+        emit(a, EV_PROGRAM, cache_program(a, lpn, stamp), lpn, 0)
+        return
     if a.regs[R_HOST_BLOCK] < 0:
         if a.regs[R_COPY_BLOCK] == R_HOST_BLOCK:
             # One frontier, in Desnoyers' order: the host takes its next block first, so
@@ -105,6 +119,8 @@ def trim_page(a, lpn):
         invalidate(a, ppn)
         a.l2p[lpn] = UNMAPPED
         a.regs[R_TRIM_PAGES] += 1
+        if a.regs[R_SLC] != 0:
+            a.regs[R_MAPPED] -= 1
 
 
 # --- block mapping -------------------------------------------------------------------------
@@ -393,7 +409,10 @@ def event_bound(a, op, count):
         return 2 * count + (count // ppb + 2) * (ppb * (ppb + 2) + 2)
     policy = a.regs[R_POLICY]
     victims = ppb + 1 if policy == GC_GREEDY or policy == GC_COST_BENEFIT else a.regs[R_BLOCKS]
-    return 2 * count + (count // ppb + 2) * (victims * (ppb + 2) + ppb + 2)
+    # an SLC cache's foreground GC first folds borrowed blocks: two gain a block, and it may
+    # need two (the shared frontier takes the host's block first); copies, victim, erase
+    fold = 4 * (a.regs[R_SLC_PAGES] + 2) if a.regs[R_SLC] != 0 else 0
+    return 2 * count + (count // ppb + 2) * (victims * (ppb + 2) + ppb + 2 + fold)
 
 
 @jit

@@ -20,6 +20,7 @@ import numpy as np
 from .compiled import called, inline, jit
 from .prefetch import prefetch, prefetch_write
 from .primitives import close_block, emit, erase, fail, pop_free, unclose_block
+from .slccache import fold_borrowed
 from .state import (
     BLOCK_VICTIM,
     ERR_GC_STUCK,
@@ -54,6 +55,7 @@ from .state import (
     R_NAND_WRITES,
     R_PAGES_PER_BLOCK,
     R_POLICY,
+    R_SLC,
     R_STORED_SLOTS,
     R_TRACK_VERSIONS,
     R_VICTIM_ORDER,
@@ -292,7 +294,11 @@ def foreground_gc(a):
     """
     rounds = 0
     limit = a.regs[R_BLOCKS]
+    cache = a.regs[R_SLC] != 0
     while a.regs[R_FREE_COUNT] <= a.regs[R_GC_LOW] and a.regs[R_ERROR] == 0:
+        # an SLC cache first folds the blocks it borrowed, oldest first (slccache.py)
+        if cache and fold_borrowed(a) >= 0:
+            continue
         if collect(a) < 0:
             return
         rounds += 1

@@ -13,6 +13,7 @@ from .memory import MemoryBudget, memory_budget
 
 MAPPINGS = ("page", "block", "fast")
 GC_POLICIES = ("greedy", "fifo", "cost-benefit", "random-d")
+SLC_CACHES = ("none", "static", "dynamic")
 GC_FRONTIERS = ("separate", "shared")
 VICTIM_ORDERS = ("newest", "oldest")
 
@@ -181,6 +182,19 @@ class FtlConfig:
         holds more logical pages per erase block (stored_pages_per_block), so the same data
         leaves more of it free and GC has more effective spare; WA counts the slots
         programmed (Drive.stored_fraction), so it can fall below 1.
+    slc_cache: "none"; "static" or "dynamic": host pages are written first into blocks used
+        one bit per cell (an SLC cache in front of TLC or QLC flash), each holding
+        pages_per_block // cell_bits pages; when the cache may take no more blocks, host
+        pages go straight to the dense flash. Folding (Drive.fold, in idle time; under
+        pressure, foreground GC folds a borrowed block first) copies a full cache block's
+        valid pages into dense flash, programming them a second time, and erases it
+        (slccache.py). Page mapping, greedy GC and no compression only.
+    cell_bits: bits per cell of the dense flash: 2 (MLC), 3 (TLC) or 4 (QLC).
+    slc_blocks: erase blocks kept in SLC mode for good, out of the spare (the static cache;
+        a dynamic one may have none).
+    slc_dynamic_share: "dynamic" only: the cache may also borrow free dense blocks, up to
+        this share (0 to 1) of the blocks the unwritten user pages would take in dense
+        flash, so a fuller drive has a smaller cache.
     """
 
     mapping: str = "page"
@@ -193,6 +207,10 @@ class FtlConfig:
     gc_frontier: str = "separate"
     victim_order: str = "oldest"
     stored_fraction: float = 1.0
+    slc_cache: str = "none"
+    cell_bits: int = 3
+    slc_blocks: int = 0
+    slc_dynamic_share: float = 0.0
 
     def __post_init__(self) -> None:
         _require(self.mapping in MAPPINGS, f"mapping must be one of {', '.join(MAPPINGS)}; "
@@ -212,8 +230,43 @@ class FtlConfig:
         _require(self.stored_fraction == 1.0 or self.mapping == "page",
                  f"stored_fraction below 1 (a compressing drive) needs mapping 'page'; got "
                  f"mapping {self.mapping!r}")
+        _slc_rules(self)
         _require(is_whole(self.seed) and 0 <= self.seed < 2**63,
                  f"seed must be a whole number from 0 to 2^63-1; got {self.seed}")
+
+
+
+def _slc_rules(config: FtlConfig) -> None:
+    """FtlConfig's SLC cache fields: each in its range, and the cache only where it is
+    modelled (page mapping, greedy GC, no compression)."""
+    _require(config.slc_cache in SLC_CACHES, f"slc_cache must be one of "
+             f"{', '.join(SLC_CACHES)}; got {config.slc_cache!r}")
+    _require(is_whole(config.cell_bits) and 2 <= config.cell_bits <= 4,
+             f"cell_bits must be a whole number from 2 to 4 (MLC, TLC, QLC); got "
+             f"{config.cell_bits}")
+    _require(is_whole(config.slc_blocks) and 0 <= config.slc_blocks <= 2**31 - 1,
+             f"slc_blocks must be a whole number from 0 to {2**31 - 1}; got "
+             f"{config.slc_blocks}")
+    _require(is_real(config.slc_dynamic_share) and 0.0 <= config.slc_dynamic_share <= 1.0,
+             f"slc_dynamic_share must be from 0 to 1; got {config.slc_dynamic_share}")
+    if config.slc_cache == "none":
+        return
+    _require(config.mapping == "page" and config.gc == "greedy"
+             and config.stored_fraction == 1.0,
+             f"an SLC cache (slc_cache {config.slc_cache!r}) needs mapping 'page', gc "
+             f"'greedy' and stored_fraction 1; got mapping {config.mapping!r}, gc "
+             f"{config.gc!r}, stored_fraction {config.stored_fraction}")
+    _require(config.slc_blocks >= 1 or config.slc_cache == "dynamic",
+             f"a static SLC cache needs slc_blocks of at least 1; got {config.slc_blocks}")
+    _require(config.slc_dynamic_share > 0 or config.slc_cache == "static",
+             "a dynamic SLC cache needs slc_dynamic_share above 0; got "
+             f"{config.slc_dynamic_share}")
+
+
+def slc_share_ppm(share: float) -> int:
+    """A dynamic SLC cache's share of the unwritten user capacity in millionths: whole, so
+    the engine and the reference FTL size the cache in the same integer arithmetic."""
+    return round(share * 1_000_000)
 
 
 def stored_slots(stored_fraction: float) -> int:
@@ -271,6 +324,16 @@ def check_buildable(geometry: Geometry, config: FtlConfig,
             f"spare must leave at least 1 spare erase block for block-mapped merges; got "
             f"{geometry.spare_blocks:.1f} blocks",
         )
+    if config.slc_cache != "none":
+        _require(
+            geometry.spare_blocks - config.slc_blocks >= page_mapped_needs,
+            f"spare must leave at least {page_mapped_needs} spare erase blocks for garbage "
+            f"collection besides the static SLC cache's {config.slc_blocks} (slc_blocks); got "
+            f"{geometry.spare_blocks:.1f} spare blocks: raise spare or lower slc_blocks")
+        _require(geometry.pages_per_block >= config.cell_bits,
+                 f"pages_per_block must be at least cell_bits ({config.cell_bits}) for an SLC "
+                 f"cache (a block in SLC mode holds pages_per_block // cell_bits pages); got "
+                 f"{geometry.pages_per_block}")
     budget = (memory_budget() if memory_limit_bytes is None
               else MemoryBudget(memory_limit_bytes, "the limit given"))
     need = geometry.state_bytes(config.track_versions, config.stored_fraction)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .slcinvariants import slc_problems
 from .state import (
     BLOCK_FREE,
     BLOCK_FULL,
@@ -19,6 +20,8 @@ from .state import (
     INVALID_PAGE,
     MAP_BLOCK,
     MAP_FAST,
+    MODE_DENSE,
+    MODE_STATIC,
     R_BLOCK_SLOTS,
     R_BLOCKS,
     R_CLOSED_COUNT,
@@ -36,6 +39,8 @@ from .state import (
     R_MIN_VALID,
     R_PAGES_PER_BLOCK,
     R_POLICY,
+    R_SLC_BLOCK,
+    R_SLC_OFFSET,
     R_STORED_SLOTS,
     R_USER_PAGES,
 )
@@ -83,12 +88,13 @@ def problems(a) -> list[str]:
     if int(free_pages.sum() + invalid_pages.sum() + counted.sum()) != nb * ppb:
         out.append("free + valid + invalid pages do not add up to the physical pages")
 
-    # Free blocks: fully erased, each in the free ring exactly once.
-    free_blocks = np.flatnonzero(a.bstate == BLOCK_FREE)
+    # Free blocks: fully erased, each in the free ring exactly once (a static SLC cache's in
+    # its own ring: slcinvariants.py).
+    free_blocks = np.flatnonzero((a.bstate == BLOCK_FREE) & (a.mode != MODE_STATIC))
     ring = _ring(a.free_ring, int(regs[R_FREE_HEAD]), int(regs[R_FREE_COUNT]))
     if sorted(ring.tolist()) != free_blocks.tolist():
         out.append("the free ring does not hold exactly the free blocks")
-    if np.any(free_pages[free_blocks] != ppb):
+    if np.any(free_pages[a.bstate == BLOCK_FREE] != ppb):
         out.append("a free block holds programmed pages")
     if np.any(~np.isin(a.bstate, (BLOCK_FREE, BLOCK_OPEN, BLOCK_FULL))):
         out.append("a block is left in the victim state between batches")
@@ -98,26 +104,29 @@ def problems(a) -> list[str]:
     elif regs[R_MAPPING] == MAP_FAST:
         out += _fast_mapping_problems(a, ppb, free_pages)
     else:
-        out += _page_mapping_problems(a, ppb, free_pages)
+        out += _page_mapping_problems(a, ppb, free_pages, mapped.size)
     return out
 
 
-def _page_mapping_problems(a, ppb: int, free_pages: np.ndarray) -> list[str]:
+def _page_mapping_problems(a, ppb: int, free_pages: np.ndarray,
+                           mapped_pages: int) -> list[str]:
     out = []
     regs = a.regs
     streams = {}
-    for rb, ro in ((R_HOST_BLOCK, R_HOST_OFFSET), (R_GC_BLOCK, R_GC_OFFSET)):
+    for rb, ro in ((R_HOST_BLOCK, R_HOST_OFFSET), (R_GC_BLOCK, R_GC_OFFSET),
+                   (R_SLC_BLOCK, R_SLC_OFFSET)):
         b = int(regs[rb])
         if b >= 0:
             streams[b] = int(regs[ro])
     open_blocks = np.flatnonzero(a.bstate == BLOCK_OPEN)
     if sorted(streams) != open_blocks.tolist():
-        out.append("open blocks are not exactly the host and GC stream blocks")
+        out.append("open blocks are not exactly the host, GC and SLC cache stream blocks")
     for b, off in streams.items():
         row = a.p2l[b * ppb:(b + 1) * ppb]
         if np.any(row[:off] == FREE_PAGE) or np.any(row[off:] != FREE_PAGE):
             out.append(f"open block {b} is not programmed exactly up to its write offset")
-    full = np.flatnonzero(a.bstate == BLOCK_FULL)
+    # (a full SLC cache block is no GC candidate and holds fewer pages: slcinvariants.py)
+    full = np.flatnonzero((a.bstate == BLOCK_FULL) & (a.mode == MODE_DENSE))
     if np.any(free_pages[full] != 0):
         out.append("a full block has unprogrammed pages")
     closed = a.closed_list[: int(regs[R_CLOSED_COUNT])]
@@ -154,7 +163,7 @@ def _page_mapping_problems(a, ppb: int, free_pages: np.ndarray) -> list[str]:
             out.append("the FIFO ring does not hold exactly the full blocks")
         elif np.any(np.diff(a.close_seq[ring]) < 0):
             out.append("the FIFO ring is not in closing order")
-    return out
+    return out + slc_problems(a, ppb, free_pages, mapped_pages)
 
 
 def _block_mapping_problems(a, ppb: int) -> list[str]:

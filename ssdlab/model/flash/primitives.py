@@ -23,6 +23,8 @@ from .state import (
     GC_FIFO,
     GC_GREEDY,
     INVALID_PAGE,
+    MODE_DENSE,
+    MODE_STATIC,
     R_BLOCKS,
     R_CLOSED_COUNT,
     R_ERASES,
@@ -42,6 +44,10 @@ from .state import (
     R_NAND_WRITES,
     R_PAGES_PER_BLOCK,
     R_POLICY,
+    R_POOL_COUNT,
+    R_POOL_HEAD,
+    R_SLC_BORROWED,
+    R_SLC_STATIC,
     R_TRACK_VERSIONS,
     R_WATCH_LPN,
     R_WATCH_WRITES,
@@ -202,6 +208,16 @@ def erase(a, b):
     a.regs[R_ERASES] += 1
     a.bstate[b] = BLOCK_FREE
     a.close_seq[b] = -1
+    mode = a.mode[b]
+    if mode == MODE_STATIC:  # the static SLC cache's: back to its own free ring
+        pool = a.regs[R_SLC_STATIC]
+        a.slc_pool[(a.regs[R_POOL_HEAD] + a.regs[R_POOL_COUNT]) % pool] = b
+        a.regs[R_POOL_COUNT] += 1
+        emit(a, EV_ERASE, b, a.erases[b], 0)
+        return
+    if mode != MODE_DENSE:  # borrowed by the dynamic cache: dense again
+        a.mode[b] = MODE_DENSE
+        a.regs[R_SLC_BORROWED] -= 1
     nb = a.regs[R_BLOCKS]
     tail = (a.regs[R_FREE_HEAD] + a.regs[R_FREE_COUNT]) % nb
     a.free_ring[tail] = b

@@ -53,6 +53,7 @@ import numpy as np
 from .commands import Commands
 from .geometry import SLOTS_PER_PAGE, FtlConfig, Geometry
 from .reference_blocks import HOST, BlockMappedRules
+from .reference_slc import BORROWED, DENSE, STATIC, SlcCacheRules
 from .state import (
     BLOCK_FREE,
     BLOCK_FULL,
@@ -92,7 +93,7 @@ class _Block:
         self.reached_count_at = -1  # event clock when its valid count last changed while closed
 
 
-class ReferenceFtl(BlockMappedRules):
+class ReferenceFtl(BlockMappedRules, SlcCacheRules):
     """A slow, obviously-correct FTL with the same interface and decisions as `Drive`."""
 
     def __init__(self, geometry: Geometry, config: FtlConfig | None = None):
@@ -122,6 +123,7 @@ class ReferenceFtl(BlockMappedRules):
         self.rng_state = self.config.seed & _MASK64
         self.clock = 0
         self.count = dict.fromkeys(COUNTER_NAMES, 0)
+        self._init_cache()  # an SLC cache's blocks, queues and counts (reference_slc.py)
 
     # --- helpers ----------------------------------------------------------------------------
 
@@ -170,7 +172,8 @@ class ReferenceFtl(BlockMappedRules):
         blk.state = BLOCK_FREE
         blk.closed_at = None
         self.count["erases"] += 1
-        self.free.append(b)
+        if not self._released(b):  # (a static SLC cache block goes back to its own queue)
+            self.free.append(b)
 
     def _append_to_stream(self, stream: str, lpn: int) -> int:
         """Program lpn in the next free slots of a write stream's open block; close the block
@@ -205,7 +208,9 @@ class ReferenceFtl(BlockMappedRules):
     # --- garbage collection -----------------------------------------------------------------
 
     def _closed_blocks(self) -> list[int]:
-        return [b for b in range(self.n_blocks) if self.blocks[b].state == BLOCK_FULL]
+        """Full blocks GC may take (a full SLC cache block waits to be folded instead)."""
+        return [b for b in range(self.n_blocks)
+                if self.blocks[b].state == BLOCK_FULL and self.use[b] == DENSE]
 
     def pick_victim(self) -> int | None:
         """The closed block the policy would collect now, or None if none is closed."""
@@ -266,6 +271,8 @@ class ReferenceFtl(BlockMappedRules):
     def _foreground_gc(self) -> None:
         rounds = 0
         while len(self.free) <= self.config.gc_low_blocks:
+            if self._fold_under_pressure():  # an SLC cache first folds what it borrowed
+                continue
             victim = self.pick_victim()
             if victim is None:
                 raise ReferenceDriveError("garbage collection found no block to collect")
@@ -306,9 +313,15 @@ class ReferenceFtl(BlockMappedRules):
     # --- page mapping -----------------------------------------------------------------------
 
     def _page_write(self, lpn: int) -> None:
+        cached = self.cache is not None and self._cache_takes(len(self.where))
         old = self.where.pop(lpn, None)
         if old is not None:
             self._make_stale(old)
+        if cached:
+            self.version[lpn] = self.count["host_writes"]
+            self.count["host_writes"] += 1
+            self._cache_write(lpn)
+            return
         if self.open[HOST] is None:
             if self.config.gc_frontier == "shared":
                 b = self._take_free_block()
@@ -386,5 +399,7 @@ class ReferenceFtl(BlockMappedRules):
             "valid": np.array([b.valid // self.page_slots for b in self.blocks], dtype=np.int32),
             "erases": np.array([b.erases for b in self.blocks], dtype=np.int32),
             "bstate": np.array([b.state for b in self.blocks], dtype=np.int8),
+            "mode": np.array([{DENSE: 0, BORROWED: 1, STATIC: 2}[u] for u in self.use],
+                             dtype=np.int8),
             "versions": versions,
         }

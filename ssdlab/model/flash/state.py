@@ -28,6 +28,7 @@ from .geometry import (
     FtlConfig,
     Geometry,
     check_buildable,
+    slc_share_ppm,
     stored_pages_per_block,
     stored_slots,
     too_big_for_memory,
@@ -52,6 +53,10 @@ MAPPING_CODES = {"page": 0, "block": 1, "fast": 2}
 MAP_PAGE, MAP_BLOCK, MAP_FAST = 0, 1, 2
 FRONTIER_CODES = {"separate": 0, "shared": 1}
 VICTIM_ORDER_CODES = {"newest": 0, "oldest": 1}
+SLC_CODES = {"none": 0, "static": 1, "dynamic": 2}
+SLC_NONE, SLC_STATIC, SLC_DYNAMIC = 0, 1, 2
+# how a block is used (mode): dense; borrowed by the dynamic cache until erased; static cache
+MODE_DENSE, MODE_SLC, MODE_STATIC = 0, 1, 2
 ORDER_NEWEST, ORDER_OLDEST = 0, 1
 
 # Command opcodes.
@@ -113,7 +118,26 @@ R_LAST_VICTIM = 40  # the block the last GC collected, -1 before the first (disp
 R_LAST_MOVED = 41  # the valid pages that last GC copied out of it
 R_STORED_SLOTS = 42  # slots one stored page takes (SLOTS_PER_PAGE without compression)
 R_BLOCK_SLOTS = 43  # slots in an erase block: flash pages per block * SLOTS_PER_PAGE
-N_REGS = 44
+# An SLC cache (FtlConfig.slc_cache; page mapping only, slccache.py): host pages go first to
+# blocks used one bit per cell, which hold R_SLC_PAGES pages each.
+R_SLC = 44  # SLC_CODES: 0 none, 1 static, 2 dynamic
+R_SLC_PAGES = 45  # pages an SLC-mode block holds: pages per block // cell bits
+R_SLC_STATIC = 46  # blocks kept in SLC mode for good (the static cache), out of the free ring
+R_SLC_SHARE_PPM = 47  # dynamic: millionths of the unwritten user capacity it may borrow
+R_SLC_BLOCK = 48  # the cache's open block, -1 if none
+R_SLC_OFFSET = 49
+R_SLC_BORROWED = 50  # dense blocks the dynamic cache holds now (open or full)
+R_MAPPED = 51  # logical pages mapped (kept only with an SLC cache: its dynamic size)
+R_SLC_WRITES = 52  # host pages programmed into the cache
+R_FOLDED_PAGES = 53  # pages copied out of cache blocks into dense flash (a second program)
+R_FOLDS = 54  # cache blocks folded
+R_POOL_HEAD = 55  # ring of the static cache's free blocks (slc_pool)
+R_POOL_COUNT = 56
+R_STATIC_HEAD = 57  # ring of the static cache's full blocks, oldest first (slc_static)
+R_STATIC_COUNT = 58
+R_BORROWED_HEAD = 59  # ring of the dynamic cache's full blocks, oldest first (slc_borrowed)
+R_BORROWED_COUNT = 60
+N_REGS = 61
 
 COUNTER_NAMES = {
     "host_writes": R_HOST_WRITES,
@@ -164,6 +188,10 @@ FlashArrays = namedtuple(
         "lb2pb",  # int32[logical blocks]: block mapping's logical -> physical block
         "events",  # int64[capacity, 4]
         "victim_valid",  # int64[pages per block + 1]: GC victims by their valid pages
+        "mode",  # int8[blocks]: MODE_DENSE, MODE_SLC (borrowed by the cache) or MODE_STATIC
+        "slc_pool",  # int32[static blocks, at least 1]: ring of the static cache's free blocks
+        "slc_static",  # int32[static blocks, at least 1]: ring of its full blocks, oldest first
+        "slc_borrowed",  # int32[blocks]: ring of the dynamic cache's full blocks, oldest first
     ],
 )
 
@@ -200,6 +228,14 @@ def allocate(geometry: Geometry, config: FtlConfig, event_capacity: int = 0) -> 
     regs[R_LAST_VICTIM] = -1
     regs[R_STORED_SLOTS] = stored_slots(config.stored_fraction)
     regs[R_BLOCK_SLOTS] = geometry.pages_per_block * SLOTS_PER_PAGE
+    regs[R_SLC] = SLC_CODES[config.slc_cache]
+    regs[R_SLC_PAGES] = geometry.pages_per_block // config.cell_bits
+    regs[R_SLC_STATIC] = config.slc_blocks if config.slc_cache != "none" else 0
+    regs[R_SLC_SHARE_PPM] = slc_share_ppm(config.slc_dynamic_share)
+    regs[R_SLC_BLOCK] = -1
+    regs[R_FREE_COUNT] = nb - regs[R_SLC_STATIC]
+    regs[R_FREE_LOW] = regs[R_FREE_COUNT]
+    regs[R_POOL_COUNT] = regs[R_SLC_STATIC]
     logical_blocks = -(-geometry.user_pages // ppb)
     if config.mapping == "fast":
         # Every block not needed as a data block is a log block, but one: merges need it.
@@ -218,6 +254,9 @@ def _allocate_arrays(geometry: Geometry, config: FtlConfig, regs: np.ndarray,
                      event_capacity: int, logical_blocks: int) -> FlashArrays:
     nb, ppb = geometry.blocks, int(regs[R_PAGES_PER_BLOCK])  # stored pages per block
     phys = nb * ppb
+    static = int(regs[R_SLC_STATIC])  # the last blocks, kept in SLC mode out of the free ring
+    mode = np.zeros(nb, dtype=np.int8)
+    mode[nb - static:] = MODE_STATIC
     return FlashArrays(
         regs=regs,
         rng=np.array([config.seed], dtype=np.uint64),
@@ -228,7 +267,7 @@ def _allocate_arrays(geometry: Geometry, config: FtlConfig, regs: np.ndarray,
         erases=np.zeros(nb, dtype=np.int32),
         bstate=np.zeros(nb, dtype=np.int8),
         close_seq=np.full(nb, -1, dtype=np.int64),
-        free_ring=np.arange(nb, dtype=np.int32),
+        free_ring=np.arange(nb, dtype=np.int32),  # (the last `static` entries unused)
         fifo_ring=np.zeros(nb, dtype=np.int32),
         bucket_prev=np.full(nb, -1, dtype=np.int32),
         bucket_next=np.full(nb, -1, dtype=np.int32),
@@ -239,4 +278,9 @@ def _allocate_arrays(geometry: Geometry, config: FtlConfig, regs: np.ndarray,
         lb2pb=np.full(logical_blocks, -1, dtype=np.int32),
         events=np.zeros((max(event_capacity, 1), 4), dtype=np.int64),
         victim_valid=np.zeros(ppb + 1, dtype=np.int64),
+        mode=mode,
+        slc_pool=np.arange(nb - static, nb, dtype=np.int32) if static else np.zeros(
+            1, dtype=np.int32),
+        slc_static=np.zeros(max(static, 1), dtype=np.int32),
+        slc_borrowed=np.zeros(nb if config.slc_cache != "none" else 1, dtype=np.int32),
     )

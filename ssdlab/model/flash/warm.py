@@ -55,6 +55,7 @@ ENTRY_POINTS = (
     EntryPoint("gc", "collect", ("collect_block",), ("a",), 1.5),
     EntryPoint("gc", "foreground_gc", ("collect",), ("a",), 1.0),
     EntryPoint("gc", "idle_gc", ("collect_block",), ("a", "i", "i", "i"), 1.0),
+    EntryPoint("slccache", "fold", ("collect_block",), ("a", "i"), 1.0),
     EntryPoint("ftl", "run_single_page_writes", ("foreground_gc",), ("a", "pages"), 4.0),
     EntryPoint("ftl", "run_commands",
                ("foreground_gc", "fast_write_page", "block_write", "block_trim"),
