@@ -250,12 +250,20 @@ class ReferenceFtl(BlockMappedRules, SlcCacheRules):
     def _collect(self, victim: int) -> int:
         """Copy the victim's valid pages to the GC stream (or the host's, when the frontier
         is shared), erase it; returns pages copied."""
-        stream = HOST if self.config.gc_frontier == "shared" else GC
         self._unclose(victim)
+        moved = self._copy_out(victim, self.ppb)
+        self._erase(victim)
+        self.count["gc_victims"] += 1
+        return moved
+
+    def _copy_out(self, victim: int, pages: int) -> int:
+        """Copy the valid pages among the first `pages` of victim, in page order, to the GC
+        stream (the host's when the frontier is shared); returns how many."""
+        stream = HOST if self.config.gc_frontier == "shared" else GC
         blk = self.blocks[victim]
         blk.state = BLOCK_VICTIM
         moved = blk.valid // self.page_slots
-        for src in range(victim * self.ppb, (victim + 1) * self.ppb):
+        for src in range(victim * self.ppb, victim * self.ppb + pages):
             lpn = self.page[src]
             if lpn < 0:
                 continue
@@ -264,8 +272,6 @@ class ReferenceFtl(BlockMappedRules, SlcCacheRules):
             self._append_to_stream(stream, lpn)
             self.count["gc_copies"] += 1
             self.count["nand_reads"] += 1
-        self._erase(victim)
-        self.count["gc_victims"] += 1
         return moved
 
     def _foreground_gc(self) -> None:

@@ -17,14 +17,14 @@ the page-mapped rules and the shared bookkeeping are in `reference.py`).
   filled first, while it needs blocks; only then does it collect victims.
 
 `SlcCacheRules` is mixed into `ReferenceFtl`, whose pages, blocks, free queue, streams,
-counters, `_program`, `_erase`, `_append_to_stream` and `_take_free_block` it uses.
+counters, `_program`, `_erase`, `_copy_out` and `_take_free_block` it uses.
 """
 
 from __future__ import annotations
 
 from collections import deque
 
-from .state import BLOCK_FREE, BLOCK_FULL, BLOCK_OPEN, BLOCK_VICTIM, INVALID_PAGE
+from .state import BLOCK_FREE, BLOCK_FULL, BLOCK_OPEN
 
 SLC = "slc"  # the cache's write stream
 DENSE, BORROWED, STATIC = "dense", "borrowed", "static"  # how a block is used
@@ -94,19 +94,7 @@ class SlcCacheRules:
         return False
 
     def _fold_block(self, v: int) -> None:
-        stream = "host" if self.config.gc_frontier == "shared" else "gc"
-        blk = self.blocks[v]
-        blk.state = BLOCK_VICTIM
-        moved = blk.valid // self.page_slots
-        for src in range(v * self.ppb, v * self.ppb + self.slc_pages):
-            lpn = self.page[src]
-            if lpn < 0:
-                continue
-            self.page[src] = INVALID_PAGE
-            blk.valid -= self.page_slots
-            self._append_to_stream(stream, lpn)
-            self.count["gc_copies"] += 1
-            self.count["nand_reads"] += 1
+        moved = self._copy_out(v, self.slc_pages)
         self.slc_count["folded_pages"] += moved
         self.slc_count["folds"] += 1
         self._erase(v)

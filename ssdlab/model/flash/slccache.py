@@ -29,12 +29,14 @@ holds only pages_per_block // cell_bits pages. The rules, which the reference FT
 from __future__ import annotations
 
 from .compiled import called, inline, jit
-from .primitives import close_block, copy_page, emit, erase, pop_free, program_in
+from .primitives import emit, erase, page_stamp, pop_free, program_in, stream_program
 from .state import (
     BLOCK_FULL,
     BLOCK_OPEN,
     BLOCK_VICTIM,
+    EV_COPY,
     EV_VICTIM,
+    INVALID_PAGE,
     MODE_SLC,
     R_BLOCKS,
     R_BORROWED_COUNT,
@@ -45,8 +47,10 @@ from .state import (
     R_FOLDED_PAGES,
     R_FOLDS,
     R_FREE_COUNT,
+    R_GC_COPIES,
     R_GC_LOW,
     R_MAPPED,
+    R_NAND_READS,
     R_NAND_WRITES,
     R_PAGES_PER_BLOCK,
     R_POOL_COUNT,
@@ -147,19 +151,16 @@ def fold_block(a, v):
         lpn = a.p2l[src]
         if lpn < 0:
             continue
-        b = a.regs[r_block]
-        if b < 0:
-            b = pop_free(a)
-            if b < 0:
-                return -1
-            a.regs[r_block] = b
-            a.regs[r_offset] = 0
-        off = a.regs[r_offset]
-        copy_page(a, src, b * ppb + off, lpn)
-        a.regs[r_offset] = off + 1
-        if off + 1 == ppb:
-            close_block(a, b)
-            a.regs[r_block] = -1
+        # a GC copy through the copy stream (primitives.copy_page's counts, the stream's block)
+        stamp = page_stamp(a, src)
+        a.p2l[src] = INVALID_PAGE
+        a.valid[v] -= 1
+        dst = stream_program(a, r_block, r_offset, lpn, stamp)
+        if dst < 0:
+            return -1
+        a.regs[R_GC_COPIES] += 1
+        a.regs[R_NAND_READS] += 1
+        emit(a, EV_COPY, src, dst, lpn)
     a.regs[R_FOLDED_PAGES] += moved
     a.regs[R_FOLDS] += 1
     erase(a, v)
