@@ -220,22 +220,22 @@ def allocate(geometry: Geometry, config: FtlConfig, event_capacity: int = 0) -> 
     regs[R_COPY_OFFSET] = R_HOST_OFFSET if shared else R_GC_OFFSET
     regs[R_HOST_BLOCK] = -1
     regs[R_GC_BLOCK] = -1
-    regs[R_FREE_COUNT] = nb
+    # the static SLC cache's blocks are kept out of the free ring (the last ones)
+    static = config.slc_blocks if config.slc_cache != "none" else 0
+    regs[R_FREE_COUNT] = nb - static
     regs[R_MIN_VALID] = ppb + 1
     regs[R_EVENT_CAPACITY] = event_capacity
-    regs[R_FREE_LOW] = nb
+    regs[R_FREE_LOW] = nb - static
     regs[R_WATCH_LPN] = -1
     regs[R_LAST_VICTIM] = -1
     regs[R_STORED_SLOTS] = stored_slots(config.stored_fraction)
     regs[R_BLOCK_SLOTS] = geometry.pages_per_block * SLOTS_PER_PAGE
     regs[R_SLC] = SLC_CODES[config.slc_cache]
     regs[R_SLC_PAGES] = geometry.pages_per_block // config.cell_bits
-    regs[R_SLC_STATIC] = config.slc_blocks if config.slc_cache != "none" else 0
+    regs[R_SLC_STATIC] = static
     regs[R_SLC_SHARE_PPM] = slc_share_ppm(config.slc_dynamic_share)
     regs[R_SLC_BLOCK] = -1
-    regs[R_FREE_COUNT] = nb - regs[R_SLC_STATIC]
-    regs[R_FREE_LOW] = regs[R_FREE_COUNT]
-    regs[R_POOL_COUNT] = regs[R_SLC_STATIC]
+    regs[R_POOL_COUNT] = static
     logical_blocks = -(-geometry.user_pages // ppb)
     if config.mapping == "fast":
         # Every block not needed as a data block is a log block, but one: merges need it.
@@ -282,5 +282,5 @@ def _allocate_arrays(geometry: Geometry, config: FtlConfig, regs: np.ndarray,
         slc_pool=np.arange(nb - static, nb, dtype=np.int32) if static else np.zeros(
             1, dtype=np.int32),
         slc_static=np.zeros(max(static, 1), dtype=np.int32),
-        slc_borrowed=np.zeros(nb if config.slc_cache != "none" else 1, dtype=np.int32),
+        slc_borrowed=np.zeros(nb if config.slc_cache == "dynamic" else 1, dtype=np.int32),
     )

@@ -16,7 +16,7 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QSplitter
 
-UNLIMITED_PX = 16777215  # Qt's QWIDGETSIZE_MAX
+from ..drive.tally import QWIDGETSIZE_MAX
 
 
 class SplitFit(QObject):
@@ -53,7 +53,7 @@ class SplitFit(QObject):
         want = min(need, room)
         if total and (sizes[0] < want or self.exact and sizes[0] != want):
             self.split.setSizes([want, total - want])
-        most = need if self.exact else UNLIMITED_PX
+        most = need if self.exact else QWIDGETSIZE_MAX
         if top.maximumHeight() != most:
             top.setMaximumHeight(most)
         # and as its least height: where the charts cannot give it all, the window (or the

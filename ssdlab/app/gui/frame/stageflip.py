@@ -45,11 +45,15 @@ class StageFlip(QObject):
         return stage == "flip" and (w.in_lesson or len(w.views) > 1 or bool(w.references))
 
     def _words(self, half: str) -> str:
-        """What a half is called on the button and aloud."""
+        """What a half is called aloud ("lesson's results"); its last word on the button."""
         if self.w.in_lesson:
             return {"drive": "lesson's drive", "results": "lesson's results"}[half]
         drives = "drives" if len(self.w.views) > 1 else "drive"
         return {"drive": drives, "results": "charts"}[half]
+
+    @staticmethod
+    def _other(half: str) -> str:
+        return "results" if half == "drive" else "drive"
 
     def _auto_half(self) -> tuple[str, object]:
         """The half the moment calls for, and what it was decided for."""
@@ -96,7 +100,7 @@ class StageFlip(QObject):
         b = self.button
         b.setVisible(flip)
         if flip:
-            other = "results" if self.stage == "drive" else "drive"
+            other = self._other(self.stage)
             b.setText(f"Show the {self._words(other).split()[-1]} (F7)")
             b.setAccessibleName(f"Show the {self._words(other)}")
 
@@ -123,10 +127,10 @@ class StageFlip(QObject):
             statusline.say(self.w, "The drive and the results both show: nothing to flip",
                            until=lambda w: w.arranger.stage != "both")
             return
-        self._manual = "results" if self.stage == "drive" else "drive"
+        self._manual = self._other(self.stage)
         self.w.arranger.update()
         shown = self.stage
-        other = "results" if shown == "drive" else "drive"
+        other = self._other(shown)
         words = (self._words(shown), self._words(other))
         # till the other half shows, or its words change (B gone: "the drive", not "drives")
         statusline.say(self.w, f"Showing the {words[0]} (F7 shows the "
