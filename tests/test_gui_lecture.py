@@ -155,9 +155,15 @@ def test_every_key_of_the_table_works_in_presentation_mode(qtbot, until, bench, 
     key("Ctrl+Shift+K")
     assert not bench.references
     # with the reference kept, a 768-line projector showed the charts alone (stageflip.py):
-    # the maps come back, and are laid out at their size, before a key zooms them
-    until(lambda: bench.arranger.stage == "both" and bench.maps.isVisible())
-    QApplication.processEvents()
+    # the maps come back, and settle at their size (five looks alike), before a key zooms
+    # them: a zoom sent while they were laid out again met a map a few rows tall
+    sizes = []
+
+    def settled() -> bool:
+        sizes.append(bench.blockmap.size().toTuple())
+        return len(sizes) >= 5 and len(set(sizes[-5:])) == 1
+
+    until(lambda: bench.arranger.stage == "both" and bench.maps.isVisible() and settled())
     view = bench.blockmap.view
     for text, change in (("Ctrl+=", 1), ("Ctrl++", 1), ("Ctrl+-", -1)):
         level = view.level
