@@ -33,6 +33,11 @@ _FLAG_NAMES = {
     "measure-drive-writes": "--measure-drive-writes",
     "seed": "--seed",
     "stored_fraction": "--data-compression",
+    "slc_cache": "--slc-cache",
+    "cell_bits": "--cell-bits",
+    "slc_blocks": "--slc-blocks",
+    "slc_dynamic_share": "--slc-dynamic-share",
+    "fold_every_pages": "--slc-idle-every",
 }
 
 

@@ -95,6 +95,20 @@ def _add_simulate(sub) -> None:
                    metavar="C", help="a compressing (SandForce-style) drive: the share of "
                    "a flash page each page of data is stored in, 0.05 to 1, in hundredths of "
                    "a page (default 1, no compression); the scenarios' data_compression")
+    p.add_argument("--slc-cache", choices=("none", "static", "dynamic"), default="none",
+                   help="host writes land first in blocks used one bit per cell: static "
+                   "(--slc-blocks kept so, out of the spare) or dynamic (those plus free "
+                   "blocks borrowed, --slc-dynamic-share); page mapping and greedy GC only")
+    p.add_argument("--cell-bits", type=int, default=3,
+                   help="bits per cell of the dense flash: 2 MLC, 3 TLC, 4 QLC (default 3)")
+    p.add_argument("--slc-blocks", type=int, default=0,
+                   help="erase blocks of the static cache (0 to 2^31-1; default 0)")
+    p.add_argument("--slc-dynamic-share", type=float, default=0.0,
+                   help="dynamic cache: the share of the free user capacity's blocks it "
+                   "may borrow, 0 to 1 (default 0)")
+    p.add_argument("--slc-idle-every", type=int, default=0, metavar="PAGES",
+                   help="with a cache: the host pauses after every PAGES pages written and "
+                   "the drive folds its full cache blocks then (0, the default: never idle)")
     _add_drive_writes(p)
     p.add_argument("--seed", type=int, default=1, help="seeds the workload and the engine "
                    "(0 to 2^63-1; default 1)")

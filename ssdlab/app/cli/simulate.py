@@ -39,12 +39,16 @@ def simulate(args: argparse.Namespace) -> int:
         config = FtlConfig(mapping=args.mapping, gc=args.gc, d=args.d,
                            gc_low_blocks=args.gc_low_blocks, seed=args.seed,
                            gc_frontier=args.gc_frontier, victim_order=args.victim_order,
-                           stored_fraction=args.data_compression)
+                           stored_fraction=args.data_compression,
+                           slc_cache=args.slc_cache, cell_bits=args.cell_bits,
+                           slc_blocks=args.slc_blocks,
+                           slc_dynamic_share=args.slc_dynamic_share)
         workload = Workload(kind=args.workload, hot_lba_fraction=args.hot_lbas,
                             hot_write_fraction=args.hot_writes,
                             active_fraction=args.active_fraction)
         spec = RunSpec(geometry, config, workload, args.warmup_drive_writes,
-                       args.measure_drive_writes, seed=args.seed)
+                       args.measure_drive_writes, seed=args.seed,
+                       fold_every_pages=args.slc_idle_every)
         check_buildable(geometry, config)
     except ValueError as e:
         print(f"ssdlab simulate: error: {flagged(str(e))}", file=sys.stderr)
@@ -60,6 +64,17 @@ def simulate(args: argparse.Namespace) -> int:
     else:
         print(table(result))
     return 0
+
+
+def _slc_rows(r) -> list[tuple[str, str]]:
+    """The SLC cache's lines, when the drive has one."""
+    if r.slc_cache == "none":
+        return []
+    idle = (f"the host paused after every {r.fold_every_pages} pages and the drive folded "
+            "then" if r.fold_every_pages else "never idle: folded only when GC needed blocks")
+    return [("SLC cache", f"{r.slc_cache}; {idle}"),
+            ("cached / folded", f"{r.slc_writes} host pages written into the cache, "
+             f"{r.folded_pages} folded into dense flash (in the GC copies)")]
 
 
 def table(r) -> str:
@@ -83,6 +98,7 @@ def table(r) -> str:
         ("host / NAND writes", f"{r.host_writes} / {r.nand_writes} pages"
          + ("" if r.stored_fraction == 1 else f" stored = {r.flash_pages:.1f} flash pages")),
         ("GC copies, erases", f"{r.gc_copies}, {r.erases}"),
+        *_slc_rows(r),
         ("engine speed", f"{r.host_writes_per_second / 1e6:.2f} M host writes/s "
                          f"({r.seconds:.2f} s measured)"),
     ]

@@ -76,6 +76,7 @@ class SlcCacheRules:
         b, off = self.open[SLC]
         self._program(b * self.ppb + off, lpn)
         self.slc_count["slc_writes"] += 1
+        self.count["slc_writes"] += 1
         self.open[SLC][1] = off + 1
         if off + 1 == self.slc_pages:
             blk = self.blocks[b]

@@ -39,6 +39,10 @@ class RunSpec:
     measure_drive_writes: float = 2.0
     seed: int = 1
     windows: int = 10
+    # an SLC cache (FtlConfig.slc_cache): the host pauses after every this many pages
+    # written, and the drive folds its full cache blocks in the pause; 0: never idle, the
+    # cache folds only when garbage collection needs its blocks
+    fold_every_pages: int = 0
 
     def __post_init__(self) -> None:
         for name in ("warmup_drive_writes", "measure_drive_writes"):
@@ -51,6 +55,9 @@ class RunSpec:
                              f"{self.measure_drive_writes}")
         if not (1 <= self.windows <= 10000):
             raise ValueError(f"windows must be from 1 to 10000; got {self.windows}")
+        if not (isinstance(self.fold_every_pages, int) and 0 <= self.fold_every_pages < 2**31):
+            raise ValueError(f"fold_every_pages must be a whole number from 0 to {2**31 - 1}; "
+                             f"got {self.fold_every_pages}")
 
 
 @dataclass
@@ -92,6 +99,12 @@ class RunResult:
     # flash pages they took (nand_writes x stored_fraction), measured phase
     stored_fraction: float = 1.0
     flash_pages: float = 0.0
+    # an SLC cache (slccache.py), measured phase: host pages programmed into it, pages
+    # folded out of it into dense flash (GC copies too), and the host's idle pauses
+    slc_cache: str = "none"
+    slc_writes: int = 0
+    folded_pages: int = 0
+    fold_every_pages: int = 0
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -102,7 +115,8 @@ def theory_for(spec: RunSpec, spare: float, stored_fraction: float = 1.0) -> flo
     stored_fraction below 1 (a compressing drive, the engine's own stored size): greedy
     under uniform traffic only (theory.compressed_greedy_wa); spare is then the physical one."""
     w = spec.workload
-    if spec.config.mapping != "page" or w.kind == "sequential":
+    if spec.config.mapping != "page" or w.kind == "sequential" \
+            or spec.config.slc_cache != "none":  # no published model of a cache
         return None
     if stored_fraction < 1.0:
         if spec.config.gc != "greedy" or w.kind != "random" or w.active_fraction < 1.0:
@@ -123,20 +137,43 @@ def theory_for(spec: RunSpec, spare: float, stored_fraction: float = 1.0) -> flo
         return None
 
 
+def idle_fold(drive: Drive) -> int:
+    """A pause long enough to fold every full SLC-cache block: the engine folds only while
+    the dense flash has room beyond GC's reserve, so when it stalls, idle GC collects one
+    victim to make room, as a drive's background work does. Returns the blocks folded."""
+    folded = 0
+    while drive.slc_counters()["slc_full"]:
+        n = drive.fold(2**31 - 1)
+        folded += n
+        if n == 0 and drive.idle_gc(drive.free_blocks + 1, 1) == 0:
+            break
+    return folded
+
+
 def _write(drive: Drive, spec: RunSpec, pages: int, rng: np.random.Generator, phase: str,
            progress: Progress | None, cancel: Callable[[], bool] | None, start_page: int,
            on_chunk: Callable[[], None] | None = None, watch: GcWatch | None = None) -> None:
     user = spec.geometry.user_pages
     done = 0
     chunk = min(CHUNK_PAGES, max(1, pages // max(1, spec.windows * 4)))
+    every = spec.fold_every_pages if spec.config.slc_cache != "none" else 0
+    if every:
+        chunk = min(chunk, every)
     for lpns in spec.workload.page_chunks(user, pages, rng, chunk, start_page):
         if cancel is not None and cancel():
             raise Cancelled(phase)
-        if watch is not None and watch.wants():
-            watch.write(drive, lpns)
-        else:
-            drive.write_pages(lpns)
-        done += lpns.size
+        parts = [lpns]
+        cut = every - (start_page + done) % every if every else lpns.size
+        if cut < lpns.size:  # the host pauses inside this chunk
+            parts = [lpns[:cut], lpns[cut:]]
+        for part in parts:
+            if watch is not None and watch.wants():
+                watch.write(drive, part)
+            else:
+                drive.write_pages(part)
+            done += part.size
+            if every and (start_page + done) % every == 0:
+                idle_fold(drive)
         if on_chunk is not None:
             on_chunk()
         if progress is not None:
@@ -173,6 +210,7 @@ def run(spec: RunSpec, progress: Progress | None = None,
 
     measure = max(1, int(round(spec.measure_drive_writes * g.user_pages)))
     before = drive.counters()
+    folded_before = drive.slc_counters()["folded_pages"]
     marks = [before]
     window_pages = measure / spec.windows
 
@@ -235,4 +273,8 @@ def run(spec: RunSpec, progress: Progress | None = None,
         lifetime_wa=window_wa(dict.fromkeys(after, 0), after, stored),
         stored_fraction=stored,
         flash_pages=(after["nand_writes"] - before["nand_writes"]) * stored,
+        slc_cache=spec.config.slc_cache,
+        slc_writes=after["slc_writes"] - before["slc_writes"],
+        folded_pages=drive.slc_counters()["folded_pages"] - folded_before,
+        fold_every_pages=spec.fold_every_pages if spec.config.slc_cache != "none" else 0,
     )

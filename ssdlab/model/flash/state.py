@@ -150,6 +150,7 @@ COUNTER_NAMES = {
     "nand_reads": R_NAND_READS,
     "gc_victims": R_GC_VICTIMS,
     "merges": R_MERGES,
+    "slc_writes": R_SLC_WRITES,  # host pages programmed into an SLC cache (slccache.py)
 }
 
 # Error codes in R_ERROR.

@@ -44,6 +44,7 @@ class BatchStats:
     erases: int = 0
     trimmed_pages: int = 0
     merges: int = 0
+    slc_writes: int = 0  # host pages programmed into an SLC cache (in nand_writes too)
 
     def __add__(self, other: BatchStats) -> BatchStats:
         # field by field, in order (a few thousand sums per run: fields() each time cost
@@ -85,7 +86,8 @@ _HOST_COUNTS = ("write_requests", "write_bytes", "read_requests", "read_bytes",
                 "trim_requests", "trim_bytes", "flush_requests", "rmw_pages")
 _DRIVE_COUNTERS = {"host_pages_written": "host_writes", "nand_writes": "nand_writes",
                    "nand_reads": "nand_reads", "gc_copies": "gc_copies", "erases": "erases",
-                   "trimmed_pages": "trimmed_pages", "merges": "merges"}
+                   "trimmed_pages": "trimmed_pages", "merges": "merges",
+                   "slc_writes": "slc_writes"}
 # the drive's registers holding those counters, read in one go before and after a batch
 _COUNTER_REGS = np.array([COUNTER_NAMES[v] for v in _DRIVE_COUNTERS.values()],
                          dtype=np.intp)

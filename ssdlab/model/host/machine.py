@@ -84,7 +84,8 @@ class Machine:
                 profile = replace(profile, compression_ratio=data_compression)
         self.profile = profile
         self.host = host
-        self.drive = Drive(profile.geometry(user_pages), profile.ftl_config(**ftl_overrides))
+        geometry = profile.geometry(user_pages)
+        self.drive = Drive(geometry, profile.ftl_config(geometry, **ftl_overrides))
         if self.drive.stored_fraction != profile.compression_ratio:
             # what the timing model and the charts multiply the engine's stored pages by
             profile = replace(profile, compression_ratio=self.drive.stored_fraction)
@@ -206,10 +207,12 @@ class Machine:
             self._io(wait=False)
 
     def idle(self, seconds: float) -> None:
-        """Nothing to do for `seconds`: timers fire; a drive with background GC cleans."""
+        """Nothing to do for `seconds`: timers fire; a drive with background GC cleans, and
+        one with an SLC cache folds it."""
         start = max(self.clock, self.busy_until)
         self.cpu(seconds)
-        quiet = self.clock - max(start, self.busy_until)
+        quiet_from = max(start, self.busy_until)
+        quiet = self.clock - quiet_from
         if quiet > 0:
             before = self.drive.counters()
             timing.idle(self.profile, self.drive, quiet)
@@ -220,6 +223,14 @@ class Machine:
                                  for name in ("nand_writes", "nand_reads", "gc_copies",
                                               "erases")})
             self._io_totals[:] = map(operator.add, self._io_totals, astuple(done))
+            if self.timeline is not None and done != BatchStats():
+                # on the drive's clock too, from when idle work starts for as long as the
+                # flash took, so a time series shows the fold or the clean where it happened
+                t0 = quiet_from + min(quiet, self.profile.idle_gc_threshold_s)
+                work_s = timing.flash_seconds(self.profile, done.nand_reads,
+                                              done.nand_writes, done.erases)
+                self.timeline.append((t0, min(self.clock, t0 + work_s), done,
+                                      self.drive.free_blocks))
 
     def sync_steps(self):
         """sync, yielding between groups of files so a caller can pause; the clock reaches

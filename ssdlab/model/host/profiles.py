@@ -25,6 +25,7 @@ from ssdlab.model.flash.geometry import (
     GC_FRONTIERS,
     GC_POLICIES,
     MAPPINGS,
+    SLC_CACHES,
     VICTIM_ORDERS,
     FtlConfig,
     Geometry,
@@ -90,6 +91,21 @@ _DEVICE_FIELDS: dict[str, tuple] = {
     "background_gc": ("bool", None, None, "garbage collection in idle time"),
     "idle_gc_threshold_s": ("float", 0.0, 86_400.0, "idle seconds before background GC"),
     "compression_ratio": ("float", 0.05, 1.0, "NAND bytes per host byte (1.0 = none)"),
+}
+
+# The SLC cache (model/flash/slccache.py): fields a profile may leave out; a drive without
+# them has no cache. name -> (spec as above, value when absent).
+_DEVICE_OPTIONAL: dict[str, tuple[tuple, object]] = {
+    "slc_cache": ((SLC_CACHES, None, None, "an SLC write cache in front of the dense flash: "
+                   "none, static (blocks kept in SLC mode) or dynamic (static blocks plus "
+                   "free dense blocks borrowed)"), "none"),
+    "cell_bits": (("int", 2, 4, "bits per cell of the dense flash: 2 MLC, 3 TLC, 4 QLC"), 3),
+    "slc_static_fraction": (("float", 0.0, 0.5, "share of the erase blocks kept in SLC "
+                             "mode for good, out of the spare (the static cache)"), 0.0),
+    "slc_dynamic_share": (("float", 0.0, 1.0, "dynamic cache: the share of the free user "
+                           "capacity's blocks it may borrow"), 0.0),
+    "slc_program_us": (("float", 0.0, 100_000.0, "die time to program one page into a block "
+                        "in SLC mode, us (0 without a cache)"), 0.0),
 }
 
 _HOST_FIELDS: dict[str, tuple] = {
@@ -170,8 +186,10 @@ def _read(path: Path, text: str | None = None) -> dict:
         raise ProfileError(f"{where}: arrays or tables nested too deeply") from None
 
 
-def _parse(path: Path, spec: dict[str, tuple], text: str | None = None) -> dict:
+def _parse(path: Path, spec: dict[str, tuple], text: str | None = None,
+           optional: dict[str, tuple[tuple, object]] | None = None) -> dict:
     where = _where(path)
+    optional = optional or {}
     data = _read(path, text)
     if "version" not in data:
         raise ProfileError(f"{where}: field 'version' is missing; this program reads "
@@ -179,15 +197,18 @@ def _parse(path: Path, spec: dict[str, tuple], text: str | None = None) -> dict:
     if type(data["version"]) is not int or data["version"] != PROFILE_VERSION:
         raise ProfileError(f"{where}: field 'version' must be {PROFILE_VERSION} (the only "
                            f"profile version this program reads); got {data['version']!r}")
-    unknown = sorted(set(data) - set(spec) - set(_META_FIELDS))
+    unknown = sorted(set(data) - set(spec) - set(optional) - set(_META_FIELDS))
     if unknown:
         raise ProfileError(f"{where}: unknown field '{unknown[0]}'; allowed fields are "
-                           f"{', '.join(list(spec) + list(_META_FIELDS))}")
+                           f"{', '.join([*spec, *optional, *_META_FIELDS])}")
     missing = [k for k in spec if k not in data]
     if missing:
         raise ProfileError(f"{where}: field '{missing[0]}' is missing ({spec[missing[0]][3]})")
     values = {k: _check_value(where, k, spec[k], data[k]) for k in spec}
-    values["calibration"] = _calibration(where, data.get("calibration"), spec)
+    for k, (kspec, absent) in optional.items():
+        values[k] = _check_value(where, k, kspec, data[k]) if k in data else absent
+    values["calibration"] = _calibration(where, data.get("calibration"),
+                                         {**spec, **optional})
     values["predictions"] = _predictions(where, data.get("predictions"))
     return values
 
@@ -262,6 +283,11 @@ class DeviceProfile:
     background_gc: bool
     idle_gc_threshold_s: float
     compression_ratio: float
+    slc_cache: str = "none"
+    cell_bits: int = 3
+    slc_static_fraction: float = 0.0
+    slc_dynamic_share: float = 0.0
+    slc_program_us: float = 0.0
     calibration: tuple[Calibration, ...] = ()
     predictions: tuple[Prediction, ...] = ()
 
@@ -290,12 +316,19 @@ class DeviceProfile:
                         page_bytes=self.page_bytes, channels=self.channels,
                         dies_per_channel=self.dies_per_channel)
 
-    def ftl_config(self, **overrides) -> FtlConfig:
-        """An FtlConfig with this drive's mapping, GC policy and TRIM behaviour; a drive that
-        compresses stores each page in compression_ratio of a flash page, in the engine."""
+    def ftl_config(self, geometry: Geometry | None = None, **overrides) -> FtlConfig:
+        """An FtlConfig with this drive's mapping, GC policy, TRIM behaviour and SLC cache,
+        for `geometry` (default: the full-size drive; the static cache is a share of its
+        blocks); a drive that compresses stores each page in compression_ratio of a flash
+        page, in the engine."""
         kwargs = {"mapping": self.mapping, "gc": self.gc_policy,
                   "gc_frontier": self.gc_frontier, "victim_order": self.victim_order,
                   "honour_trim": self.trim_honoured, "stored_fraction": self.compression_ratio}
+        if self.slc_cache != "none":
+            blocks = (geometry or self.geometry()).blocks
+            kwargs.update(slc_cache=self.slc_cache, cell_bits=self.cell_bits,
+                          slc_blocks=slc_static_blocks(self.slc_static_fraction, blocks),
+                          slc_dynamic_share=self.slc_dynamic_share)
         kwargs.update(overrides)
         return FtlConfig(**kwargs)
 
@@ -341,17 +374,41 @@ def profile_from_file(path: str | Path) -> DeviceProfile:
     known = _CHECKED.get((str(path), text))
     if known is not None:
         return known
-    values = _parse(path, _DEVICE_FIELDS, text)
+    values = _parse(path, _DEVICE_FIELDS, text, _DEVICE_OPTIONAL)
+    _check_slc(_where(path), values)
     profile = DeviceProfile(key=path.stem, **values)
     try:  # the simulator must be able to build this drive (checked at 1024 blocks' size)
-        check_buildable(profile.geometry(user_pages=profile.pages_per_block * 1024),
-                        profile.ftl_config(), memory_limit_bytes=2**62)
+        small = profile.geometry(user_pages=profile.pages_per_block * 1024)
+        check_buildable(small, profile.ftl_config(small), memory_limit_bytes=2**62)
     except ValueError as e:
         raise ProfileError(f"{_where(path)}: impossible geometry: {e}") from e
     if len(_CHECKED) >= 256:
         _CHECKED.clear()
     _CHECKED[(str(path), text)] = profile
     return profile
+
+
+def slc_static_blocks(fraction: float, blocks: int) -> int:
+    """Erase blocks a static cache of `fraction` of the drive's blocks takes: at least one
+    when the fraction is above 0, so a scaled-down drive keeps its cache."""
+    return max(1, round(fraction * blocks)) if fraction > 0 else 0
+
+
+def _check_slc(where: str, v: dict) -> None:
+    """The cache fields agree with each other and with the drive's FTL."""
+    if v["slc_cache"] == "none":
+        return
+    need = [(v["slc_program_us"] >= 1.0, "slc_program_us", "from 1 to 100000 us with a cache"),
+            (v["mapping"] == "page", "mapping", "'page' with a cache"),
+            (v["gc_policy"] == "greedy", "gc_policy", "'greedy' with a cache"),
+            (v["compression_ratio"] == 1.0, "compression_ratio", "1.0 with a cache"),
+            (v["slc_cache"] == "dynamic" or v["slc_static_fraction"] > 0,
+             "slc_static_fraction", "above 0 for a static cache"),
+            (v["slc_cache"] == "static" or v["slc_dynamic_share"] > 0,
+             "slc_dynamic_share", "above 0 for a dynamic cache")]
+    for ok, key, allowed in need:
+        if not ok:
+            raise ProfileError(f"{where}: field '{key}' must be {allowed}; got {v[key]!r}")
 
 
 def host_profile_from_file(path: str | Path) -> HostProfile:
@@ -402,8 +459,9 @@ def load_host_profile(name: str, directory: str | Path | None = None) -> HostPro
 
 def field_names(host: bool = False) -> tuple[str, ...]:
     """The parameters a profile file sets (besides version, calibration, predictions)."""
-    return tuple(_HOST_FIELDS if host else _DEVICE_FIELDS)
+    return tuple(_HOST_FIELDS if host else (*_DEVICE_FIELDS, *_DEVICE_OPTIONAL))
 
 
-assert {f.name for f in fields(DeviceProfile)} == {"key", *_DEVICE_FIELDS, *_META_FIELDS[1:]}
+assert {f.name for f in fields(DeviceProfile)} == {"key", *_DEVICE_FIELDS, *_DEVICE_OPTIONAL,
+                                                   *_META_FIELDS[1:]}
 assert {f.name for f in fields(HostProfile)} == {"key", *_HOST_FIELDS, *_META_FIELDS[1:]}

@@ -6,7 +6,8 @@ of work, each in seconds:
 flash_s     the dies' work, spread over channels x dies, or the channel buses, whichever
             is slower:
                 die_s = (nand_reads * read_us
-                         + nand_writes * program_us * compression_ratio
+                         + (nand_writes - slc_writes) * program_us * compression_ratio
+                         + slc_writes * slc_program_us
                          + erases * erase_us) * 1e-6 / (channels * dies_per_channel)
                 bus_s = (nand_reads + nand_writes * compression_ratio) * page_bytes
                         / (channels * channel_mb_s * 1e6)
@@ -15,6 +16,9 @@ flash_s     the dies' work, spread over channels x dies, or the channel buses, w
             fraction of a flash page, so nand_writes counts stored pages, host data and GC
             copies, each programming compression_ratio of a page: the flash programs what is
             stored. A Machine's profile carries the engine's own fraction.)
+            (slc_writes: host pages a drive with an SLC cache programmed into blocks used one
+            bit per cell, at slc_program_us each; folding them into dense flash later reads
+            and programs them again, as GC copies, at program_us: slccache.py.)
 link_s      the host link: (write_bytes + read_bytes) / (host_link_mb_s * 1e6).
 overhead_s  controller time per command: (write, read and flush requests, plus ignored
             TRIMs) * command_overhead_us * 1e-6.
@@ -32,7 +36,8 @@ How they combine:
 - A queued TRIM (SATA 3.1 queued TRIM, NVMe deallocate) is one more pipeline stage:
   seconds = max(io_s, trim_s) when queue_depth >= 2.
 
-`idle` lets a drive with background GC collect in idle time.
+`idle` lets a drive with background GC collect in idle time, and a drive with an SLC cache
+fold it into dense flash first.
 """
 
 from __future__ import annotations
@@ -66,11 +71,13 @@ class TimingResult:
 
 
 def flash_seconds(profile: DeviceProfile, nand_reads: int, nand_writes: int,
-                  erases: int) -> float:
-    """Seconds of flash work for these page/block counts, spread over the parallel units."""
+                  erases: int, slc_writes: int = 0) -> float:
+    """Seconds of flash work for these page/block counts, spread over the parallel units;
+    slc_writes of the nand_writes went into an SLC cache, at slc_program_us each."""
     cr = profile.compression_ratio
-    die_us = (nand_reads * profile.read_us + nand_writes * profile.program_us * cr
-              + erases * profile.erase_us)
+    die_us = (nand_reads * profile.read_us
+              + (nand_writes - slc_writes) * profile.program_us * cr
+              + slc_writes * profile.slc_program_us + erases * profile.erase_us)
     die_s = die_us * 1e-6 / profile.parallel_units
     bus_bytes = (nand_reads + nand_writes * cr) * profile.page_bytes
     bus_s = bus_bytes / (profile.channels * profile.channel_mb_s * 1e6)
@@ -108,7 +115,8 @@ def batch_wait_s(profile: DeviceProfile, stats: BatchStats) -> float:
 def _batch_parts(profile: DeviceProfile, stats: BatchStats, queue_depth: int
                  ) -> tuple[float, float, float, float, float]:
     """(seconds, flash_s, link_s, trim_s, overhead_s) of a batch; queue_depth checked."""
-    flash_s = flash_seconds(profile, stats.nand_reads, stats.nand_writes, stats.erases)
+    flash_s = flash_seconds(profile, stats.nand_reads, stats.nand_writes, stats.erases,
+                            stats.slc_writes)
     link_s = (stats.write_bytes + stats.read_bytes) / (profile.host_link_mb_s * 1e6)
     commands = stats.write_requests + stats.read_requests + stats.flush_requests
     if not profile.trim_honoured:
@@ -152,18 +160,41 @@ def gc_victim_seconds(profile: DeviceProfile,
 
 
 def idle(profile: DeviceProfile, drive: Drive, seconds: float) -> int:
-    """Let the drive sit idle for `seconds`; a profile with background GC spends the time
-    after idle_gc_threshold_s collecting cheap victims (at most half valid) until every spare
+    """Let the drive sit idle for `seconds`. After idle_gc_threshold_s a drive with an SLC
+    cache folds its full cache blocks into dense flash, then a profile with background GC
+    spends what time is left collecting cheap victims (at most half valid) until every spare
     block is free again. Returns the number of victims collected (0 without background GC).
     """
     if not math.isfinite(seconds) or seconds < 0:
         raise ValueError(f"idle seconds must be a number of 0 or more; got {seconds!r}")
-    if not profile.background_gc or seconds <= profile.idle_gc_threshold_s:
+    if seconds <= profile.idle_gc_threshold_s:
         return 0
     budget_s = seconds - profile.idle_gc_threshold_s
+    if drive.config.slc_cache != "none":
+        budget_s = _fold(profile, drive, budget_s)
+    if not profile.background_gc:
+        return 0
     per_victim = gc_victim_seconds(profile)
     max_victims = int(min(budget_s / per_victim, 2**31 - 1)) if per_victim > 0 else 2**31 - 1
     if max_victims <= 0:
         return 0
     target = max(1, int(drive.geometry.spare_blocks))
     return drive.idle_gc(target, max_victims, IDLE_GC_MAX_VALID_FRACTION)
+
+
+def _fold(profile: DeviceProfile, drive: Drive, budget_s: float) -> float:
+    """Fold full SLC-cache blocks while budget_s lasts, the flash work each took charged
+    from its counters; returns the seconds left. The engine folds only while the dense
+    flash has room beyond GC's reserve: a drive with background GC collects a victim to
+    make room, one without waits for the host's next writes to do it."""
+    pages = drive.pages_per_block // drive.config.cell_bits
+    per_fold = flash_seconds(profile, pages, pages, 1)  # read, program dense, erase
+    while budget_s >= per_fold and drive.slc_counters()["slc_full"]:
+        before = drive.counters()
+        if drive.fold(int(min(budget_s // per_fold, 2**31 - 1))) == 0 and not (
+                profile.background_gc and drive.idle_gc(drive.free_blocks + 1, 1)):
+            break
+        after = drive.counters()
+        budget_s -= flash_seconds(profile, *(after[k] - before[k] for k in
+                                             ("nand_reads", "nand_writes", "erases")))
+    return budget_s

@@ -69,7 +69,7 @@ def drive_problems(profile: str, user_pages: int | None, partition: Partition,
     try:
         geometry = p.geometry(user_pages)
         # memory is the computer's, not the file's: build_machine checks it
-        check_buildable(geometry, p.ftl_config(), memory_limit_bytes=2**62)
+        check_buildable(geometry, p.ftl_config(geometry), memory_limit_bytes=2**62)
         user_bytes = geometry.user_bytes
     except ValueError as e:
         return [Problem("drive.user_gib", f"gives a drive the model cannot build: {e}",

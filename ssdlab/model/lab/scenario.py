@@ -276,7 +276,8 @@ def drive_parts(s: Scenario):
     overrides = _ftl_overrides(s)
     if s.data_compression is not None and profile.compression_ratio < 1.0:
         overrides["stored_fraction"] = s.data_compression  # as Machine does
-    return profile.geometry(s.user_pages), profile.ftl_config(**overrides)
+    geometry = profile.geometry(s.user_pages)
+    return geometry, profile.ftl_config(geometry, **overrides)
 
 
 def build_machine(s: Scenario) -> Machine:

@@ -102,7 +102,7 @@ class BlockBatches:
             stats = BatchStats(write_requests=work.size, write_bytes=work.size * page_bytes,
                                host_pages_written=d["host_writes"], nand_writes=d["nand_writes"],
                                nand_reads=d["nand_reads"], gc_copies=d["gc_copies"],
-                               erases=d["erases"])
+                               erases=d["erases"], slc_writes=d["slc_writes"])
         return batch_seconds(self._profile, stats).seconds
 
     def _mark(self, events: np.ndarray) -> None:
