@@ -324,11 +324,13 @@ class DeviceProfile:
         kwargs = {"mapping": self.mapping, "gc": self.gc_policy,
                   "gc_frontier": self.gc_frontier, "victim_order": self.victim_order,
                   "honour_trim": self.trim_honoured, "stored_fraction": self.compression_ratio}
-        if self.slc_cache != "none":
+        mode = overrides.pop("slc_cache", self.slc_cache)  # a scenario may change the mode
+        if mode != "none":
             blocks = (geometry or self.geometry()).blocks
-            kwargs.update(slc_cache=self.slc_cache, cell_bits=self.cell_bits,
+            kwargs.update(slc_cache=mode, cell_bits=self.cell_bits,
                           slc_blocks=slc_static_blocks(self.slc_static_fraction, blocks),
-                          slc_dynamic_share=self.slc_dynamic_share)
+                          slc_dynamic_share=self.slc_dynamic_share if mode == "dynamic"
+                          else 0.0)
         kwargs.update(overrides)
         return FtlConfig(**kwargs)
 

@@ -63,9 +63,18 @@ def check_tar(path: Path) -> str | None:
 
 
 def drive_problems(profile: str, user_pages: int | None, partition: Partition,
-                   journal: bool) -> list[Problem]:
-    """The drive builds and the partition leaves room for the file system."""
+                   journal: bool, slc_cache: str | None = None) -> list[Problem]:
+    """The drive builds (with the SLC cache's mode, when the file sets one) and the
+    partition leaves room for the file system."""
     p = load_profile(profile)
+    if slc_cache not in (None, "none", p.slc_cache):
+        try:
+            p.ftl_config(p.geometry(user_pages), slc_cache=slc_cache)
+        except ValueError:
+            modes = ", ".join(dict.fromkeys(("none", p.slc_cache)))
+            return [Problem("drive.slc_cache", f"= {slc_cache!r}: profile {profile} has no "
+                            f"figures for that cache; allowed here: {modes}", "drive", 0,
+                            "slc_cache")]
     try:
         geometry = p.geometry(user_pages)
         # memory is the computer's, not the file's: build_machine checks it

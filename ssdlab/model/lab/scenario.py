@@ -83,6 +83,7 @@ class Scenario:
     source: str = ""
     gc_frontier: str | None = None  # where GC copies go; None: the profile's setting
     victim_order: str | None = None  # greedy among equals; None: the profile's setting
+    slc_cache: str | None = None  # the SLC cache's mode; None: the profile's own
 
 
 _HEADER = re.compile(r"^\s*\[\[?\s*\"?([A-Za-z0-9_-]+)\"?\s*\]\]?\s*(#.*)?$")
@@ -190,7 +191,8 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
     partition = Partition(part["start_sector"], part["lvm_pe_start_kib"] * 1024)
     fs["max_request_bytes"] = fs.pop("max_request_kib") * 1024
     fs_options = FsOptions(**fs)
-    problems = drive_problems(drive["profile"], user_pages, partition, fs_options.journal)
+    problems = drive_problems(drive["profile"], user_pages, partition, fs_options.journal,
+                              drive["slc_cache"])
     if not problems:
         problems += step_problems(steps, path, fs_bytes(drive["profile"], user_pages,
                                                         partition))
@@ -205,7 +207,7 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
                     fs=fs_options, steps=tuple(Step(do, args, line) for (do, args), line
                                                in zip(steps, lines, strict=True)),
                     source=path, gc_frontier=drive["gc_frontier"],
-                    victim_order=drive["victim_order"])
+                    victim_order=drive["victim_order"], slc_cache=drive["slc_cache"])
 
 
 def make_step(do: str, **fields) -> Step:
@@ -237,7 +239,7 @@ def scenario_text(s: Scenario, comment: str = "") -> str:
     if s.user_pages is not None:
         page = load_profile(s.profile).page_bytes
         lines.append(f"user_gib = {_toml_value(s.user_pages * page / 2**30)}")
-    for key in ("gc_frontier", "victim_order"):
+    for key in _FTL_KEYS:
         if getattr(s, key) is not None:
             lines.append(f"{key} = {_toml_value(getattr(s, key))}")
     lines += ["", "[host]", f"profile = {_toml_value(s.host)}"]
@@ -264,9 +266,12 @@ def scenario_text(s: Scenario, comment: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
+# [drive] keys that override the profile's FTL settings
+_FTL_KEYS = ("gc_frontier", "victim_order", "slc_cache")
+
+
 def _ftl_overrides(s: Scenario) -> dict:
-    return {key: getattr(s, key) for key in ("gc_frontier", "victim_order")
-            if getattr(s, key) is not None}
+    return {key: getattr(s, key) for key in _FTL_KEYS if getattr(s, key) is not None}
 
 
 def drive_parts(s: Scenario):

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ssdlab.model.flash.geometry import GC_FRONTIERS, VICTIM_ORDERS
+from ssdlab.model.flash.geometry import GC_FRONTIERS, SLC_CACHES, VICTIM_ORDERS
 from ssdlab.model.host.filetree import PACK_RATIO
 from ssdlab.model.host.fstypes import ATIME_MODES, KERNEL_ERAS
 from ssdlab.model.host.profiles import list_host_profiles, list_profiles
@@ -158,7 +158,9 @@ TABLES: dict[str, dict[str, Field]] = {
               # where GC copies go; absent: the profile's own setting
               "gc_frontier": Field("choice", choices=GC_FRONTIERS),
               # greedy GC among equally empty blocks; absent: the profile's own setting
-              "victim_order": Field("choice", choices=VICTIM_ORDERS)},
+              "victim_order": Field("choice", choices=VICTIM_ORDERS),
+              # an SLC cache's mode (none turns it off); absent: the profile's own
+              "slc_cache": Field("choice", choices=SLC_CACHES)},
     "host": {"profile": Field("choice", choices=list_host_profiles,
                               default="host_phenom2_x4_965"),
              "data_compression": Field("float", 0.05, 1.0)},

@@ -32,7 +32,14 @@ import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-from ssdlab.model.flash.geometry import GC_POLICIES, MAPPINGS, FtlConfig, Geometry, check_buildable
+from ssdlab.model.flash.geometry import (
+    GC_POLICIES,
+    MAPPINGS,
+    SLC_CACHES,
+    FtlConfig,
+    Geometry,
+    check_buildable,
+)
 from ssdlab.model.flash.runner import RunResult, RunSpec
 from ssdlab.model.flash.workloads import WORKLOAD_KINDS, Workload
 from ssdlab.model.host.machine import StepResult
@@ -66,9 +73,18 @@ DRIVE_FIELDS: dict[str, Field] = {
     # --data-compression, a scenario's host.data_compression); 1: none
     "data_compression": Field("float", 0.05, 1.0, 1.0, "of a flash page"),
 }
+# An SLC cache (simulate's --slc-* flags; model/flash/slccache.py): none by default.
+SLC_FIELDS: dict[str, Field] = {
+    "slc_cache": Field("choice", choices=SLC_CACHES, default="none"),
+    "cell_bits": Field("int", 2, 4, 3, "bits per cell of the dense flash"),
+    "slc_blocks": Field("int", 0, 2**31 - 1, 0, "erase blocks of the static cache"),
+    "slc_dynamic_share": Field("float", 0.0, 1.0, 0.0, "of the free user capacity's blocks"),
+    "slc_idle_every": Field("int", 0, 2**31 - 1, 0, "pages between the host's pauses"),
+}
+DRIVE_FIELDS.update(SLC_FIELDS)
 # Fields a point names only when the sweep file does, so the points (and keys) of a sweep
 # made before the field existed, and its results, stay the same.
-NAMED_ONLY = ("data_compression",)
+NAMED_ONLY = ("data_compression", *SLC_FIELDS)
 # What a point can measure: a drive run's figures, or each scenario step's.
 DRIVE_MEASURES = tuple(f.name for f in fields(RunResult))
 STEP_MEASURES = (*(f.name for f in fields(StepResult)), "mb_s")
@@ -245,12 +261,13 @@ def drive_spec(point: dict) -> tuple[Geometry, FtlConfig, RunSpec]:
                  spare=point["spare"])
     c = FtlConfig(mapping=point["mapping"], gc=point["gc"], d=point["d"],
                   gc_low_blocks=point["gc_low_blocks"], seed=point["seed"],
-                  stored_fraction=point.get("data_compression", 1.0))
+                  stored_fraction=point.get("data_compression", 1.0),
+                  **{k: point[k] for k in SLC_FIELDS if k in point and k != "slc_idle_every"})
     w = Workload(kind=point["workload"], hot_lba_fraction=point["hot_lba_fraction"],
                  hot_write_fraction=point["hot_write_fraction"],
                  active_fraction=point["active_fraction"])
     return g, c, RunSpec(g, c, w, point["warmup_drive_writes"], point["measure_drive_writes"],
-                         seed=point["seed"])
+                         seed=point["seed"], fold_every_pages=point.get("slc_idle_every", 0))
 
 
 def _scenario_field(field: str, data: dict, path: Path) -> tuple[dict, str, Field]:
