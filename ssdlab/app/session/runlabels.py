@@ -50,6 +50,7 @@ WORDS: dict[str, Callable[[object], str]] = {
     "gc_low_blocks": lambda v: f"GC at {v} free blocks",
     "gc_frontier": lambda v: f"{v} GC frontier",
     "victim_order": lambda v: f"{v} victim among equals",
+    "slc_cache": lambda v: "no SLC cache" if v == "none" else f"{v} SLC cache",
     "seed": lambda v: f"seed {v}",
     "partition_start": lambda v: f"start sector {v}",
     "lvm_kib": _lvm,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ssdlab.model.flash.geometry import GC_FRONTIERS, VICTIM_ORDERS
+from ssdlab.model.flash.geometry import GC_FRONTIERS, SLC_CACHES, VICTIM_ORDERS
 from ssdlab.model.host.fstypes import ATIME_MODES, KERNEL_ERAS
 from ssdlab.model.host.partition import CYLINDER_START_SECTOR, DOS_START_SECTOR, MIB_START_SECTOR
 from ssdlab.model.host.profiles import list_profiles
@@ -134,6 +134,7 @@ SETTINGS: dict[str, Field] = {
     "gc_low_blocks": Field(int, "GC watermark", 0, 1000),
     "gc_frontier": Field(str, "GC frontier", choices=GC_FRONTIERS),
     "victim_order": Field(str, "Victim order", choices=VICTIM_ORDERS),
+    "slc_cache": Field(str, "SLC cache", choices=SLC_CACHES),
     "seed": SEED,
     # the list's starts, or any sector in the custom box
     "partition_start": Field(int, "Partition start", 0, 2**31 - 1),

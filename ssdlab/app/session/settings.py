@@ -12,7 +12,7 @@ from ssdlab.model.flash.geometry import FtlConfig, Geometry, check_buildable
 from ssdlab.model.flash.heldback import usable_spare
 from ssdlab.model.flash.theory import compressed_greedy_wa, wa_for
 from ssdlab.model.host.partition import Partition
-from ssdlab.model.host.profiles import load_profile
+from ssdlab.model.host.profiles import load_profile, slc_static_blocks
 
 from .fsjobs import FS_KINDS
 from .schema import SETTINGS, check_record
@@ -20,6 +20,7 @@ from .schema import SETTINGS, check_record
 # Fields that change the drive itself: changing one mid-run discards the run.
 DRIVE_FIELDS = ("profile", "capacity_mib", "spare_pct", "page_kib", "pages_per_block",
                 "mapping", "gc", "d", "gc_low_blocks", "gc_frontier", "victim_order", "seed",
+                "slc_cache",
                 "partition_start",
                 "lvm_kib", "journal", "kernel", "data_compression", "extents",
                 "commit_interval_s", "stripe_width_blocks", "max_request_kib")
@@ -74,6 +75,9 @@ class Settings:
     stripe_width_blocks: int = 0  # mkfs stripe_width, blocks of 4 KiB (0: none)
     max_request_kib: int = 512  # the largest request the block layer sends, KiB
     heatmap: str = "state"  # how the block map colours blocks: state, valid, erases, age
+    # an SLC write cache (model/flash/slccache.py), sized by the profile's figures: none,
+    # static or dynamic; only a profile that has those figures allows another than none
+    slc_cache: str = "none"
 
     @property
     def user_pages(self) -> int:
@@ -122,7 +126,20 @@ def _config(s: Settings) -> FtlConfig:
     return FtlConfig(mapping=s.mapping, gc=s.gc, d=s.d,
                      gc_low_blocks=s.gc_low_blocks, seed=s.seed, honour_trim=honour,
                      gc_frontier=s.gc_frontier, victim_order=s.victim_order,
-                     stored_fraction=stored)
+                     stored_fraction=stored, **_slc(s, p))
+
+
+def _slc(s: Settings, p) -> dict:
+    """The cache's FtlConfig fields: the profile's figures, in the mode the settings name."""
+    if s.slc_cache == "none":
+        return {}
+    if p is None or p.slc_cache == "none":
+        raise ValueError(f"slc_cache {s.slc_cache!r} needs a profile with an SLC cache's "
+                         f"figures (tlc_slc_cache_1tb, qlc_slc_cache_1tb); got "
+                         f"{s.profile or 'no profile'}: choose none")
+    return {"slc_cache": s.slc_cache, "cell_bits": p.cell_bits,
+            "slc_blocks": slc_static_blocks(p.slc_static_fraction, s.geometry().blocks),
+            "slc_dynamic_share": p.slc_dynamic_share if s.slc_cache == "dynamic" else 0.0}
 
 
 FS_WORKLOADS = tuple(FS_KINDS)  # the workload choices that are file-system steps
@@ -163,7 +180,9 @@ def _field_of(message: str, changed: dict) -> str:
                    "atime": "atime", "fstrim_every_min": "fstrim_every_min",
                    "kernel_scale": "kernel_scale", "seq_mb": "seq_mb",
                    "trace file": "trace_path", "fill": "fill_pct", "hot LBA": "hot_lba_pct",
-                   "hot write": "hot_write_pct", "amount": "amount"}
+                   "hot write": "hot_write_pct", "amount": "amount", "slc_cache": "slc_cache",
+                   "a static SLC cache": "slc_cache", "a dynamic SLC cache": "slc_cache",
+                   "an SLC cache": "slc_cache"}
     for prefix, name in model_names.items():
         if message.startswith(prefix):
             return name
@@ -202,8 +221,8 @@ def theory_wa(s: Settings) -> float | None:
     published model at the spare GC can really use (analytic_spare), which on a drive of a
     few hundred blocks is what a simulation comes close to."""
 
-    if s.mapping != "page" or s.workload not in MODELLED:
-        return None
+    if s.mapping != "page" or s.workload not in MODELLED or s.slc_cache != "none":
+        return None  # (no published model of an SLC cache)
     g = s.geometry()
     spare = analytic_spare(s)
     stored = s.config().stored_fraction

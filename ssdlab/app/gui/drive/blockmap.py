@@ -25,11 +25,11 @@ from PySide6.QtCore import QEvent, QLine, QPoint, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAccessible, QColor, QImage, QPainter
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from ssdlab.model.flash.state import BLOCK_STATE_NAMES
+from ssdlab.model.flash.state import BLOCK_STATE_NAMES, MODE_STATIC
 
 from ..appearance import theme
 from ..run.snapshot import CODE_FREE, PAGE_COPIED, Snapshot
-from . import gcmarks, heatmap, victimmarks
+from . import gcmarks, heatmap, slcmarks, victimmarks
 from .flashguard import FlashGuard
 from .gcfollow import GcFollow
 from .mapcursor import MapCursor
@@ -402,6 +402,7 @@ class BlockMap(QWidget):
                 lines = [QLine(x, top, x, bottom) for x in range(x0, right + 1, c)]
                 lines += [QLine(left, y, right, y) for y in range(y0, bottom + 1, c)]
                 p.drawLines(lines)
+            slcmarks.paint(p, slcmarks.slc_cells(self.snapshot, self.view, MARGIN))
             named = self.snapshot.gc_victim if self.snapshot.gc_phase else -1
             victimmarks.paint(p, victimmarks.victim_cells(self.snapshot, self.view, MARGIN,
                                                           named), self.page_level)
@@ -444,7 +445,12 @@ class BlockMap(QWidget):
     def describe(self, b: int, page: int | None = None) -> str:
         s = self.snapshot
         state = BLOCK_STATE_NAMES[int(s.state[b])]
-        text = (f"Block {b:,}: {state}\n{int(s.valid[b])} of {s.pages_per_block} pages valid\n"
+        holds = s.pages_per_block
+        if s.slc is not None and s.slc[b]:
+            holds = s.slc_pages
+            state += (", SLC cache (kept for it)" if s.slc[b] == MODE_STATIC
+                      else ", SLC cache (borrowed)")
+        text = (f"Block {b:,}: {state}\n{int(s.valid[b])} of {holds} pages valid\n"
                 f"erased {int(s.erases[b])} times")
         if s.close_seq[b] >= 0:
             age = s.counters["nand_writes"] - int(s.close_seq[b])

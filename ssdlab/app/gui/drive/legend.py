@@ -14,12 +14,13 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidg
 
 from ..appearance import theme
 from ..appearance.flowlayout import FlowLayout
-from . import heatmap, victimmarks
+from . import heatmap, slcmarks, victimmarks
 
 SWATCH_FRAME = "#808080"  # mid grey: apart from both profiles' page, white and black alike
 
 
-def _swatch(colour: str, size: int = 12, crossed: bool = False, ring: bool = False) -> QPixmap:
+def _swatch(colour: str, size: int = 12, crossed: bool = False, ring: bool = False,
+            tab: bool = False) -> QPixmap:
     """A square of colour in a one-pixel frame: without it the white of "just erased" was
     lost on the desk profile's near-white page. crossed: the victim's X, as on the map;
     ring: hollow, in the map's background, as a page GC just copied is drawn."""
@@ -33,6 +34,8 @@ def _swatch(colour: str, size: int = 12, crossed: bool = False, ring: bool = Fal
                          QColor(theme.current().colour("map_background")))
     if crossed:
         victimmarks.paint(painter, [QRectF(0, 0, size, size)], page_level=False)
+    if tab:  # an SLC cache block's tab, as on the map
+        slcmarks.paint(painter, [QRectF(0, 0, size, size)])
     painter.end()
     return pm
 
@@ -98,6 +101,8 @@ class Legend(QWidget):
         self._showing = False  # in _show_either
         self.mode = "state"
         self.pages = True  # the map draws pages (a legend on its own lists their colours)
+        self.slc = False  # the drive has an SLC cache: its blocks' tab is listed
+        self._slc_entry: QWidget | None = None
         self.lo = self.hi = float("nan")
         self.lo_label: QLabel  # the colour bar's ends, made with each rebuild (refresh)
         self.hi_label: QLabel
@@ -142,7 +147,21 @@ class Legend(QWidget):
         finally:
             self._showing = False
         shown = [text for _t, text in self.PAGE_ENTRIES] if self.pages else [self.BLOCKS_ONLY]
-        self.labels = [*self.labels[:len(self.STATE_ENTRIES) + 1], *shown]
+        self.labels = [*self.labels[:len(self.STATE_ENTRIES) + 1], *shown,
+                       *([slcmarks.LEGEND_TEXT] if self.slc else [])]
+
+    def show_slc(self, on: bool) -> None:
+        """Whether the drive has an SLC cache, whose blocks the map marks with a tab."""
+        if on != self.slc:
+            self.slc = on
+            self._show_slc()
+
+    def _show_slc(self) -> None:
+        if self._slc_entry is not None:
+            self._slc_entry.setVisible(self.slc)
+        self.labels = [t for t in self.labels if t != slcmarks.LEGEND_TEXT]
+        if self.slc:
+            self.labels.append(slcmarks.LEGEND_TEXT)
 
     def show_heat(self, heat: heatmap.Heat | None) -> None:
         """The colouring the map drew: its mode and the range its colour bar spans."""
@@ -243,3 +262,12 @@ class Legend(QWidget):
             self._either = (made[2], made[3])
             flow.set_either(*self._either)
             self._show_either()
+        # the cache's tab, in every colouring, listed only for a drive with a cache
+        entry, row = new_entry()
+        sw = QLabel()
+        sw.setPixmap(_swatch(t.colour("block_free"), tab=True))
+        row.addWidget(sw)
+        row.addWidget(QLabel(slcmarks.LEGEND_TEXT))
+        flow.addWidget(entry)
+        self._slc_entry = entry
+        self._show_slc()

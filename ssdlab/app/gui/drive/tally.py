@@ -195,6 +195,32 @@ class Tally(QWidget):
                              f"GC's ({stored_pages:,} × {stored:g})")
         label.setAccessibleName(f"{words}, drive {self.drive}" if self.drive else words)
 
+    def _name_cache(self, slc: dict | None) -> None:
+        """On a drive with an SLC cache the copied row counts the folds too (each folded
+        page is programmed a second time, into dense flash: model/flash/slccache.py), and
+        its name, tooltip and what a screen reader hears say so, with the cache's figures;
+        the flash row's say how many of its pages went into the cache first."""
+        key, words, term = ROWS[2]
+        flash = self.values["flash"]
+        if slc is not None:
+            words, short = "Pages GC copied or folded", "GC copied/folded"
+            term = (f"GC copies and folds: valid pages garbage collection moved, and "
+                    f"{slc['folded_pages']:,} pages folded out of the SLC cache into dense "
+                    f"flash ({slc['folds']:,} cache blocks)")
+            flash.setToolTip(f"{flash.toolTip()}; {slc['slc_writes']:,} of them into the "
+                             f"SLC cache (one bit per cell) first")
+            flash.setAccessibleName(f"{flash.accessibleName()}, {slc['slc_writes']:,} into "
+                                    "the SLC cache")
+        else:
+            short = SHORT[key]
+        # fewer words in large type too: the long ones were wider than "Pages written to
+        # flash" and pushed the figures off a 1024 px screen in presentation mode
+        self._names[key].setText(short if self.drive or theme.current().large else words)
+        self._names[key].setToolTip(term)
+        self.values[key].setToolTip(term)
+        self.values[key].setAccessibleName(f"{words}, drive {self.drive}" if self.drive
+                                           else words)
+
     def set_snapshot(self, snap: Snapshot | None) -> None:
         self._snap = snap
         if snap is None:
@@ -216,6 +242,7 @@ class Tally(QWidget):
         self.values["flash"].setText(flash)
         self._name_flash(stored, snap.stored)
         self.values["copied"].setText(f"{c['gc_copies']:,}")
+        self._name_cache(snap.slc_counts)
         known = math.isfinite(wa) and host > 0
         self.values["wa"].setText(WITHHELD if self.withheld else wa_figure(wa))
         ratio = f"{flash} ÷ {host:,}" if known else ROWS[3][2]

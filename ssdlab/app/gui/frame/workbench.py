@@ -203,7 +203,8 @@ class Workbench(QMainWindow, WindowLayout, Workloads):
         # at least 256 erase blocks, so the spare leaves GC room
         least_mib = 256 * p.pages_per_block * p.page_bytes / 2**20
         return profile_settings(key) | {
-            "capacity_mib": max(self.session.settings.capacity_mib, least_mib)}
+            "capacity_mib": max(self.session.settings.capacity_mib, least_mib),
+            "slc_cache": p.slc_cache}
 
     def settings_changed(self, v: DriveView, s: Settings, drive_changed: bool) -> None:
         """View v's settings changed (drive_changed: its drive must be rebuilt)."""

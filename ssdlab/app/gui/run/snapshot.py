@@ -30,9 +30,10 @@ CODES = 260
 
 
 def block_codes(state: np.ndarray, valid: np.ndarray, marks: np.ndarray,
-                pages_per_block: int) -> np.ndarray:
+                pages_per_block: int | np.ndarray) -> np.ndarray:
     """uint16 per block: what colour the block map paints it (see CODE_*). Computed in the
-    worker, so the GUI thread only looks colours up."""
+    worker, so the GUI thread only looks colours up. pages_per_block: what a block holds,
+    or per block (block_capacity): a block in SLC mode holds fewer, and full is full."""
     codes = (valid.astype(np.int32) * 255 // pages_per_block).astype(np.uint16)
     np.minimum(codes, 255, out=codes)
     codes[state == BLOCK_FREE] = CODE_FREE
@@ -107,6 +108,19 @@ class Snapshot:
     # was made, its host writes in pages' worth of the bytes sent (a 4 KiB write across two
     # flash pages is one page's worth, as its WA counts it); None: the drive's counters
     tally_counts: dict | None = None
+    # An SLC cache (model/flash/slccache.py): each block's mode (MODE_DENSE, MODE_SLC
+    # borrowed, MODE_STATIC), the pages a block holds in SLC mode, and the cache's figures
+    # (Drive.slc_counters); None / 0 without a cache
+    slc: np.ndarray | None = None
+    slc_pages: int = 0
+    slc_counts: dict | None = None
+
+
+def block_capacity(snap) -> int | np.ndarray:
+    """Pages each block holds: pages_per_block, or per block on a drive with an SLC cache."""
+    if snap.slc is None:
+        return snap.pages_per_block
+    return np.where(snap.slc != 0, snap.slc_pages, snap.pages_per_block)
 
 
 def counters_wa(counters: dict, stored: float = 1.0) -> float:
@@ -135,16 +149,22 @@ def drive_snapshot(drive: Drive, seq: int, marks: np.ndarray | None = None,
     ppb = drive.pages_per_block  # the engine's places: stored pages on a compressing drive
     if "pages" not in fields and g.blocks * ppb <= PAGE_LEVEL_PAGES:
         fields["pages"] = page_states(drive.arrays.p2l)
+    slc = {}
+    if drive.config.slc_cache != "none":
+        slc = dict(slc=drive.arrays.mode.copy(), slc_pages=ppb // drive.config.cell_bits,
+                   slc_counts=drive.slc_counters())
+    capacity = ppb if not slc else np.where(slc["slc"] != 0, slc["slc_pages"], ppb)
     base = dict(seq=seq, blocks=g.blocks, pages_per_block=ppb,
                 user_pages=g.user_pages, state=views["state"].copy(),
                 valid=views["valid"].copy(), erases=views["erases"].copy(),
                 close_seq=drive.arrays.close_seq.copy(), marks=marks, pages=None,
-                codes=block_codes(views["state"], views["valid"], marks, ppb),
+                codes=block_codes(views["state"], views["valid"], marks, capacity),
                 counters=drive.counters(), free_blocks=drive.free_blocks, series={},
                 running=True, segment="", progress=float("nan"), engine_pages_per_s=0.0,
                 sim_s=0.0, animated=False, events_dropped=drive.events_dropped,
                 victim_valid=drive.victim_valid(),
-                stored=drive.stored_fraction)  # the engine's own: a compressing drive's < 1
+                stored=drive.stored_fraction,  # the engine's own: a compressing drive's < 1
+                **slc)
     snap = base | fields
     if "wa" not in fields:
         snap["wa"] = counters_wa(snap["counters"], snap.get("stored", 1.0))
@@ -196,7 +216,7 @@ def phase_snapshot(base: Snapshot, phase: GcPhase, name: str | None = None) -> S
     return replace(
         base, wa=base.wa if base.mounted else counters_wa(counters, base.stored),
         state=phase.bstate.copy(), valid=phase.valid.copy(), marks=marks, pages=pages,
-        codes=block_codes(phase.bstate, phase.valid, marks, base.pages_per_block),
+        codes=block_codes(phase.bstate, phase.valid, marks, block_capacity(base)),
         counters=counters, free_blocks=int(
             np.count_nonzero(phase.bstate == BLOCK_FREE)),
         gc_phase=name or phase.name, gc_victim=ep.victim, gc_valid=ep.valid_pages,

@@ -13,7 +13,7 @@ from ssdlab.model.flash.amplification import page_wa
 from ssdlab.model.flash.state import BLOCK_FREE, BLOCK_OPEN
 from ssdlab.model.lab.charts import Table
 
-from .snapshot import Snapshot
+from .snapshot import Snapshot, block_capacity
 
 
 def wa_now(snap: Snapshot) -> float:
@@ -49,10 +49,16 @@ def map_description(snap: Snapshot | None) -> str:
     free = int(np.count_nonzero(snap.state == BLOCK_FREE))
     open_ = int(np.count_nonzero(snap.state == BLOCK_OPEN))
     full = snap.blocks - free - open_
-    pages = snap.blocks * snap.pages_per_block
+    pages = int(np.sum(np.broadcast_to(block_capacity(snap), (snap.blocks,))))
     valid = 100 * float(snap.valid.sum()) / pages if pages else 0.0
     said = (f"{snap.blocks:,} blocks: {free:,} free, {open_:,} open, {full:,} full; "
             f"{valid:.0f} % of the flash holds valid data.")
+    if snap.slc_counts is not None:  # a drive with an SLC cache: its blocks are marked
+        c = snap.slc_counts
+        marked = int(np.count_nonzero(snap.slc))  # as the map marks them, free ones too
+        said += (f" SLC cache: {marked:,} blocks in SLC mode, of {snap.slc_pages:,} pages, "
+                 f"{c['slc_full']:,} full and waiting to be folded; {c['slc_writes']:,} "
+                 f"pages written into it, {c['folded_pages']:,} folded into dense flash.")
     if snap.gc_victim >= 0:
         n = snap.gc_valid
         said += (f" Garbage collection victim: block {snap.gc_victim}, "

@@ -116,6 +116,7 @@ class Controls(QWidget):
         self.block_note = self._note(form, "Erase-block size: pages per block x page size.")
         self._add(form, "mapping", "Mapping", self._combo("mapping", MAPPING_NAMES.get))
         self._add(form, "gc", "GC policy", self._combo("gc"))
+        self._add(form, "slc_cache", "SLC cache", self._combo("slc_cache"))
         layout.addWidget(drive)
 
         self.expert_toggle = QToolButton()

@@ -31,6 +31,10 @@ TIPS = {
     "victim_order": "Greedy GC, among blocks with the same fewest valid pages: newest (the "
                     "one that got there last) or oldest (the one that got there first, as "
                     "Desnoyers' simulator does).",
+    "slc_cache": "A write cache of flash used one bit per cell (SLC), fast, in front of the "
+                 "dense flash: static (blocks kept for it) or dynamic (those plus free blocks "
+                 "borrowed, fewer on a fuller drive). Only profiles with a cache's figures "
+                 "have one.",
     "seed": "Seeds the workload generators and the engine; same seed, same run.",
     "partition_start": "Where the partition starts, in 512-byte sectors. 63 was the old DOS "
                        "default; 2048 (1 MiB) is aligned.",

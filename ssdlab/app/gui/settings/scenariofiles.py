@@ -48,6 +48,7 @@ def settings_for(sc: Scenario, current: Settings) -> Settings:
                        "spare_pct": spare},
                    **ENGINE_DEFAULTS, gc_frontier=sc.gc_frontier or p.gc_frontier,
                    victim_order=sc.victim_order or p.victim_order,
+                   slc_cache=sc.slc_cache or p.slc_cache,
                    capacity_mib=user_pages * p.page_bytes / 2**20,
                    partition_start=sc.partition.start_sector,
                    lvm_kib=sc.partition.lvm_pe_start_bytes // 1024, journal=sc.fs.journal,
@@ -97,4 +98,5 @@ def scenario_for(s: Settings, log: list[dict], name: str) -> Scenario:
                     else s.gc_frontier,
                     victim_order=None
                     if s.victim_order == load_profile(s.profile).victim_order
-                    else s.victim_order)
+                    else s.victim_order,
+                    slc_cache=None if s.slc_cache == p.slc_cache else s.slc_cache)
