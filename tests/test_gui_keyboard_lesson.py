@@ -99,8 +99,8 @@ def test_a_control_tab_cannot_reach_stops_the_walk(window, walker):
 
 
 # Lessons whose runs take 18 to 52 s under load: walked by `python -m
-# ssdlab.app.devtools.keyboardwalk --lesson N` (all fourteen passed, twice), kept out of CI's 15
-# minutes
+# ssdlab.app.devtools.keyboardwalk --lesson N` (the first fourteen passed, twice), kept out
+# of CI's 15 minutes
 LONG_RUNS = {3, 4, 5, 7, 10}
 
 

@@ -3,7 +3,7 @@ question whose right answer depends on a simulated outcome is decided from the r
 so a lesson whose choices no longer fit the model fails here. Run is refused until the
 student has predicted.
 
-Wall time: the fourteen lessons replay the documented experiments they compare with (the journal
+Wall time: the fifteen lessons replay the documented experiments they compare with (the journal
 one is the longest, about 35 s on an idle 2-core machine); `ssdlab lesson run --all` prints
 each run step's time."""
 

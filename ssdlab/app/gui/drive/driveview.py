@@ -187,7 +187,6 @@ class DriveView(QObject):
         """What the pacer says the map shows now (a GC's phase, or the run as it is)."""
         if self.shows_own_drive:
             self.blockmap.set_snapshot(snap)
-            self.legend.show_slc(snap.slc is not None)
 
     def skip_gc(self) -> None:
         """Show the end of the GC playing at teaching pace at once."""

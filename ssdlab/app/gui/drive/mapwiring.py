@@ -46,6 +46,10 @@ def wire_view(w, v) -> None:
     v.blockmap.view_changed.connect(lambda blocks: v.send("view", blocks))
     v.blockmap.heat_changed.connect(lambda: v.legend.show_heat(v.blockmap.heat))
     v.blockmap.pages_shown.connect(v.legend.show_pages)
+    # the SLC cache's tab is listed while the map shows a drive with a cache (a lesson's
+    # runs are drawn on this map too)
+    v.blockmap.shown.connect(
+        lambda snap: v.legend.show_slc(snap is not None and snap.slc is not None))
     v.legend.mode_chosen.connect(lambda mode: colour_by(w, mode))
     v.worker.breakpoint_hit.connect(lambda text: w.breakpoint_fired(v, text),
                                     Qt.ConnectionType.QueuedConnection)

@@ -349,6 +349,8 @@ class Controls(QWidget):
         self.lesson_note.show()
         groups: dict[QGroupBox, bool] = {}
         shown = set(used) | {"profile", "capacity_mib", "spare_pct", "gc", "mapping"}
+        if self.widgets["slc_cache"].currentData() != "none":  # a drive with a cache says so
+            shown.add("slc_cache")
         # a setting the run varies that this configuration's workload does not use (the
         # hot share of lesson 13's even rewrites) is not shown as if it did
         unused = {n for n, on in self._workload_uses(self.widgets["workload"].currentData())
