@@ -16,7 +16,11 @@ B_VALUES = {"profile": "intel_x25m_g1_80", "capacity_mib": 128.0, "spare_pct": 2
             "atime": "strict", "discard": True, "fstrim_every_min": 30.0,
             # a scenario's format options: no controls, but each drive's own
             "extents": False, "commit_interval_s": 2.5, "stripe_width_blocks": 16,
-            "max_request_kib": 64}
+            "max_request_kib": 64,
+            # a drive with an SLC cache's figures: its cache's mode
+            "slc_cache": "static"}
+# settings only some profiles allow: both drives take that profile first
+NEEDS_PROFILE = {"data_compression": "ocz_vertex_60", "slc_cache": "qlc_slc_cache_1tb"}
 
 
 def test_the_table_covers_every_per_drive_setting():
@@ -36,11 +40,11 @@ def test_every_setting_edited_on_b_alone_stays_bs(bench, until):
 def _b_keeps_its_own(pair, field: str) -> None:
     a, b = pair.views
     value = B_VALUES[field]
-    if field == "data_compression":  # a compressing drive's own setting
+    if field in NEEDS_PROFILE:  # a compressing drive's, or a cached drive's, own setting
         pair.edit_drive(1)
-        assert pair.request(profile="ocz_vertex_60")
+        assert pair.request(profile=NEEDS_PROFILE[field])
         pair.edit_drive(0)
-        assert pair.request(profile="ocz_vertex_60")
+        assert pair.request(profile=NEEDS_PROFILE[field])
     before = getattr(a.settings, field)
     assert before != value, field
     pair.edit_drive(1)

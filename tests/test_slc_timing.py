@@ -1,5 +1,5 @@
 """An SLC cache on the drive's clock: cached pages program at SLC speed, the rest at the
-dense flash's, idle time folds the cache, and the typical TLC and QLC profiles carry it.
+dense flash's, idle time folds the cache, and the example TLC and QLC profiles carry it.
 Every speed here follows from the profile's assumed figures, worked out by hand below."""
 
 from dataclasses import replace
