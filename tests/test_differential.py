@@ -65,7 +65,10 @@ def drive_setups(draw, gc: str, mapping: str):
     config = FtlConfig(mapping=mapping, gc=gc, d=draw(st.integers(1, 4)), gc_low_blocks=gc_low,
                        honour_trim=draw(st.booleans()), seed=draw(st.integers(0, 2**63 - 1)),
                        track_versions=True, gc_frontier=draw(st.sampled_from(GC_FRONTIERS)),
-                       victim_order=draw(st.sampled_from(VICTIM_ORDERS)))
+                       victim_order=draw(st.sampled_from(VICTIM_ORDERS)),
+                       # static wear levelling, with gaps small enough to act on a tiny drive
+                       wear_leveling_gap=draw(st.sampled_from((0, 1, 2, 4)))
+                       if gc == "greedy" and mapping == "page" else 0)
     check_buildable(geometry, config)
     return geometry, config
 
@@ -171,6 +174,8 @@ def test_engine_matches_reference_after_every_batch(gc, mapping, data):
     event(f"victim order {config.victim_order}")
     event("collected victims" if counters["gc_victims"] else "no GC victim")
     event("merged blocks" if counters["merges"] else "no merge")
+    if config.wear_leveling_gap:
+        event("wear levelling moved blocks" if counters["wl_moves"] else "no wear-levelling move")
     event("some data lost to TRIM" if counters["trimmed_pages"] else "nothing trimmed")
 
 

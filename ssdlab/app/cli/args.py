@@ -38,6 +38,7 @@ _FLAG_NAMES = {
     "slc_blocks": "--slc-blocks",
     "slc_dynamic_share": "--slc-dynamic-share",
     "fold_every_pages": "--slc-idle-every",
+    "wear_leveling_gap": "--wear-leveling",
 }
 
 

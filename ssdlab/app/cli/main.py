@@ -106,6 +106,10 @@ def _add_simulate(sub) -> None:
     p.add_argument("--slc-dynamic-share", type=float, default=0.0,
                    help="dynamic cache: the share of the free user capacity's blocks it "
                    "may borrow, 0 to 1 (default 0)")
+    p.add_argument("--wear-leveling", type=int, default=0, metavar="GAP",
+                   help="static wear levelling: move a full block's cold data when the most "
+                   "worn block has GAP more erases than it, 0 to 1000000 (default 0: off); "
+                   "page mapping and greedy GC only")
     p.add_argument("--slc-idle-every", type=int, default=0, metavar="PAGES",
                    help="with a cache: the host pauses after every PAGES pages written and "
                    "the drive folds its full cache blocks then (0, the default: never idle)")

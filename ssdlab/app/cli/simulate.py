@@ -42,7 +42,8 @@ def simulate(args: argparse.Namespace) -> int:
                            stored_fraction=args.data_compression,
                            slc_cache=args.slc_cache, cell_bits=args.cell_bits,
                            slc_blocks=args.slc_blocks,
-                           slc_dynamic_share=args.slc_dynamic_share)
+                           slc_dynamic_share=args.slc_dynamic_share,
+                           wear_leveling_gap=args.wear_leveling)
         workload = Workload(kind=args.workload, hot_lba_fraction=args.hot_lbas,
                             hot_write_fraction=args.hot_writes,
                             active_fraction=args.active_fraction)
@@ -99,6 +100,10 @@ def table(r) -> str:
          + ("" if r.stored_fraction == 1 else f" stored = {r.flash_pages:.1f} flash pages")),
         ("GC copies, erases", f"{r.gc_copies}, {r.erases}"),
         *_slc_rows(r),
+        *([("wear levelling", f"a block moved when the wear gap passes "
+            f"{r.wear_leveling_gap} erases: {r.wl_moves} moves copied {r.wl_copies} pages "
+            f"(in the GC copies); erases per block now {r.erase_count_min} to "
+            f"{r.erase_count_max}")] if r.wear_leveling_gap else []),
         ("engine speed", f"{r.host_writes_per_second / 1e6:.2f} M host writes/s "
                          f"({r.seconds:.2f} s measured)"),
     ]

@@ -73,6 +73,8 @@ def event_capacity_for(geometry: Geometry, config: FtlConfig, pages_per_command:
     ftl.event_bound uses): give a drive at least this so no event is ever dropped."""
     ppb = stored_pages_per_block(geometry.pages_per_block, config.stored_fraction)
     victims = ppb + 1 if config.gc in ("greedy", "cost-benefit") else geometry.blocks
+    if config.wear_leveling_gap > 0:  # a wear-levelling move may follow each victim
+        victims *= 2
     fold = 4 * (geometry.pages_per_block // config.cell_bits + 2) \
         if config.slc_cache != "none" else 0
     return 2 * pages_per_command + (pages_per_command // ppb + 2) * (

@@ -66,6 +66,7 @@ from .state import (
     R_TRIM_COMMANDS,
     R_TRIM_PAGES,
     R_USER_PAGES,
+    R_WL_GAP,
     UNMAPPED,
 )
 
@@ -412,6 +413,8 @@ def event_bound(a, op, count):
     # an SLC cache's foreground GC first folds borrowed blocks: two gain a block, and it may
     # need two (the shared frontier takes the host's block first); copies, victim, erase
     fold = 4 * (a.regs[R_SLC_PAGES] + 2) if a.regs[R_SLC] != 0 else 0
+    if a.regs[R_WL_GAP] > 0:  # wear levelling may move one block after each victim
+        victims *= 2
     return 2 * count + (count // ppb + 2) * (victims * (ppb + 2) + ppb + 2 + fold)
 
 

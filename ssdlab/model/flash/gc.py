@@ -50,6 +50,7 @@ from .state import (
     R_HOST_OFFSET,
     R_LAST_MOVED,
     R_LAST_VICTIM,
+    R_MAX_ERASES,
     R_MIN_VALID,
     R_NAND_READS,
     R_NAND_WRITES,
@@ -59,6 +60,10 @@ from .state import (
     R_STORED_SLOTS,
     R_TRACK_VERSIONS,
     R_VICTIM_ORDER,
+    R_WL_COPIES,
+    R_WL_GAP,
+    R_WL_MIN,
+    R_WL_MOVES,
 )
 
 # Pages ahead whose l2p entries a GC copy loop keeps loading.
@@ -301,12 +306,54 @@ def foreground_gc(a):
             continue
         if collect(a) < 0:
             return
+        gap = a.regs[R_WL_GAP]
+        if gap > 0 and a.regs[R_MAX_ERASES] - a.regs[R_WL_MIN] > gap:
+            wear_level(a)  # the wear may have spread too far: look
         rounds += 1
         if rounds > limit:
             if not _any_stale_closed(a):
                 fail(a, ERR_GC_STUCK)
                 return
             rounds = 0
+
+
+@jit
+def wear_level(a):
+    """Static wear levelling, after a foreground GC victim whenever the most-worn block's
+    erase count is more than R_WL_GAP above the least-worn full block's as last seen
+    (R_WL_MIN): the least-worn full block (the lowest block number among equals) holds data
+    nothing rewrites, so greedy never takes it and it never wears while the blocks taking
+    the writes do. The scan of the full blocks finds it again; if the gap is still too wide
+    its valid pages are copied to the GC frontier and it is erased, so it takes new writes.
+    At most one block per victim: the scan runs only while the wear is spread too far. The
+    copies are GC copies (WA counts them) and counted apart; the move is no GC victim (the
+    victims' figures and the last GC shown stay the garbage collection's). Only with two
+    free blocks in hand, one for the copies. Returns the pages copied, 0 when nothing
+    moved, -1 when the copies found no free block."""
+    if a.regs[R_FREE_COUNT] < 2:
+        return 0
+    best = -1
+    low = a.regs[R_MAX_ERASES]
+    for i in range(a.regs[R_CLOSED_COUNT]):
+        b = a.closed_list[i]
+        e = a.erases[b]
+        if e < low or (e == low and b < best):
+            low = e
+            best = b
+    a.regs[R_WL_MIN] = low
+    if best < 0 or a.regs[R_MAX_ERASES] - low <= a.regs[R_WL_GAP]:
+        return 0
+    victim, last_moved = a.regs[R_LAST_VICTIM], a.regs[R_LAST_MOVED]
+    copies = a.regs[R_GC_COPIES]
+    moved = collect_block(a, best)
+    if moved < 0:
+        return -1
+    a.regs[R_GC_VICTIMS] -= 1
+    a.victim_valid[moved] -= 1
+    a.regs[R_LAST_VICTIM], a.regs[R_LAST_MOVED] = victim, last_moved
+    a.regs[R_WL_MOVES] += 1
+    a.regs[R_WL_COPIES] += a.regs[R_GC_COPIES] - copies
+    return moved
 
 
 @jit

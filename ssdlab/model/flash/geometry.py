@@ -195,6 +195,11 @@ class FtlConfig:
     slc_dynamic_share: "dynamic" only: the cache may also borrow free dense blocks, up to
         this share (0 to 1) of the blocks the unwritten user pages would take in dense
         flash, so a fuller drive has a smaller cache.
+    wear_leveling_gap: static wear levelling (gc.wear_level): when the most-worn block has
+        been erased more than this many times more often than the least-worn full block,
+        that block's data (cold: nothing rewrote it) is moved and the block erased, so it
+        takes writes again; 0 turns it off. Its copies are GC copies. Page mapping, greedy
+        GC and no SLC cache only.
     """
 
     mapping: str = "page"
@@ -211,6 +216,7 @@ class FtlConfig:
     cell_bits: int = 3
     slc_blocks: int = 0
     slc_dynamic_share: float = 0.0
+    wear_leveling_gap: int = 0
 
     def __post_init__(self) -> None:
         _require(self.mapping in MAPPINGS, f"mapping must be one of {', '.join(MAPPINGS)}; "
@@ -231,6 +237,14 @@ class FtlConfig:
                  f"stored_fraction below 1 (a compressing drive) needs mapping 'page'; got "
                  f"mapping {self.mapping!r}")
         _slc_rules(self)
+        _require(is_whole(self.wear_leveling_gap) and 0 <= self.wear_leveling_gap <= 10**6,
+                 f"wear_leveling_gap must be a whole number from 0 (off) to 1000000 erases; "
+                 f"got {self.wear_leveling_gap}")
+        _require(self.wear_leveling_gap == 0 or (self.mapping == "page" and self.gc == "greedy"
+                                                 and self.slc_cache == "none"),
+                 f"wear levelling (wear_leveling_gap {self.wear_leveling_gap}) needs mapping "
+                 f"'page', gc 'greedy' and no SLC cache; got mapping {self.mapping!r}, gc "
+                 f"{self.gc!r}, slc_cache {self.slc_cache!r}")
         _require(is_whole(self.seed) and 0 <= self.seed < 2**63,
                  f"seed must be a whole number from 0 to 2^63-1; got {self.seed}")
 

@@ -39,6 +39,7 @@ from .state import (
     R_FREE_LOW,
     R_GC_COPIES,
     R_HOST_WRITES,
+    R_MAX_ERASES,
     R_MIN_VALID,
     R_NAND_READS,
     R_NAND_WRITES,
@@ -206,6 +207,8 @@ def erase(a, b):
     a.p2l[b * ppb:(b + 1) * ppb] = FREE_PAGE
     a.erases[b] += 1
     a.regs[R_ERASES] += 1
+    if a.erases[b] > a.regs[R_MAX_ERASES]:  # the most-worn block wore further
+        a.regs[R_MAX_ERASES] = a.erases[b]
     a.bstate[b] = BLOCK_FREE
     a.close_seq[b] = -1
     mode = a.mode[b]

@@ -123,6 +123,8 @@ class ReferenceFtl(BlockMappedRules, SlcCacheRules):
         self.rng_state = self.config.seed & _MASK64
         self.clock = 0
         self.count = dict.fromkeys(COUNTER_NAMES, 0)
+        self.max_erases = 0  # the most erases any block has had (wear levelling)
+        self.wl_min = 0  # the least-worn full block's erases when wear levelling last looked
         self._init_cache()  # an SLC cache's blocks, queues and counts (reference_slc.py)
 
     # --- helpers ----------------------------------------------------------------------------
@@ -169,6 +171,7 @@ class ReferenceFtl(BlockMappedRules, SlcCacheRules):
         for ppn in range(b * self.ppb, (b + 1) * self.ppb):
             self.page[ppn] = FREE_PAGE
         blk.erases += 1
+        self.max_erases = max(self.max_erases, blk.erases)
         blk.state = BLOCK_FREE
         blk.closed_at = None
         self.count["erases"] += 1
@@ -283,6 +286,9 @@ class ReferenceFtl(BlockMappedRules, SlcCacheRules):
             if victim is None:
                 raise ReferenceDriveError("garbage collection found no block to collect")
             self._collect(victim)
+            gap = self.config.wear_leveling_gap
+            if gap and self.max_erases - self.wl_min > gap:
+                self._wear_level()
             rounds += 1
             if rounds > self.n_blocks:
                 # Give up only if no closed block holds a stale page; otherwise keep going.
@@ -290,6 +296,26 @@ class ReferenceFtl(BlockMappedRules, SlcCacheRules):
                 if not any(self.blocks[b].valid < full for b in self.closed_list):
                     raise ReferenceDriveError("garbage collection made no progress")
                 rounds = 0
+
+    def _wear_level(self) -> None:
+        """Static wear levelling: with two free blocks in hand, the least-worn closed block
+        (lowest number among equals) is moved when the most-worn block has had more than
+        wear_leveling_gap more erases; its copies count as GC copies and as wl_copies, and
+        it is no GC victim."""
+        if len(self.free) < 2:
+            return
+        if not self.closed_list:
+            self.wl_min = self.max_erases
+            return
+        b = min(self.closed_list, key=lambda x: (self.blocks[x].erases, x))
+        self.wl_min = self.blocks[b].erases
+        if self.max_erases - self.blocks[b].erases <= self.config.wear_leveling_gap:
+            return
+        self._unclose(b)
+        moved = self._copy_out(b, self.ppb)
+        self._erase(b)
+        self.count["wl_moves"] += 1
+        self.count["wl_copies"] += moved
 
     def collect_one(self) -> int:
         """One GC step now: pages copied, or -1 if nothing is closed (or block-mapped)."""

@@ -105,6 +105,11 @@ class RunResult:
     slc_writes: int = 0
     folded_pages: int = 0
     fold_every_pages: int = 0
+    # static wear levelling (FtlConfig.wear_leveling_gap), measured phase: blocks whose
+    # cold data it moved and the pages it copied (GC copies too)
+    wear_leveling_gap: int = 0
+    wl_moves: int = 0
+    wl_copies: int = 0
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -277,4 +282,7 @@ def run(spec: RunSpec, progress: Progress | None = None,
         slc_writes=after["slc_writes"] - before["slc_writes"],
         folded_pages=drive.slc_counters()["folded_pages"] - folded_before,
         fold_every_pages=spec.fold_every_pages if spec.config.slc_cache != "none" else 0,
+        wear_leveling_gap=spec.config.wear_leveling_gap,
+        wl_moves=after["wl_moves"] - before["wl_moves"],
+        wl_copies=after["wl_copies"] - before["wl_copies"],
     )

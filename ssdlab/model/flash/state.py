@@ -137,7 +137,13 @@ R_STATIC_HEAD = 57  # ring of the static cache's full blocks, oldest first (slc_
 R_STATIC_COUNT = 58
 R_BORROWED_HEAD = 59  # ring of the dynamic cache's full blocks, oldest first (slc_borrowed)
 R_BORROWED_COUNT = 60
-N_REGS = 61
+# Static wear levelling (gc.wear_level)
+R_WL_GAP = 61  # erase-count gap that triggers a move (0: off)
+R_MAX_ERASES = 62  # the most erases any block has had
+R_WL_MIN = 63  # the least-worn full block's erases when wear levelling last looked
+R_WL_MOVES = 64  # blocks whose cold data was moved
+R_WL_COPIES = 65  # pages those moves copied (GC copies too)
+N_REGS = 66
 
 COUNTER_NAMES = {
     "host_writes": R_HOST_WRITES,
@@ -151,6 +157,8 @@ COUNTER_NAMES = {
     "gc_victims": R_GC_VICTIMS,
     "merges": R_MERGES,
     "slc_writes": R_SLC_WRITES,  # host pages programmed into an SLC cache (slccache.py)
+    "wl_moves": R_WL_MOVES,  # blocks static wear levelling moved (gc.wear_level)
+    "wl_copies": R_WL_COPIES,  # pages it copied, GC copies too
 }
 
 # Error codes in R_ERROR.
@@ -237,6 +245,7 @@ def allocate(geometry: Geometry, config: FtlConfig, event_capacity: int = 0) -> 
     regs[R_SLC_SHARE_PPM] = slc_share_ppm(config.slc_dynamic_share)
     regs[R_SLC_BLOCK] = -1
     regs[R_POOL_COUNT] = static
+    regs[R_WL_GAP] = config.wear_leveling_gap
     logical_blocks = -(-geometry.user_pages // ppb)
     if config.mapping == "fast":
         # Every block not needed as a data block is a log block, but one: merges need it.

@@ -21,7 +21,7 @@ from .experiments import SCENARIOS, scenario
 from .plottable import sweep_table
 from .provenance import drive_settings, file_sha256, shown_path
 from .scenario import Step, build_machine, parse_scenario, run_scenario
-from .sweep import DRIVE_FIELDS, SLC_FIELDS, Task, point_key
+from .sweep import DRIVE_FIELDS, NAMED_ONLY, Task, point_key
 from .sweeprun import run_task
 from .sweepsettings import point_settings
 
@@ -30,7 +30,8 @@ MEASURE = ("wa", "theory_wa", "spare", "effective_spare", "gc_copies")
 
 
 def _point(scale: g.Scale, **fields) -> dict:
-    base = {k: f.default for k, f in DRIVE_FIELDS.items() if k not in SLC_FIELDS}
+    base = {k: f.default for k, f in DRIVE_FIELDS.items() if k not in NAMED_ONLY
+            or k == "data_compression"}  # (the fields added later stay unnamed)
     return {**base, "user_pages": scale.user_pages, "pages_per_block": scale.pages_per_block,
             "warmup_drive_writes": scale.warmup_drive_writes,
             "measure_drive_writes": scale.measure_drive_writes, **fields}

@@ -82,9 +82,13 @@ SLC_FIELDS: dict[str, Field] = {
     "slc_idle_every": Field("int", 0, 2**31 - 1, 0, "pages between the host's pauses"),
 }
 DRIVE_FIELDS.update(SLC_FIELDS)
+# Static wear levelling (simulate's --wear-leveling): 0, off, by default.
+WL_FIELDS = {"wear_leveling_gap": Field("int", 0, 10**6, 0, "erases between the most and "
+                                        "least worn blocks")}
+DRIVE_FIELDS.update(WL_FIELDS)
 # Fields a point names only when the sweep file does, so the points (and keys) of a sweep
 # made before the field existed, and its results, stay the same.
-NAMED_ONLY = ("data_compression", *SLC_FIELDS)
+NAMED_ONLY = ("data_compression", *SLC_FIELDS, *WL_FIELDS)
 # What a point can measure: a drive run's figures, or each scenario step's.
 DRIVE_MEASURES = tuple(f.name for f in fields(RunResult))
 STEP_MEASURES = (*(f.name for f in fields(StepResult)), "mb_s")
@@ -262,6 +266,7 @@ def drive_spec(point: dict) -> tuple[Geometry, FtlConfig, RunSpec]:
     c = FtlConfig(mapping=point["mapping"], gc=point["gc"], d=point["d"],
                   gc_low_blocks=point["gc_low_blocks"], seed=point["seed"],
                   stored_fraction=point.get("data_compression", 1.0),
+                  wear_leveling_gap=point.get("wear_leveling_gap", 0),
                   **{k: point[k] for k in SLC_FIELDS if k in point and k != "slc_idle_every"})
     w = Workload(kind=point["workload"], hot_lba_fraction=point["hot_lba_fraction"],
                  hot_write_fraction=point["hot_write_fraction"],
