@@ -67,3 +67,32 @@ def test_simulate_reports_the_moves_and_the_wear(capsys):
     assert main([*args, "--wear-leveling", "8", "--gc", "fifo"]) == 2
     err = capsys.readouterr().err
     assert "needs mapping 'page', gc 'greedy'" in err and err.count("\n") == 1
+
+
+SCENARIO = """version = 1
+[drive]
+profile = "{profile}"
+user_gib = 1
+wear_leveling_gap = 8
+[[steps]]
+do = "write"
+name = "a"
+mb = 16
+"""
+
+
+def test_a_scenario_turns_it_on_where_the_profile_allows_and_names_the_field_where_not():
+    from ssdlab.model.lab.scenario import (
+        ScenarioError,
+        build_machine,
+        parse_scenario,
+        scenario_text,
+    )
+
+    s = parse_scenario(SCENARIO.format(profile="nvme_modern_1tb"))
+    assert build_machine(s).drive.config.wear_leveling_gap == 8
+    assert parse_scenario(scenario_text(s)).wear_leveling_gap == 8
+    with pytest.raises(ScenarioError, match=r"drive\.wear_leveling_gap = 8: wear levelling "
+                       r".* needs mapping 'page', gc 'greedy' and no SLC cache; got mapping "
+                       r"'fast'"):
+        parse_scenario(SCENARIO.format(profile="ocz_vertex_60"))

@@ -26,7 +26,8 @@ ASSETS = SCENARIOS.parent  # the project's assets: scenarios, profiles, images
 BLOCK_TABLES = {
     "drive": ("user_pages", "pages_per_block", "spare"),
     "ftl": ("mapping", "gc", "d", "gc_low_blocks", "honour_trim", "gc_frontier",
-            "victim_order", "stored_fraction"),
+            "victim_order", "stored_fraction", "wear_leveling_gap", "slc_cache", "cell_bits",
+            "slc_blocks", "slc_dynamic_share"),
     "workload": ("kind", "hot_lba_fraction", "hot_write_fraction", "active_fraction"),
 }
 BLOCK_SCALARS = ("warmup_drive_writes", "measure_drive_writes", "seed", "windows")

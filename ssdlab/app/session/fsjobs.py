@@ -167,7 +167,8 @@ def build_machine(settings) -> Machine:
     options = fs_options(s)
     return Machine(profile, load_host_profile(HOST_PROFILE), options, s.partition(),
                    user_pages=g.user_pages, d=s.d, gc_low_blocks=s.gc_low_blocks, seed=s.seed,
-                   data_compression=s.data_compression or None, slc_cache=s.slc_cache)
+                   data_compression=s.data_compression or None, slc_cache=s.slc_cache,
+                   wear_leveling_gap=s.wear_leveling_gap)
 
 
 def fs_options(s, atime: str | None = None, discard: bool | None = None) -> FsOptions:

@@ -51,6 +51,8 @@ WORDS: dict[str, Callable[[object], str]] = {
     "gc_frontier": lambda v: f"{v} GC frontier",
     "victim_order": lambda v: f"{v} victim among equals",
     "slc_cache": lambda v: "no SLC cache" if v == "none" else f"{v} SLC cache",
+    "wear_leveling_gap": lambda v: (f"wear levelling at {v} erases" if v
+                                    else "no wear levelling"),
     "seed": lambda v: f"seed {v}",
     "partition_start": lambda v: f"start sector {v}",
     "lvm_kib": _lvm,

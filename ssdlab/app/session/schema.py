@@ -135,6 +135,7 @@ SETTINGS: dict[str, Field] = {
     "gc_frontier": Field(str, "GC frontier", choices=GC_FRONTIERS),
     "victim_order": Field(str, "Victim order", choices=VICTIM_ORDERS),
     "slc_cache": Field(str, "SLC cache", choices=SLC_CACHES),
+    "wear_leveling_gap": Field(int, "Wear levelling", 0, 10**6),
     "seed": SEED,
     # the list's starts, or any sector in the custom box
     "partition_start": Field(int, "Partition start", 0, 2**31 - 1),

@@ -20,7 +20,7 @@ from .schema import SETTINGS, check_record
 # Fields that change the drive itself: changing one mid-run discards the run.
 DRIVE_FIELDS = ("profile", "capacity_mib", "spare_pct", "page_kib", "pages_per_block",
                 "mapping", "gc", "d", "gc_low_blocks", "gc_frontier", "victim_order", "seed",
-                "slc_cache",
+                "slc_cache", "wear_leveling_gap",
                 "partition_start",
                 "lvm_kib", "journal", "kernel", "data_compression", "extents",
                 "commit_interval_s", "stripe_width_blocks", "max_request_kib")
@@ -78,6 +78,9 @@ class Settings:
     # an SLC write cache (model/flash/slccache.py), sized by the profile's figures: none,
     # static or dynamic; only a profile that has those figures allows another than none
     slc_cache: str = "none"
+    # static wear levelling (FtlConfig.wear_leveling_gap): erases between the most and the
+    # least worn full block that make the drive move cold data; 0 = off
+    wear_leveling_gap: int = 0
 
     @property
     def user_pages(self) -> int:
@@ -126,7 +129,8 @@ def _config(s: Settings) -> FtlConfig:
     return FtlConfig(mapping=s.mapping, gc=s.gc, d=s.d,
                      gc_low_blocks=s.gc_low_blocks, seed=s.seed, honour_trim=honour,
                      gc_frontier=s.gc_frontier, victim_order=s.victim_order,
-                     stored_fraction=stored, **_slc(s, p))
+                     stored_fraction=stored, wear_leveling_gap=s.wear_leveling_gap,
+                     **_slc(s, p))
 
 
 def _slc(s: Settings, p) -> dict:
@@ -182,7 +186,8 @@ def _field_of(message: str, changed: dict) -> str:
                    "trace file": "trace_path", "fill": "fill_pct", "hot LBA": "hot_lba_pct",
                    "hot write": "hot_write_pct", "amount": "amount", "slc_cache": "slc_cache",
                    "a static SLC cache": "slc_cache", "a dynamic SLC cache": "slc_cache",
-                   "an SLC cache": "slc_cache"}
+                   "an SLC cache": "slc_cache", "wear_leveling_gap": "wear_leveling_gap",
+                   "wear levelling": "wear_leveling_gap"}
     for prefix, name in model_names.items():
         if message.startswith(prefix):
             return name

@@ -63,10 +63,18 @@ def check_tar(path: Path) -> str | None:
 
 
 def drive_problems(profile: str, user_pages: int | None, partition: Partition,
-                   journal: bool, slc_cache: str | None = None) -> list[Problem]:
-    """The drive builds (with the SLC cache's mode, when the file sets one) and the
-    partition leaves room for the file system."""
+                   journal: bool, slc_cache: str | None = None,
+                   wear_leveling_gap: int | None = None) -> list[Problem]:
+    """The drive builds (with the SLC cache's mode and wear levelling, when the file sets
+    them) and the partition leaves room for the file system."""
     p = load_profile(profile)
+    if wear_leveling_gap:
+        try:
+            p.ftl_config(p.geometry(user_pages), wear_leveling_gap=wear_leveling_gap,
+                         **({"slc_cache": slc_cache} if slc_cache else {}))
+        except ValueError as e:
+            return [Problem("drive.wear_leveling_gap", f"= {wear_leveling_gap}: {e}", "drive",
+                            0, "wear_leveling_gap")]
     if slc_cache not in (None, "none", p.slc_cache):
         try:
             p.ftl_config(p.geometry(user_pages), slc_cache=slc_cache)

@@ -84,6 +84,7 @@ class Scenario:
     gc_frontier: str | None = None  # where GC copies go; None: the profile's setting
     victim_order: str | None = None  # greedy among equals; None: the profile's setting
     slc_cache: str | None = None  # the SLC cache's mode; None: the profile's own
+    wear_leveling_gap: int | None = None  # static wear levelling; None: off (FtlConfig's)
 
 
 _HEADER = re.compile(r"^\s*\[\[?\s*\"?([A-Za-z0-9_-]+)\"?\s*\]\]?\s*(#.*)?$")
@@ -192,7 +193,7 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
     fs["max_request_bytes"] = fs.pop("max_request_kib") * 1024
     fs_options = FsOptions(**fs)
     problems = drive_problems(drive["profile"], user_pages, partition, fs_options.journal,
-                              drive["slc_cache"])
+                              drive["slc_cache"], drive["wear_leveling_gap"])
     if not problems:
         problems += step_problems(steps, path, fs_bytes(drive["profile"], user_pages,
                                                         partition))
@@ -207,7 +208,8 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
                     fs=fs_options, steps=tuple(Step(do, args, line) for (do, args), line
                                                in zip(steps, lines, strict=True)),
                     source=path, gc_frontier=drive["gc_frontier"],
-                    victim_order=drive["victim_order"], slc_cache=drive["slc_cache"])
+                    victim_order=drive["victim_order"], slc_cache=drive["slc_cache"],
+                    wear_leveling_gap=drive["wear_leveling_gap"])
 
 
 def make_step(do: str, **fields) -> Step:
@@ -267,7 +269,7 @@ def scenario_text(s: Scenario, comment: str = "") -> str:
 
 
 # [drive] keys that override the profile's FTL settings
-_FTL_KEYS = ("gc_frontier", "victim_order", "slc_cache")
+_FTL_KEYS = ("gc_frontier", "victim_order", "slc_cache", "wear_leveling_gap")
 
 
 def _ftl_overrides(s: Scenario) -> dict:

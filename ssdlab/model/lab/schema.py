@@ -160,7 +160,9 @@ TABLES: dict[str, dict[str, Field]] = {
               # greedy GC among equally empty blocks; absent: the profile's own setting
               "victim_order": Field("choice", choices=VICTIM_ORDERS),
               # an SLC cache's mode (none turns it off); absent: the profile's own
-              "slc_cache": Field("choice", choices=SLC_CACHES)},
+              "slc_cache": Field("choice", choices=SLC_CACHES),
+              # static wear levelling's erase gap (0: off); absent: off
+              "wear_leveling_gap": Field("int", 0, 10**6, unit="erases")},
     "host": {"profile": Field("choice", choices=list_host_profiles,
                               default="host_phenom2_x4_965"),
              "data_compression": Field("float", 0.05, 1.0)},

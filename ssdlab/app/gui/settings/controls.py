@@ -136,6 +136,7 @@ class Controls(QWidget):
         self._add(form, "gc_low_blocks", "GC watermark", _spin("gc_low_blocks"))
         self._add(form, "gc_frontier", "GC frontier", self._combo("gc_frontier"))
         self._add(form, "victim_order", "Victim order", self._combo("victim_order"))
+        self._add(form, "wear_leveling_gap", "Wear levelling", _spin("wear_leveling_gap"))
         self._add(form, "seed", "Seed", _spin("seed"))
         starts = QComboBox()
         for sectors, text in PARTITION_STARTS:

@@ -35,6 +35,10 @@ TIPS = {
                  "dense flash: static (blocks kept for it) or dynamic (those plus free blocks "
                  "borrowed, fewer on a fuller drive). Only profiles with a cache's figures "
                  "have one.",
+    "wear_leveling_gap": "Static wear levelling: when the most-worn block has this many more "
+                         "erases than the least-worn full block, the drive moves that "
+                         "block's cold data so it wears too; the moves are GC copies. 0 is "
+                         "off. Page mapping and greedy GC only.",
     "seed": "Seeds the workload generators and the engine; same seed, same run.",
     "partition_start": "Where the partition starts, in 512-byte sectors. 63 was the old DOS "
                        "default; 2048 (1 MiB) is aligned.",
@@ -84,7 +88,7 @@ TERMS = {"spare_pct": "over-provisioning", "page_kib": "page", "pages_per_block"
          "lvm_kib": "LVM", "journal": "journal", "atime": "atime", "discard": "discard",
          "fstrim_every_min": "fstrim", "hot_lba_pct": "hot and cold data",
          "hot_write_pct": "hot and cold data", "amount": "drive write",
-         "trim_max_pages": "TRIM"}
+         "trim_max_pages": "TRIM", "wear_leveling_gap": "wear levelling"}
 
 
 def glossary_tip(name: str) -> str:

@@ -49,6 +49,7 @@ def settings_for(sc: Scenario, current: Settings) -> Settings:
                    **ENGINE_DEFAULTS, gc_frontier=sc.gc_frontier or p.gc_frontier,
                    victim_order=sc.victim_order or p.victim_order,
                    slc_cache=sc.slc_cache or p.slc_cache,
+                   wear_leveling_gap=sc.wear_leveling_gap or 0,
                    capacity_mib=user_pages * p.page_bytes / 2**20,
                    partition_start=sc.partition.start_sector,
                    lvm_kib=sc.partition.lvm_pe_start_bytes // 1024, journal=sc.fs.journal,
@@ -99,4 +100,5 @@ def scenario_for(s: Settings, log: list[dict], name: str) -> Scenario:
                     victim_order=None
                     if s.victim_order == load_profile(s.profile).victim_order
                     else s.victim_order,
-                    slc_cache=None if s.slc_cache == p.slc_cache else s.slc_cache)
+                    slc_cache=None if s.slc_cache == p.slc_cache else s.slc_cache,
+                    wear_leveling_gap=s.wear_leveling_gap or None)
