@@ -14,7 +14,7 @@ from ssdlab.app.palette import VICTIM_MARK
 
 from ..run.snapshot import Snapshot
 from .mapview import Viewport
-from .victimmarks import MIN_CELL_PX
+from .victimmarks import MIN_CELL_PX, block_cells
 
 LEGEND_TEXT = "SLC cache block (1 bit per cell)"
 
@@ -24,15 +24,7 @@ def slc_cells(snap: Snapshot | None, view: Viewport | None, margin: int) -> list
     blocks are too small for a shape)."""
     if snap is None or snap.slc is None or view is None or view.scale.value < MIN_CELL_PX:
         return []
-    cache = np.flatnonzero(snap.slc[:snap.blocks] != 0)
-    if not cache.size:
-        return []
-    s = view.scale.value
-    r0, r1, c0, c1 = view.visible()
-    rows, cols = np.divmod(cache, view.cols)
-    on = (rows >= r0) & (rows < r1) & (cols >= c0) & (cols < c1)
-    return [QRectF(margin + view.ox + c * s, margin + view.oy + r * s, s, s)
-            for r, c in zip(rows[on].tolist(), cols[on].tolist(), strict=True)]
+    return block_cells(np.flatnonzero(snap.slc[:snap.blocks] != 0), view, margin)
 
 
 def paint(p: QPainter, cells: list[QRectF]) -> None:

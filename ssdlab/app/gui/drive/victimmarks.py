@@ -24,12 +24,17 @@ def victim_cells(snap: Snapshot | None, view: Viewport | None, margin: int,
     if snap is None or view is None or view.scale.value < MIN_CELL_PX:
         return []
     victims = np.flatnonzero(snap.codes[:snap.blocks] == CODE_VICTIM)
-    victims = victims[victims != skip]
-    if not victims.size:
+    return block_cells(victims[victims != skip], view, margin)
+
+
+def block_cells(blocks: np.ndarray, view: Viewport, margin: int) -> list[QRectF]:
+    """Widget rectangles of those of these blocks the map shows now (the victims, the SLC
+    cache's blocks: slcmarks.py)."""
+    if not blocks.size:
         return []
     s = view.scale.value
     r0, r1, c0, c1 = view.visible()
-    rows, cols = np.divmod(victims, view.cols)
+    rows, cols = np.divmod(blocks, view.cols)
     on = (rows >= r0) & (rows < r1) & (cols >= c0) & (cols < c1)
     return [QRectF(margin + view.ox + c * s, margin + view.oy + r * s, s, s)
             for r, c in zip(rows[on].tolist(), cols[on].tolist(), strict=True)]
