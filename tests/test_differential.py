@@ -60,11 +60,18 @@ def small_geometry(draw, gc_low: int, pages_per_block=None, min_extra_blocks=0) 
 @st.composite
 def drive_setups(draw, gc: str, mapping: str):
     gc_low = draw(st.integers(1, 3))
+    # placement handles (page mapping, a separate GC frontier): each beyond the first keeps
+    # a host and a GC block open, which the spare must cover
+    handles = draw(st.sampled_from((1, 1, 2, 3))) if mapping == "page" else 1
     # The fast mapping has no GC: down to its minimum of 3 spare blocks (2 log blocks).
-    geometry = small_geometry(draw, -1 if mapping == "fast" else gc_low)
+    geometry = small_geometry(draw, -1 if mapping == "fast" else gc_low,
+                              min_extra_blocks=2 * (handles - 1))
+    frontier = "separate" if handles > 1 else draw(st.sampled_from(GC_FRONTIERS))
     config = FtlConfig(mapping=mapping, gc=gc, d=draw(st.integers(1, 4)), gc_low_blocks=gc_low,
                        honour_trim=draw(st.booleans()), seed=draw(st.integers(0, 2**63 - 1)),
-                       track_versions=True, gc_frontier=draw(st.sampled_from(GC_FRONTIERS)),
+                       track_versions=True, gc_frontier=frontier,
+                       placement_handles=handles,
+                       handle_gc=draw(st.sampled_from(("mixed", "isolated"))),
                        victim_order=draw(st.sampled_from(VICTIM_ORDERS)),
                        # static wear levelling, with gaps small enough to act on a tiny drive
                        wear_leveling_gap=draw(st.sampled_from((0, 1, 2, 4)))
@@ -144,6 +151,12 @@ def test_engine_matches_reference_after_every_batch(gc, mapping, data):
     rng = random.Random(shape["seed"])
     drive, ref = Drive(geometry, config), ReferenceFtl(geometry, config)
     user, ppb = geometry.user_pages, geometry.pages_per_block
+    if config.placement_handles > 1:  # the host's tags: a run of each, then some at random
+        tags = np.array([min(config.placement_handles - 1, i * config.placement_handles
+                             // user) if rng.random() < 0.8
+                         else rng.randrange(config.placement_handles) for i in range(user)])
+        drive.set_tags(tags)
+        ref.set_tags(tags)
     if shape["fill_first"]:
         fill = Commands.of([("write", 0, user)])
         drive.run(fill)
@@ -174,6 +187,8 @@ def test_engine_matches_reference_after_every_batch(gc, mapping, data):
     event(f"victim order {config.victim_order}")
     event("collected victims" if counters["gc_victims"] else "no GC victim")
     event("merged blocks" if counters["merges"] else "no merge")
+    if config.placement_handles > 1:
+        event(f"{config.placement_handles} placement handles, {config.handle_gc} GC")
     if config.wear_leveling_gap:
         event("wear levelling moved blocks" if counters["wl_moves"] else "no wear-levelling move")
     event("some data lost to TRIM" if counters["trimmed_pages"] else "nothing trimmed")

@@ -39,6 +39,9 @@ _FLAG_NAMES = {
     "slc_dynamic_share": "--slc-dynamic-share",
     "fold_every_pages": "--slc-idle-every",
     "wear_leveling_gap": "--wear-leveling",
+    "handle_gc": "--handle-gc",
+    "tag_errors": "--tag-errors",
+    "placement '": "--placement '",
 }
 
 

@@ -106,6 +106,16 @@ def _add_simulate(sub) -> None:
     p.add_argument("--slc-dynamic-share", type=float, default=0.0,
                    help="dynamic cache: the share of the free user capacity's blocks it "
                    "may borrow, 0 to 1 (default 0)")
+    p.add_argument("--placement", choices=("none", "hotcold"), default="none",
+                   help="hotcold: the host tags the hotcold workload's hot pages with one "
+                   "placement handle and the rest with another (streams, FDP), and the drive "
+                   "keeps an open block for each; page mapping and a separate GC frontier")
+    p.add_argument("--handle-gc", choices=("mixed", "isolated"), default="mixed",
+                   help="with --placement: GC copies into one block for all handles (mixed, "
+                   "the default) or into the victim's handle's own (isolated)")
+    p.add_argument("--tag-errors", type=float, default=0.0, metavar="F",
+                   help="with --placement: the share of pages the host tags wrongly, 0 to 1 "
+                   "(default 0)")
     p.add_argument("--wear-leveling", type=int, default=0, metavar="GAP",
                    help="static wear levelling: move a full block's cold data when the most "
                    "worn block has GAP more erases than it, 0 to 1000000 (default 0: off); "

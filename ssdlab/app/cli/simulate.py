@@ -43,13 +43,16 @@ def simulate(args: argparse.Namespace) -> int:
                            slc_cache=args.slc_cache, cell_bits=args.cell_bits,
                            slc_blocks=args.slc_blocks,
                            slc_dynamic_share=args.slc_dynamic_share,
-                           wear_leveling_gap=args.wear_leveling)
+                           wear_leveling_gap=args.wear_leveling,
+                           placement_handles=2 if args.placement != "none" else 1,
+                           handle_gc=args.handle_gc)
         workload = Workload(kind=args.workload, hot_lba_fraction=args.hot_lbas,
                             hot_write_fraction=args.hot_writes,
                             active_fraction=args.active_fraction)
         spec = RunSpec(geometry, config, workload, args.warmup_drive_writes,
                        args.measure_drive_writes, seed=args.seed,
-                       fold_every_pages=args.slc_idle_every)
+                       fold_every_pages=args.slc_idle_every, placement=args.placement,
+                       tag_errors=args.tag_errors)
         check_buildable(geometry, config)
     except ValueError as e:
         print(f"ssdlab simulate: error: {flagged(str(e))}", file=sys.stderr)
@@ -100,6 +103,10 @@ def table(r) -> str:
          + ("" if r.stored_fraction == 1 else f" stored = {r.flash_pages:.1f} flash pages")),
         ("GC copies, erases", f"{r.gc_copies}, {r.erases}"),
         *_slc_rows(r),
+        *([("placement", f"hot pages tagged to handle 1, the rest to handle 0, "
+            f"{100 * r.tag_errors:g} % tagged wrongly; {r.handle_gc} GC "
+            + ("(each handle's copies in blocks of their own)" if r.handle_gc == "isolated"
+               else "(one GC block for all handles)"))] if r.placement != "none" else []),
         *([("wear levelling", f"a block moved when the wear gap passes "
             f"{r.wear_leveling_gap} erases: {r.wl_moves} moves copied {r.wl_copies} pages "
             f"(in the GC copies); erases per block now {r.erase_count_min} to "

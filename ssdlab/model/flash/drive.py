@@ -77,8 +77,8 @@ def event_capacity_for(geometry: Geometry, config: FtlConfig, pages_per_command:
         victims *= 2
     fold = 4 * (geometry.pages_per_block // config.cell_bits + 2) \
         if config.slc_cache != "none" else 0
-    return 2 * pages_per_command + (pages_per_command // ppb + 2) * (
-        victims * (ppb + 2) + ppb + 2 + fold)
+    opens = pages_per_command // ppb + 2 + config.placement_handles - 1
+    return 2 * pages_per_command + opens * (victims * (ppb + 2) + ppb + 2 + fold)
 
 
 class Drive:
@@ -195,6 +195,22 @@ class Drive:
         n = int(slccache.fold(self.arrays, max_blocks))
         self._raise_if_broken()
         return n
+
+    def set_tags(self, tags) -> None:
+        """The placement handle of every logical page (an array of user_pages whole numbers
+        from 0 to placement_handles - 1): the host's say of which data belongs together.
+        Writes from now on go to their page's handle's open block."""
+        n = self.config.placement_handles
+        tags = np.asarray(tags)
+        if n == 1:
+            raise ValueError("set_tags needs placement_handles of 2 or more; this drive has 1")
+        if tags.shape != (self.geometry.user_pages,) or tags.dtype.kind not in "iu":
+            raise ValueError(f"tags must be {self.geometry.user_pages} whole numbers, one a "
+                             f"logical page; got shape {tags.shape}, type {tags.dtype}")
+        if tags.size and (tags.min() < 0 or tags.max() >= n):
+            raise ValueError(f"tags must be from 0 to {n - 1} (placement_handles - 1); got "
+                             f"{int(tags.min())} to {int(tags.max())}")
+        self.arrays.tag[:] = tags
 
     def slc_counters(self) -> dict[str, int]:
         """The SLC cache's figures (slccache.py), in pages and blocks: host pages programmed

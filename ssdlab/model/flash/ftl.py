@@ -17,6 +17,7 @@ from .primitives import (
     emit,
     erase,
     fail,
+    host_regs,
     host_stamp,
     invalidate,
     invalidate_in,
@@ -50,6 +51,7 @@ from .state import (
     R_FIFO_COUNT,
     R_FIFO_HEAD,
     R_FREE_COUNT,
+    R_HANDLES,
     R_HONOUR_TRIM,
     R_HOST_BLOCK,
     R_HOST_OFFSET,
@@ -92,6 +94,9 @@ def write_page(a, lpn, shift):
         stamp = host_stamp(a, lpn)
         emit(a, EV_PROGRAM, cache_program(a, lpn, stamp), lpn, 0)
         return
+    if a.regs[R_HANDLES] > 1:  # the host tags its pages: each handle's own open block
+        _handle_write(a, lpn)
+        return
     if a.regs[R_HOST_BLOCK] < 0:
         if a.regs[R_COPY_BLOCK] == R_HOST_BLOCK:
             # One frontier, in Desnoyers' order: the host takes its next block first, so
@@ -110,6 +115,26 @@ def write_page(a, lpn, shift):
             return
     stamp = host_stamp(a, lpn)
     ppn = stream_program(a, R_HOST_BLOCK, R_HOST_OFFSET, lpn, stamp)
+    emit(a, EV_PROGRAM, ppn, lpn, 0)
+
+
+@inline
+def _handle_write(a, lpn):
+    """write_page's program on a drive with placement handles: the page goes to the open
+    block of its tag's host stream, which records the handle when it opens a block (an
+    isolated GC copies a victim's pages to its handle's GC stream)."""
+    h = a.tag[lpn]
+    rb, ro = host_regs(h)
+    opening = a.regs[rb] < 0
+    if opening:
+        foreground_gc(a)
+        if a.regs[R_ERROR] != 0:
+            a.l2p[lpn] = UNMAPPED
+            return
+    stamp = host_stamp(a, lpn)
+    ppn = stream_program(a, rb, ro, lpn, stamp)
+    if opening and ppn >= 0:
+        a.bhandle[ppn // a.regs[R_PAGES_PER_BLOCK]] = h
     emit(a, EV_PROGRAM, ppn, lpn, 0)
 
 
@@ -415,7 +440,9 @@ def event_bound(a, op, count):
     fold = 4 * (a.regs[R_SLC_PAGES] + 2) if a.regs[R_SLC] != 0 else 0
     if a.regs[R_WL_GAP] > 0:  # wear levelling may move one block after each victim
         victims *= 2
-    return 2 * count + (count // ppb + 2) * (victims * (ppb + 2) + ppb + 2 + fold)
+    # each placement handle's stream may open a block of its own
+    opens = count // ppb + 2 + a.regs[R_HANDLES] - 1
+    return 2 * count + opens * (victims * (ppb + 2) + ppb + 2 + fold)
 
 
 @jit

@@ -19,7 +19,7 @@ import numpy as np
 
 from .compiled import called, inline, jit
 from .prefetch import prefetch, prefetch_write
-from .primitives import close_block, emit, erase, fail, pop_free, unclose_block
+from .primitives import close_block, emit, erase, fail, gc_regs, pop_free, unclose_block
 from .slccache import fold_borrowed
 from .state import (
     BLOCK_VICTIM,
@@ -46,6 +46,8 @@ from .state import (
     R_GC_LOW,
     R_GC_OFFSET,
     R_GC_VICTIMS,
+    R_HANDLE_GC,
+    R_HANDLES,
     R_HOST_BLOCK,
     R_HOST_OFFSET,
     R_LAST_MOVED,
@@ -227,6 +229,10 @@ def collect_block(a, v):
             prefetch_write(a.l2p, ahead)
     r_block = R_HOST_BLOCK if a.regs[R_COPY_BLOCK] == R_HOST_BLOCK else R_GC_BLOCK
     r_offset = R_HOST_OFFSET if r_block == R_HOST_BLOCK else R_GC_OFFSET
+    h = 0  # the handle a block the copies open is marked with
+    if a.regs[R_HANDLES] > 1 and a.regs[R_HANDLE_GC] != 0:  # isolated: the victim's own
+        h = a.bhandle[v]
+        r_block, r_offset = gc_regs(h)
     track = a.regs[R_TRACK_VERSIONS] != 0
     # The copies into one destination block run with their counts in locals, written back
     # when the block fills and at the end: the l2p stores miss the cache, x86 commits stores
@@ -249,6 +255,7 @@ def collect_block(a, v):
             if b < 0:
                 return -1
             a.regs[r_block] = b
+            a.bhandle[b] = h
             off = 0
         dst = b * ppb + off
         if track:

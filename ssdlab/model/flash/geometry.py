@@ -14,6 +14,8 @@ from .memory import MemoryBudget, memory_budget
 MAPPINGS = ("page", "block", "fast")
 GC_POLICIES = ("greedy", "fifo", "cost-benefit", "random-d")
 SLC_CACHES = ("none", "static", "dynamic")
+HANDLE_GCS = ("mixed", "isolated")
+MAX_HANDLES = 8
 GC_FRONTIERS = ("separate", "shared")
 VICTIM_ORDERS = ("newest", "oldest")
 
@@ -200,6 +202,13 @@ class FtlConfig:
         that block's data (cold: nothing rewrote it) is moved and the block erased, so it
         takes writes again; 0 turns it off. Its copies are GC copies. Page mapping, greedy
         GC and no SLC cache only.
+    placement_handles: how many placement handles (streams, FDP's reclaim unit handles) the
+        host may tag its writes with, 1 (no placement) to MAX_HANDLES; the drive keeps an
+        open block for each, and a host write goes to the block of its page's tag
+        (Drive.set_tags). Page mapping, a separate GC frontier and no SLC cache only.
+    handle_gc: where GC copies a victim's pages with several handles: "mixed" (one GC block
+        for all, as FDP's initially isolated handles) or "isolated" (a GC block per handle,
+        the victim's: FDP's persistently isolated handles, a multi-stream drive's streams).
     """
 
     mapping: str = "page"
@@ -217,6 +226,8 @@ class FtlConfig:
     slc_blocks: int = 0
     slc_dynamic_share: float = 0.0
     wear_leveling_gap: int = 0
+    placement_handles: int = 1
+    handle_gc: str = "mixed"
 
     def __post_init__(self) -> None:
         _require(self.mapping in MAPPINGS, f"mapping must be one of {', '.join(MAPPINGS)}; "
@@ -245,6 +256,17 @@ class FtlConfig:
                  f"wear levelling (wear_leveling_gap {self.wear_leveling_gap}) needs mapping "
                  f"'page', gc 'greedy' and no SLC cache; got mapping {self.mapping!r}, gc "
                  f"{self.gc!r}, slc_cache {self.slc_cache!r}")
+        _require(is_whole(self.placement_handles) and 1 <= self.placement_handles <= MAX_HANDLES,
+                 f"placement_handles must be a whole number from 1 to {MAX_HANDLES}; got "
+                 f"{self.placement_handles}")
+        _require(self.handle_gc in HANDLE_GCS, f"handle_gc must be one of "
+                 f"{', '.join(HANDLE_GCS)}; got {self.handle_gc!r}")
+        _require(self.placement_handles == 1 or (
+            self.mapping == "page" and self.gc_frontier == "separate"
+            and self.slc_cache == "none"),
+            f"placement handles ({self.placement_handles}) need mapping 'page', gc_frontier "
+            f"'separate' and no SLC cache; got mapping {self.mapping!r}, gc_frontier "
+            f"{self.gc_frontier!r}, slc_cache {self.slc_cache!r}")
         _require(is_whole(self.seed) and 0 <= self.seed < 2**63,
                  f"seed must be a whole number from 0 to 2^63-1; got {self.seed}")
 
@@ -315,7 +337,9 @@ def too_big_for_memory(geometry: Geometry, config: FtlConfig, available_bytes: i
 def check_buildable(geometry: Geometry, config: FtlConfig,
                     memory_limit_bytes: int | None = None) -> None:
     """Refuse, with a clear message, a drive that GC cannot run or memory cannot hold."""
-    page_mapped_needs = config.gc_low_blocks + MIN_SPARE_BLOCKS_BEYOND_WATERMARK
+    # each placement handle beyond the first keeps a host and a GC block open
+    page_mapped_needs = (config.gc_low_blocks + MIN_SPARE_BLOCKS_BEYOND_WATERMARK
+                         + 2 * (config.placement_handles - 1))
     if config.mapping == "page":
         _require(
             geometry.spare_blocks >= page_mapped_needs,

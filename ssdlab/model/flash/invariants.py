@@ -32,6 +32,7 @@ from .state import (
     R_FREE_HEAD,
     R_GC_BLOCK,
     R_GC_OFFSET,
+    R_HANDLES,
     R_HOST_BLOCK,
     R_HOST_OFFSET,
     R_LOG_BLOCKS,
@@ -42,6 +43,7 @@ from .state import (
     R_SLC_BLOCK,
     R_SLC_OFFSET,
     R_STORED_SLOTS,
+    R_STREAMS,
     R_USER_PAGES,
 )
 
@@ -113,8 +115,12 @@ def _page_mapping_problems(a, ppb: int, free_pages: np.ndarray,
     out = []
     regs = a.regs
     streams = {}
-    for rb, ro in ((R_HOST_BLOCK, R_HOST_OFFSET), (R_GC_BLOCK, R_GC_OFFSET),
-                   (R_SLC_BLOCK, R_SLC_OFFSET)):
+    pairs = [(R_HOST_BLOCK, R_HOST_OFFSET), (R_GC_BLOCK, R_GC_OFFSET),
+             (R_SLC_BLOCK, R_SLC_OFFSET)]
+    for h in range(1, int(regs[R_HANDLES])):  # placement handles' host and GC streams
+        r = R_STREAMS + 4 * (h - 1)
+        pairs += [(r, r + 1), (r + 2, r + 3)]
+    for rb, ro in pairs:
         b = int(regs[rb])
         if b >= 0:
             streams[b] = int(regs[ro])

@@ -37,7 +37,11 @@ from .state import (
     R_FREE_COUNT,
     R_FREE_HEAD,
     R_FREE_LOW,
+    R_GC_BLOCK,
     R_GC_COPIES,
+    R_GC_OFFSET,
+    R_HOST_BLOCK,
+    R_HOST_OFFSET,
     R_HOST_WRITES,
     R_MAX_ERASES,
     R_MIN_VALID,
@@ -49,6 +53,7 @@ from .state import (
     R_POOL_HEAD,
     R_SLC_BORROWED,
     R_SLC_STATIC,
+    R_STREAMS,
     R_TRACK_VERSIONS,
     R_WATCH_LPN,
     R_WATCH_WRITES,
@@ -243,6 +248,24 @@ def host_stamp(a, lpn):
 def put_page(a, ppn, lpn, stamp):
     """Program physical page ppn with logical page lpn and map it."""
     program_in(a, ppn, ppn // a.regs[R_PAGES_PER_BLOCK], lpn, stamp)
+
+
+@inline
+def host_regs(h):
+    """The (block, offset) registers of placement handle h's host stream."""
+    if h == 0:
+        return R_HOST_BLOCK, R_HOST_OFFSET
+    r = R_STREAMS + 4 * (h - 1)
+    return r, r + 1
+
+
+@inline
+def gc_regs(h):
+    """The (block, offset) registers of placement handle h's GC stream."""
+    if h == 0:
+        return R_GC_BLOCK, R_GC_OFFSET
+    r = R_STREAMS + 4 * (h - 1) + 2
+    return r, r + 1
 
 
 @inline

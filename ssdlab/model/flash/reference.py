@@ -115,6 +115,12 @@ class ReferenceFtl(BlockMappedRules, SlcCacheRules):
         self.free: deque[int] = deque(range(self.n_blocks))
         # [block, next offset]: in slots for page mapping's streams, in pages for "fast".
         self.open: dict[str, list[int] | None] = {HOST: None, GC: None}
+        # placement handles: handle h >= 1 writes through streams "host<h>" and "gc<h>"
+        self.handles = self.config.placement_handles
+        for h in range(1, self.handles):
+            self.open[f"{HOST}{h}"] = self.open[f"{GC}{h}"] = None
+        self.tag = [0] * self.user_pages  # each logical page's handle (set_tags)
+        self.bhandle = [0] * self.n_blocks  # the handle whose stream opened each block
         self.closed_list: list[int] = []
         self.home: dict[int, int] = {}  # block mapping: logical block -> physical block
         # fast mapping: log blocks, oldest first (the last one may be open), and their limit.
@@ -178,13 +184,15 @@ class ReferenceFtl(BlockMappedRules, SlcCacheRules):
         if not self._released(b):  # (a static SLC cache block goes back to its own queue)
             self.free.append(b)
 
-    def _append_to_stream(self, stream: str, lpn: int) -> int:
-        """Program lpn in the next free slots of a write stream's open block; close the block
-        when the next page would not fit."""
+    def _append_to_stream(self, stream: str, lpn: int, handle: int = 0) -> int:
+        """Program lpn in the next free slots of a write stream's open block, marking a block
+        it opens with its placement handle; close the block when the next page would not
+        fit."""
         if self.open[stream] is None:
             b = self._take_free_block()
             self.blocks[b].state = BLOCK_OPEN
             self.open[stream] = [b, 0]
+            self.bhandle[b] = handle
         b, slot = self.open[stream]
         ppn = b * self.ppb + slot // self.page_slots
         self._program(ppn, lpn)
@@ -263,6 +271,10 @@ class ReferenceFtl(BlockMappedRules, SlcCacheRules):
         """Copy the valid pages among the first `pages` of victim, in page order, to the GC
         stream (the host's when the frontier is shared); returns how many."""
         stream = HOST if self.config.gc_frontier == "shared" else GC
+        handle = 0  # isolated placement handles: the victim's handle's own GC stream
+        if self.handles > 1 and self.config.handle_gc == "isolated":
+            handle = self.bhandle[victim]
+            stream = f"{GC}{handle}" if handle else GC
         blk = self.blocks[victim]
         blk.state = BLOCK_VICTIM
         moved = blk.valid // self.page_slots
@@ -272,7 +284,7 @@ class ReferenceFtl(BlockMappedRules, SlcCacheRules):
                 continue
             self.page[src] = INVALID_PAGE
             blk.valid -= self.page_slots
-            self._append_to_stream(stream, lpn)
+            self._append_to_stream(stream, lpn, handle)
             self.count["gc_copies"] += 1
             self.count["nand_reads"] += 1
         return moved
@@ -317,6 +329,10 @@ class ReferenceFtl(BlockMappedRules, SlcCacheRules):
         self.count["wl_moves"] += 1
         self.count["wl_copies"] += moved
 
+    def set_tags(self, tags) -> None:
+        """Each logical page's placement handle (Drive.set_tags, checked there)."""
+        self.tag = [int(t) for t in tags]
+
     def collect_one(self) -> int:
         """One GC step now: pages copied, or -1 if nothing is closed (or block-mapped)."""
         if self.config.mapping != "page":
@@ -353,6 +369,15 @@ class ReferenceFtl(BlockMappedRules, SlcCacheRules):
             self.version[lpn] = self.count["host_writes"]
             self.count["host_writes"] += 1
             self._cache_write(lpn)
+            return
+        if self.handles > 1:  # the page goes to its tag's stream
+            h = self.tag[lpn]
+            stream = f"{HOST}{h}" if h else HOST
+            if self.open[stream] is None:
+                self._foreground_gc()
+            self.version[lpn] = self.count["host_writes"]
+            self.count["host_writes"] += 1
+            self._append_to_stream(stream, lpn, h)
             return
         if self.open[HOST] is None:
             if self.config.gc_frontier == "shared":

@@ -17,7 +17,9 @@ from .drive import Drive, window_wa
 from .gcwatch import GcWatch
 from .geometry import FtlConfig, Geometry
 from .heldback import held_back_blocks, usable_spare
-from .workloads import CHUNK_PAGES, Workload, sequential_fill, trim_range
+from .workloads import CHUNK_PAGES, Workload, hot_pages, sequential_fill, trim_range
+
+PLACEMENTS = ("none", "hotcold")
 
 Progress = Callable[[str, float], None]  # (phase, fraction done of that phase)
 
@@ -43,6 +45,11 @@ class RunSpec:
     # written, and the drive folds its full cache blocks in the pause; 0: never idle, the
     # cache folds only when garbage collection needs its blocks
     fold_every_pages: int = 0
+    # placement handles (FtlConfig.placement_handles): "hotcold" tags the workload's hot
+    # pages with handle 1 and the rest with 0, a tag_errors share of the pages (drawn from
+    # the seed) the other way round; "none" tags nothing
+    placement: str = "none"
+    tag_errors: float = 0.0
 
     def __post_init__(self) -> None:
         for name in ("warmup_drive_writes", "measure_drive_writes"):
@@ -55,6 +62,17 @@ class RunSpec:
                              f"{self.measure_drive_writes}")
         if not (1 <= self.windows <= 10000):
             raise ValueError(f"windows must be from 1 to 10000; got {self.windows}")
+        if self.placement not in PLACEMENTS:
+            raise ValueError(f"placement must be one of {', '.join(PLACEMENTS)}; got "
+                             f"{self.placement!r}")
+        if self.placement == "hotcold" and (self.workload.kind != "hotcold"
+                                            or self.config.placement_handles < 2):
+            raise ValueError("placement 'hotcold' tags the hot pages of a hotcold workload: "
+                             "it needs workload hotcold and placement_handles of 2 or more; "
+                             f"got workload {self.workload.kind!r}, placement_handles "
+                             f"{self.config.placement_handles}")
+        if not (0.0 <= self.tag_errors <= 1.0):
+            raise ValueError(f"tag_errors must be from 0 to 1; got {self.tag_errors}")
         if not (isinstance(self.fold_every_pages, int) and 0 <= self.fold_every_pages < 2**31):
             raise ValueError(f"fold_every_pages must be a whole number from 0 to {2**31 - 1}; "
                              f"got {self.fold_every_pages}")
@@ -110,6 +128,11 @@ class RunResult:
     wear_leveling_gap: int = 0
     wl_moves: int = 0
     wl_copies: int = 0
+    # placement (RunSpec.placement): the handles, GC's way with them, and the tags' errors
+    placement: str = "none"
+    placement_handles: int = 1
+    handle_gc: str = "mixed"
+    tag_errors: float = 0.0
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -121,8 +144,8 @@ def theory_for(spec: RunSpec, spare: float, stored_fraction: float = 1.0) -> flo
     under uniform traffic only (theory.compressed_greedy_wa); spare is then the physical one."""
     w = spec.workload
     if spec.config.mapping != "page" or w.kind == "sequential" \
-            or spec.config.slc_cache != "none":  # no published model of a cache
-        return None
+            or spec.config.slc_cache != "none" or spec.config.placement_handles > 1:
+        return None  # no published model of a cache, or of these placements
     if stored_fraction < 1.0:
         if spec.config.gc != "greedy" or w.kind != "random" or w.active_fraction < 1.0:
             return None
@@ -140,6 +163,20 @@ def theory_for(spec: RunSpec, spare: float, stored_fraction: float = 1.0) -> flo
                              d=spec.config.d, frontier=spec.config.gc_frontier, **kwargs)
     except ValueError:
         return None
+
+
+def hotcold_tags(spec: RunSpec) -> np.ndarray:
+    """Handle 1 for the hot pages of spec's hotcold workload (the first hot_lba_fraction of
+    the active pages, as workloads.hot_cold_pages draws them), 0 for the rest; a tag_errors
+    share of the pages, drawn from the seed apart from the workload's own draws, tagged the
+    other way round (a host that guesses wrong)."""
+    user = spec.geometry.user_pages
+    tags = np.zeros(user, dtype=np.int8)
+    tags[:hot_pages(spec.workload.active_pages(user), spec.workload.hot_lba_fraction)] = 1
+    if spec.tag_errors > 0:
+        wrong = np.random.default_rng([spec.seed, 1]).random(user) < spec.tag_errors
+        tags[wrong] = 1 - tags[wrong]
+    return tags
 
 
 def idle_fold(drive: Drive) -> int:
@@ -197,6 +234,8 @@ def run(spec: RunSpec, progress: Progress | None = None,
     drive = Drive(g, spec.config) if watch is None else watch.drive(g, spec.config)
     look = (lambda: observe(drive)) if observe is not None else None
     rng = np.random.default_rng(spec.seed)
+    if spec.placement == "hotcold":
+        drive.set_tags(hotcold_tags(spec))
     fill = sequential_fill(g.user_pages)
     for i in range(len(fill)):
         if cancel is not None and cancel():
@@ -285,4 +324,8 @@ def run(spec: RunSpec, progress: Progress | None = None,
         wear_leveling_gap=spec.config.wear_leveling_gap,
         wl_moves=after["wl_moves"] - before["wl_moves"],
         wl_copies=after["wl_copies"] - before["wl_copies"],
+        placement=spec.placement,
+        placement_handles=spec.config.placement_handles,
+        handle_gc=spec.config.handle_gc,
+        tag_errors=spec.tag_errors,
     )

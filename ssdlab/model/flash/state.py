@@ -143,7 +143,13 @@ R_MAX_ERASES = 62  # the most erases any block has had
 R_WL_MIN = 63  # the least-worn full block's erases when wear levelling last looked
 R_WL_MOVES = 64  # blocks whose cold data was moved
 R_WL_COPIES = 65  # pages those moves copied (GC copies too)
-N_REGS = 66
+# Placement handles (FtlConfig.placement_handles): handle 0 writes through R_HOST_BLOCK /
+# R_GC_BLOCK; handle h >= 1 through its four registers from R_STREAMS + 4 (h - 1): host
+# block, host offset, GC block, GC offset (primitives.host_regs, gc_regs)
+R_HANDLES = 66  # handles in use (1: no placement)
+R_HANDLE_GC = 67  # 1: GC copies into the victim's handle's GC block; 0: one GC block
+R_STREAMS = 68
+N_REGS = R_STREAMS + 4 * 7
 
 COUNTER_NAMES = {
     "host_writes": R_HOST_WRITES,
@@ -201,6 +207,8 @@ FlashArrays = namedtuple(
         "slc_pool",  # int32[static blocks, at least 1]: ring of the static cache's free blocks
         "slc_static",  # int32[static blocks, at least 1]: ring of its full blocks, oldest first
         "slc_borrowed",  # int32[blocks]: ring of the dynamic cache's full blocks, oldest first
+        "tag",  # int8[user pages, or 1]: each logical page's placement handle
+        "bhandle",  # int8[blocks]: the handle whose stream opened the block
     ],
 )
 
@@ -246,6 +254,9 @@ def allocate(geometry: Geometry, config: FtlConfig, event_capacity: int = 0) -> 
     regs[R_SLC_BLOCK] = -1
     regs[R_POOL_COUNT] = static
     regs[R_WL_GAP] = config.wear_leveling_gap
+    regs[R_HANDLES] = config.placement_handles
+    regs[R_HANDLE_GC] = int(config.handle_gc == "isolated")
+    regs[R_STREAMS:] = -1  # every handle's stream blocks: none open (offsets unused then)
     logical_blocks = -(-geometry.user_pages // ppb)
     if config.mapping == "fast":
         # Every block not needed as a data block is a log block, but one: merges need it.
@@ -293,4 +304,7 @@ def _allocate_arrays(geometry: Geometry, config: FtlConfig, regs: np.ndarray,
             1, dtype=np.int32),
         slc_static=np.zeros(max(static, 1), dtype=np.int32),
         slc_borrowed=np.zeros(nb if config.slc_cache == "dynamic" else 1, dtype=np.int32),
+        tag=np.zeros(geometry.user_pages if config.placement_handles > 1 else 1,
+                     dtype=np.int8),
+        bhandle=np.zeros(nb, dtype=np.int8),
     )

@@ -76,11 +76,17 @@ class Workload:
             done += n
 
 
+def hot_pages(active: int, hot_lba_fraction: float) -> int:
+    """How many of the active logical pages, the first ones, are hot (at least one, and
+    at least one cold)."""
+    return min(active - 1, max(1, int(round(active * hot_lba_fraction))))
+
+
 def hot_cold_pages(active: int, n: int, hot_lba_fraction: float, hot_write_fraction: float,
                    rng: np.random.Generator) -> np.ndarray:
     """n logical pages, each hot with probability hot_write_fraction; hot pages are uniform
     over the first hot_lba_fraction of the active range, cold ones over the rest."""
-    hot_n = min(active - 1, max(1, int(round(active * hot_lba_fraction))))
+    hot_n = hot_pages(active, hot_lba_fraction)
     hot = rng.random(n) < hot_write_fraction
     pages = rng.integers(0, active - hot_n, size=n, dtype=np.int64) + hot_n
     pages[hot] = rng.integers(0, hot_n, size=int(hot.sum()), dtype=np.int64)

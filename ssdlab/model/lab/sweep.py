@@ -86,9 +86,16 @@ DRIVE_FIELDS.update(SLC_FIELDS)
 WL_FIELDS = {"wear_leveling_gap": Field("int", 0, 10**6, 0, "erases between the most and "
                                         "least worn blocks")}
 DRIVE_FIELDS.update(WL_FIELDS)
+# Placement handles (simulate's --placement, --handle-gc, --tag-errors): none by default.
+PLACEMENT_FIELDS = {
+    "placement": Field("choice", choices=("none", "hotcold"), default="none"),
+    "handle_gc": Field("choice", choices=("mixed", "isolated"), default="mixed"),
+    "tag_errors": Field("float", 0.0, 1.0, 0.0, "of the pages, tagged wrongly"),
+}
+DRIVE_FIELDS.update(PLACEMENT_FIELDS)
 # Fields a point names only when the sweep file does, so the points (and keys) of a sweep
 # made before the field existed, and its results, stay the same.
-NAMED_ONLY = ("data_compression", *SLC_FIELDS, *WL_FIELDS)
+NAMED_ONLY = ("data_compression", *SLC_FIELDS, *WL_FIELDS, *PLACEMENT_FIELDS)
 # What a point can measure: a drive run's figures, or each scenario step's.
 DRIVE_MEASURES = tuple(f.name for f in fields(RunResult))
 STEP_MEASURES = (*(f.name for f in fields(StepResult)), "mb_s")
@@ -267,12 +274,16 @@ def drive_spec(point: dict) -> tuple[Geometry, FtlConfig, RunSpec]:
                   gc_low_blocks=point["gc_low_blocks"], seed=point["seed"],
                   stored_fraction=point.get("data_compression", 1.0),
                   wear_leveling_gap=point.get("wear_leveling_gap", 0),
+                  placement_handles=2 if point.get("placement", "none") != "none" else 1,
+                  handle_gc=point.get("handle_gc", "mixed"),
                   **{k: point[k] for k in SLC_FIELDS if k in point and k != "slc_idle_every"})
     w = Workload(kind=point["workload"], hot_lba_fraction=point["hot_lba_fraction"],
                  hot_write_fraction=point["hot_write_fraction"],
                  active_fraction=point["active_fraction"])
     return g, c, RunSpec(g, c, w, point["warmup_drive_writes"], point["measure_drive_writes"],
-                         seed=point["seed"], fold_every_pages=point.get("slc_idle_every", 0))
+                         seed=point["seed"], fold_every_pages=point.get("slc_idle_every", 0),
+                         placement=point.get("placement", "none"),
+                         tag_errors=point.get("tag_errors", 0.0))
 
 
 def _scenario_field(field: str, data: dict, path: Path) -> tuple[dict, str, Field]:
