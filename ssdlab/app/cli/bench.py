@@ -36,7 +36,10 @@ PREFETCH_REFERENCE = REPO.parent / "shared" / "reference" / "ref_ftl_prefetch.c"
 # data stored at half or a third of a page (FtlConfig.stored_fraction), so each host write
 # costs GC less; WA is flash bytes per host byte. The SLC cache case too: a QLC drive with a
 # static cache of 1 % of its blocks (out of the spare) and a dynamic one of a tenth of the
-# unwritten capacity, the cache folded after each chunk of writes (slccache.py).
+# unwritten capacity, the cache folded after each chunk of writes (slccache.py). Placement:
+# the even pages tagged with one handle and the odd with another, GC isolated per handle
+# (the handles' own path through the engine, on the same writes). Wear levelling at a gap
+# of 64 erases.
 SPEED_CASES = (
     ("sequential fill", None, "greedy", None, 1.0),
     ("random greedy", 0.07, "greedy", None, 1.0),
@@ -46,9 +49,18 @@ SPEED_CASES = (
     ("greedy stored 0.5", 0.07, "greedy", None, 0.5),
     ("greedy stored 0.3", 0.07, "greedy", None, 0.3),
     ("greedy SLC cache (QLC)", 0.07, "greedy", None, 1.0),
+    ("greedy placement (2 handles)", 0.07, "greedy", None, 1.0),
+    ("greedy wear levelling (gap 64)", 0.07, "greedy", None, 1.0),
 )
 SLC_CASES = {"greedy SLC cache (QLC)": {"slc_cache": "dynamic", "cell_bits": 4,
                                         "slc_dynamic_share": 0.1}}
+# The cases beside "random greedy" at the same spare, each with its on/off column's key
+ON_OFF = {"greedy SLC cache (QLC)": "slc_ratio",
+          "greedy placement (2 handles)": "placement_ratio",
+          "greedy wear levelling (gap 64)": "wear_leveling_ratio"}
+EXTRA_CONFIG = {"greedy placement (2 handles)": {"placement_handles": 2,
+                                                 "handle_gc": "isolated"},
+                "greedy wear levelling (gap 64)": {"wear_leveling_gap": 64}}
 SLC_STATIC_SHARE = 0.01  # of the drive's blocks
 
 
@@ -59,7 +71,8 @@ def case_config(name: str, gc: str, stored: float, geometry, victim_order: str =
     slc = SLC_CASES.get(name, {})
     if slc:
         slc = {**slc, "slc_blocks": max(1, int(SLC_STATIC_SHARE * geometry.blocks))}
-    return FtlConfig(gc=gc, victim_order=victim_order, stored_fraction=stored, **slc)
+    return FtlConfig(gc=gc, victim_order=victim_order, stored_fraction=stored, **slc,
+                     **EXTRA_CONFIG.get(name, {}))
 # The 1 TiB drive (--tib): 2^28 pages of 4 KiB in one process, within this peak RSS.
 TIB_LOG2_PAGES = 28
 TIB_PEAK_LIMIT_BYTES = int(2.5 * 2**30)
@@ -143,6 +156,8 @@ def run_speed_case(name: str, log2_pages: int, spare: float | None, progress=Non
     rss_before = _peak_rss_bytes()
     geometry = Geometry(user_pages=user, spare=0.07 if spare is None else spare)
     drive = Drive(geometry, case_config(name, gc, stored, geometry, victim_order))
+    if drive.config.placement_handles > 1:  # even pages one handle, odd the other
+        drive.set_tags(np.arange(user, dtype=np.int64) & 1)
     t0 = time.perf_counter()
     fill = sequential_fill(user)
     for i in range(len(fill)):
@@ -294,7 +309,7 @@ def speed(args) -> list[dict]:
                 refs = []
                 refs_pf = []
                 has_c = (spare is not None and hot_cold is None and stored == 1.0
-                         and name not in SLC_CASES)
+                         and name not in ON_OFF)
                 for _ in range(args.repeat):
                     runs.append(_subprocess_case(name, log2, spare, args.victim_order))
                     if exe is not None and has_c:
@@ -322,11 +337,12 @@ def speed(args) -> list[dict]:
                                     / row["reference_host_writes_per_second"])
                 plain = next((r for r in rows if r["case"] == "random greedy"
                                and r["spare"] == spare and r["user_pages"] == 1 << log2), None)
-                if (stored < 1.0 or name in SLC_CASES) and plain is not None:
-                    # compression or the cache on beside off: the same drive, writes, seed
+                if (stored < 1.0 or name in ON_OFF) and plain is not None:
+                    # compression, the cache, placement or wear levelling on beside off:
+                    # the same drive, writes and seed
                     row["stored_fraction"] = stored
                     row["uncompressed_host_writes_per_second"] = plain["host_writes_per_second"]
-                    on_off = "slc_ratio" if name in SLC_CASES else "compressed_ratio"
+                    on_off = ON_OFF.get(name, "compressed_ratio")
                     row[on_off] = (row["host_writes_per_second"]
                                    / plain["host_writes_per_second"])
                 if refs_pf:
@@ -353,7 +369,7 @@ def _print_speed_row(row: dict, as_json: bool) -> None:
     if "ratio" in row:
         line += (f"  | C {row['reference_host_writes_per_second'] / 1e6:6.2f} M/s "
                  f"WA {row['reference_wa']:.4f}  engine/C {row['ratio']:.2f}")
-    for on_off in ("compressed_ratio", "slc_ratio"):
+    for on_off in ("compressed_ratio", *ON_OFF.values()):
         if on_off in row:
             line += f"  | on/off {row[on_off]:.2f}"
     if "prefetch_ratio" in row:
