@@ -22,7 +22,7 @@ from ssdlab.model.cachedir import cache_root, folder
 from . import numbacache
 
 _ENGINE_FILES = ("state.py", "compiled.py", "prefetch.py", "primitives.py", "gc.py",
-                 "slccache.py", "ftl.py")
+                 "slccache.py", "placement.py", "ftl.py")
 
 
 def _engine_hash() -> str:

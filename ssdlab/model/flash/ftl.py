@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from .compiled import called, inline, jit
 from .gc import foreground_gc
+from .placement import handle_write
 from .prefetch import prefetch_write
 from .primitives import (
     copy_page,
     emit,
     erase,
     fail,
-    host_regs,
     host_stamp,
     invalidate,
     invalidate_in,
@@ -95,7 +95,7 @@ def write_page(a, lpn, shift):
         emit(a, EV_PROGRAM, cache_program(a, lpn, stamp), lpn, 0)
         return
     if a.regs[R_HANDLES] > 1:  # the host tags its pages: each handle's own open block
-        _handle_write(a, lpn)
+        handle_write(a, lpn)
         return
     if a.regs[R_HOST_BLOCK] < 0:
         if a.regs[R_COPY_BLOCK] == R_HOST_BLOCK:
@@ -115,26 +115,6 @@ def write_page(a, lpn, shift):
             return
     stamp = host_stamp(a, lpn)
     ppn = stream_program(a, R_HOST_BLOCK, R_HOST_OFFSET, lpn, stamp)
-    emit(a, EV_PROGRAM, ppn, lpn, 0)
-
-
-@inline
-def _handle_write(a, lpn):
-    """write_page's program on a drive with placement handles: the page goes to the open
-    block of its tag's host stream, which records the handle when it opens a block (an
-    isolated GC copies a victim's pages to its handle's GC stream)."""
-    h = a.tag[lpn]
-    rb, ro = host_regs(h)
-    opening = a.regs[rb] < 0
-    if opening:
-        foreground_gc(a)
-        if a.regs[R_ERROR] != 0:
-            a.l2p[lpn] = UNMAPPED
-            return
-    stamp = host_stamp(a, lpn)
-    ppn = stream_program(a, rb, ro, lpn, stamp)
-    if opening and ppn >= 0:
-        a.bhandle[ppn // a.regs[R_PAGES_PER_BLOCK]] = h
     emit(a, EV_PROGRAM, ppn, lpn, 0)
 
 
