@@ -12,7 +12,7 @@ from __future__ import annotations
 from .compiled import called, inline, jit
 from .gc import foreground_gc
 from .placement import handle_write
-from .prefetch import prefetch_write
+from .prefetch import prefetch, prefetch_write
 from .primitives import (
     copy_page,
     emit,
@@ -466,6 +466,7 @@ def run_single_page_writes(a, lpns):
     n = lpns.shape[0]
     ppb = a.regs[R_PAGES_PER_BLOCK]
     greedy = a.regs[R_POLICY] == GC_GREEDY
+    tagged = a.regs[R_HANDLES] > 1  # each write reads its page's placement tag too
     shift = -1
     if ppb & (ppb - 1) == 0:
         shift = 0
@@ -474,6 +475,8 @@ def run_single_page_writes(a, lpns):
     for i in range(n):
         if i + PREFETCH_L2P < n:
             prefetch_write(a.l2p, lpns[i + PREFETCH_L2P])
+            if tagged:
+                prefetch(a.tag, lpns[i + PREFETCH_L2P])
         if i + PREFETCH_OLD < n:
             old = a.l2p[lpns[i + PREFETCH_OLD]]
             if old >= 0:
