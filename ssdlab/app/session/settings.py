@@ -12,7 +12,7 @@ from ssdlab.model.flash.geometry import FtlConfig, Geometry, check_buildable
 from ssdlab.model.flash.heldback import usable_spare
 from ssdlab.model.flash.theory import compressed_greedy_wa, wa_for
 from ssdlab.model.host.partition import Partition
-from ssdlab.model.host.profiles import load_profile, slc_static_blocks
+from ssdlab.model.host.profiles import load_profile
 
 from .fsjobs import FS_KINDS
 from .schema import SETTINGS, check_record
@@ -141,9 +141,7 @@ def _slc(s: Settings, p) -> dict:
         raise ValueError(f"slc_cache {s.slc_cache!r} needs a profile with an SLC cache's "
                          f"figures (tlc_slc_cache_1tb, qlc_slc_cache_1tb); got "
                          f"{s.profile or 'no profile'}: choose none")
-    return {"slc_cache": s.slc_cache, "cell_bits": p.cell_bits,
-            "slc_blocks": slc_static_blocks(p.slc_static_fraction, s.geometry().blocks),
-            "slc_dynamic_share": p.slc_dynamic_share if s.slc_cache == "dynamic" else 0.0}
+    return p.slc_fields(s.slc_cache, s.geometry().blocks)
 
 
 FS_WORKLOADS = tuple(FS_KINDS)  # the workload choices that are file-system steps

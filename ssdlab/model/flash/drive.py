@@ -196,6 +196,14 @@ class Drive:
         self._raise_if_broken()
         return n
 
+    def fold_step(self, max_blocks: int, make_room: bool) -> bool:
+        """One step of idle-time folding: fold up to max_blocks full cache blocks; when none
+        could be folded (the dense flash has no room beyond GC's reserve), collect one GC
+        victim to make room if make_room. False when neither happened: folding is stuck
+        until the host writes again."""
+        return self.fold(max_blocks) > 0 or (
+            make_room and self.idle_gc(self.free_blocks + 1, 1) > 0)
+
     def set_tags(self, tags) -> None:
         """The placement handle of every logical page (an array of user_pages whole numbers
         from 0 to placement_handles - 1): the host's say of which data belongs together.

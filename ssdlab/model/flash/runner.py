@@ -179,17 +179,11 @@ def hotcold_tags(spec: RunSpec) -> np.ndarray:
     return tags
 
 
-def idle_fold(drive: Drive) -> int:
-    """A pause long enough to fold every full SLC-cache block: the engine folds only while
-    the dense flash has room beyond GC's reserve, so when it stalls, idle GC collects one
-    victim to make room, as a drive's background work does. Returns the blocks folded."""
-    folded = 0
-    while drive.slc_counters()["slc_full"]:
-        n = drive.fold(2**31 - 1)
-        folded += n
-        if n == 0 and drive.idle_gc(drive.free_blocks + 1, 1) == 0:
-            break
-    return folded
+def idle_fold(drive: Drive) -> None:
+    """A pause long enough to fold every full SLC-cache block, collecting a victim to make
+    room whenever folding stalls (Drive.fold_step), as a drive's background work does."""
+    while drive.slc_counters()["slc_full"] and drive.fold_step(2**31 - 1, True):
+        pass
 
 
 def _write(drive: Drive, spec: RunSpec, pages: int, rng: np.random.Generator, phase: str,

@@ -326,13 +326,16 @@ class DeviceProfile:
                   "honour_trim": self.trim_honoured, "stored_fraction": self.compression_ratio}
         mode = overrides.pop("slc_cache", self.slc_cache)  # a scenario may change the mode
         if mode != "none":
-            blocks = (geometry or self.geometry()).blocks
-            kwargs.update(slc_cache=mode, cell_bits=self.cell_bits,
-                          slc_blocks=slc_static_blocks(self.slc_static_fraction, blocks),
-                          slc_dynamic_share=self.slc_dynamic_share if mode == "dynamic"
-                          else 0.0)
+            kwargs.update(self.slc_fields(mode, (geometry or self.geometry()).blocks))
         kwargs.update(overrides)
         return FtlConfig(**kwargs)
+
+    def slc_fields(self, mode: str, blocks: int) -> dict:
+        """FtlConfig's SLC cache fields from this profile's figures, in cache mode `mode`
+        ("static" or "dynamic"), on a drive of `blocks` erase blocks."""
+        return {"slc_cache": mode, "cell_bits": self.cell_bits,
+                "slc_blocks": slc_static_blocks(self.slc_static_fraction, blocks),
+                "slc_dynamic_share": self.slc_dynamic_share if mode == "dynamic" else 0.0}
 
     def calibrated(self, parameter: str) -> Calibration | None:
         return next((c for c in self.calibration if c.parameter == parameter), None)

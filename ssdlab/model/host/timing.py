@@ -191,8 +191,8 @@ def _fold(profile: DeviceProfile, drive: Drive, budget_s: float) -> float:
     per_fold = flash_seconds(profile, pages, pages, 1)  # read, program dense, erase
     while budget_s >= per_fold and drive.slc_counters()["slc_full"]:
         before = drive.counters()
-        if drive.fold(int(min(budget_s // per_fold, 2**31 - 1))) == 0 and not (
-                profile.background_gc and drive.idle_gc(drive.free_blocks + 1, 1)):
+        if not drive.fold_step(int(min(budget_s // per_fold, 2**31 - 1)),
+                               profile.background_gc):
             break
         after = drive.counters()
         budget_s -= flash_seconds(profile, *(after[k] - before[k] for k in

@@ -258,7 +258,8 @@ def x25m_collapse() -> list[Row]:
     """Small random writes totalling 170 % of capacity, then a sequential write."""
     prof = load_profile("intel_x25m_g1_80")
     user = 1 << 20  # scaled to 4 GiB: same physics, minutes less
-    drive = Drive(prof.geometry(user), prof.ftl_config(prof.geometry(user)))
+    geometry = prof.geometry(user)
+    drive = Drive(geometry, prof.ftl_config(geometry))
     dev = BlockDevice(drive, Partition(0))
     fresh = _sequential_mb_s(prof, dev, user)
     rng = np.random.default_rng(3)

@@ -34,13 +34,14 @@ from pathlib import Path
 
 from ssdlab.model.flash.geometry import (
     GC_POLICIES,
+    HANDLE_GCS,
     MAPPINGS,
     SLC_CACHES,
     FtlConfig,
     Geometry,
     check_buildable,
 )
-from ssdlab.model.flash.runner import RunResult, RunSpec
+from ssdlab.model.flash.runner import PLACEMENTS, RunResult, RunSpec
 from ssdlab.model.flash.workloads import WORKLOAD_KINDS, Workload
 from ssdlab.model.host.machine import StepResult
 from ssdlab.model.inputfile import InputFileError, read_text_input
@@ -88,8 +89,8 @@ WL_FIELDS = {"wear_leveling_gap": Field("int", 0, 10**6, 0, "erases between the 
 DRIVE_FIELDS.update(WL_FIELDS)
 # Placement handles (simulate's --placement, --handle-gc, --tag-errors): none by default.
 PLACEMENT_FIELDS = {
-    "placement": Field("choice", choices=("none", "hotcold"), default="none"),
-    "handle_gc": Field("choice", choices=("mixed", "isolated"), default="mixed"),
+    "placement": Field("choice", choices=PLACEMENTS, default="none"),
+    "handle_gc": Field("choice", choices=HANDLE_GCS, default="mixed"),
     "tag_errors": Field("float", 0.0, 1.0, 0.0, "of the pages, tagged wrongly"),
 }
 DRIVE_FIELDS.update(PLACEMENT_FIELDS)

@@ -118,9 +118,11 @@ class Snapshot:
 
 def block_capacity(snap) -> int | np.ndarray:
     """Pages each block holds: pages_per_block, or per block on a drive with an SLC cache."""
-    if snap.slc is None:
-        return snap.pages_per_block
-    return np.where(snap.slc != 0, snap.slc_pages, snap.pages_per_block)
+    return _capacity(snap.slc, snap.slc_pages, snap.pages_per_block)
+
+
+def _capacity(slc: np.ndarray | None, slc_pages: int, ppb: int) -> int | np.ndarray:
+    return ppb if slc is None else np.where(slc != 0, slc_pages, ppb)
 
 
 def counters_wa(counters: dict, stored: float = 1.0) -> float:
@@ -153,7 +155,7 @@ def drive_snapshot(drive: Drive, seq: int, marks: np.ndarray | None = None,
     if drive.config.slc_cache != "none":
         slc = dict(slc=drive.arrays.mode.copy(), slc_pages=ppb // drive.config.cell_bits,
                    slc_counts=drive.slc_counters())
-    capacity = ppb if not slc else np.where(slc["slc"] != 0, slc["slc_pages"], ppb)
+    capacity = _capacity(slc.get("slc"), slc.get("slc_pages", 0), ppb)
     base = dict(seq=seq, blocks=g.blocks, pages_per_block=ppb,
                 user_pages=g.user_pages, state=views["state"].copy(),
                 valid=views["valid"].copy(), erases=views["erases"].copy(),
