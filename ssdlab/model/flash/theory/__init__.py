@@ -29,8 +29,9 @@ Sources (each function names the equation it implements):
 
 All functions are pure: they read only their arguments and return floats (or None where no
 model exists). The package holds one family of models a module (lrw: FIFO; greedy: greedy
-and d-Choices; hotcold: several traffic classes), their argument checks (checks) and root
-finders (roots); this module names them all and picks one for a drive (wa_for).
+and d-Choices; hotcold: several traffic classes; pools: hot and cold data kept apart), their
+argument checks (checks) and root finders (roots); this module names them all and picks one
+for a drive (wa_for).
 """
 
 from __future__ import annotations
@@ -61,14 +62,16 @@ from ssdlab.model.flash.theory.greedy import (
 )
 from ssdlab.model.flash.theory.hotcold import fifo_hotcold_wa, fifo_multiclass_wa, greedy_hotcold_wa
 from ssdlab.model.flash.theory.lrw import fifo_wa
+from ssdlab.model.flash.theory.pools import best_two_pool_split, pool_spare, two_pool_wa
 from ssdlab.model.flash.theory.roots import lambert_w0
 
 __all__ = [
     "D_MAX", "D_MIN", "EXTRA_MAX", "PAGES_PER_BLOCK_MAX", "PAGES_PER_BLOCK_MIN", "POLICIES",
     "SPARE_MAX", "SPARE_MIN", "compressed_blocks", "compressed_effective_spare",
-    "compressed_greedy_wa", "extra_from_spare", "fifo_hotcold_wa", "fifo_multiclass_wa",
-    "fifo_wa", "greedy_hotcold_wa", "greedy_wa", "greedy_wa_desnoyers", "lambert_w0",
-    "random_d_distribution", "random_d_wa", "spare_from_extra", "wa_for",
+    "best_two_pool_split", "compressed_greedy_wa", "extra_from_spare", "fifo_hotcold_wa",
+    "fifo_multiclass_wa", "fifo_wa", "greedy_hotcold_wa", "greedy_wa", "greedy_wa_desnoyers",
+    "lambert_w0", "pool_spare", "random_d_distribution", "random_d_wa", "spare_from_extra",
+    "two_pool_wa", "wa_for",
 ]
 
 
