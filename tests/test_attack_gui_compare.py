@@ -18,7 +18,9 @@ B_VALUES = {"profile": "intel_x25m_g1_80", "capacity_mib": 128.0, "spare_pct": 2
             "extents": False, "commit_interval_s": 2.5, "stripe_width_blocks": 16,
             "max_request_kib": 64,
             # a drive with an SLC cache's figures: its cache's mode
-            "slc_cache": "static", "wear_leveling_gap": 8}
+            "slc_cache": "static", "wear_leveling_gap": 8,
+            # a host that tags its hot data, and the drive's way with the tags
+            "placement": "hotcold", "handle_gc": "isolated", "tag_errors_pct": 10.0}
 # settings only some profiles allow: both drives take that profile first
 NEEDS_PROFILE = {"data_compression": "ocz_vertex_60", "slc_cache": "qlc_slc_cache_1tb"}
 

@@ -27,10 +27,12 @@ BLOCK_TABLES = {
     "drive": ("user_pages", "pages_per_block", "spare"),
     "ftl": ("mapping", "gc", "d", "gc_low_blocks", "honour_trim", "gc_frontier",
             "victim_order", "stored_fraction", "wear_leveling_gap", "slc_cache", "cell_bits",
-            "slc_blocks", "slc_dynamic_share"),
+            "slc_blocks", "slc_dynamic_share", "placement_handles", "handle_gc"),
     "workload": ("kind", "hot_lba_fraction", "hot_write_fraction", "active_fraction"),
 }
-BLOCK_SCALARS = ("warmup_drive_writes", "measure_drive_writes", "seed", "windows")
+# placement and tag_errors: how the host tags its pages (RunSpec's fields of those names)
+BLOCK_SCALARS = ("warmup_drive_writes", "measure_drive_writes", "seed", "windows",
+                 "placement", "tag_errors")
 # What the lesson table's `set` may change in a scenario file.
 SCENARIO_TABLES = ("drive", "host", "partition", "filesystem", "steps")
 

@@ -13,6 +13,7 @@ import re
 import tomllib
 from pathlib import Path
 
+from ssdlab.model.flash.geometry import PLACEMENTS
 from ssdlab.model.inputfile import InputFileError, read_text_input
 from ssdlab.model.lab.experiments import EXPERIMENTS
 from ssdlab.model.lab.scenario import ScenarioError
@@ -331,10 +332,13 @@ def _config(r: Reader, raw, at: tuple, lesson_dir: Path | None) -> RunConfig:
                "(user_pages, pages_per_block, spare), or scenario = NAME")
     # Run lengths and seed are checked here: the model would take inf or "x" badly.
     limits = {"warmup_drive_writes": (0, 1000, False), "measure_drive_writes": (0.001, 1000,
-              False), "seed": (0, 2**31 - 1, True), "windows": (1, 10000, True)}
+              False), "seed": (0, 2**31 - 1, True), "windows": (1, 10000, True),
+              "tag_errors": (0, 1, False)}
     for key, (lo, hi, whole) in limits.items():
         if key in raw:
             tables[key] = r.number(raw, key, at, lo, hi, integer=whole)
+    if "placement" in raw:
+        tables["placement"] = r.one_of(raw, "placement", at, PLACEMENTS)
     if "honour_trim" in tables.get("ftl", {}):
         r.flag(tables["ftl"], "honour_trim", at + ("ftl",), True)
     try:

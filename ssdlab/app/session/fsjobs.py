@@ -168,7 +168,9 @@ def build_machine(settings) -> Machine:
     return Machine(profile, load_host_profile(HOST_PROFILE), options, s.partition(),
                    user_pages=g.user_pages, d=s.d, gc_low_blocks=s.gc_low_blocks, seed=s.seed,
                    data_compression=s.data_compression or None, slc_cache=s.slc_cache,
-                   wear_leveling_gap=s.wear_leveling_gap)
+                   wear_leveling_gap=s.wear_leveling_gap, placement=s.placement,
+                   tag_errors=s.tag_errors_pct / 100 if s.placement != "none" else 0.0,
+                   **({"handle_gc": s.handle_gc} if s.placement != "none" else {}))
 
 
 def fs_options(s, atime: str | None = None, discard: bool | None = None) -> FsOptions:

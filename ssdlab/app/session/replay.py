@@ -88,6 +88,7 @@ def replay(settings: Settings, log: list[dict],
 def _run_segment(drive: Drive, segment: Segment, user_pages: int, i: int,
                  progress: Callable[[int, str, int, int], None] | None) -> None:
     stream = Stream(segment, user_pages)
+    Stream.tag(segment, drive)
     while not stream.finished:
         work = stream.take(BATCH_PAGES)
         if isinstance(work, Commands):

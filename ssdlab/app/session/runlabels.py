@@ -53,6 +53,9 @@ WORDS: dict[str, Callable[[object], str]] = {
     "slc_cache": lambda v: "no SLC cache" if v == "none" else f"{v} SLC cache",
     "wear_leveling_gap": lambda v: (f"wear levelling at {v} erases" if v
                                     else "no wear levelling"),
+    "placement": lambda v: "hot/cold tags" if v == "hotcold" else "no placement tags",
+    "handle_gc": lambda v: f"{v} handle GC",
+    "tag_errors_pct": lambda v: f"{v:g} % wrong tags",
     "seed": lambda v: f"seed {v}",
     "partition_start": lambda v: f"start sector {v}",
     "lvm_kib": _lvm,

@@ -15,7 +15,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ssdlab.model.flash.geometry import GC_FRONTIERS, SLC_CACHES, VICTIM_ORDERS
+from ssdlab.model.flash.geometry import (
+    GC_FRONTIERS,
+    HANDLE_GCS,
+    PLACEMENTS,
+    SLC_CACHES,
+    VICTIM_ORDERS,
+)
 from ssdlab.model.host.fstypes import ATIME_MODES, KERNEL_ERAS
 from ssdlab.model.host.partition import CYLINDER_START_SECTOR, DOS_START_SECTOR, MIB_START_SECTOR
 from ssdlab.model.host.profiles import list_profiles
@@ -136,6 +142,9 @@ SETTINGS: dict[str, Field] = {
     "victim_order": Field(str, "Victim order", choices=VICTIM_ORDERS),
     "slc_cache": Field(str, "SLC cache", choices=SLC_CACHES),
     "wear_leveling_gap": Field(int, "Wear levelling", 0, 10**6),
+    "placement": Field(str, "Placement", choices=PLACEMENTS),
+    "handle_gc": Field(str, "Handle GC", choices=HANDLE_GCS),
+    "tag_errors_pct": Field(float, "Wrong tags (%)", 0, 100, decimals=1, step=5),
     "seed": SEED,
     # the list's starts, or any sector in the custom box
     "partition_start": Field(int, "Partition start", 0, 2**31 - 1),

@@ -45,7 +45,8 @@ SHARE = Field(float, lo=0, hi=1, lo_open=True, hi_open=True)
 # A block workload as the worker logs it (ssdlab/app/session/streams.py Segment).
 SEGMENT = {"kind": Field(str, choices=tuple(KINDS)), "total": COUNT, "seed": SEED,
            "index": COUNT, "hot_lba_fraction": SHARE, "hot_write_fraction": SHARE,
-           "trim_max_pages": SETTINGS["trim_max_pages"], "start_page": COUNT}
+           "trim_max_pages": SETTINGS["trim_max_pages"], "start_page": COUNT,
+           "tag_errors": Field(float, lo=0, hi=1)}
 # A file-system step: a scenario step (do, args) and what ran of it; `from` on a remount
 # holds the options it replaced; `settled`: the window let modern discard's worker finish
 # after it (nothing followed at once). Logs written before steps were scenario steps name the

@@ -20,7 +20,7 @@ from .schema import SETTINGS, check_record
 # Fields that change the drive itself: changing one mid-run discards the run.
 DRIVE_FIELDS = ("profile", "capacity_mib", "spare_pct", "page_kib", "pages_per_block",
                 "mapping", "gc", "d", "gc_low_blocks", "gc_frontier", "victim_order", "seed",
-                "slc_cache", "wear_leveling_gap",
+                "slc_cache", "wear_leveling_gap", "placement", "handle_gc", "tag_errors_pct",
                 "partition_start",
                 "lvm_kib", "journal", "kernel", "data_compression", "extents",
                 "commit_interval_s", "stripe_width_blocks", "max_request_kib")
@@ -81,6 +81,12 @@ class Settings:
     # static wear levelling (FtlConfig.wear_leveling_gap): erases between the most and the
     # least worn full block that make the drive move cold data; 0 = off
     wear_leveling_gap: int = 0
+    # placement handles: how the host tags its writes (none, or hotcold: the hot/cold
+    # workload's hot pages, and a scenario's user mix's hot rewrites, with a handle of their
+    # own), where GC copies the handles' pages, and the share of the tags that are wrong
+    placement: str = "none"
+    handle_gc: str = "mixed"
+    tag_errors_pct: float = 0.0
 
     @property
     def user_pages(self) -> int:
@@ -130,7 +136,14 @@ def _config(s: Settings) -> FtlConfig:
                      gc_low_blocks=s.gc_low_blocks, seed=s.seed, honour_trim=honour,
                      gc_frontier=s.gc_frontier, victim_order=s.victim_order,
                      stored_fraction=stored, wear_leveling_gap=s.wear_leveling_gap,
-                     **_slc(s, p))
+                     **_slc(s, p), **placement_fields(s))
+
+
+def placement_fields(s: Settings) -> dict:
+    """The placement handles' FtlConfig fields: two handles when the host tags hot data."""
+    if s.placement == "none":
+        return {}
+    return {"placement_handles": 2, "handle_gc": s.handle_gc}
 
 
 def _slc(s: Settings, p) -> dict:
@@ -185,7 +198,8 @@ def _field_of(message: str, changed: dict) -> str:
                    "hot write": "hot_write_pct", "amount": "amount", "slc_cache": "slc_cache",
                    "a static SLC cache": "slc_cache", "a dynamic SLC cache": "slc_cache",
                    "an SLC cache": "slc_cache", "wear_leveling_gap": "wear_leveling_gap",
-                   "wear levelling": "wear_leveling_gap"}
+                   "wear levelling": "wear_leveling_gap", "placement": "placement",
+                   "handle_gc": "handle_gc", "tag_errors": "tag_errors_pct"}
     for prefix, name in model_names.items():
         if message.startswith(prefix):
             return name

@@ -15,7 +15,7 @@ import numpy as np
 
 from ssdlab.model.flash.commands import Commands
 from ssdlab.model.flash.state import OP_TRIM
-from ssdlab.model.flash.workloads import hot_cold_pages
+from ssdlab.model.flash.workloads import hot_cold_pages, hot_pages
 
 CHUNK = 1 << 16  # pages (or TRIM commands) generated at a time
 
@@ -43,6 +43,7 @@ class Segment:
     hot_write_fraction: float = 0.8
     trim_max_pages: int = 64
     start_page: int = 0
+    tag_errors: float = 0.0  # placement: the share of the pages the host tags wrongly
 
     @property
     def name(self) -> str:
@@ -55,6 +56,24 @@ class Segment:
 
 class Stream:
     """Hands out a segment's commands in batches of any size; the sequence is fixed."""
+
+    @staticmethod
+    def tag(segment: Segment, drive) -> None:
+        """The host's placement tags for the segment, on a drive with placement handles:
+        the hot/cold workload's hot pages (the first hot_lba_fraction of them) with handle
+        1, the rest 0, whatever the segment's kind (a host that believes those pages hot);
+        a tag_errors share of the pages, drawn from the segment's seed apart from its
+        writes, the other way round. A drive without handles: nothing."""
+        if drive.config.placement_handles < 2:
+            return
+        user = drive.geometry.user_pages
+        tags = np.zeros(user, dtype=np.int8)
+        tags[:hot_pages(user, segment.hot_lba_fraction)] = 1
+        if segment.tag_errors > 0:
+            rng = np.random.default_rng([segment.seed, segment.index, 1])
+            wrong = rng.random(user) < segment.tag_errors
+            tags[wrong] = 1 - tags[wrong]
+        drive.set_tags(tags)
 
     def __init__(self, segment: Segment, user_pages: int):
         self.segment = segment

@@ -220,6 +220,26 @@ class Drive:
                              f"{int(tags.min())} to {int(tags.max())}")
         self.arrays.tag[:] = tags
 
+    def tag_pages(self, lpns, tags) -> None:
+        """Set the placement handle of some logical pages (lpns: whole numbers below
+        user_pages; tags: one handle for all, or one a page), as a host does between its
+        writes: those pages' later writes go to their new handle's open block."""
+        n = self.config.placement_handles
+        lpns, tags = np.asarray(lpns), np.asarray(tags)
+        if n == 1:
+            raise ValueError("tag_pages needs placement_handles of 2 or more; this drive has 1")
+        if lpns.dtype.kind not in "iu" or tags.dtype.kind not in "iu" or tags.shape not in (
+                (), lpns.shape):
+            raise ValueError(f"lpns and tags must be whole numbers, tags one or one a page; "
+                             f"got {lpns.dtype} {lpns.shape} and {tags.dtype} {tags.shape}")
+        if lpns.size and (lpns.min() < 0 or lpns.max() >= self.geometry.user_pages):
+            raise ValueError(f"lpns must be from 0 to {self.geometry.user_pages - 1}; got "
+                             f"{int(lpns.min())} to {int(lpns.max())}")
+        if tags.size and (tags.min() < 0 or tags.max() >= n):
+            raise ValueError(f"tags must be from 0 to {n - 1} (placement_handles - 1); got "
+                             f"{int(tags.min())} to {int(tags.max())}")
+        self.arrays.tag[lpns] = tags
+
     def slc_counters(self) -> dict[str, int]:
         """The SLC cache's figures (slccache.py), in pages and blocks: host pages programmed
         into it (slc_writes); pages copied out of its blocks into dense flash by folding

@@ -15,6 +15,8 @@ MAPPINGS = ("page", "block", "fast")
 GC_POLICIES = ("greedy", "fifo", "cost-benefit", "random-d")
 SLC_CACHES = ("none", "static", "dynamic")
 HANDLE_GCS = ("mixed", "isolated")
+# how a host tags its pages for placement handles: not at all, or its hot data apart
+PLACEMENTS = ("none", "hotcold")
 MAX_HANDLES = 8
 GC_FRONTIERS = ("separate", "shared")
 VICTIM_ORDERS = ("newest", "oldest")

@@ -15,11 +15,9 @@ import numpy as np
 from . import theory
 from .drive import Drive, window_wa
 from .gcwatch import GcWatch
-from .geometry import FtlConfig, Geometry
+from .geometry import PLACEMENTS, FtlConfig, Geometry
 from .heldback import held_back_blocks, usable_spare
 from .workloads import CHUNK_PAGES, Workload, hot_pages, sequential_fill, trim_range
-
-PLACEMENTS = ("none", "hotcold")
 
 Progress = Callable[[str, float], None]  # (phase, fraction done of that phase)
 
@@ -143,9 +141,11 @@ def theory_for(spec: RunSpec, spare: float, stored_fraction: float = 1.0) -> flo
     stored_fraction below 1 (a compressing drive, the engine's own stored size): greedy
     under uniform traffic only (theory.compressed_greedy_wa); spare is then the physical one."""
     w = spec.workload
+    if spec.config.placement_handles > 1:
+        return _placement_theory(spec, spare)
     if spec.config.mapping != "page" or w.kind == "sequential" \
-            or spec.config.slc_cache != "none" or spec.config.placement_handles > 1:
-        return None  # no published model of a cache, or of these placements
+            or spec.config.slc_cache != "none":
+        return None  # no published model of a cache
     if stored_fraction < 1.0:
         if spec.config.gc != "greedy" or w.kind != "random" or w.active_fraction < 1.0:
             return None
@@ -161,6 +161,21 @@ def theory_for(spec: RunSpec, spare: float, stored_fraction: float = 1.0) -> flo
     try:
         return theory.wa_for(spec.config.gc, spare, spec.geometry.pages_per_block,
                              d=spec.config.d, frontier=spec.config.gc_frontier, **kwargs)
+    except ValueError:
+        return None
+
+
+def _placement_theory(spec: RunSpec, spare: float) -> float | None:
+    """Hot and cold data kept apart (theory.two_pool_wa, its pools split as the data is):
+    only for greedy, perfect tags of a hotcold workload over the whole drive, and each
+    handle's copies kept in its own blocks; no model of mixed GC or of wrong tags."""
+    w, c = spec.workload, spec.config
+    if (spec.placement != "hotcold" or spec.tag_errors > 0 or c.handle_gc != "isolated"
+            or c.gc != "greedy" or w.active_fraction < 1.0):
+        return None
+    try:
+        return theory.two_pool_wa(spare, spec.geometry.pages_per_block, w.hot_lba_fraction,
+                                  w.hot_write_fraction)
     except ValueError:
         return None
 

@@ -278,6 +278,20 @@ class BlockDevice:
         if self._chunked >= _AUTO_SUBMIT_COMMANDS:
             self._finished(self._run())
 
+    def tag_blocks(self, blocks: np.ndarray, tags, block_bytes: int = 4096) -> None:
+        """Give the drive pages that hold these blocks (block numbers from the partition's
+        start) placement handle tags (one for all, or one a block): what a host that
+        places its data says before it writes them. What is queued runs first, under the
+        tags it was written with."""
+        blocks = np.asarray(blocks, dtype=np.int64)
+        tags = np.broadcast_to(np.asarray(tags, dtype=np.int64), blocks.shape)
+        if self._ops or self._chunks:
+            self._finished(self._run())
+        start = blocks * block_bytes + self._offset
+        first, last = start // self.page_bytes, (start + block_bytes - 1) // self.page_bytes
+        self.drive.tag_pages(first, tags)
+        self.drive.tag_pages(last, tags)  # a block that straddles two pages tags both
+
     def read(self, offset: int, length: int) -> None:
         self._check("read", offset, length)
         start = offset + self.partition.offset_bytes

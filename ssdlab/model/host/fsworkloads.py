@@ -299,14 +299,17 @@ class _ExtentBlocks:
 
 def user_mix_steps(m: Machine, drive_writes: float, rng: np.random.Generator,
                    files: list[str], serial: list[int], fill: float = 0.6,
-                   hot_share: float = 0.0, hot_writes: float = 0.8) -> Iterator[int]:
+                   hot_share: float = 0.0, hot_writes: float = 0.8,
+                   tag_rng: np.random.Generator | None = None) -> Iterator[int]:
     """Ordinary use, drive_writes times the drive's capacity in all: files of 64 KiB to
     32 MiB (log-normal) created, and deleted at random while the file system is over
     `fill`; for every byte of new files, a byte of 4 KiB rewrites in place of live files'
     blocks (logs, databases, caches: their metadata does not change). hot_share > 0 makes
     the rewrites skewed: that share of the live blocks takes hot_writes of them. files and
-    serial (the next file number) carry the live files from one call to the next. Yields
-    MB written so far."""
+    serial (the next file number) carry the live files from one call to the next. On a
+    machine whose host places its data (Machine.placement "hotcold"), the rewrites of hot
+    blocks go with handle 1 and everything else with 0, a tag_errors share of the rewritten
+    blocks (drawn from tag_rng) the other way round. Yields MB written so far."""
     if not 0.0 <= hot_share < 1.0 or not 0.0 < hot_writes < 1.0:
         raise ValueError(f"hot share must be from 0 to 1 and hot writes between 0 and 1; "
                          f"got {hot_share}, {hot_writes}")
@@ -336,14 +339,33 @@ def user_mix_steps(m: Machine, drive_writes: float, rng: np.random.Generator,
             pick_hot = rng.random(n) < hot_writes
             picks = np.where(pick_hot, rng.integers(0, hot, n),
                              rng.integers(hot, max(hot + 1, blocks.size), n))
-            rewrite = blocks[np.minimum(picks, blocks.size - 1)]
+            picks = np.minimum(picks, blocks.size - 1)
+            rewrite = blocks[picks]
         else:
             # rng.choice(blocks, size=n) as numpy makes it: n indices, then the blocks
             rewrite = blocks[rng.integers(0, blocks.size, size=n)]
+        placed = m.placement == "hotcold" and hot_share > 0 and n > 0
+        if placed:
+            _tag_rewrites(m, blocks, picks, hot, tag_rng)
         m.dev.write_blocks(rewrite)
         m.sync()
+        if placed:
+            m.dev.tag_blocks(rewrite, 0)  # the next files' writes go with handle 0 again
         written += 2 * churn
         yield int(written / 1e6)
+
+
+def _tag_rewrites(m: Machine, blocks: _ExtentBlocks, picks: np.ndarray, hot: int,
+                  rng: np.random.Generator | None) -> None:
+    """Tag the blocks about to be rewritten: handle 1 for the hot ones (picks below hot),
+    0 for the rest, and a tag_errors share of them, drawn from rng, the other way round."""
+    unique = np.unique(picks)
+    tags = (unique < hot).astype(np.int64)
+    if m.tag_errors > 0:
+        rng = rng if rng is not None else np.random.default_rng(1)
+        wrong = rng.random(unique.size) < m.tag_errors
+        tags[wrong] = 1 - tags[wrong]
+    m.dev.tag_blocks(blocks[unique], tags)
 
 
 def user_mix(m: Machine, drive_writes: float, rng: np.random.Generator, files: list[str],

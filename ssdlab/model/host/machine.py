@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, fields, replace
 
 from ssdlab.model.flash.amplification import write_amplification
 from ssdlab.model.flash.drive import Drive
+from ssdlab.model.flash.geometry import PLACEMENTS
 
 from . import timing
 from .blockdev import BatchStats, BlockDevice, astuple
@@ -70,12 +71,25 @@ class Machine:
     engine stores every page in that fraction of a flash page (FtlConfig.stored_fraction),
     so compressed data leaves flash free for garbage collection; the machine's profile then
     carries the fraction the engine really uses (whole hundredths of a page).
+
+    placement: how the host tags its writes for a drive with placement handles: "none", or
+    "hotcold", which gives the drive two handles and tags the rewrites of a user mix's hot
+    blocks with handle 1 while it writes them, everything else 0 (fsworkloads.user_mix);
+    tag_errors: the share of those rewritten blocks tagged the other way round.
     """
 
     def __init__(self, profile: DeviceProfile, host: HostProfile,
                  fs_options: FsOptions | None = None, partition: Partition | None = None,
                  user_pages: int | None = None, data_compression: float | None = None,
-                 **ftl_overrides):
+                 placement: str = "none", tag_errors: float = 0.0, **ftl_overrides):
+        if placement not in PLACEMENTS:
+            raise ValueError(f"placement must be one of {', '.join(PLACEMENTS)}; got "
+                             f"{placement!r}")
+        if not 0.0 <= tag_errors <= 1.0:
+            raise ValueError(f"tag_errors must be from 0 to 1; got {tag_errors}")
+        if placement == "hotcold":
+            ftl_overrides.setdefault("placement_handles", 2)
+        self.placement, self.tag_errors = placement, tag_errors
         if data_compression is not None:
             if not 0.05 <= data_compression <= 1.0:
                 raise ValueError(f"data_compression must be between 0.05 and 1; got "

@@ -64,25 +64,34 @@ def check_tar(path: Path) -> str | None:
 
 def drive_problems(profile: str, user_pages: int | None, partition: Partition,
                    journal: bool, slc_cache: str | None = None,
-                   wear_leveling_gap: int | None = None) -> list[Problem]:
-    """The drive builds (with the SLC cache's mode and wear levelling, when the file sets
-    them) and the partition leaves room for the file system."""
+                   wear_leveling_gap: int | None = None,
+                   placement: str | None = None, handle_gc: str | None = None
+                   ) -> list[Problem]:
+    """The drive builds (with the SLC cache's mode, wear levelling and placement handles,
+    when the file sets them) and the partition leaves room for the file system."""
     p = load_profile(profile)
+    cache = {"slc_cache": slc_cache} if slc_cache else {}
     if wear_leveling_gap:
         try:
-            p.ftl_config(p.geometry(user_pages), wear_leveling_gap=wear_leveling_gap,
-                         **({"slc_cache": slc_cache} if slc_cache else {}))
+            p.ftl_config(p.geometry(user_pages), wear_leveling_gap=wear_leveling_gap, **cache)
         except ValueError as e:
             return [Problem("drive.wear_leveling_gap", f"= {wear_leveling_gap}: {e}", "drive",
                             0, "wear_leveling_gap")]
-    if slc_cache not in (None, "none", p.slc_cache):
+    if handle_gc and placement in (None, "none"):
+        return [Problem("drive.handle_gc", f"= {handle_gc!r} chooses where GC copies the "
+                        f"pages of placement handles; it needs host.placement = 'hotcold'",
+                        "drive", 0, "handle_gc")]
+    if placement == "hotcold":
         try:
-            p.ftl_config(p.geometry(user_pages), slc_cache=slc_cache)
-        except ValueError:
-            modes = ", ".join(dict.fromkeys(("none", p.slc_cache)))
-            return [Problem("drive.slc_cache", f"= {slc_cache!r}: profile {profile} has no "
-                            f"figures for that cache; allowed here: {modes}", "drive", 0,
-                            "slc_cache")]
+            geometry = p.geometry(user_pages)
+            check_buildable(geometry, p.ftl_config(
+                geometry, placement_handles=2, **({"handle_gc": handle_gc} if handle_gc
+                                                  else {}), **cache),
+                memory_limit_bytes=2**62)
+        except ValueError as e:
+            return [Problem("host.placement", f"= 'hotcold' needs a drive with two placement "
+                            f"handles, which this one cannot have: {e}", "host", 0,
+                            "placement")]
     try:
         geometry = p.geometry(user_pages)
         # memory is the computer's, not the file's: build_machine checks it

@@ -11,7 +11,8 @@ number, its `do` and the field the failure is charged to.
     version = 1
     name = "Discard on a SandForce drive"
     [drive]        profile = "ocz_vertex_le_100"   # optional: user_gib = 8 (scaled down)
-    [host]         profile = "host_phenom2_x4_965" # optional: data_compression = 0.3
+    [host]         profile = "host_phenom2_x4_965" # optional: data_compression = 0.3,
+                   # placement = "hotcold" (and tag_errors = 0.1; drive.handle_gc)
     [partition]    start_sector = 2048             # optional: lvm_pe_start_kib = 192
     [filesystem]   journal = true, atime = "relatime", discard = false
                    # optional: kernel = "modern" (how discard behaves; "2.6.39" default)
@@ -85,6 +86,9 @@ class Scenario:
     victim_order: str | None = None  # greedy among equals; None: the profile's setting
     slc_cache: str | None = None  # the SLC cache's mode; None: the profile's own
     wear_leveling_gap: int | None = None  # static wear levelling; None: off (FtlConfig's)
+    handle_gc: str | None = None  # where GC copies placement handles' pages; None: mixed
+    placement: str | None = None  # how the host tags its writes; None: not at all
+    tag_errors: float | None = None  # the share of its tags that are wrong; None: none
 
 
 _HEADER = re.compile(r"^\s*\[\[?\s*\"?([A-Za-z0-9_-]+)\"?\s*\]\]?\s*(#.*)?$")
@@ -193,7 +197,9 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
     fs["max_request_bytes"] = fs.pop("max_request_kib") * 1024
     fs_options = FsOptions(**fs)
     problems = drive_problems(drive["profile"], user_pages, partition, fs_options.journal,
-                              drive["slc_cache"], drive["wear_leveling_gap"])
+                              drive["slc_cache"], drive["wear_leveling_gap"],
+                              host["placement"], drive["handle_gc"])
+    problems += _placement_problems(host, steps)
     if not problems:
         problems += step_problems(steps, path, fs_bytes(drive["profile"], user_pages,
                                                         partition))
@@ -209,7 +215,25 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
                                                in zip(steps, lines, strict=True)),
                     source=path, gc_frontier=drive["gc_frontier"],
                     victim_order=drive["victim_order"], slc_cache=drive["slc_cache"],
-                    wear_leveling_gap=drive["wear_leveling_gap"])
+                    wear_leveling_gap=drive["wear_leveling_gap"],
+                    handle_gc=drive["handle_gc"], placement=host["placement"],
+                    tag_errors=host["tag_errors"])
+
+
+def _placement_problems(host: dict, steps: list[tuple[str, dict]]) -> list[Problem]:
+    """The host's placement tags something: a user mix with hot data to tag, and errors
+    only of tags it makes."""
+    placed = host["placement"] == "hotcold"
+    if host["tag_errors"] and not placed:
+        return [Problem("host.tag_errors", f"= {host['tag_errors']!r} is the share of the "
+                        "host's placement tags that are wrong; it needs placement = "
+                        "'hotcold'", "host", 0, "tag_errors")]
+    if placed and not any(do == "user_mix" and args.get("hot_pct", 0) > 0
+                          for do, args in steps):
+        return [Problem("host.placement", "= 'hotcold' tags the hot rewrites of user_mix "
+                        "steps; this scenario has no user_mix step with hot_pct above 0",
+                        "host", 0, "placement")]
+    return []
 
 
 def make_step(do: str, **fields) -> Step:
@@ -247,6 +271,9 @@ def scenario_text(s: Scenario, comment: str = "") -> str:
     lines += ["", "[host]", f"profile = {_toml_value(s.host)}"]
     if s.data_compression is not None:
         lines.append(f"data_compression = {_toml_value(float(s.data_compression))}")
+    for key in _HOST_KEYS:
+        if getattr(s, key) is not None:
+            lines.append(f"{key} = {_toml_value(getattr(s, key))}")
     lines += ["", "[partition]", f"start_sector = {s.partition.start_sector}"]
     if s.partition.lvm_pe_start_bytes:
         lines.append(f"lvm_pe_start_kib = {s.partition.lvm_pe_start_bytes // 1024}")
@@ -269,11 +296,16 @@ def scenario_text(s: Scenario, comment: str = "") -> str:
 
 
 # [drive] keys that override the profile's FTL settings
-_FTL_KEYS = ("gc_frontier", "victim_order", "slc_cache", "wear_leveling_gap")
+_FTL_KEYS = ("gc_frontier", "victim_order", "slc_cache", "wear_leveling_gap", "handle_gc")
+# [host] keys of how it places its data (Machine's arguments of those names)
+_HOST_KEYS = ("placement", "tag_errors")
 
 
 def _ftl_overrides(s: Scenario) -> dict:
-    return {key: getattr(s, key) for key in _FTL_KEYS if getattr(s, key) is not None}
+    overrides = {key: getattr(s, key) for key in _FTL_KEYS if getattr(s, key) is not None}
+    if s.placement == "hotcold":
+        overrides["placement_handles"] = 2  # as Machine gives it
+    return overrides
 
 
 def drive_parts(s: Scenario):
@@ -290,6 +322,8 @@ def drive_parts(s: Scenario):
 def build_machine(s: Scenario) -> Machine:
     """The scenario's machine; ScenarioError when this computer cannot hold the drive."""
     overrides = _ftl_overrides(s)
+    overrides.update({key: getattr(s, key) for key in _HOST_KEYS
+                      if getattr(s, key) is not None})
     try:
         return Machine(load_profile(s.profile), load_host_profile(s.host), s.fs, s.partition,
                        user_pages=s.user_pages, data_compression=s.data_compression,

@@ -15,7 +15,13 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ssdlab.model.flash.geometry import GC_FRONTIERS, SLC_CACHES, VICTIM_ORDERS
+from ssdlab.model.flash.geometry import (
+    GC_FRONTIERS,
+    HANDLE_GCS,
+    PLACEMENTS,
+    SLC_CACHES,
+    VICTIM_ORDERS,
+)
 from ssdlab.model.host.filetree import PACK_RATIO
 from ssdlab.model.host.fstypes import ATIME_MODES, KERNEL_ERAS
 from ssdlab.model.host.profiles import list_host_profiles, list_profiles
@@ -162,10 +168,16 @@ TABLES: dict[str, dict[str, Field]] = {
               # an SLC cache's mode (none turns it off); absent: the profile's own
               "slc_cache": Field("choice", choices=SLC_CACHES),
               # static wear levelling's erase gap (0: off); absent: off
-              "wear_leveling_gap": Field("int", 0, 10**6, unit="erases")},
+              "wear_leveling_gap": Field("int", 0, 10**6, unit="erases"),
+              # where GC copies pages of placement handles (host.placement); absent: mixed
+              "handle_gc": Field("choice", choices=HANDLE_GCS)},
     "host": {"profile": Field("choice", choices=list_host_profiles,
                               default="host_phenom2_x4_965"),
-             "data_compression": Field("float", 0.05, 1.0)},
+             "data_compression": Field("float", 0.05, 1.0),
+             # hotcold: the host tags a user mix's hot rewrites with a placement handle of
+             # their own (the drive gets two); tag_errors: the share it tags wrongly
+             "placement": Field("choice", choices=PLACEMENTS),
+             "tag_errors": Field("float", 0.0, 1.0)},
     "partition": {"start_sector": Field("int", 0, 2**32, 2048, unit="sectors of 512 bytes"),
                   "lvm_pe_start_kib": Field("int", 0, 65536, 0, unit="KiB")},
     "filesystem": {"journal": Field("bool", default=True),

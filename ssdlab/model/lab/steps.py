@@ -225,7 +225,8 @@ class StepRun:
             return w.user_mix_steps(m, a["drive_writes"], np.random.default_rng(a["seed"]),
                                     ctx.mix_files, ctx.mix_serial, fill=a["fill"] / 100,
                                     hot_share=a["hot_pct"] / 100,
-                                    hot_writes=a["hot_writes_pct"] / 100)
+                                    hot_writes=a["hot_writes_pct"] / 100,
+                                    tag_rng=np.random.default_rng([a["seed"], 1]))
         if do == "restore_image":
             size = m.fs.layout.total_blocks * 4096
             self.total, self.unit = max(1, -(-size // MIB)), "MiB"

@@ -36,12 +36,13 @@ from ssdlab.model.flash.geometry import (
     GC_POLICIES,
     HANDLE_GCS,
     MAPPINGS,
+    PLACEMENTS,
     SLC_CACHES,
     FtlConfig,
     Geometry,
     check_buildable,
 )
-from ssdlab.model.flash.runner import PLACEMENTS, RunResult, RunSpec
+from ssdlab.model.flash.runner import RunResult, RunSpec
 from ssdlab.model.flash.workloads import WORKLOAD_KINDS, Workload
 from ssdlab.model.host.machine import StepResult
 from ssdlab.model.inputfile import InputFileError, read_text_input

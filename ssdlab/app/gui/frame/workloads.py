@@ -39,7 +39,8 @@ class Workloads:
         return Segment(kind=kind, total=total, seed=s.seed, index=self.segments,
                        hot_lba_fraction=s.hot_lba_pct / 100,
                        hot_write_fraction=s.hot_write_pct / 100,
-                       trim_max_pages=s.trim_max_pages)
+                       trim_max_pages=s.trim_max_pages,
+                       tag_errors=s.tag_errors_pct / 100 if s.placement != "none" else 0.0)
 
     def _all_full(self) -> bool:
         """Every drive holds every logical page (a fill would only rewrite them)."""

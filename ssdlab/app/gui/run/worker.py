@@ -351,6 +351,7 @@ class Worker(QThread, FileSystemSteps, BlockBatches, TeachingPace):
             if self._machine is not None:  # block workloads start on a bare drive again
                 self._fresh()
             self._stream = Stream(item, self._geometry.user_pages)
+            Stream.tag(item, self.drive)
             self._log.append(item.as_dict() | {"total": 0})
         if self._stream is None and self._job is None and self._replaying:
             self._replaying = False

@@ -33,7 +33,7 @@ from ssdlab.model.host.profiles import load_profile
 
 from ..appearance.elidedcombo import ElidedCombo
 from ..appearance.fullnote import FullNote
-from .controltips import FS_TIP, MAPPING_NAMES, TIPS, glossary_tip
+from .controltips import FS_TIP, MAPPING_NAMES, PLACEMENT_NAMES, TIPS, glossary_tip
 from .session import Settings
 
 
@@ -117,6 +117,7 @@ class Controls(QWidget):
         self._add(form, "mapping", "Mapping", self._combo("mapping", MAPPING_NAMES.get))
         self._add(form, "gc", "GC policy", self._combo("gc"))
         self._add(form, "slc_cache", "SLC cache", self._combo("slc_cache"))
+        self._add(form, "placement", "Placement", self._combo("placement", PLACEMENT_NAMES.get))
         layout.addWidget(drive)
 
         self.expert_toggle = QToolButton()
@@ -137,6 +138,8 @@ class Controls(QWidget):
         self._add(form, "gc_frontier", "GC frontier", self._combo("gc_frontier"))
         self._add(form, "victim_order", "Victim order", self._combo("victim_order"))
         self._add(form, "wear_leveling_gap", "Wear levelling", _spin("wear_leveling_gap"))
+        self._add(form, "handle_gc", "Handle GC", self._combo("handle_gc"))
+        self._add(form, "tag_errors_pct", "Wrong tags (%)", _spin("tag_errors_pct"))
         self._add(form, "seed", "Seed", _spin("seed"))
         starts = QComboBox()
         for sectors, text in PARTITION_STARTS:
@@ -302,6 +305,8 @@ class Controls(QWidget):
                                 f"{ebytes:,} KiB")
         self.align_note.setText(align_note)
         self._show_workload_fields(s.workload)
+        for name in ("handle_gc", "tag_errors_pct"):  # only a host that tags has them
+            self._form_of[name].setRowVisible(self.widgets[name], s.placement != "none")
 
     @staticmethod
     def _workload_uses(kind: str) -> dict[str, bool]:
@@ -352,6 +357,8 @@ class Controls(QWidget):
         shown = set(used) | {"profile", "capacity_mib", "spare_pct", "gc", "mapping"}
         if self.widgets["slc_cache"].currentData() != "none":  # a drive with a cache says so
             shown.add("slc_cache")
+        if self.widgets["placement"].currentData() != "none":  # and a host that tags
+            shown |= {"placement", "handle_gc", "tag_errors_pct"}
         # a setting the run varies that this configuration's workload does not use (the
         # hot share of lesson 13's even rewrites) is not shown as if it did
         unused = {n for n, on in self._workload_uses(self.widgets["workload"].currentData())

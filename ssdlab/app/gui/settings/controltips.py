@@ -39,6 +39,16 @@ TIPS = {
                          "erases than the least-worn full block, the drive moves that "
                          "block's cold data so it wears too; the moves are GC copies. 0 is "
                          "off. Page mapping and greedy GC only.",
+    "placement": "Whether the computer tags its writes so the drive keeps hot data apart: "
+                 "none, or hot/cold tags (the hot/cold workload's hot pages, and a "
+                 "scenario's user-mix hot rewrites, go with a placement handle of their "
+                 "own; the drive keeps an open block for each). Page mapping and a "
+                 "separate GC frontier only.",
+    "handle_gc": "Where garbage collection copies tagged pages: mixed (every handle's "
+                 "copies in one block) or isolated (each handle's copies in blocks of its "
+                 "own).",
+    "tag_errors_pct": "The share of the pages the computer tags the wrong way round: 0 is "
+                      "a host that knows its data, 50 is a coin toss.",
     "seed": "Seeds the workload generators and the engine; same seed, same run.",
     "partition_start": "Where the partition starts, in 512-byte sectors. 63 was the old DOS "
                        "default; 2048 (1 MiB) is aligned.",
@@ -88,7 +98,11 @@ TERMS = {"spare_pct": "over-provisioning", "page_kib": "page", "pages_per_block"
          "lvm_kib": "LVM", "journal": "journal", "atime": "atime", "discard": "discard",
          "fstrim_every_min": "fstrim", "hot_lba_pct": "hot and cold data",
          "hot_write_pct": "hot and cold data", "amount": "drive write",
-         "trim_max_pages": "TRIM", "wear_leveling_gap": "wear levelling"}
+         "trim_max_pages": "TRIM", "wear_leveling_gap": "wear levelling",
+         "placement": "placement handle", "handle_gc": "placement handle",
+         "tag_errors_pct": "placement handle"}
+# How the placement choices read on screen.
+PLACEMENT_NAMES = {"none": "none", "hotcold": "hot/cold tags"}
 
 
 def glossary_tip(name: str) -> str:

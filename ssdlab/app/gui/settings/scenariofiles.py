@@ -50,6 +50,8 @@ def settings_for(sc: Scenario, current: Settings) -> Settings:
                    victim_order=sc.victim_order or p.victim_order,
                    slc_cache=sc.slc_cache or p.slc_cache,
                    wear_leveling_gap=sc.wear_leveling_gap or 0,
+                   placement=sc.placement or "none", handle_gc=sc.handle_gc or "mixed",
+                   tag_errors_pct=100 * (sc.tag_errors or 0.0),
                    capacity_mib=user_pages * p.page_bytes / 2**20,
                    partition_start=sc.partition.start_sector,
                    lvm_kib=sc.partition.lvm_pe_start_bytes // 1024, journal=sc.fs.journal,
@@ -101,4 +103,13 @@ def scenario_for(s: Settings, log: list[dict], name: str) -> Scenario:
                     if s.victim_order == load_profile(s.profile).victim_order
                     else s.victim_order,
                     slc_cache=None if s.slc_cache == p.slc_cache else s.slc_cache,
-                    wear_leveling_gap=s.wear_leveling_gap or None)
+                    wear_leveling_gap=s.wear_leveling_gap or None,
+                    **_placement(s))
+
+
+def _placement(s: Settings) -> dict:
+    """The scenario's placement fields for the workbench's (none of them without tags)."""
+    if s.placement == "none":
+        return {}
+    return {"placement": s.placement, "handle_gc": None if s.handle_gc == "mixed" else
+            s.handle_gc, "tag_errors": s.tag_errors_pct / 100 or None}
