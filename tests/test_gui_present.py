@@ -442,8 +442,9 @@ def test_every_map_legend_swatch_stands_out_from_the_page(qtbot, profile):
         page = theme.current().colour("window")
         swatches = [lab.pixmap().toImage() for lab in legend.findChildren(QLabel)
                     if not lab.pixmap().isNull() and lab.pixmap().width() == 12]
-        # and the SLC cache's tab, listed for a drive with a cache
-        assert len(swatches) == len(Legend.STATE_ENTRIES) + len(Legend.PAGE_ENTRIES) + 1
+        # and the SLC cache's tab and the tagged blocks' flag, listed for a drive with a
+        # cache or with placement handles
+        assert len(swatches) == len(Legend.STATE_ENTRIES) + len(Legend.PAGE_ENTRIES) + 2
         for image in swatches:
             edge = image.pixelColor(0, 0).name()
             assert difference(edge, page) >= 20, (edge, page)

@@ -25,11 +25,11 @@ from PySide6.QtCore import QEvent, QLine, QPoint, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QAccessible, QColor, QImage, QPainter
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from ssdlab.model.flash.state import BLOCK_STATE_NAMES, MODE_STATIC
+from ssdlab.model.flash.state import BLOCK_FREE, BLOCK_STATE_NAMES, MODE_STATIC
 
 from ..appearance import theme
 from ..run.snapshot import CODE_FREE, PAGE_COPIED, Snapshot
-from . import gcmarks, heatmap, slcmarks, victimmarks
+from . import gcmarks, handlemarks, heatmap, slcmarks, victimmarks
 from .flashguard import FlashGuard
 from .gcfollow import GcFollow
 from .mapcursor import MapCursor
@@ -403,6 +403,7 @@ class BlockMap(QWidget):
                 lines += [QLine(left, y, right, y) for y in range(y0, bottom + 1, c)]
                 p.drawLines(lines)
             slcmarks.paint(p, slcmarks.slc_cells(self.snapshot, self.view, MARGIN))
+            handlemarks.paint(p, handlemarks.handle_cells(self.snapshot, self.view, MARGIN))
             named = self.snapshot.gc_victim if self.snapshot.gc_phase else -1
             victimmarks.paint(p, victimmarks.victim_cells(self.snapshot, self.view, MARGIN,
                                                           named), self.page_level)
@@ -450,6 +451,8 @@ class BlockMap(QWidget):
             holds = s.slc_pages
             state += (", SLC cache (kept for it)" if s.slc[b] == MODE_STATIC
                       else ", SLC cache (borrowed)")
+        if s.handles is not None and s.handles[b] and s.state[b] != BLOCK_FREE:
+            state += f", data tagged with placement handle {int(s.handles[b])}"
         text = (f"Block {b:,}: {state}\n{int(s.valid[b])} of {holds} pages valid\n"
                 f"erased {int(s.erases[b])} times")
         if s.close_seq[b] >= 0:

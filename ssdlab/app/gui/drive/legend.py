@@ -14,13 +14,13 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidg
 
 from ..appearance import theme
 from ..appearance.flowlayout import FlowLayout
-from . import heatmap, slcmarks, victimmarks
+from . import handlemarks, heatmap, slcmarks, victimmarks
 
 SWATCH_FRAME = "#808080"  # mid grey: apart from both profiles' page, white and black alike
 
 
 def _swatch(colour: str, size: int = 12, crossed: bool = False, ring: bool = False,
-            tab: bool = False) -> QPixmap:
+            tab: bool = False, flag: bool = False) -> QPixmap:
     """A square of colour in a one-pixel frame: without it the white of "just erased" was
     lost on the desk profile's near-white page. crossed: the victim's X, as on the map;
     ring: hollow, in the map's background, as a page GC just copied is drawn."""
@@ -36,6 +36,8 @@ def _swatch(colour: str, size: int = 12, crossed: bool = False, ring: bool = Fal
         victimmarks.paint(painter, [QRectF(0, 0, size, size)], page_level=False)
     if tab:  # an SLC cache block's tab, as on the map
         slcmarks.paint(painter, [QRectF(0, 0, size, size)])
+    if flag:  # a tagged block's corner flag, as on the map
+        handlemarks.paint(painter, [QRectF(0, 0, size, size)])
     painter.end()
     return pm
 
@@ -103,6 +105,8 @@ class Legend(QWidget):
         self.pages = True  # the map draws pages (a legend on its own lists their colours)
         self.slc = False  # the drive has an SLC cache: its blocks' tab is listed
         self._slc_entry: QWidget | None = None
+        self.handles = False  # the drive has placement handles: its tagged blocks' flag
+        self._handle_entry: QWidget | None = None
         self.lo = self.hi = float("nan")
         self.lo_label: QLabel  # the colour bar's ends, made with each rebuild (refresh)
         self.hi_label: QLabel
@@ -148,7 +152,8 @@ class Legend(QWidget):
             self._showing = False
         shown = [text for _t, text in self.PAGE_ENTRIES] if self.pages else [self.BLOCKS_ONLY]
         self.labels = [*self.labels[:len(self.STATE_ENTRIES) + 1], *shown,
-                       *([slcmarks.LEGEND_TEXT] if self.slc else [])]
+                       *([slcmarks.LEGEND_TEXT] if self.slc else []),
+                       *([handlemarks.LEGEND_TEXT] if self.handles else [])]
 
     def show_slc(self, on: bool) -> None:
         """Whether the drive has an SLC cache, whose blocks the map marks with a tab."""
@@ -157,11 +162,21 @@ class Legend(QWidget):
             self._show_slc()
 
     def _show_slc(self) -> None:
-        if self._slc_entry is not None:
-            self._slc_entry.setVisible(self.slc)
-        self.labels = [t for t in self.labels if t != slcmarks.LEGEND_TEXT]
-        if self.slc:
-            self.labels.append(slcmarks.LEGEND_TEXT)
+        self._show_mark(self._slc_entry, self.slc, slcmarks.LEGEND_TEXT)
+
+    def show_handles(self, on: bool) -> None:
+        """Whether the drive has placement handles, whose tagged blocks the map flags."""
+        if on != self.handles:
+            self.handles = on
+            self._show_mark(self._handle_entry, on, handlemarks.LEGEND_TEXT)
+
+    def _show_mark(self, entry: QWidget | None, on: bool, text: str) -> None:
+        """A mark's entry shown or hidden, and listed in labels (last) or not."""
+        if entry is not None:
+            entry.setVisible(on)
+        self.labels = [t for t in self.labels if t != text]
+        if on:
+            self.labels.append(text)
 
     def show_heat(self, heat: heatmap.Heat | None) -> None:
         """The colouring the map drew: its mode and the range its colour bar spans."""
@@ -271,3 +286,12 @@ class Legend(QWidget):
         flow.addWidget(entry)
         self._slc_entry = entry
         self._show_slc()
+        # the tagged blocks' flag, likewise only for a drive with placement handles
+        entry, row = new_entry()
+        sw = QLabel()
+        sw.setPixmap(_swatch(t.colour("block_free"), flag=True))
+        row.addWidget(sw)
+        row.addWidget(QLabel(handlemarks.LEGEND_TEXT))
+        flow.addWidget(entry)
+        self._handle_entry = entry
+        self._show_mark(entry, self.handles, handlemarks.LEGEND_TEXT)

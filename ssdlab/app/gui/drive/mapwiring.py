@@ -50,6 +50,8 @@ def wire_view(w, v) -> None:
     # runs are drawn on this map too)
     v.blockmap.shown.connect(
         lambda snap: v.legend.show_slc(snap is not None and snap.slc is not None))
+    v.blockmap.shown.connect(
+        lambda snap: v.legend.show_handles(snap is not None and snap.handles is not None))
     v.legend.mode_chosen.connect(lambda mode: colour_by(w, mode))
     v.worker.breakpoint_hit.connect(lambda text: w.breakpoint_fired(v, text),
                                     Qt.ConnectionType.QueuedConnection)

@@ -114,6 +114,18 @@ class Snapshot:
     slc: np.ndarray | None = None
     slc_pages: int = 0
     slc_counts: dict | None = None
+    # Placement handles (model/flash/placement.py): the handle whose stream opened each
+    # block; None on a drive without them
+    handles: np.ndarray | None = None
+
+
+def tagged_blocks(snap) -> np.ndarray:
+    """The blocks holding data a placement handle other than 0 wrote (a free block, whatever
+    handle last opened it, holds none); empty on a drive without handles."""
+    if snap.handles is None:
+        return np.empty(0, dtype=np.int64)
+    n = snap.blocks
+    return np.flatnonzero((snap.handles[:n] != 0) & (snap.state[:n] != BLOCK_FREE))
 
 
 def block_capacity(snap) -> int | np.ndarray:
@@ -155,6 +167,8 @@ def drive_snapshot(drive: Drive, seq: int, marks: np.ndarray | None = None,
     if drive.config.slc_cache != "none":
         slc = dict(slc=drive.arrays.mode.copy(), slc_pages=ppb // drive.config.cell_bits,
                    slc_counts=drive.slc_counters())
+    if drive.config.placement_handles > 1:
+        slc["handles"] = drive.arrays.bhandle[:g.blocks].copy()
     capacity = _capacity(slc.get("slc"), slc.get("slc_pages", 0), ppb)
     base = dict(seq=seq, blocks=g.blocks, pages_per_block=ppb,
                 user_pages=g.user_pages, state=views["state"].copy(),

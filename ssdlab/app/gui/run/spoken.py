@@ -13,7 +13,7 @@ from ssdlab.model.flash.amplification import page_wa
 from ssdlab.model.flash.state import BLOCK_FREE, BLOCK_OPEN
 from ssdlab.model.lab.charts import Table
 
-from .snapshot import Snapshot, block_capacity
+from .snapshot import Snapshot, block_capacity, tagged_blocks
 
 
 def wa_now(snap: Snapshot) -> float:
@@ -59,6 +59,10 @@ def map_description(snap: Snapshot | None) -> str:
         said += (f" SLC cache: {marked:,} blocks in SLC mode, of {snap.slc_pages:,} pages, "
                  f"{c['slc_full']:,} full and waiting to be folded; {c['slc_writes']:,} "
                  f"pages written into it, {c['folded_pages']:,} folded into dense flash.")
+    if snap.handles is not None:  # a host that tags its data: those blocks are marked
+        tagged = tagged_blocks(snap)
+        said += (f" Placement: {tagged.size:,} blocks hold data tagged hot (handle 1), "
+                 f"{int(snap.valid[tagged].sum()):,} valid pages in them.")
     if snap.gc_victim >= 0:
         n = snap.gc_valid
         said += (f" Garbage collection victim: block {snap.gc_victim}, "
