@@ -65,15 +65,17 @@ def test_lesson_plays_headless_and_its_claims_fit_the_model(lesson_id):
 def test_the_simulated_outcomes_the_lessons_teach():
     """The lessons' central claims, read from their own runs."""
     fig = {k: _played(k)[2].figures() for k in ("spare-space", "trim", "journal-atime",
-                                                "compression", "how-full")}
+                                                "compression", "how-full",
+                                                "compressed-spare")}
     spare = fig["spare-space"]["spare"]
     assert spare["sp28"]["wa"] < spare["gb120"]["wa"] < spare["sp7"]["wa"] < spare["op7"]["wa"]
     trim = fig["trim"]["discard"]
     assert trim["on"]["steps[3].seconds"] > 30 * trim["off"]["steps[3].seconds"]
     assert fig["compression"]["compress"]["source"]["steps[1].wa"] < 1
     # compressed data frees flash for GC: far below half the incompressible drive's WA
-    half = fig["compression"]["halfsize"]
-    assert half["half"]["wa"] < 0.2 * half["full"]["wa"]
+    spare = fig["compressed-spare"]["spare"]
+    assert spare["half"]["wa"] < 0.2 * spare["none"]["wa"]
+    assert spare["tenth"]["wa"] < 0.6 * spare["none"]["wa"]  # a tenth saved, over half
     journal = fig["journal-atime"]["journal"]
 
     def mb(config: str, steps: range) -> float:
