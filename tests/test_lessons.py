@@ -271,6 +271,9 @@ def test_glossary_errors_and_links():
                        'lesson = "trim"\n', "g.toml")
     assert links("a [[page]] and [[erase block|blocks]]") == ["page", "erase block"]
     assert render_links("see [[erase block|blocks]]") == "see [blocks](glossary:erase%20block)"
+    # a link the text wraps across lines (lesson 16 did) renders whole, not as raw text
+    assert render_links("the [[analytic\nmodel]]") == ("the [analytic model]"
+                                                       "(glossary:analytic%20model)")
 
 
 def test_check_file_and_find():

@@ -61,14 +61,19 @@ def links(text: str) -> list[str]:
 
 
 def render_links(text: str, href=lambda term: f"glossary:{term}") -> str:
-    """Markdown with each [[term|shown]] turned into a link [shown](href(term))."""
-    return LINK.sub(lambda m: f"[{(m.group(2) or m.group(1)).strip()}]"
-                              f"({href(m.group(1).strip()).replace(' ', '%20')})", text)
+    """Markdown with each [[term|shown]] turned into a link [shown](href(term)); a link the
+    text wraps across lines reads as if on one (its line break a space, as Markdown does)."""
+    return LINK.sub(lambda m: f"[{_words(m.group(2) or m.group(1))}]"
+                              f"({href(_words(m.group(1))).replace(' ', '%20')})", text)
 
 
 def plain(text: str) -> str:
     """Markdown with each [[term|shown]] turned into its shown words."""
-    return LINK.sub(lambda m: (m.group(2) or m.group(1)).strip(), text)
+    return LINK.sub(lambda m: _words(m.group(2) or m.group(1)), text)
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
 
 
 def parse_glossary(text: str, path: str = "<glossary>") -> Glossary:
