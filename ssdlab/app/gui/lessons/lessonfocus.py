@@ -32,6 +32,7 @@ def config_settings(config: RunConfig, base: Settings | None = None) -> Settings
                        gc_low_blocks=c.gc_low_blocks, gc_frontier=c.gc_frontier,
                        victim_order=c.victim_order,
                        data_compression=c.stored_fraction if c.stored_fraction < 1 else 0.0,
+                       wear_leveling_gap=c.wear_leveling_gap,
                        seed=spec.seed, placement=spec.placement,
                        handle_gc=c.handle_gc, tag_errors_pct=100 * spec.tag_errors,
                        workload=w.kind, hot_lba_pct=100 * w.hot_lba_fraction,
