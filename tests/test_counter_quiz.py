@@ -142,6 +142,12 @@ def test_what_lessons_11_to_13_say_about_their_own_runs():
     # "under half the host writes": the most-worn blocks compared
     assert skewed["erase_count_max"] > 2 * even["erase_count_max"]
     assert skewed["wa"] < 1.25 * even["wa"]  # "only a little higher"
+    # wear levelling: "well under one and a half times", "not far below", and its WA "about
+    # the same as the skewed drive's, a little lower even"
+    levelled = wear["levelled"]
+    assert levelled["erase_count_max"] < 1.5 * levelled["erase_count_mean"]
+    assert levelled["erase_count_min"] > 0.75 * levelled["erase_count_mean"]
+    assert 0.9 < levelled["wa"] / skewed["wa"] < 1.0
     firmware = _figures("trim-both-sides")["firmware"]
     assert firmware["ignores"]["wa"] > 3 * firmware["honours"]["wa"]
 
