@@ -41,6 +41,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit
 
 from ssdlab.app.gui.lessons.lessonfocus import config_settings
+from ssdlab.app.gui.lessons.lessonshown import COUNTED_BLOCK, COUNTED_STEPS
 from ssdlab.lessons.catalogue import bundled
 from ssdlab.lessons.charts import predictions_about
 from ssdlab.lessons.figures import evaluate
@@ -217,8 +218,7 @@ def check_tally(tally, where: str, config, letter: str, result, step, play) -> l
         return [f"{where}: no tally for this drive"]
     if tally.tag.text() != letter or tally.tag.isVisible() != bool(letter):
         bad.append(f"{where}: the tally is headed {tally.tag.text()!r}, its map {letter!r}")
-    words = "Since new, fill included:" if config.spec is not None \
-        else "All the run's steps together:"
+    words = COUNTED_BLOCK[0] if config.spec is not None else COUNTED_STEPS[0]
     if getattr(tally, "counted", None) is None or tally.counted.text() != words \
             or not tally.counted.isVisibleTo(tally):
         bad.append(f"{where}: the tally does not say what it counts ({words!r})")

@@ -47,7 +47,7 @@ COUNTED_BLOCK = ("Since new, fill included:",
                  "These count every write since the drive was new: the first fill and the "
                  "warm-up too. The lesson's figures count only the part it measures, so "
                  "they differ.")
-COUNTED_STEPS = ("All the run's steps together:",
+COUNTED_STEPS = ("All its steps together:",
                  "These add up every step of this drive's run, as the lesson's figures and "
                  "charts count them (what a step prepares untimed before it starts, such as "
                  "a test file, is in no step); each of the lesson's figures is one step's "
