@@ -82,6 +82,9 @@ class WindowLayout:
         self.controls.on_fstrim = self.fstrim_now
         self.controls.on_browse = self.choose_trace
         self.controls.on_drive = self.edit_drive
+        # the file-system section's rows were 7 px wider than the panel fitted with it
+        # folded: opened, the panel scrolled sideways (1366x768, a profile chosen)
+        self.controls.on_fold = lambda: self._fit_panel() if hasattr(self, "arranger") else None
         scroll.setWidget(self.controls)
         scroll.setWidgetResizable(True)
         # Tab stops on it when a lesson disables every setting in it: say what it is

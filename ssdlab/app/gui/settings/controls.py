@@ -65,6 +65,8 @@ class Controls(QWidget):
         self.invalid_field = ""
         self.on_fstrim: Callable[[], None] = lambda: None  # the owner supplies these
         self.on_browse: Callable[[], None] = lambda: None
+        # a section opened or folded: its rows may need a wider panel (the owner fits it)
+        self.on_fold: Callable[[], None] = lambda: None
         self.widgets: dict[str, QWidget] = {}
         self._form_of: dict[str, QFormLayout] = {}
         self._before_lesson: tuple[bool, bool] | None = None  # expert, fs shown
@@ -273,6 +275,7 @@ class Controls(QWidget):
         self.expert_toggle.setChecked(shown)
         self.expert_toggle.setArrowType(Qt.ArrowType.DownArrow if shown
                                         else Qt.ArrowType.RightArrow)
+        self.on_fold()
 
     # --- showing ---------------------------------------------------------------------------
 
@@ -410,6 +413,7 @@ class Controls(QWidget):
         self.fs_toggle.setChecked(shown)
         self.fs_toggle.setArrowType(Qt.ArrowType.DownArrow if shown
                                     else Qt.ArrowType.RightArrow)
+        self.on_fold()
 
     def show_error(self, message: str, field: str = "") -> None:
         """Show (or, with "", clear) the inline message; mark the control it is about."""
