@@ -15,9 +15,12 @@ import numpy as np
 from . import theory
 from .drive import Drive, window_wa
 from .gcwatch import GcWatch
-from .geometry import FtlConfig, Geometry
+from .geometry import MAX_HANDLES, FtlConfig, Geometry, is_whole
 from .heldback import held_back_blocks, usable_spare
 from .workloads import CHUNK_PAGES, Workload, hot_pages, sequential_fill, trim_range
+from .zoned import MAX_ZONE_BLOCKS
+from .zonerun import ZonedRun, run_zoned, zoned_plan
+from .zonestore import amplification
 
 PLACEMENTS = ("none", "hotcold")
 
@@ -50,6 +53,11 @@ class RunSpec:
     # the seed) the other way round; "none" tags nothing
     placement: str = "none"
     tag_errors: float = 0.0
+    # a zoned drive (zonerun.py: how the other fields read then): zones of zone_blocks
+    # erase blocks, at most open_zones of them open at once; the host does the GC
+    zoned: bool = False
+    zone_blocks: int = 1
+    open_zones: int = 2
 
     def __post_init__(self) -> None:
         for name in ("warmup_drive_writes", "measure_drive_writes"):
@@ -76,6 +84,14 @@ class RunSpec:
         if not (isinstance(self.fold_every_pages, int) and 0 <= self.fold_every_pages < 2**31):
             raise ValueError(f"fold_every_pages must be a whole number from 0 to {2**31 - 1}; "
                              f"got {self.fold_every_pages}")
+        if not (is_whole(self.zone_blocks) and 1 <= self.zone_blocks <= MAX_ZONE_BLOCKS):
+            raise ValueError(f"zone_blocks must be a whole number from 1 to {MAX_ZONE_BLOCKS}; "
+                             f"got {self.zone_blocks}")
+        if not (is_whole(self.open_zones) and 1 <= self.open_zones <= MAX_HANDLES):
+            raise ValueError(f"open_zones must be a whole number from 1 to {MAX_HANDLES}; got "
+                             f"{self.open_zones}")
+        if self.zoned:
+            zoned_plan(self)  # refuses what cannot work on a zoned drive, naming the field
 
 
 @dataclass
@@ -133,16 +149,34 @@ class RunResult:
     placement_handles: int = 1
     handle_gc: str = "mixed"
     tag_errors: float = 0.0
+    # a zoned drive (RunSpec.zoned), measured phase: the host's own GC copies and zone
+    # resets; pages the host sent the drive (application writes + host copies); the host's
+    # WA (sent / application pages, 1 on a conventional drive) and the drive's (NAND / sent),
+    # whose product is wa; and the zones. user_pages, spare and host_writes are then the
+    # application's, gc_copies the drive's own
+    zoned: bool = False
+    zone_blocks: int = 0
+    zone_pages: int = 0
+    zones: int = 0
+    open_zones: int = 0
+    host_copies: int = 0
+    zone_resets: int = 0
+    drive_writes: int = 0
+    host_wa: float = 1.0
+    drive_wa: float = 0.0
 
     def as_dict(self) -> dict:
         return asdict(self)
 
 
-def theory_for(spec: RunSpec, spare: float, stored_fraction: float = 1.0) -> float | None:
+def theory_for(spec: RunSpec, spare: float, stored_fraction: float = 1.0,
+               pages_per_block: int | None = None) -> float | None:
     """The analytic WA for this experiment, where a model exists (uniform or hot/cold).
     stored_fraction below 1 (a compressing drive, the engine's own stored size): greedy
-    under uniform traffic only (theory.compressed_greedy_wa); spare is then the physical one."""
+    under uniform traffic only (theory.compressed_greedy_wa); spare is then the physical one.
+    pages_per_block: the GC's unit if not the geometry's erase block (a zone's pages)."""
     w = spec.workload
+    ppb = spec.geometry.pages_per_block if pages_per_block is None else pages_per_block
     if spec.config.mapping != "page" or w.kind == "sequential" \
             or spec.config.slc_cache != "none" or spec.config.placement_handles > 1:
         return None  # no published model of a cache, or of these placements
@@ -159,8 +193,8 @@ def theory_for(spec: RunSpec, spare: float, stored_fraction: float = 1.0) -> flo
         kwargs = {"hot_lba_fraction": w.hot_lba_fraction,
                   "hot_write_fraction": w.hot_write_fraction}
     try:
-        return theory.wa_for(spec.config.gc, spare, spec.geometry.pages_per_block,
-                             d=spec.config.d, frontier=spec.config.gc_frontier, **kwargs)
+        return theory.wa_for(spec.config.gc, spare, ppb, d=spec.config.d,
+                             frontier=spec.config.gc_frontier, **kwargs)
     except ValueError:
         return None
 
@@ -223,7 +257,14 @@ def run(spec: RunSpec, progress: Progress | None = None,
     """Fill the drive in order, TRIM the inactive pages, warm up, then measure. observe, if
     given, sees the drive after every chunk of work (a window draws its blocks from it; it
     must only read). watch, if given, is shown the run's first GCs as they happen
-    (ssdlab/model/flash/gcwatch.py); the figures are the same with or without it."""
+    (ssdlab/model/flash/gcwatch.py); the figures are the same with or without it. A zoned
+    spec runs the host's store on a zoned drive (zonerun.py), shown to neither."""
+    if spec.zoned:
+        def stop(phase: str) -> None:
+            if cancel is not None and cancel():
+                raise Cancelled(phase)
+
+        return zoned_result(spec, run_zoned(spec, progress, stop))
     g = spec.geometry
     drive = Drive(g, spec.config) if watch is None else watch.drive(g, spec.config)
     look = (lambda: observe(drive)) if observe is not None else None
@@ -322,4 +363,40 @@ def run(spec: RunSpec, progress: Progress | None = None,
         placement_handles=spec.config.placement_handles,
         handle_gc=spec.config.handle_gc,
         tag_errors=spec.tag_errors,
+        drive_wa=window_wa(before, after, stored),
     )
+
+
+def zoned_result(spec: RunSpec, z: ZonedRun) -> RunResult:
+    """A zoned run's figures as a RunResult: the application's pages and writes where a
+    conventional run has the host's, WA counted from them to the flash (host WA x drive
+    WA), the analytic greedy model with a zone as its block."""
+    plan, b, a = z.plan, z.before, z.after
+    layout, g = plan.layout, plan.layout.geometry()
+    host_wa, drive_wa, total = amplification(b, a)
+    app = a["app_writes"] - b["app_writes"]
+    nand = a["nand_writes"] - b["nand_writes"]
+    return RunResult(
+        wa=total, host_writes=app, nand_writes=nand,
+        gc_copies=a["gc_copies"] - b["gc_copies"], erases=a["erases"] - b["erases"],
+        trims=a["zone_resets"] - b["zone_resets"], seconds=z.seconds,
+        host_writes_per_second=app / z.seconds if z.seconds > 0 else float("inf"),
+        user_pages=plan.app_pages, physical_pages=g.physical_pages,
+        pages_per_block=g.pages_per_block, blocks=g.blocks, spare=plan.spare,
+        effective_spare=plan.spare, extra_of_user=layout.user_pages / plan.app_pages - 1.0,
+        gc=spec.config.gc, d=spec.config.d, gc_frontier=spec.config.gc_frontier,
+        victim_order="oldest", mapping="page", workload=spec.workload.kind,
+        theory_wa=theory_for(spec, plan.spare, pages_per_block=layout.zone_pages),
+        usable_spare=plan.usable_spare, reserve_blocks=plan.reserve_zones * layout.zone_blocks,
+        theory_wa_usable=theory_for(spec, plan.usable_spare,
+                                    pages_per_block=layout.zone_pages),
+        wa_windows=[amplification(x, y)[2] for x, y in zip(z.marks[:-1], z.marks[1:],
+                                                           strict=True)],
+        erase_count_max=int(z.erases.max()), erase_count_mean=float(z.erases.mean()),
+        erase_count_min=int(z.erases.min()),
+        lifetime_wa=a["nand_writes"] / a["app_writes"] if a["app_writes"] else float("nan"),
+        flash_pages=float(nand), zoned=True, zone_blocks=layout.zone_blocks,
+        zone_pages=layout.zone_pages, zones=layout.zones, open_zones=layout.max_open_zones,
+        host_copies=a["host_copies"] - b["host_copies"],
+        zone_resets=a["zone_resets"] - b["zone_resets"],
+        drive_writes=a["drive_writes"] - b["drive_writes"], host_wa=host_wa, drive_wa=drive_wa)
