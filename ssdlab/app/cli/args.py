@@ -42,6 +42,11 @@ _FLAG_NAMES = {
     "handle_gc": "--handle-gc",
     "tag_errors": "--tag-errors",
     "placement '": "--placement '",
+    "mapping": "--mapping",
+    "gc ": "--gc ",
+    "gc_frontier": "--gc-frontier",
+    "zone_blocks": "--zone-blocks",
+    "open_zones": "--open-zones",
 }
 
 

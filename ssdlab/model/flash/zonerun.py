@@ -85,8 +85,8 @@ def zoned_plan(spec, memory_limit_bytes: int | None = None) -> ZonedPlan:
     zones = math.ceil(g.user_pages / (1.0 - g.spare) / zone_pages - 1e-9)
     separate = c.gc_frontier == "separate"
     _require(spec.open_zones >= (2 if separate else 1),
-             f"open_zones must be from 2 to 8 with gc_frontier 'separate' (the host's copies "
-             f"take a zone of their own); got {spec.open_zones}")
+             f"open_zones must be from 2 to 8 when the host's copies take a zone of their own "
+             f"(gc_frontier 'separate'; 1 needs 'shared'); got {spec.open_zones}")
     frontiers = 2 if separate else 1
     need = 2 * frontiers + 1  # the open and reserve zones, and one not wholly valid
     _require(zones * zone_pages - g.user_pages >= need * zone_pages,
