@@ -120,8 +120,9 @@ class ZonedDrive:
         # the free handles, a stack (plan_log pops and pushes them too); hregs: how many,
         # whether pages carry tags (one handle: none), zone resets so far
         self._handles = np.arange(layout.max_open_zones - 1, -1, -1, dtype=np.int64)
-        self._hregs = np.array([layout.max_open_zones, int(layout.max_open_zones > 1), 0],
+        self._hregs = np.array([layout.max_open_zones, int(layout.max_open_zones > 1), 0, 0],
                                dtype=np.int64)
+        self._touched = np.full(layout.zones, -1, dtype=np.int64)
 
     @property
     def resets(self) -> int:
@@ -218,12 +219,12 @@ class ZonedDrive:
         i = 0
         while i < len(log):
             done, k = plan_log(log[i:], self.write_pointer, self._handle, self._handles,
-                               self._hregs, self.drive.arrays.tag, self.zone_pages, ops,
-                               lbas, counts)
+                               self._hregs, self._touched, self.drive.arrays.tag,
+                               self.zone_pages, ops, lbas, counts)
             if k:
                 self.drive.run_all(Commands(ops[:k], lbas[:k], counts[:k]), checked=True)
             i += done
-            if i < len(log):
+            if i < len(log) and done == 0:  # a row plan_log cannot do at a batch's start
                 op, z, n = (int(x) for x in log[i])
                 if op == 0:
                     self._check_zone(z)
@@ -237,12 +238,16 @@ class ZonedDrive:
 
 
 @jit
-def plan_log(log, wp, handle, handles, hregs, tag, zone_pages, ops, lbas, counts):
+def plan_log(log, wp, handle, handles, hregs, touched, tag, zone_pages, ops, lbas, counts):
     """The engine commands for log's rows, up to the first row it leaves to ZonedDrive's
     own checks (a bad row, or the reset of an open zone, whose block must be closed between
     two batches); updates the write pointers and open zones' handles as it goes. Returns
     (rows planned, commands written). hregs: [free handles on the stack `handles`, whether
-    pages carry tags, zone resets]."""
+    pages carry tags, zone resets, this batch's number]; touched: the number of the last
+    batch that wrote each zone. The tags of a batch's zones are all set before the engine
+    runs it, so a zone this batch wrote and then reset may not open again under another
+    handle in the same batch."""
+    hregs[3] += 1
     zones = wp.shape[0]
     k = 0
     for i in range(log.shape[0]):
@@ -254,10 +259,16 @@ def plan_log(log, wp, handle, handles, hregs, tag, zone_pages, ops, lbas, counts
             if w >= zone_pages or c < 1 or c > zone_pages - w or (w == 0 and hregs[0] == 0):
                 return i, k
             if w == 0:  # the zone opens: a handle of its own, its pages tagged with it
+                h = handles[hregs[0] - 1]
+                if hregs[1] and tag[z * zone_pages] != h and touched[z] == hregs[3]:
+                    # this batch wrote the zone before its reset, under the old tag: the
+                    # engine must write those pages before the tag changes
+                    return i, k
                 hregs[0] -= 1
-                handle[z] = handles[hregs[0]]
+                handle[z] = h
                 if hregs[1]:
-                    tag[z * zone_pages:(z + 1) * zone_pages] = handle[z]
+                    tag[z * zone_pages:(z + 1) * zone_pages] = h
+            touched[z] = hregs[3]
             ops[k], lbas[k], counts[k] = OP_WRITE, z * zone_pages + w, c
             k += 1
             wp[z] = w + c
