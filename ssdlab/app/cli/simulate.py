@@ -117,7 +117,7 @@ def zoned_table(r) -> str:
         ("drive WA", f"{r.drive_wa:.4f}  (flash pages / pages the host sent)"),
         ("total WA", f"{r.wa:.4f}  (flash pages per application page = host x drive)"),
         ("per window", " ".join(f"{w:.3f}" for w in r.wa_windows)),
-        ("speed", f"{r.host_writes_per_second / 1e6:.2f} M application writes/s "
+        ("engine speed", f"{r.host_writes_per_second / 1e6:.2f} M application writes/s "
                   f"({r.seconds:.2f} s measured)"),
     ]
     width = max(len(k) for k, _ in rows)
