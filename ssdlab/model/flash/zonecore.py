@@ -1,12 +1,14 @@
 """The compiled loop of the host's log-structured store on a zoned drive (zonestore.py).
 
 The store maps each application page to a (zone, offset) and appends every write at a write
-frontier, an open zone. When a frontier fills it takes a free zone; when fewer free zones are
-left than the reserve, it collects a victim: the full zone with the fewest valid pages
-(greedy, the oldest of equals), whose valid pages it copies to the copy frontier before it
-resets the zone. It works on its own arrays only and writes what the drive must do into a
-log of zone commands, (0, zone, pages) a write at the zone's write pointer and (1, zone, 0)
-a reset, which ZonedDrive.apply carries out. Nothing here touches the drive.
+frontier, an open zone: the frontier of the page's class (hot or cold when the host keeps
+them apart, else one class). When a frontier fills it takes a free zone; when fewer free
+zones are left than the reserve, it collects a victim: the full zone with the fewest valid
+pages (greedy, the oldest of equals), whose valid pages it copies, each to its class's copy
+frontier (its own, or the class's application frontier), before it resets the zone. It
+works on its own arrays only and writes what the drive must do into a log of zone commands,
+(0, zone, pages) a write at the zone's write pointer and (1, zone, 0) a reset, which
+ZonedDrive.apply carries out. Nothing here touches the drive.
 
 Per page the loop is a few array reads; per victim a walk of one zone. Greedy's victims come
 from buckets of full zones linked by valid count, as the engine's (primitives.py).
@@ -23,10 +25,7 @@ S_RESERVE = 2  # the fewest free zones the store keeps after taking a new fronti
 S_SEPARATE = 3  # 1: host copies go to a frontier of their own; 0: the app frontier
 S_FREE_HEAD = 4  # ring of free (reset) zones
 S_FREE_COUNT = 5
-S_APP_ZONE = 6  # the application frontier: zone (-1 none) and pages written in it
-S_APP_OFF = 7
-S_COPY_ZONE = 8  # the copy frontier (only when separate)
-S_COPY_OFF = 9
+S_CLASSES = 6  # classes of pages kept apart (1, or 2: cold and hot)
 S_MIN_VALID = 10  # the lowest non-empty bucket, or above
 S_APP_WRITES = 11  # counters: pages
 S_HOST_COPIES = 12
@@ -35,7 +34,11 @@ S_LOG = 14  # rows used in the log
 S_ERROR = 15  # 0, or ERR_* below
 S_TRACE = 16  # 1: record each page the drive is sent (lpn, app version) for the tests
 S_TRACED = 17
-N_REGS = 18
+# Frontier f (class c's application frontier f = c * (1 + separate), its copy frontier the
+# next when separate): its zone (-1 none) at S_FRONTS + 2 f, pages written in it after.
+S_FRONTS = 18
+MAX_FRONTIERS = 4
+N_REGS = S_FRONTS + 2 * MAX_FRONTIERS
 
 ERR_NO_FREE_ZONE = 1
 ERR_STUCK = 2  # the emptiest full zone is wholly valid: the host has no spare to collect
@@ -102,10 +105,18 @@ def _take_free(r, free_ring, state):
 
 
 @inline
+def _front(r, a, lpn, copy):
+    """The register of the frontier app page lpn goes to: its class's, for a copy the
+    class's copy frontier when copies are kept apart."""
+    c = a[8][lpn] if r[S_CLASSES] > 1 else 0
+    return S_FRONTS + 2 * (c * (1 + r[S_SEPARATE]) + (r[S_SEPARATE] if copy else 0))
+
+
+@inline
 def _put(r, a, f, lpn, version, log, trace_lpn, trace_ver):
-    """Append app page lpn at frontier f (register S_APP_ZONE or S_COPY_ZONE), whose zone has
-    room: the old copy's zone loses a valid page, the new one gains it."""
-    loc, rev, valid, state, head, tail, nxt, prv = a
+    """Append app page lpn at the frontier whose zone register is f, whose zone has room:
+    the old copy's zone loses a valid page, the new one gains it."""
+    loc, rev, valid, state, head, tail, nxt, prv, cls = a
     zp = r[S_ZONE_PAGES]
     old = loc[lpn]
     if old >= 0:
@@ -133,7 +144,7 @@ def _put(r, a, f, lpn, version, log, trace_lpn, trace_ver):
 @inline
 def _close(r, a, f):
     """Frontier f's zone is full: it becomes a greedy candidate."""
-    loc, rev, valid, state, head, tail, nxt, prv = a
+    loc, rev, valid, state, head, tail, nxt, prv, cls = a
     z = r[f]
     if z >= 0:
         state[z] = FULL
@@ -143,8 +154,8 @@ def _close(r, a, f):
 
 @jit
 def collect(r, a, free_ring, versions, log, trace_lpn, trace_ver):
-    """Collect one victim: copy its valid pages to the copy frontier, reset it."""
-    loc, rev, valid, state, head, tail, nxt, prv = a
+    """Collect one victim: copy its valid pages to their copy frontiers, reset it."""
+    loc, rev, valid, state, head, tail, nxt, prv, cls = a
     zp = r[S_ZONE_PAGES]
     v = r[S_MIN_VALID]
     while v <= zp and head[v] < 0:
@@ -159,10 +170,10 @@ def collect(r, a, free_ring, versions, log, trace_lpn, trace_ver):
     z = tail[v]  # the oldest arrival among the emptiest
     _bucket_remove(z, valid, head, tail, nxt, prv)
     state[z] = OPEN  # a victim: no bucket while its pages leave
-    f = S_COPY_ZONE if r[S_SEPARATE] else S_APP_ZONE
     for pos in range(z * zp, (z + 1) * zp):
         lpn = rev[pos]
         if lpn >= 0 and loc[lpn] == pos:
+            f = _front(r, a, lpn, True)
             if r[f] < 0 or r[f + 1] == zp:
                 _close(r, a, f)
                 r[f] = _take_free(r, free_ring, state)
@@ -192,17 +203,20 @@ def write_pages(r, a, free_ring, versions, lpns, start, log, trace_lpn, trace_ve
         if r[S_LOG] >= room or (r[S_TRACE] and r[S_TRACED] + 2 * zp * (r[S_RESERVE] + 2)
                                  > trace_lpn.shape[0]):
             break
-        if r[S_APP_ZONE] < 0 or r[S_APP_OFF] == zp:
-            _close(r, a, S_APP_ZONE)
-            r[S_APP_ZONE] = _take_free(r, free_ring, a[3])
-            r[S_APP_OFF] = 0
+        lpn = lpns[i]
+        f = _front(r, a, lpn, False)
+        # a full frontier takes a free zone, and GC restores the reserve; the copies may
+        # fill that zone too (they go to the class's application frontier when shared)
+        while (r[f] < 0 or r[f + 1] == zp) and r[S_ERROR] == 0:
+            _close(r, a, f)
+            r[f] = _take_free(r, free_ring, a[3])
+            r[f + 1] = 0
             while r[S_FREE_COUNT] < r[S_RESERVE] and r[S_ERROR] == 0:
                 collect(r, a, free_ring, versions, log, trace_lpn, trace_ver)
-            if r[S_ERROR] != 0:
-                break
-        lpn = lpns[i]
+        if r[S_ERROR] != 0:
+            break
         versions[lpn] = r[S_APP_WRITES]
         r[S_APP_WRITES] += 1
-        _put(r, a, S_APP_ZONE, lpn, versions[lpn], log, trace_lpn, trace_ver)
+        _put(r, a, f, lpn, versions[lpn], log, trace_lpn, trace_ver)
         i += 1
     return i

@@ -23,18 +23,21 @@ TRACE_PAGES = 1 << 16
 class ZonedStore:
     """app_pages application pages on zoned's zones. separate_copies: the host writes its
     copies to a zone of their own (two open zones) rather than to the zone taking new
-    application writes. reserve_zones: free zones kept in hand (default: one per frontier).
+    application writes. classes: None, or each application page's class, 0 (cold) or 1
+    (hot), which the host keeps in zones apart (a frontier each, copies included).
+    reserve_zones: free zones kept in hand (default store_reserve).
     trace: remember each page sent to the drive (app page, app write number), so a test can
     ask what the drive reads back (read_back); costs 16 bytes per drive write."""
 
     def __init__(self, zoned: ZonedDrive, app_pages: int, separate_copies: bool = False,
-                 reserve_zones: int | None = None, trace: bool = False):
+                 reserve_zones: int | None = None, trace: bool = False, classes=None):
         layout = zoned.layout
-        frontiers = 2 if separate_copies else 1
-        reserve = frontiers if reserve_zones is None else reserve_zones
+        n_classes = 1 if classes is None else 2
+        frontiers = store_frontiers(separate_copies, n_classes)
+        reserve = store_reserve(frontiers) if reserve_zones is None else reserve_zones
         if frontiers > layout.max_open_zones:
-            raise ValueError(f"max_open_zones must be at least 2 for the host's copies to "
-                             f"have a zone of their own; got {layout.max_open_zones}")
+            raise ValueError(f"max_open_zones must be at least {frontiers} for the host's "
+                             f"{frontiers} write frontiers; got {layout.max_open_zones}")
         if not (is_whole(reserve) and frontiers <= reserve <= layout.zones):
             raise ValueError(f"reserve_zones must be a whole number from {frontiers} to "
                              f"{layout.zones}; got {reserve}")
@@ -42,6 +45,12 @@ class ZonedStore:
         # GC needs a victim that is not wholly valid with every frontier and reserve zone
         # empty: one more zone than those beyond the data
         most = (layout.zones - frontiers - reserve - 1) * zp
+        if classes is not None:
+            classes = np.ascontiguousarray(classes, dtype=np.int64)
+            if classes.shape != (app_pages,) or classes.min(initial=0) < 0 \
+                    or classes.max(initial=0) > 1:
+                raise ValueError(f"classes must be {app_pages} numbers, 0 (cold) or 1 (hot), "
+                                 "one an application page")
         if not (is_whole(app_pages) and 1 <= app_pages <= most):
             raise ValueError(f"app_pages must be a whole number from 1 to {most} (the zones' "
                              f"pages less {frontiers + reserve + 1} zones the host's GC "
@@ -52,8 +61,9 @@ class ZonedStore:
         r = self.regs
         r[core.S_ZONE_PAGES], r[core.S_ZONES], r[core.S_RESERVE] = zp, layout.zones, reserve
         r[core.S_SEPARATE] = int(separate_copies)
+        r[core.S_CLASSES] = n_classes
         r[core.S_FREE_COUNT] = layout.zones
-        r[core.S_APP_ZONE] = r[core.S_COPY_ZONE] = -1
+        r[core.S_FRONTS:] = -1  # no frontier has a zone yet
         r[core.S_MIN_VALID] = zp + 1
         r[core.S_TRACE] = int(trace)
         zones = layout.zones
@@ -64,7 +74,8 @@ class ZonedStore:
                        np.full(zp + 1, -1, dtype=np.int64),  # bucket heads by valid count
                        np.full(zp + 1, -1, dtype=np.int64),  # bucket tails
                        np.full(zones, -1, dtype=np.int64),  # next in bucket
-                       np.full(zones, -1, dtype=np.int64))  # previous in bucket
+                       np.full(zones, -1, dtype=np.int64),  # previous in bucket
+                       np.zeros(1, dtype=np.int64) if classes is None else classes)
         self.free_ring = np.arange(zones, dtype=np.int64)
         self.versions = np.full(app_pages, -1, dtype=np.int64)  # app write number per page
         self.log = np.zeros((LOG_ROWS, 3), dtype=np.int64)
@@ -135,6 +146,19 @@ class ZonedStore:
                 "zone_resets": int(r[core.S_RESETS]),
                 "drive_writes": c["host_writes"], "nand_writes": c["nand_writes"],
                 "gc_copies": c["gc_copies"], "erases": c["erases"]}
+
+
+def store_frontiers(separate_copies: bool, classes: int) -> int:
+    """Zones the store keeps open: an application frontier per class of pages, and a copy
+    frontier beside each when the copies are kept apart."""
+    return classes * (2 if separate_copies else 1)
+
+
+def store_reserve(frontiers: int) -> int:
+    """Free zones the store keeps in hand: one per frontier (each may need a fresh zone while
+    one victim's pages are copied), and one more with several application frontiers, whose
+    GC starts when one of them fills while another may still have to take a zone."""
+    return frontiers + (1 if frontiers > 2 else 0)
 
 
 def amplification(before: dict, after: dict) -> tuple[float, float, float]:
