@@ -48,7 +48,8 @@ def simulate(args: argparse.Namespace) -> int:
                            slc_blocks=args.slc_blocks,
                            slc_dynamic_share=args.slc_dynamic_share,
                            wear_leveling_gap=args.wear_leveling,
-                           placement_handles=2 if args.placement != "none" else 1,
+                           placement_handles=2 if args.placement != "none"
+                           and not args.zoned else 1,
                            handle_gc=args.handle_gc)
         workload = Workload(kind=args.workload, hot_lba_fraction=args.hot_lbas,
                             hot_write_fraction=args.hot_writes,
@@ -85,12 +86,9 @@ def _zoned_flags(args: argparse.Namespace) -> str:
             if value is not None:
                 return f"{flag} needs --zoned; got {flag} {value} without it"
         return ""
-    for flag, value, why in (("--placement", args.placement, "the zones take the drive's "
-                              "placement handles"),
-                             ("--slc-cache", args.slc_cache, "no SLC cache is modelled on a "
-                              "zoned drive")):
-        if value != "none":
-            return f"{flag} must be none with --zoned ({why}); got {value}"
+    if args.slc_cache != "none":
+        return (f"--slc-cache must be none with --zoned (no SLC cache is modelled on a zoned "
+                f"drive); got {args.slc_cache}")
     return ""
 
 
@@ -108,7 +106,10 @@ def zoned_table(r) -> str:
                          "of the application's capacity"),
         ("host GC", f"greedy over zones, {r.workload} writes, copies to "
                     + ("a zone of their own" if r.gc_frontier == "separate"
-                       else "the zone taking new writes")),
+                       else "the zone taking new writes")
+                    + ("; hot and cold pages in zones apart, copies with their kind, "
+                       f"{100 * r.tag_errors:g} % of the pages put with the wrong kind"
+                       if r.placement != "none" else "")),
         ("application writes", f"{r.host_writes} pages"),
         ("host copies", f"{r.host_copies} pages ({r.zone_resets} zones reset)"),
         ("drive GC copies", f"{r.gc_copies} pages ({r.erases} erases)"),

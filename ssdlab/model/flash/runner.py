@@ -73,10 +73,11 @@ class RunSpec:
         if self.placement not in PLACEMENTS:
             raise ValueError(f"placement must be one of {', '.join(PLACEMENTS)}; got "
                              f"{self.placement!r}")
-        if self.placement == "hotcold" and (self.workload.kind != "hotcold"
-                                            or self.config.placement_handles < 2):
+        if self.placement == "hotcold" and (self.workload.kind != "hotcold" or (
+                self.config.placement_handles < 2 and not self.zoned)):
             raise ValueError("placement 'hotcold' tags the hot pages of a hotcold workload: "
-                             "it needs workload hotcold and placement_handles of 2 or more; "
+                             "it needs workload hotcold and placement_handles of 2 or more "
+                             "(or a zoned drive, whose host keeps them in zones apart); "
                              f"got workload {self.workload.kind!r}, placement_handles "
                              f"{self.config.placement_handles}")
         if not (0.0 <= self.tag_errors <= 1.0):
@@ -178,7 +179,8 @@ def theory_for(spec: RunSpec, spare: float, stored_fraction: float = 1.0,
     w = spec.workload
     ppb = spec.geometry.pages_per_block if pages_per_block is None else pages_per_block
     if spec.config.mapping != "page" or w.kind == "sequential" \
-            or spec.config.slc_cache != "none" or spec.config.placement_handles > 1:
+            or spec.config.slc_cache != "none" or spec.config.placement_handles > 1 \
+            or spec.placement != "none":
         return None  # no published model of a cache, or of these placements
     if stored_fraction < 1.0:
         if spec.config.gc != "greedy" or w.kind != "random" or w.active_fraction < 1.0:
@@ -264,7 +266,8 @@ def run(spec: RunSpec, progress: Progress | None = None,
             if cancel is not None and cancel():
                 raise Cancelled(phase)
 
-        return zoned_result(spec, run_zoned(spec, progress, stop))
+        classes = hotcold_tags(spec) if spec.placement == "hotcold" else None
+        return zoned_result(spec, run_zoned(spec, progress, stop, classes))
     g = spec.geometry
     drive = Drive(g, spec.config) if watch is None else watch.drive(g, spec.config)
     look = (lambda: observe(drive)) if observe is not None else None
@@ -399,4 +402,5 @@ def zoned_result(spec: RunSpec, z: ZonedRun) -> RunResult:
         zone_pages=layout.zone_pages, zones=layout.zones, open_zones=layout.max_open_zones,
         host_copies=a["host_copies"] - b["host_copies"],
         zone_resets=a["zone_resets"] - b["zone_resets"],
-        drive_writes=a["drive_writes"] - b["drive_writes"], host_wa=host_wa, drive_wa=drive_wa)
+        drive_writes=a["drive_writes"] - b["drive_writes"], host_wa=host_wa, drive_wa=drive_wa,
+        placement=spec.placement, tag_errors=spec.tag_errors)

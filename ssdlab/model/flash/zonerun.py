@@ -25,7 +25,7 @@ from .geometry import check_buildable
 from .memory import memory_budget
 from .workloads import CHUNK_PAGES
 from .zoned import ZonedDrive, ZoneLayout
-from .zonestore import ZonedStore
+from .zonestore import ZonedStore, store_frontiers, store_reserve
 
 # Bytes of the host store's state per application page (map, version) and per zone page
 # (reverse map): int64 each (zonestore.py)
@@ -46,10 +46,11 @@ class ZonedPlan:
     app_pages: int
     separate_copies: bool
     reserve_zones: int
+    classes: int = 1  # 2: the host keeps hot and cold pages in zones apart
 
     @property
     def frontiers(self) -> int:
-        return 2 if self.separate_copies else 1
+        return store_frontiers(self.separate_copies, self.classes)
 
     @property
     def spare(self) -> float:
@@ -84,11 +85,16 @@ def zoned_plan(spec, memory_limit_bytes: int | None = None) -> ZonedPlan:
     zone_pages = spec.zone_blocks * g.pages_per_block
     zones = math.ceil(g.user_pages / (1.0 - g.spare) / zone_pages - 1e-9)
     separate = c.gc_frontier == "separate"
-    _require(spec.open_zones >= (2 if separate else 1),
-             f"open_zones must be from 2 to 8 when the host's copies take a zone of their own "
-             f"(gc_frontier 'separate'; 1 needs 'shared'); got {spec.open_zones}")
-    frontiers = 2 if separate else 1
-    need = 2 * frontiers + 1  # the open and reserve zones, and one not wholly valid
+    classes = 2 if spec.placement == "hotcold" else 1
+    frontiers = store_frontiers(separate, classes)
+    _require(spec.open_zones >= frontiers,
+             f"open_zones must be from {frontiers} to 8 when the host writes to {frontiers} "
+             f"zones at once (gc_frontier {c.gc_frontier!r}: "
+             + ("its copies in zones of their own" if separate else "its copies with its "
+                "writes") + (", hot and cold apart" if classes > 1 else "")
+             + f"); got {spec.open_zones}")
+    reserve = store_reserve(frontiers)
+    need = frontiers + reserve + 1  # the open and reserve zones, and one not wholly valid
     _require(zones * zone_pages - g.user_pages >= need * zone_pages,
              f"spare must leave at least {need} zones of {zone_pages} pages beyond user_pages "
              f"for the host's garbage collection (its open zones, its reserve and one to "
@@ -110,7 +116,7 @@ def zoned_plan(spec, memory_limit_bytes: int | None = None) -> ZonedPlan:
              f"user_pages={g.user_pages} needs about {(store + drive) / 2**20:.0f} MiB for a "
              f"zoned drive and its host's store but only {budget / 2**20:.0f} MiB is "
              "available; the run must fit in 80 % of it")
-    return ZonedPlan(layout, g.user_pages, separate, frontiers)
+    return ZonedPlan(layout, g.user_pages, separate, reserve, classes)
 
 
 @dataclass
@@ -140,12 +146,15 @@ def _write(store: ZonedStore, spec, pages: int, rng: np.random.Generator, phase:
             progress(phase, done / pages)
 
 
-def run_zoned(spec, progress=None, stop: Callable[[str], None] = lambda phase: None) -> ZonedRun:
+def run_zoned(spec, progress=None, stop: Callable[[str], None] = lambda phase: None,
+              classes: np.ndarray | None = None) -> ZonedRun:
     """Fill the store in order, warm up, measure (spec's drive writes count application
-    pages). stop(phase) is called between chunks and raises to cancel."""
+    pages). stop(phase) is called between chunks and raises to cancel. classes: each
+    application page's class (0 cold, 1 hot) when spec.placement keeps them apart."""
     plan = zoned_plan(spec)
     zoned = ZonedDrive(plan.layout)
-    store = ZonedStore(zoned, plan.app_pages, plan.separate_copies, plan.reserve_zones)
+    store = ZonedStore(zoned, plan.app_pages, plan.separate_copies, plan.reserve_zones,
+                       classes=classes if plan.classes > 1 else None)
     n = plan.app_pages
     for first in range(0, n, CHUNK_PAGES):
         stop("fill")

@@ -289,7 +289,8 @@ def drive_spec(point: dict) -> tuple[Geometry, FtlConfig, RunSpec]:
                   gc_low_blocks=point["gc_low_blocks"], seed=point["seed"],
                   stored_fraction=point.get("data_compression", 1.0),
                   wear_leveling_gap=point.get("wear_leveling_gap", 0),
-                  placement_handles=2 if point.get("placement", "none") != "none" else 1,
+                  placement_handles=2 if point.get("placement", "none") != "none"
+                  and not point.get("zoned", False) else 1,
                   handle_gc=point.get("handle_gc", "mixed"),
                   gc_frontier=point.get("gc_frontier", "separate"),
                   **{k: point[k] for k in SLC_FIELDS if k in point and k != "slc_idle_every"})
