@@ -169,7 +169,7 @@ def test_keeping_hot_and_cold_in_zones_apart_saves_host_copies():
 
     for frontier in ("shared", "separate"):
         mixed, apart = zoned("none", frontier), zoned("hotcold", frontier)
-        assert apart.host_wa < 0.92 * mixed.host_wa  # simulated: 23 % (shared), 9 % fewer
+        assert apart.host_wa < 0.92 * mixed.host_wa  # simulated: 23 % lower shared, 9 % separate
         assert mixed.gc_copies == apart.gc_copies == 0 and apart.placement == "hotcold"
     with pytest.raises(ValueError, match="open_zones must be from 4 to 8 when the host "
                        "writes to 4 zones at once"):
