@@ -17,6 +17,11 @@ from buckets of full zones linked by valid count, as the engine's (primitives.py
 from __future__ import annotations
 
 from .compiled import inline, jit
+from .prefetch import prefetch, prefetch_write
+
+# How many pages ahead the loops ask for the map entries they will touch (a random access
+# each: at 2^20 pages the maps are bigger than the cache)
+AHEAD = 8
 
 # Registers of the store (int64 regs).
 S_ZONE_PAGES = 0
@@ -170,7 +175,10 @@ def collect(r, a, free_ring, versions, log, trace_lpn, trace_ver):
     z = tail[v]  # the oldest arrival among the emptiest
     _bucket_remove(z, valid, head, tail, nxt, prv)
     state[z] = OPEN  # a victim: no bucket while its pages leave
-    for pos in range(z * zp, (z + 1) * zp):
+    end = (z + 1) * zp
+    for pos in range(z * zp, end):
+        if pos + AHEAD < end and rev[pos + AHEAD] >= 0:
+            prefetch(loc, rev[pos + AHEAD])
         lpn = rev[pos]
         if lpn >= 0 and loc[lpn] == pos:
             f = _front(r, a, lpn, True)
@@ -180,7 +188,8 @@ def collect(r, a, free_ring, versions, log, trace_lpn, trace_ver):
                 r[f + 1] = 0
                 if r[f] < 0:
                     return
-            _put(r, a, f, lpn, versions[lpn], log, trace_lpn, trace_ver)
+            _put(r, a, f, lpn, versions[lpn] if r[S_TRACE] else 0, log, trace_lpn,
+                 trace_ver)
             r[S_HOST_COPIES] += 1
         rev[pos] = -1
     valid[z] = 0
@@ -203,6 +212,8 @@ def write_pages(r, a, free_ring, versions, lpns, start, log, trace_lpn, trace_ve
         if r[S_LOG] >= room or (r[S_TRACE] and r[S_TRACED] + 2 * zp * (r[S_RESERVE] + 2)
                                  > trace_lpn.shape[0]):
             break
+        if i + AHEAD < lpns.shape[0]:
+            prefetch_write(a[0], lpns[i + AHEAD])
         lpn = lpns[i]
         f = _front(r, a, lpn, False)
         # a full frontier takes a free zone, and GC restores the reserve; the copies may
@@ -215,8 +226,10 @@ def write_pages(r, a, free_ring, versions, lpns, start, log, trace_lpn, trace_ve
                 collect(r, a, free_ring, versions, log, trace_lpn, trace_ver)
         if r[S_ERROR] != 0:
             break
-        versions[lpn] = r[S_APP_WRITES]
-        r[S_APP_WRITES] += 1
-        _put(r, a, f, lpn, versions[lpn], log, trace_lpn, trace_ver)
+        version = r[S_APP_WRITES]
+        if r[S_TRACE]:  # only a trace reads them: a random access per page saved
+            versions[lpn] = version
+        r[S_APP_WRITES] = version + 1
+        _put(r, a, f, lpn, version, log, trace_lpn, trace_ver)
         i += 1
     return i

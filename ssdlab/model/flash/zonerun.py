@@ -27,10 +27,10 @@ from .workloads import CHUNK_PAGES
 from .zoned import ZonedDrive, ZoneLayout
 from .zonestore import ZonedStore, store_frontiers, store_reserve
 
-# Bytes of the host store's state per application page (map, version) and per zone page
-# (reverse map): int64 each (zonestore.py)
-_STORE_BYTES_PER_APP_PAGE = 16
-_STORE_BYTES_PER_ZONE_PAGE = 8
+# Bytes of the host store's state per application page (its map) and per zone page (the
+# reverse map): int32 each (zonestore.py)
+_STORE_BYTES_PER_APP_PAGE = 4
+_STORE_BYTES_PER_ZONE_PAGE = 4
 
 
 def _require(ok: bool, message: str) -> None:
