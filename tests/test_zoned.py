@@ -197,6 +197,7 @@ def test_simulate_zoned_prints_both_copy_counts_and_the_three_was(capsys):
      "writes to 2 zones at once (gc_frontier 'separate'"),
     (["--zoned", "--mapping", "block"], "--mapping must be 'page'"),
     (["--zoned", "--gc", "fifo"], "--gc must be 'greedy'"),
+    (["--zoned", "--victim-order", "newest"], "--victim-order must be 'oldest'"),
     (["--zoned", "--spare", "0.005"], "--spare must leave at least 5 zones"),
     (["--zoned", "--slc-cache", "static", "--slc-blocks", "2"],
      "--slc-cache must be none with --zoned"),

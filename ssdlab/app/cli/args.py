@@ -45,6 +45,7 @@ _FLAG_NAMES = {
     "mapping": "--mapping",
     "gc ": "--gc ",
     "gc_frontier": "--gc-frontier",
+    "victim_order": "--victim-order",
     "zone_blocks": "--zone-blocks",
     "open_zones": "--open-zones",
 }

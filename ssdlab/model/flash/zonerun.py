@@ -73,6 +73,8 @@ def zoned_plan(spec, memory_limit_bytes: int | None = None) -> ZonedPlan:
             (c.mapping == "page", "mapping", c.mapping, "'page' (a zone's pages are mapped "
              "by the drive's page-mapped engine)"),
             (c.gc == "greedy", "gc", c.gc, "'greedy' (the host's victim policy over zones)"),
+            (c.victim_order == "oldest", "victim_order", c.victim_order, "'oldest' (the "
+             "host takes the oldest of the emptiest zones)"),
             (c.slc_cache == "none", "slc_cache", c.slc_cache, "'none'"),
             (c.wear_leveling_gap == 0, "wear_leveling_gap", c.wear_leveling_gap, "0"),
             (c.stored_fraction == 1.0, "stored_fraction", c.stored_fraction, "1"),
