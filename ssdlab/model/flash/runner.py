@@ -19,8 +19,7 @@ from .geometry import MAX_HANDLES, FtlConfig, Geometry, is_whole
 from .heldback import held_back_blocks, usable_spare
 from .workloads import CHUNK_PAGES, Workload, hot_pages, sequential_fill, trim_range
 from .zoned import MAX_ZONE_BLOCKS
-from .zonerun import ZonedRun, run_zoned, zoned_plan
-from .zonestore import amplification
+from .zonerun import run_zoned, zoned_figures, zoned_plan
 
 PLACEMENTS = ("none", "hotcold")
 
@@ -267,7 +266,9 @@ def run(spec: RunSpec, progress: Progress | None = None,
                 raise Cancelled(phase)
 
         classes = hotcold_tags(spec) if spec.placement == "hotcold" else None
-        return zoned_result(spec, run_zoned(spec, progress, stop, classes))
+        z = run_zoned(spec, progress, stop, classes)
+        return RunResult(**zoned_figures(spec, z, lambda spare, zone_pages: theory_for(
+            spec, spare, pages_per_block=zone_pages)))
     g = spec.geometry
     drive = Drive(g, spec.config) if watch is None else watch.drive(g, spec.config)
     look = (lambda: observe(drive)) if observe is not None else None
@@ -369,38 +370,3 @@ def run(spec: RunSpec, progress: Progress | None = None,
         drive_wa=window_wa(before, after, stored),
     )
 
-
-def zoned_result(spec: RunSpec, z: ZonedRun) -> RunResult:
-    """A zoned run's figures as a RunResult: the application's pages and writes where a
-    conventional run has the host's, WA counted from them to the flash (host WA x drive
-    WA), the analytic greedy model with a zone as its block."""
-    plan, b, a = z.plan, z.before, z.after
-    layout, g = plan.layout, plan.layout.geometry()
-    host_wa, drive_wa, total = amplification(b, a)
-    app = a["app_writes"] - b["app_writes"]
-    nand = a["nand_writes"] - b["nand_writes"]
-    return RunResult(
-        wa=total, host_writes=app, nand_writes=nand,
-        gc_copies=a["gc_copies"] - b["gc_copies"], erases=a["erases"] - b["erases"],
-        trims=a["zone_resets"] - b["zone_resets"], seconds=z.seconds,
-        host_writes_per_second=app / z.seconds if z.seconds > 0 else float("inf"),
-        user_pages=plan.app_pages, physical_pages=g.physical_pages,
-        pages_per_block=g.pages_per_block, blocks=g.blocks, spare=plan.spare,
-        effective_spare=plan.spare, extra_of_user=layout.user_pages / plan.app_pages - 1.0,
-        gc=spec.config.gc, d=spec.config.d, gc_frontier=spec.config.gc_frontier,
-        victim_order="oldest", mapping="page", workload=spec.workload.kind,
-        theory_wa=theory_for(spec, plan.spare, pages_per_block=layout.zone_pages),
-        usable_spare=plan.usable_spare, reserve_blocks=plan.reserve_zones * layout.zone_blocks,
-        theory_wa_usable=theory_for(spec, plan.usable_spare,
-                                    pages_per_block=layout.zone_pages),
-        wa_windows=[amplification(x, y)[2] for x, y in zip(z.marks[:-1], z.marks[1:],
-                                                           strict=True)],
-        erase_count_max=int(z.erases.max()), erase_count_mean=float(z.erases.mean()),
-        erase_count_min=int(z.erases.min()),
-        lifetime_wa=a["nand_writes"] / a["app_writes"] if a["app_writes"] else float("nan"),
-        flash_pages=float(nand), zoned=True, zone_blocks=layout.zone_blocks,
-        zone_pages=layout.zone_pages, zones=layout.zones, open_zones=layout.max_open_zones,
-        host_copies=a["host_copies"] - b["host_copies"],
-        zone_resets=a["zone_resets"] - b["zone_resets"],
-        drive_writes=a["drive_writes"] - b["drive_writes"], host_wa=host_wa, drive_wa=drive_wa,
-        placement=spec.placement, tag_errors=spec.tag_errors)

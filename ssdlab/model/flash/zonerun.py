@@ -25,7 +25,7 @@ from .geometry import check_buildable
 from .memory import memory_budget
 from .workloads import CHUNK_PAGES
 from .zoned import ZonedDrive, ZoneLayout
-from .zonestore import ZonedStore, store_frontiers, store_reserve
+from .zonestore import ZonedStore, amplification, store_frontiers, store_reserve
 
 # Bytes of the host store's state per application page (its map) and per zone page (the
 # reverse map): int32 each (zonestore.py)
@@ -184,3 +184,39 @@ def run_zoned(spec, progress=None, stop: Callable[[str], None] = lambda phase: N
     while len(marks) <= spec.windows:
         marks.append(after)
     return ZonedRun(plan, before, after, marks, seconds, zoned.drive.arrays.erases.copy())
+
+
+def zoned_figures(spec, z: ZonedRun, theory: Callable[[float, int], float | None]) -> dict:
+    """A zoned run's figures under runner.RunResult's field names: the application's pages
+    and writes where a conventional run has the host's, WA counted from them to the flash
+    (host WA x drive WA), gc_copies the drive's own. theory(spare, zone pages): the analytic
+    WA with a zone as GC's block (runner.theory_for)."""
+    plan, b, a = z.plan, z.before, z.after
+    layout, g = plan.layout, plan.layout.geometry()
+    host_wa, drive_wa, total = amplification(b, a)
+    app = a["app_writes"] - b["app_writes"]
+    nand = a["nand_writes"] - b["nand_writes"]
+    return dict(
+        wa=total, host_writes=app, nand_writes=nand,
+        gc_copies=a["gc_copies"] - b["gc_copies"], erases=a["erases"] - b["erases"],
+        trims=a["zone_resets"] - b["zone_resets"], seconds=z.seconds,
+        host_writes_per_second=app / z.seconds if z.seconds > 0 else float("inf"),
+        user_pages=plan.app_pages, physical_pages=g.physical_pages,
+        pages_per_block=g.pages_per_block, blocks=g.blocks, spare=plan.spare,
+        effective_spare=plan.spare, extra_of_user=layout.user_pages / plan.app_pages - 1.0,
+        gc=spec.config.gc, d=spec.config.d, gc_frontier=spec.config.gc_frontier,
+        victim_order="oldest", mapping="page", workload=spec.workload.kind,
+        theory_wa=theory(plan.spare, layout.zone_pages),
+        usable_spare=plan.usable_spare, reserve_blocks=plan.reserve_zones * layout.zone_blocks,
+        theory_wa_usable=theory(plan.usable_spare, layout.zone_pages),
+        wa_windows=[amplification(x, y)[2] for x, y in zip(z.marks[:-1], z.marks[1:],
+                                                           strict=True)],
+        erase_count_max=int(z.erases.max()), erase_count_mean=float(z.erases.mean()),
+        erase_count_min=int(z.erases.min()),
+        lifetime_wa=a["nand_writes"] / a["app_writes"] if a["app_writes"] else float("nan"),
+        flash_pages=float(nand), zoned=True, zone_blocks=layout.zone_blocks,
+        zone_pages=layout.zone_pages, zones=layout.zones, open_zones=layout.max_open_zones,
+        host_copies=a["host_copies"] - b["host_copies"],
+        zone_resets=a["zone_resets"] - b["zone_resets"],
+        drive_writes=a["drive_writes"] - b["drive_writes"], host_wa=host_wa, drive_wa=drive_wa,
+        placement=spec.placement, tag_errors=spec.tag_errors)
