@@ -42,6 +42,12 @@ _FLAG_NAMES = {
     "handle_gc": "--handle-gc",
     "tag_errors": "--tag-errors",
     "placement '": "--placement '",
+    "mapping": "--mapping",
+    "gc ": "--gc ",
+    "gc_frontier": "--gc-frontier",
+    "victim_order": "--victim-order",
+    "zone_blocks": "--zone-blocks",
+    "open_zones": "--open-zones",
 }
 
 

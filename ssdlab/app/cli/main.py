@@ -120,6 +120,17 @@ def _add_simulate(sub) -> None:
                    help="static wear levelling: move a full block's cold data when the most "
                    "worn block has GAP more erases than it, 0 to 1000000 (default 0: off); "
                    "page mapping and greedy GC only")
+    p.add_argument("--zoned", action="store_true",
+                   help="a zoned drive (NVMe zoned namespaces, ZNS): the host keeps its pages "
+                   "in zones written in order and reset whole, and does the garbage "
+                   "collection itself (greedy over zones); --spare is then the host's, "
+                   "--gc-frontier where it writes its copies")
+    p.add_argument("--zone-blocks", type=int, default=None, metavar="N",
+                   help="with --zoned: erase blocks per zone, 1 to 4096 (default 1)")
+    p.add_argument("--open-zones", type=int, default=None, metavar="N",
+                   help="with --zoned: zones the drive lets be open at once, 1 to 8, each "
+                   "with a placement handle of its own (default 2; 1 needs --gc-frontier "
+                   "shared)")
     p.add_argument("--slc-idle-every", type=int, default=0, metavar="PAGES",
                    help="with a cache: the host pauses after every PAGES pages written and "
                    "the drive folds its full cache blocks then (0, the default: never idle)")

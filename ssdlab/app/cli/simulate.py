@@ -33,6 +33,10 @@ def simulate(args: argparse.Namespace) -> int:
     from ssdlab.model.flash.runner import RunSpec, run
     from ssdlab.model.flash.workloads import Workload
 
+    problem = _zoned_flags(args)
+    if problem:
+        print(f"ssdlab simulate: error: {problem}", file=sys.stderr)
+        return 2
     try:
         geometry = Geometry(user_pages=args.user_pages, pages_per_block=args.pages_per_block,
                             spare=args.spare)
@@ -44,7 +48,8 @@ def simulate(args: argparse.Namespace) -> int:
                            slc_blocks=args.slc_blocks,
                            slc_dynamic_share=args.slc_dynamic_share,
                            wear_leveling_gap=args.wear_leveling,
-                           placement_handles=2 if args.placement != "none" else 1,
+                           placement_handles=2 if args.placement != "none"
+                           and not args.zoned else 1,
                            handle_gc=args.handle_gc)
         workload = Workload(kind=args.workload, hot_lba_fraction=args.hot_lbas,
                             hot_write_fraction=args.hot_writes,
@@ -52,8 +57,11 @@ def simulate(args: argparse.Namespace) -> int:
         spec = RunSpec(geometry, config, workload, args.warmup_drive_writes,
                        args.measure_drive_writes, seed=args.seed,
                        fold_every_pages=args.slc_idle_every, placement=args.placement,
-                       tag_errors=args.tag_errors)
-        check_buildable(geometry, config)
+                       tag_errors=args.tag_errors, zoned=args.zoned,
+                       zone_blocks=1 if args.zone_blocks is None else args.zone_blocks,
+                       open_zones=2 if args.open_zones is None else args.open_zones)
+        if not args.zoned:  # a zoned spec was checked whole when it was made
+            check_buildable(geometry, config)
     except ValueError as e:
         print(f"ssdlab simulate: error: {flagged(str(e))}", file=sys.stderr)
         return 2
@@ -66,8 +74,55 @@ def simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.as_dict()))
     else:
-        print(table(result))
+        print(zoned_table(result) if result.zoned else table(result))
     return 0
+
+
+def _zoned_flags(args: argparse.Namespace) -> str:
+    """The first flag that cannot go with (or without) --zoned, as a message; "" if none."""
+    if not args.zoned:
+        for flag, value in (("--zone-blocks", args.zone_blocks),
+                            ("--open-zones", args.open_zones)):
+            if value is not None:
+                return f"{flag} needs --zoned; got {flag} {value} without it"
+        return ""
+    if args.slc_cache != "none":
+        return (f"--slc-cache must be none with --zoned (no SLC cache is modelled on a zoned "
+                f"drive); got {args.slc_cache}")
+    return ""
+
+
+def zoned_table(r) -> str:
+    """A zoned run's result as the lines `simulate` prints (name, value)."""
+    theory = "no model" if r.theory_wa is None else (
+        f"greedy with a zone as its block {r.theory_wa:.4f}; {r.theory_wa_usable:.4f} "
+        f"counting the {r.reserve_blocks // r.zone_blocks} free zone(s) the host holds back")
+    rows = [
+        ("drive", f"zoned: {r.zones} zones of {r.zone_blocks} erase block(s) = "
+                  f"{r.zone_pages} pages, at most {r.open_zones} open; {r.blocks} blocks of "
+                  f"{r.pages_per_block} in all"),
+        ("host's store", f"{r.user_pages} application pages; host spare "
+                         f"{100 * r.spare:.2f} % of the zones = {100 * r.extra_of_user:.2f} % "
+                         "of the application's capacity"),
+        ("host GC", f"greedy over zones, {r.workload} writes, copies to "
+                    + ("a zone of their own" if r.gc_frontier == "separate"
+                       else "the zone taking new writes")
+                    + ("; hot and cold pages in zones apart, copies with their kind, "
+                       f"{100 * r.tag_errors:g} % of the pages put with the wrong kind"
+                       if r.placement != "none" else "")),
+        ("application writes", f"{r.host_writes} pages"),
+        ("host copies", f"{r.host_copies} pages ({r.zone_resets} zones reset)"),
+        ("drive GC copies", f"{r.gc_copies} pages ({r.erases} erases)"),
+        ("host WA", f"{r.host_wa:.4f}  ((application + host copies) / application; "
+                    f"analytic: {theory})"),
+        ("drive WA", f"{r.drive_wa:.4f}  (flash pages / pages the host sent)"),
+        ("total WA", f"{r.wa:.4f}  (flash pages per application page = host x drive)"),
+        ("per window", " ".join(f"{w:.3f}" for w in r.wa_windows)),
+        ("engine speed", f"{r.host_writes_per_second / 1e6:.2f} M application writes/s "
+                  f"({r.seconds:.2f} s measured)"),
+    ]
+    width = max(len(k) for k, _ in rows)
+    return "\n".join(f"{k:<{width}}  {v}" for k, v in rows)
 
 
 def _slc_rows(r) -> list[tuple[str, str]]:

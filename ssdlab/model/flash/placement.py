@@ -8,10 +8,10 @@ stream (gc.collect_block).
 
 from __future__ import annotations
 
-from .compiled import inline
+from .compiled import inline, jit
 from .gc import foreground_gc
-from .primitives import emit, host_regs, host_stamp, stream_program
-from .state import EV_PROGRAM, R_ERROR, R_PAGES_PER_BLOCK, UNMAPPED
+from .primitives import close_block, emit, host_regs, host_stamp, stream_program
+from .state import EV_PROGRAM, INVALID_PAGE, R_ERROR, R_PAGES_PER_BLOCK, UNMAPPED
 
 
 @inline
@@ -32,3 +32,19 @@ def handle_write(a, lpn):
     if opening and ppn >= 0:
         a.bhandle[ppn // a.regs[R_PAGES_PER_BLOCK]] = h
     emit(a, EV_PROGRAM, ppn, lpn, 0)
+
+
+@jit
+def close_stream(a, h):
+    """Close handle h's open host block now, its unwritten rest given up (marked invalid, as
+    never to be programmed before the erase): a zoned drive's zone reset while the zone was
+    open (zoned.py), so the handle's next zone starts in a block of its own and no block ever
+    holds two zones' pages. Nothing happens if the handle has no open block."""
+    rb, ro = host_regs(h)
+    b = a.regs[rb]
+    if b < 0:
+        return
+    ppb = a.regs[R_PAGES_PER_BLOCK]
+    a.p2l[b * ppb + a.regs[ro]:(b + 1) * ppb] = INVALID_PAGE
+    close_block(a, b)
+    a.regs[rb] = -1

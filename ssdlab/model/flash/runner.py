@@ -15,9 +15,11 @@ import numpy as np
 from . import theory
 from .drive import Drive, window_wa
 from .gcwatch import GcWatch
-from .geometry import PLACEMENTS, FtlConfig, Geometry
+from .geometry import MAX_HANDLES, PLACEMENTS, FtlConfig, Geometry, is_whole
 from .heldback import held_back_blocks, usable_spare
 from .workloads import CHUNK_PAGES, Workload, hot_pages, sequential_fill, trim_range
+from .zoned import MAX_ZONE_BLOCKS
+from .zonerun import run_zoned, zoned_figures, zoned_plan
 
 Progress = Callable[[str, float], None]  # (phase, fraction done of that phase)
 
@@ -48,6 +50,11 @@ class RunSpec:
     # the seed) the other way round; "none" tags nothing
     placement: str = "none"
     tag_errors: float = 0.0
+    # a zoned drive (zonerun.py: how the other fields read then): zones of zone_blocks
+    # erase blocks, at most open_zones of them open at once; the host does the GC
+    zoned: bool = False
+    zone_blocks: int = 1
+    open_zones: int = 2
 
     def __post_init__(self) -> None:
         for name in ("warmup_drive_writes", "measure_drive_writes"):
@@ -63,10 +70,11 @@ class RunSpec:
         if self.placement not in PLACEMENTS:
             raise ValueError(f"placement must be one of {', '.join(PLACEMENTS)}; got "
                              f"{self.placement!r}")
-        if self.placement == "hotcold" and (self.workload.kind != "hotcold"
-                                            or self.config.placement_handles < 2):
+        if self.placement == "hotcold" and (self.workload.kind != "hotcold" or (
+                self.config.placement_handles < 2 and not self.zoned)):
             raise ValueError("placement 'hotcold' tags the hot pages of a hotcold workload: "
-                             "it needs workload hotcold and placement_handles of 2 or more; "
+                             "it needs workload hotcold and placement_handles of 2 or more "
+                             "(or a zoned drive, whose host keeps them in zones apart); "
                              f"got workload {self.workload.kind!r}, placement_handles "
                              f"{self.config.placement_handles}")
         if not (0.0 <= self.tag_errors <= 1.0):
@@ -74,6 +82,14 @@ class RunSpec:
         if not (isinstance(self.fold_every_pages, int) and 0 <= self.fold_every_pages < 2**31):
             raise ValueError(f"fold_every_pages must be a whole number from 0 to {2**31 - 1}; "
                              f"got {self.fold_every_pages}")
+        if not (is_whole(self.zone_blocks) and 1 <= self.zone_blocks <= MAX_ZONE_BLOCKS):
+            raise ValueError(f"zone_blocks must be a whole number from 1 to {MAX_ZONE_BLOCKS}; "
+                             f"got {self.zone_blocks}")
+        if not (is_whole(self.open_zones) and 1 <= self.open_zones <= MAX_HANDLES):
+            raise ValueError(f"open_zones must be a whole number from 1 to {MAX_HANDLES}; got "
+                             f"{self.open_zones}")
+        if self.zoned:
+            zoned_plan(self)  # refuses what cannot work on a zoned drive, naming the field
 
 
 @dataclass
@@ -131,16 +147,36 @@ class RunResult:
     placement_handles: int = 1
     handle_gc: str = "mixed"
     tag_errors: float = 0.0
+    # a zoned drive (RunSpec.zoned), measured phase: the host's own GC copies and zone
+    # resets; pages the host sent the drive (application writes + host copies); the host's
+    # WA (sent / application pages, 1 on a conventional drive) and the drive's (NAND / sent),
+    # whose product is wa; and the zones. user_pages, spare and host_writes are then the
+    # application's, gc_copies the drive's own
+    zoned: bool = False
+    zone_blocks: int = 0
+    zone_pages: int = 0
+    zones: int = 0
+    open_zones: int = 0
+    host_copies: int = 0
+    zone_resets: int = 0
+    drive_writes: int = 0
+    host_wa: float = 1.0
+    drive_wa: float = 0.0
 
     def as_dict(self) -> dict:
         return asdict(self)
 
 
-def theory_for(spec: RunSpec, spare: float, stored_fraction: float = 1.0) -> float | None:
+def theory_for(spec: RunSpec, spare: float, stored_fraction: float = 1.0,
+               pages_per_block: int | None = None) -> float | None:
     """The analytic WA for this experiment, where a model exists (uniform or hot/cold).
     stored_fraction below 1 (a compressing drive, the engine's own stored size): greedy
-    under uniform traffic only (theory.compressed_greedy_wa); spare is then the physical one."""
+    under uniform traffic only (theory.compressed_greedy_wa); spare is then the physical one.
+    pages_per_block: the GC's unit if not the geometry's erase block (a zone's pages)."""
     w = spec.workload
+    ppb = spec.geometry.pages_per_block if pages_per_block is None else pages_per_block
+    if spec.zoned and spec.placement != "none":
+        return None  # no model here of the host's hot and cold zones
     if spec.config.placement_handles > 1:
         return _placement_theory(spec, spare)
     if spec.config.mapping != "page" or w.kind == "sequential" \
@@ -159,8 +195,8 @@ def theory_for(spec: RunSpec, spare: float, stored_fraction: float = 1.0) -> flo
         kwargs = {"hot_lba_fraction": w.hot_lba_fraction,
                   "hot_write_fraction": w.hot_write_fraction}
     try:
-        return theory.wa_for(spec.config.gc, spare, spec.geometry.pages_per_block,
-                             d=spec.config.d, frontier=spec.config.gc_frontier, **kwargs)
+        return theory.wa_for(spec.config.gc, spare, ppb, d=spec.config.d,
+                             frontier=spec.config.gc_frontier, **kwargs)
     except ValueError:
         return None
 
@@ -238,7 +274,17 @@ def run(spec: RunSpec, progress: Progress | None = None,
     """Fill the drive in order, TRIM the inactive pages, warm up, then measure. observe, if
     given, sees the drive after every chunk of work (a window draws its blocks from it; it
     must only read). watch, if given, is shown the run's first GCs as they happen
-    (ssdlab/model/flash/gcwatch.py); the figures are the same with or without it."""
+    (ssdlab/model/flash/gcwatch.py); the figures are the same with or without it. A zoned
+    spec runs the host's store on a zoned drive (zonerun.py), shown to neither."""
+    if spec.zoned:
+        def stop(phase: str) -> None:
+            if cancel is not None and cancel():
+                raise Cancelled(phase)
+
+        classes = hotcold_tags(spec) if spec.placement == "hotcold" else None
+        z = run_zoned(spec, progress, stop, classes)
+        return RunResult(**zoned_figures(spec, z, lambda spare, zone_pages: theory_for(
+            spec, spare, pages_per_block=zone_pages)))
     g = spec.geometry
     drive = Drive(g, spec.config) if watch is None else watch.drive(g, spec.config)
     look = (lambda: observe(drive)) if observe is not None else None
@@ -337,4 +383,6 @@ def run(spec: RunSpec, progress: Progress | None = None,
         placement_handles=spec.config.placement_handles,
         handle_gc=spec.config.handle_gc,
         tag_errors=spec.tag_errors,
+        drive_wa=window_wa(before, after, stored),
     )
+

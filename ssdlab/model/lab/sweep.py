@@ -33,9 +33,11 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 from ssdlab.model.flash.geometry import (
+    GC_FRONTIERS,
     GC_POLICIES,
     HANDLE_GCS,
     MAPPINGS,
+    MAX_HANDLES,
     PLACEMENTS,
     SLC_CACHES,
     FtlConfig,
@@ -44,6 +46,7 @@ from ssdlab.model.flash.geometry import (
 )
 from ssdlab.model.flash.runner import RunResult, RunSpec
 from ssdlab.model.flash.workloads import WORKLOAD_KINDS, Workload
+from ssdlab.model.flash.zoned import MAX_ZONE_BLOCKS
 from ssdlab.model.host.machine import StepResult
 from ssdlab.model.inputfile import InputFileError, read_text_input
 
@@ -95,9 +98,18 @@ PLACEMENT_FIELDS = {
     "tag_errors": Field("float", 0.0, 1.0, 0.0, "of the pages, tagged wrongly"),
 }
 DRIVE_FIELDS.update(PLACEMENT_FIELDS)
+# A zoned drive (simulate's --zoned, --zone-blocks, --open-zones; model/flash/zonerun.py),
+# and where GC writes its copies (--gc-frontier; the host's GC on a zoned drive).
+ZONED_FIELDS = {
+    "zoned": Field("bool", default=False),
+    "zone_blocks": Field("int", 1, MAX_ZONE_BLOCKS, 1, "erase blocks per zone"),
+    "open_zones": Field("int", 1, MAX_HANDLES, 2, "zones open at once"),
+    "gc_frontier": Field("choice", choices=GC_FRONTIERS, default="separate"),
+}
+DRIVE_FIELDS.update(ZONED_FIELDS)
 # Fields a point names only when the sweep file does, so the points (and keys) of a sweep
 # made before the field existed, and its results, stay the same.
-NAMED_ONLY = ("data_compression", *SLC_FIELDS, *WL_FIELDS, *PLACEMENT_FIELDS)
+NAMED_ONLY = ("data_compression", *SLC_FIELDS, *WL_FIELDS, *PLACEMENT_FIELDS, *ZONED_FIELDS)
 # What a point can measure: a drive run's figures, or each scenario step's.
 DRIVE_MEASURES = tuple(f.name for f in fields(RunResult))
 STEP_MEASURES = (*(f.name for f in fields(StepResult)), "mb_s")
@@ -260,7 +272,9 @@ def _drive_tasks(base_raw: dict, axes_raw, repeats: int, measure: tuple[str, ...
             point = {**base, **dict(zip(axes, combo, strict=True))}
             point["seed"] = min(point["seed"] + r, 2**63 - 1)
             try:
-                check_buildable(*drive_spec(point)[:2])
+                g, c, spec = drive_spec(point)
+                if not spec.zoned:  # a zoned spec checks its zones when it is made
+                    check_buildable(g, c)
             except ValueError as e:
                 varied = ", ".join(f"{k}={show(point[k])}" for k in axes)
                 raise _fail(path, f"point ({varied}):", str(e)) from None
@@ -276,8 +290,10 @@ def drive_spec(point: dict) -> tuple[Geometry, FtlConfig, RunSpec]:
                   gc_low_blocks=point["gc_low_blocks"], seed=point["seed"],
                   stored_fraction=point.get("data_compression", 1.0),
                   wear_leveling_gap=point.get("wear_leveling_gap", 0),
-                  placement_handles=2 if point.get("placement", "none") != "none" else 1,
+                  placement_handles=2 if point.get("placement", "none") != "none"
+                  and not point.get("zoned", False) else 1,
                   handle_gc=point.get("handle_gc", "mixed"),
+                  gc_frontier=point.get("gc_frontier", "separate"),
                   **{k: point[k] for k in SLC_FIELDS if k in point and k != "slc_idle_every"})
     w = Workload(kind=point["workload"], hot_lba_fraction=point["hot_lba_fraction"],
                  hot_write_fraction=point["hot_write_fraction"],
@@ -285,7 +301,10 @@ def drive_spec(point: dict) -> tuple[Geometry, FtlConfig, RunSpec]:
     return g, c, RunSpec(g, c, w, point["warmup_drive_writes"], point["measure_drive_writes"],
                          seed=point["seed"], fold_every_pages=point.get("slc_idle_every", 0),
                          placement=point.get("placement", "none"),
-                         tag_errors=point.get("tag_errors", 0.0))
+                         tag_errors=point.get("tag_errors", 0.0),
+                         zoned=point.get("zoned", False),
+                         zone_blocks=point.get("zone_blocks", 1),
+                         open_zones=point.get("open_zones", 2))
 
 
 def _scenario_field(field: str, data: dict, path: Path) -> tuple[dict, str, Field]:
