@@ -10,6 +10,8 @@ import numpy as np
 from ssdlab.model.flash import warm
 from ssdlab.model.flash.drive import Drive
 from ssdlab.model.flash.geometry import FtlConfig, Geometry
+from ssdlab.model.flash.zoned import ZonedDrive, ZoneLayout
+from ssdlab.model.flash.zonestore import ZonedStore
 
 
 def _in_cache(cache_dir, *args, code=None):
@@ -33,8 +35,12 @@ def test_every_entry_point_is_called_with_the_one_signature_prepare_compiles():
         drive.read(0, 4)
         drive.collect_one()
         drive.idle_gc(target_free_blocks=40, max_victims=2)
+    # the host's store on a zoned drive, collecting its own garbage
+    store = ZonedStore(ZonedDrive(ZoneLayout(zones=16, pages_per_block=16)), app_pages=64)
+    store.write(np.random.default_rng(1).integers(0, 64, 2000))
     # A callee loaded from its caller's cache shows no signature of its own: none or the one.
-    called_from_python = {"run_commands", "run_single_page_writes", "collect", "idle_gc"}
+    called_from_python = {"run_commands", "run_single_page_writes", "collect", "idle_gc",
+                          "store_write_pages"}
     for entry in warm.ENTRY_POINTS:
         seen = warm._dispatcher(entry).signatures
         assert seen == [warm._signature(entry)] or (

@@ -73,7 +73,9 @@ FIGURE_WORDS = {"wa": "WA", "theory_wa": "the model's WA", "seconds": "time",
                 "erase_count_mean": "mean erases per block",
                 "erase_count_min": "fewest erases of a block", "flushes": "cache flushes",
                 "data_mb": "file data", "flash_pages": "flash pages programmed",
-                "stored_fraction": "stored share of a page"}
+                "stored_fraction": "stored share of a page",
+                "host_copies": "pages the host copied", "host_wa": "host's WA",
+                "drive_wa": "drive's WA"}
 _STEP_OF = re.compile(r"steps\[(\d+)(?::(\d+))?\]")
 
 

@@ -30,9 +30,10 @@ BLOCK_TABLES = {
             "slc_blocks", "slc_dynamic_share", "placement_handles", "handle_gc"),
     "workload": ("kind", "hot_lba_fraction", "hot_write_fraction", "active_fraction"),
 }
-# placement and tag_errors: how the host tags its pages (RunSpec's fields of those names)
+# placement and tag_errors: how the host tags its pages; zoned, zone_blocks, open_zones: a
+# zoned drive whose host does the garbage collection (RunSpec's fields of those names)
 BLOCK_SCALARS = ("warmup_drive_writes", "measure_drive_writes", "seed", "windows",
-                 "placement", "tag_errors")
+                 "placement", "tag_errors", "zoned", "zone_blocks", "open_zones")
 # What the lesson table's `set` may change in a scenario file.
 SCENARIO_TABLES = ("drive", "host", "partition", "filesystem", "steps")
 

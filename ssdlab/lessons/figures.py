@@ -32,6 +32,11 @@ BLOCK_FIGURES = {
     "erase_count_min": "fewest erases of any block",
     "lifetime_wa": "flash page writes / host page writes since the drive was new (the fill "
                    "included), what dividing a drive's two lifetime counters gives",
+    "host_copies": "pages the host copied in its own garbage collection (a zoned drive; 0 "
+                   "elsewhere)",
+    "host_wa": "pages the host sent the drive / pages the application wrote (a zoned "
+               "drive; 1 elsewhere)",
+    "drive_wa": "flash pages / pages the host sent (a zoned drive)",
     "spare": "spare as a fraction of physical capacity",
     "extra_of_user": "spare as a fraction of user capacity",
 }

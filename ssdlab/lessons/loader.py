@@ -288,6 +288,10 @@ def _run(r: Reader, raw: dict, at: tuple, title: str, line: int,
                    f"(all charts: {', '.join(CHARTS)}); got {chart!r}")
     varies = r.text(raw, "varies", at, required=len(cfgs) > 1)
     blockmap = r.flag(raw, "blockmap", at, False)
+    if blockmap and any(c.spec is not None and c.spec.zoned for c in cfgs):
+        r.fail(at + ("blockmap",), "a zoned drive's run shows no block map: its host does "
+               "the garbage collection, and the window watches only a drive's own; "
+               "blockmap = false")
     # a run with a block map shows its first GCs at teaching pace unless it says why not
     pace = r.one_of(raw, "pace", at, PACES, "teach" if blockmap else "full")
     why = r.text(raw, "pace_why", at, required=False)
@@ -333,12 +337,15 @@ def _config(r: Reader, raw, at: tuple, lesson_dir: Path | None) -> RunConfig:
     # Run lengths and seed are checked here: the model would take inf or "x" badly.
     limits = {"warmup_drive_writes": (0, 1000, False), "measure_drive_writes": (0.001, 1000,
               False), "seed": (0, 2**31 - 1, True), "windows": (1, 10000, True),
-              "tag_errors": (0, 1, False)}
+              "tag_errors": (0, 1, False), "zone_blocks": (1, 4096, True),
+              "open_zones": (1, 8, True)}
     for key, (lo, hi, whole) in limits.items():
         if key in raw:
             tables[key] = r.number(raw, key, at, lo, hi, integer=whole)
     if "placement" in raw:
         tables["placement"] = r.one_of(raw, "placement", at, PLACEMENTS)
+    if "zoned" in raw:
+        tables["zoned"] = r.flag(raw, "zoned", at, False)
     if "honour_trim" in tables.get("ftl", {}):
         r.flag(tables["ftl"], "honour_trim", at + ("ftl",), True)
     try:

@@ -60,6 +60,11 @@ ENTRY_POINTS = (
     EntryPoint("ftl", "run_commands",
                ("foreground_gc", "fast_write_page", "block_write", "block_trim"),
                ("a", "ops", "pages", "pages", "i", "i"), 9.0),
+    # the host's store on a zoned drive (zonestore.py): "z" its arrays, "log" its command log
+    EntryPoint("zonecore", "store_collect", (),
+               ("pages", "z", "pages", "pages", "log", "pages", "pages"), 2.0),
+    EntryPoint("zonecore", "store_write_pages", ("store_collect",),
+               ("pages", "z", "pages", "pages", "pages", "i", "log", "pages", "pages"), 3.0),
 )
 _BY_NAME = {e.name: e for e in ENTRY_POINTS}
 
@@ -99,12 +104,27 @@ def _arrays_type():
                            FtlConfig()))
 
 
+@cache
+def _zone_arrays_type():
+    """numba's type of a zoned drive's host store's arrays (zonestore.py), from a small one:
+    the same for every store."""
+    from numba import typeof
+
+    from .zoned import ZonedDrive, ZoneLayout
+    from .zonestore import ZonedStore
+
+    store = ZonedStore(ZonedDrive(ZoneLayout(zones=16, pages_per_block=16)), app_pages=64)
+    return typeof(store.arrays)
+
+
 def _signature(entry: EntryPoint) -> tuple:
     from numba import types
 
-    kinds = {"a": _arrays_type(), "i": types.int64, "ops": types.Array(types.int8, 1, "C"),
-             "pages": types.Array(types.int64, 1, "C")}
-    return tuple(kinds[k] for k in entry.args)
+    kinds = {"i": types.int64, "ops": types.Array(types.int8, 1, "C"),
+             "pages": types.Array(types.int64, 1, "C"),
+             "log": types.Array(types.int64, 2, "C")}
+    typed = {"a": _arrays_type, "z": _zone_arrays_type}
+    return tuple(typed[k]() if k in typed else kinds[k] for k in entry.args)
 
 
 def _is_cached(entry: EntryPoint) -> bool:

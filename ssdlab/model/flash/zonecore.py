@@ -158,7 +158,7 @@ def _close(r, a, f):
 
 
 @jit
-def collect(r, a, free_ring, versions, log, trace_lpn, trace_ver):
+def store_collect(r, a, free_ring, versions, log, trace_lpn, trace_ver):
     """Collect one victim: copy its valid pages to their copy frontiers, reset it."""
     loc, rev, valid, state, head, tail, nxt, prv, cls = a
     zp = r[S_ZONE_PAGES]
@@ -202,7 +202,7 @@ def collect(r, a, free_ring, versions, log, trace_lpn, trace_ver):
 
 
 @jit
-def write_pages(r, a, free_ring, versions, lpns, start, log, trace_lpn, trace_ver):
+def store_write_pages(r, a, free_ring, versions, lpns, start, log, trace_lpn, trace_ver):
     """Application writes lpns[start:] until the log has too few rows left for one more
     write's worth; returns the index reached (len(lpns) when all were written)."""
     zp = r[S_ZONE_PAGES]
@@ -223,7 +223,7 @@ def write_pages(r, a, free_ring, versions, lpns, start, log, trace_lpn, trace_ve
             r[f] = _take_free(r, free_ring, a[3])
             r[f + 1] = 0
             while r[S_FREE_COUNT] < r[S_RESERVE] and r[S_ERROR] == 0:
-                collect(r, a, free_ring, versions, log, trace_lpn, trace_ver)
+                store_collect(r, a, free_ring, versions, log, trace_lpn, trace_ver)
         if r[S_ERROR] != 0:
             break
         version = r[S_APP_WRITES]

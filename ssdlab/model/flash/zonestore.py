@@ -95,7 +95,7 @@ class ZonedStore:
         r = self.regs
         i = 0
         while i < lpns.size:
-            i = int(core.write_pages(r, self.arrays, self.free_ring, self.versions, lpns, i,
+            i = int(core.store_write_pages(r, self.arrays, self.free_ring, self.versions, lpns, i,
                                      self.log, self._trace_lpn, self._trace_ver))
             self._drain()
             if r[core.S_ERROR] == core.ERR_STUCK:
