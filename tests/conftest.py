@@ -45,7 +45,7 @@ def pytest_configure(config):
 
 def pytest_collection_modifyitems(items):
     """The longest tests first: the wheel's (it builds, installs and compiles a fresh copy:
-    162 s of a busy run), then those marked `first` (a walk through all seventeen lessons).
+    162 s of a busy run), then those marked `first` (a walk through all eighteen lessons).
     Collected in name order they started among the last tests, and the run waited on them
     alone at the end. The rest keep their order."""
     items.sort(key=lambda item: (item.get_closest_marker("wheel") is None,

@@ -14,7 +14,7 @@ each, by keyboard too, and the map, tally, controls and heading follow the choic
 
 The runs are the lessons' own, played in the window at full speed (each takes a few seconds;
 GCs at teaching pace are tests/test_gui_lesson_watch.py's), the documented experiments come
-from the rows cache, and one window plays all seventeen. Waits on conditions, never on time.
+from the rows cache, and one window plays all eighteen. Waits on conditions, never on time.
 Every mismatch is collected, so one run names them all.
 
 Nothing on screen gives a question away. Each lesson is walked from the lessons' first page
@@ -279,7 +279,7 @@ def check_results(w, where: str) -> list[str]:
 
 @pytest.mark.first
 def test_every_lesson_shows_its_own_run_and_states_no_answer_before_it_is_given(bench, qtbot):
-    """One walk through the seventeen lessons serves two checks: at every step, what is
+    """One walk through the eighteen lessons serves two checks: at every step, what is
     shown is the step's own run and drive (above); and no text read before a question is
     answered states its answer (the module's docstring says how)."""
     from PySide6.QtTest import QTest

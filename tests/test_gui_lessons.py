@@ -111,7 +111,7 @@ def test_first_screen_leads_into_lesson_one(bench):
     assert panel.pages.currentIndex() == 0
     assert panel.home.start_button.text() == "Start with lesson 1"
     items = [panel.home.lesson_list.item(i).text() for i in range(panel.home.lesson_list.count())]
-    assert len(items) == 17 and all(" min · " in t for t in items)
+    assert len(items) == 18 and all(" min · " in t for t in items)
     assert items[0].startswith("1. What write amplification is")
     panel.home.start_button.click()
     assert panel.lesson.order == 1 and panel.index == 0

@@ -89,8 +89,8 @@ NOTHING_MEASURED = {"idle-time": "no article timed a drive's idle-time garbage c
 
 def test_every_bundled_lesson_loads_in_order_with_its_glossary_terms():
     lessons = bundled()
-    assert [x.order for x in lessons] == list(range(1, 18))
-    assert len({x.id for x in lessons}) == 17
+    assert [x.order for x in lessons] == list(range(1, 19))
+    assert len({x.id for x in lessons}) == 18
     for lesson in lessons:
         assert 5 <= lesson.minutes <= 15
         kinds = [s.kind for s in lesson.steps]
@@ -282,7 +282,7 @@ def test_check_file_and_find():
     assert find("trim").order == 4
     with pytest.raises(LessonError, match="lesson must be one of write-amplification"):
         find("nope")
-    assert len(bundled_paths()) == 17
+    assert len(bundled_paths()) == 18
 
 
 # --- the quiz -------------------------------------------------------------------------------
@@ -379,7 +379,7 @@ def test_lesson_list_json_and_validate():
     r = _ssdlab("lesson", "list", "--json")
     assert r.returncode == 0, r.stderr
     listed = json.loads(r.stdout)
-    assert [x["order"] for x in listed] == list(range(1, 18))
+    assert [x["order"] for x in listed] == list(range(1, 19))
     r = _ssdlab("lesson", "validate", *map(str, bundled_paths()), "ssdlab/lessons/glossary.toml")
     assert r.returncode == 0, r.stderr
 

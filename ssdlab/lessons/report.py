@@ -39,13 +39,17 @@ def _table(head: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def _block_run(results: list[ConfigResult]) -> list[str]:
+    # a zoned drive's host does the garbage collection: its copies get a column of their own
+    zoned = any(r.config.spec is not None and r.config.spec.zoned for r in results)
     rows = [[r.config.label, f"{100 * r.figures['spare']:.1f} %",
              f"{100 * r.figures['extra_of_user']:.1f} %", _num(r.figures["wa"]),
              _num(r.figures["theory_wa_usable"]), _num(r.figures["gc_copies"]),
+             *([_num(r.figures["host_copies"])] if zoned else []),
              _num(r.figures["erases"]), f"{r.wall_seconds:.1f}"] for r in results]
+    copies = (["drive's GC copies (simulated)", "host's copies (simulated)"] if zoned
+              else ["GC copies (simulated)"])
     out = _table(["configuration", "spare of physical", "extra of user", "WA (simulated)",
-                  "analytic WA", "GC copies (simulated)", "erases (simulated)", "wall s"],
-                 rows)
+                  "analytic WA", *copies, "erases (simulated)", "wall s"], rows)
     windows = max(len(r.wa_windows) for r in results)
     out += ["", "Simulated WA in each tenth of the measured writes (the chart's curves):", ""]
     out += _table(["configuration"] + [str(i + 1) for i in range(windows)],
