@@ -43,8 +43,12 @@ def test_each_configuration_has_its_own_line_and_marker(qtbot, profile):
         legend = view.legend_html()
         samples = re.findall(r'<img src="data:image/png;base64,([^"]+)"', legend)
         assert len(set(samples)) == 4
-        for label in LABELS:  # each label kept whole beside its sample
-            assert label.replace(" ", "&nbsp;") in legend
+        # each label kept with its sample, an entry of its own (a label that wraps wraps
+        # inside its entry, never into the next)
+        entries = view.legend_entries()
+        assert len(entries) == 4
+        for label, entry in zip(LABELS, entries, strict=True):
+            assert entry.startswith("<img") and label in entry
     finally:
         theme.set_current("normal")
 

@@ -175,7 +175,9 @@ def show_focus(w, focus) -> None:
     # which of the run's drives the settings are: with several, the student can tell
     w.controls.lesson_note.setText(
         f"The lesson sets these, for \u201c{focus.label}\u201d: the highlighted ones are what "
-        "its run varies. Leave the lesson to change them.")
+        "its run varies. Leave the lesson to change them."
+        + (f" It also sets what no control here shows: {focus.beyond}." if focus.beyond
+           else ""))
     # the tally counts from the drive's first write; the lesson's figures count less. Two
     # drives side by side (a pair) each have their tally: both say so, and a quiz keeps
     # both WAs back (B's would be the answer, or half of it, as much as A's)

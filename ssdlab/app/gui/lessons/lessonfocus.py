@@ -33,8 +33,12 @@ def config_settings(config: RunConfig, base: Settings | None = None) -> Settings
                        victim_order=c.victim_order,
                        data_compression=c.stored_fraction if c.stored_fraction < 1 else 0.0,
                        wear_leveling_gap=c.wear_leveling_gap,
-                       seed=spec.seed, placement=spec.placement,
-                       handle_gc=c.handle_gc, tag_errors_pct=100 * spec.tag_errors,
+                       seed=spec.seed,
+                       # a zoned drive's classes are the host's zones, not the drive's
+                       # handles (beyond_panel says so)
+                       placement="none" if spec.zoned else spec.placement,
+                       handle_gc=c.handle_gc,
+                       tag_errors_pct=0.0 if spec.zoned else 100 * spec.tag_errors,
                        workload=w.kind, hot_lba_pct=100 * w.hot_lba_fraction,
                        hot_write_pct=100 * w.hot_write_fraction)
     sc = config.scenario
@@ -46,6 +50,24 @@ def config_settings(config: RunConfig, base: Settings | None = None) -> Settings
         fs = replace(FsOptions(), journal=sc.fs.journal, atime=sc.fs.atime,
                      discard=sc.fs.discard, kernel=sc.fs.kernel)
         return settings_for(replace(sc, host=HOST_PROFILE, fs=fs), base)
+
+
+def beyond_panel(config: RunConfig) -> str:
+    """What a block-level configuration sets that the control panel has no control for, in
+    words ("" when nothing): how much of a flash page its data takes, a zoned drive."""
+    spec = config.spec
+    if spec is None:
+        return ""
+    said = []
+    if spec.config.stored_fraction < 1.0:
+        said.append(f"its data stored in {spec.config.stored_fraction:g} of a flash page "
+                    "(compressed)")
+    if spec.zoned:
+        kinds = "; busy and quiet pages in zones apart" if spec.placement == "hotcold" else ""
+        said.append(f"a zoned drive, zones of {spec.zone_blocks} erase block"
+                    f"{'s' if spec.zone_blocks != 1 else ''}, up to {spec.open_zones} open; "
+                    f"the computer does the garbage collection, greedy over zones{kinds}")
+    return "; ".join(said)
 
 
 def used_settings(step: RunStep) -> tuple[list[Settings], set[str]]:

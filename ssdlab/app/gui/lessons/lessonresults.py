@@ -17,6 +17,7 @@ from ssdlab.app.palette import RIGHT_ANSWER_LABEL
 from ssdlab.lessons.charts import PredictionPicture, RunChart
 
 from ..appearance import theme
+from ..appearance.flowlayout import FlowLayout
 from .predictionview import PredictionView
 from .resultpages import Pager, pack
 from .runchartview import RunChartView, results_font
@@ -365,8 +366,13 @@ class LessonResults(QScrollArea):
             view.show_chart(data)
             view.setMinimumHeight(CHART_PX)
             self.charts.append(view)
-            legend = QLabel(view.legend_html())
-            legend.setWordWrap(True)
+            legend = QWidget()
+            legend.setAccessibleName("Legend")
+            flow = FlowLayout(legend)
+            for entry in view.legend_entries():
+                part = QLabel(entry)
+                part.setWordWrap(True)  # a label wider than the panel goes under its sample
+                flow.addWidget(part)
             figure = [view, legend]
             if view.caption:
                 cap = QLabel("Steps: " + view.caption)

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QComboBox, QLabel, QVBoxLayout, QWidget
 
 from ..appearance.elidedcombo import ElidedCombo
 from ..settings.session import Settings
-from .lessonfocus import used_settings
+from .lessonfocus import beyond_panel, used_settings
 
 TAGS = ("A", "B")  # the workbench's two maps, when a run of two plays side by side
 
@@ -40,6 +40,7 @@ class LessonFocus:
     label: str
     counted: tuple[str, str]  # (words over the tally, the longer reason as its tooltip)
     withheld: str = ""  # why the tally's WA is not shown ("": it is)
+    beyond: str = ""  # what the configuration sets that no control shows (beyond_panel)
 
 
 # The tally counts from the drive's first write; the lesson's figures count less.
@@ -194,7 +195,7 @@ class ShownDrive:
         counted = COUNTED_BLOCK if run.configs[i].spec is not None else COUNTED_STEPS
         withheld = QUIZ_WA if asks_wa(self.step) else ""
         self.focus.emit(LessonFocus(shown[i], used, run.blockmap, pair, label, counted,
-                                    withheld))
+                                    withheld, beyond_panel(run.configs[i])))
         if about and len(labels) > 1:
             self.drive_choice.offer([f"{TAGS[k]}: {x}" for k, x in enumerate(labels)]
                                     if paired else labels, i, not self._running(run), paired)

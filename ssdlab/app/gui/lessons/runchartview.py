@@ -64,17 +64,23 @@ class RunChartView(QChartView):
     def legend_html(self) -> str:
         """A legend that wraps: each configuration's sample (its line, dash and marker, or
         its hatched bar: seriesmarks.py) and its label."""
+        return " ".join(self.legend_entries())
+
+    def legend_entries(self) -> list[str]:
+        """The legend's entries, each its sample and its label as one piece of rich text:
+        shown apart (lessonresults.py), a wrapping line never leaves a sample at one line's
+        end with its label on the next, where it read as that label's (lesson 18 at
+        1366x768); a label too long for the panel wraps inside its own entry, so it is never
+        read as two entries ("7 % of / physical" once was)."""
         data = self.chart_data
         if data is None:
-            return ""
+            return []
         px = QFontMetrics(results_font()).ascent()
         bars = data.kind != "lines"
         width = theme.current().line_width
-        return " ".join(f"{seriesmarks.legend_sample(i, run_colour(i), px, bars, width)}"
-                        # a label kept whole: wrapped mid-way, "7 % of / physical"
-                        # read as two entries
-                        f"&nbsp;{html.escape(s.label).replace(' ', '&nbsp;')}&nbsp;&nbsp;"
-                        for i, s in enumerate(data.series))
+        return [f"{seriesmarks.legend_sample(i, run_colour(i), px, bars, width)}"
+                f"&nbsp;{html.escape(s.label)}&nbsp;&nbsp;"
+                for i, s in enumerate(data.series)]
 
     def labels(self) -> list[str]:
         """The legend's labels (for tests and screenshots)."""
