@@ -10,6 +10,7 @@ each run step's time."""
 import math
 
 import pytest
+from test_hoststack_identical import RECORDED, same_as_recorded
 
 from ssdlab.lessons import LessonClaimError, LessonPlay, bundled, parse_lesson, play
 from ssdlab.lessons.report import report_text
@@ -38,6 +39,7 @@ def _played(lesson_id: str):
 def test_lesson_plays_headless_and_its_claims_fit_the_model(lesson_id):
     lesson, records, state = _played(lesson_id)
     assert len(records) == len(lesson.steps)
+    compared = []
     for step in lesson.steps:
         if step.kind != "predict" or step.measure is None:
             continue
@@ -49,12 +51,23 @@ def test_lesson_plays_headless_and_its_claims_fit_the_model(lesson_id):
     for rec in records:
         if rec.step.kind == "run":
             assert [r.config.id for r in rec.results] == [c.id for c in rec.step.configs]
+            # each file-system run, step by step, exactly as recorded before the host stack
+            # was made faster (tests/test_hoststack_identical.py: this play is the one
+            # place every lesson's runs are made, so the exact check is made here)
+            for result in rec.results:
+                if result.config.scenario is not None:
+                    key = f"{lesson.path.stem}/{rec.step.id}/{result.config.id}"
+                    same_as_recorded(key, result.steps)
+                    compared.append(key)
         if rec.step.kind == "compare":
             assert rec.rows, f"{lesson_id}: compare step {rec.index} has no rows"
         if rec.step.kind == "reflect":
             assert rec.reflection.predicted and rec.reflection.measured
         if rec.step.kind == "quiz" and rec.step.answer:
             assert rec.verdict.correct, rec.verdict.feedback
+    # every run the record keeps for this lesson was made and compared
+    assert sorted(compared) == sorted(k for k in RECORDED
+                                      if k.startswith(f"{lesson.path.stem}/"))
     text = report_text(lesson, records)
     assert text.startswith(f"# Lesson {lesson.order}: {lesson.title}")
     if any(s.kind == "compare" for s in lesson.steps):  # test_lessons: all but NOTHING_MEASURED
