@@ -10,6 +10,7 @@ each run step's time."""
 import math
 
 import pytest
+import test_quiz_mistakes as mistakes
 from test_hoststack_identical import RECORDED, same_as_recorded
 
 from ssdlab.lessons import LessonClaimError, LessonPlay, bundled, parse_lesson, play
@@ -33,6 +34,27 @@ def _played(lesson_id: str):
                 state.runs[rec.step.id] = rec.results
         _PLAYED[lesson_id] = (lesson, records, state)
     return _PLAYED[lesson_id]
+
+
+class _Plays(dict):
+    """Each lesson's player state, played (once per process, _played) when first asked."""
+
+    def __missing__(self, lesson_id: str):
+        return _played(lesson_id)[2]
+
+
+@pytest.mark.parametrize("lesson_id,index", mistakes.QUIZZES)
+def test_each_declared_mistake_is_named_and_the_answer_never_given(lesson_id, index):
+    mistakes.each_declared_mistake_is_named_and_the_answer_never_given(
+        _played(lesson_id)[2], index)
+
+
+def test_the_working_shows_the_runs_own_numbers():
+    mistakes.the_working_shows_the_runs_own_numbers(_Plays())
+
+
+def test_an_estimate_below_one_is_named_after_the_run():
+    mistakes.an_estimate_below_one_is_named_after_the_run(_Plays())
 
 
 @pytest.mark.parametrize("lesson_id", list(LESSONS))
