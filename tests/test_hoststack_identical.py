@@ -4,8 +4,10 @@ before that work). tests/test_scenario_outputs.py does the same for the shipped 
 files; this adds the variants the lessons run (discard off, the modern kernel, the rounds on
 a SandForce drive, scaled steps). Exact comparison, floats included.
 
-Only the quick variants run by default (each well under 2 s); the whole set takes minutes:
-    .venv/bin/python -m pytest -m slow tests/test_hoststack_identical.py
+Every lesson's runs are played once, in full, by tests/test_lessons_play.py, and each of
+their file-system runs is compared with this record there (same_as_recorded), rather than
+played a second time here; here the record is checked to cover every lesson run, and a few
+quick runs go through run_scenario alone (each well under 2 s).
 Re-record (only on purpose, on code whose results are known right):
     .venv/bin/python tests/test_hoststack_identical.py --record
 """
@@ -42,12 +44,10 @@ def lesson_runs() -> dict:
 
 
 def figures(scenario) -> list[list]:
-    """Each step's figures as JSON keeps them (an instant step's WA is nan, which JSON
-    writes as NaN and reads back; compared as text so nan equals nan, exact otherwise)."""
+    """A scenario's step figures as the record keeps them (_rows)."""
     from ssdlab.model.lab.scenario import run_scenario
 
-    return json.loads(json.dumps([[r.as_dict()[k] for k in KEYS]
-                                  for r in run_scenario(scenario)]))
+    return _rows(run_scenario(scenario))
 
 
 def _recorded() -> dict:
@@ -62,9 +62,16 @@ def test_the_record_covers_every_lesson_scenario_run():
     assert set(QUICK) <= set(RECORDED)
 
 
-def _check(key):
-    got = figures(lesson_runs()[key])
-    assert len(got) == len(RECORDED[key])
+def _rows(results) -> list[list]:
+    """Each step's figures as JSON keeps them (an instant step's WA is nan, which JSON
+    writes as NaN and reads back; compared as text so nan equals nan, exact otherwise)."""
+    return json.loads(json.dumps([[r.as_dict()[k] for k in KEYS] for r in results]))
+
+
+def same_as_recorded(key: str, results) -> None:
+    """The step results of lesson run `key` ('lesson/step/config') are exactly its record."""
+    got = _rows(results)
+    assert len(got) == len(RECORDED[key]), key
     for i, (row, want) in enumerate(zip(got, RECORDED[key], strict=True)):
         assert {k: repr(v) for k, v in zip(KEYS, row, strict=True)} == \
             {k: repr(v) for k, v in zip(KEYS, want, strict=True)}, f"{key} step {i + 1}"
@@ -72,13 +79,9 @@ def _check(key):
 
 @pytest.mark.parametrize("key", QUICK)
 def test_a_quick_lesson_run_gives_exactly_its_recorded_steps(key):
-    _check(key)
+    from ssdlab.model.lab.scenario import run_scenario
 
-
-@pytest.mark.slow
-@pytest.mark.parametrize("key", sorted(k for k in RECORDED if k not in QUICK))
-def test_every_lesson_run_gives_exactly_its_recorded_steps(key):
-    _check(key)
+    same_as_recorded(key, run_scenario(lesson_runs()[key]))
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--record"]:

@@ -10,6 +10,8 @@ each run step's time."""
 import math
 
 import pytest
+import test_quiz_mistakes as mistakes
+from test_hoststack_identical import RECORDED, same_as_recorded
 
 from ssdlab.lessons import LessonClaimError, LessonPlay, bundled, parse_lesson, play
 from ssdlab.lessons.report import report_text
@@ -34,10 +36,32 @@ def _played(lesson_id: str):
     return _PLAYED[lesson_id]
 
 
+class _Plays(dict):
+    """Each lesson's player state, played (once per process, _played) when first asked."""
+
+    def __missing__(self, lesson_id: str):
+        return _played(lesson_id)[2]
+
+
+@pytest.mark.parametrize("lesson_id,index", mistakes.QUIZZES)
+def test_each_declared_mistake_is_named_and_the_answer_never_given(lesson_id, index):
+    mistakes.each_declared_mistake_is_named_and_the_answer_never_given(
+        _played(lesson_id)[2], index)
+
+
+def test_the_working_shows_the_runs_own_numbers():
+    mistakes.the_working_shows_the_runs_own_numbers(_Plays())
+
+
+def test_an_estimate_below_one_is_named_after_the_run():
+    mistakes.an_estimate_below_one_is_named_after_the_run(_Plays())
+
+
 @pytest.mark.parametrize("lesson_id", list(LESSONS))
 def test_lesson_plays_headless_and_its_claims_fit_the_model(lesson_id):
     lesson, records, state = _played(lesson_id)
     assert len(records) == len(lesson.steps)
+    compared = []
     for step in lesson.steps:
         if step.kind != "predict" or step.measure is None:
             continue
@@ -49,12 +73,23 @@ def test_lesson_plays_headless_and_its_claims_fit_the_model(lesson_id):
     for rec in records:
         if rec.step.kind == "run":
             assert [r.config.id for r in rec.results] == [c.id for c in rec.step.configs]
+            # each file-system run, step by step, exactly as recorded before the host stack
+            # was made faster (tests/test_hoststack_identical.py: this play is the one
+            # place every lesson's runs are made, so the exact check is made here)
+            for result in rec.results:
+                if result.config.scenario is not None:
+                    key = f"{lesson.path.stem}/{rec.step.id}/{result.config.id}"
+                    same_as_recorded(key, result.steps)
+                    compared.append(key)
         if rec.step.kind == "compare":
             assert rec.rows, f"{lesson_id}: compare step {rec.index} has no rows"
         if rec.step.kind == "reflect":
             assert rec.reflection.predicted and rec.reflection.measured
         if rec.step.kind == "quiz" and rec.step.answer:
             assert rec.verdict.correct, rec.verdict.feedback
+    # every run the record keeps for this lesson was made and compared
+    assert sorted(compared) == sorted(k for k in RECORDED
+                                      if k.startswith(f"{lesson.path.stem}/"))
     text = report_text(lesson, records)
     assert text.startswith(f"# Lesson {lesson.order}: {lesson.title}")
     if any(s.kind == "compare" for s in lesson.steps):  # test_lessons: all but NOTHING_MEASURED

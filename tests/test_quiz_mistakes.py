@@ -2,7 +2,11 @@
 usual wrong ways to its answer, and a wrong answer that fits one hears it named in plain
 words, never the right number; a right answer is accepted; a wrong answer that fits none
 still hears something sensible; Show answer gives the working with the run's own numbers.
-The declarations are checked by the loader (file, line and field on a bad one)."""
+The declarations are checked by the loader (file, line and field on a bad one).
+
+The checks that need the lessons' runs are in tests/test_lessons_play.py, which plays every
+lesson once for all of them (they are written here, without test_ in their names); this file
+played the quizzed runs of every lesson a second time."""
 
 from __future__ import annotations
 
@@ -17,34 +21,6 @@ from ssdlab.lessons.counterquiz import CounterQuiz, spotted
 from ssdlab.lessons.mistakes import MISTAKE_TOLERANCE
 from ssdlab.lessons.quiz import Quiz
 from ssdlab.lessons.runquiz import RunQuiz, number
-
-
-def _runs_asked(lesson) -> set[str]:
-    """The run steps a quiz or a numeric estimate of the lesson asks about."""
-    out = set()
-    for s in lesson.steps:
-        if s.kind == "quiz" or (s.kind == "predict" and not s.choices):
-            measures = [s.measure, *getattr(s, "given", ()), *(m.measure for m in s.mistakes)]
-            out |= {m.run for m in measures if m is not None}
-    return out
-
-
-@pytest.fixture(scope="module")
-def played() -> dict[str, LessonPlay]:
-    """Every bundled lesson played headless with its recorded predictions: the runs its
-    quizzes ask about (the others, and the compare steps' replays, are not needed here)."""
-    out = {}
-    for lesson in bundled():
-        play = LessonPlay(lesson)
-        asked = _runs_asked(lesson)
-        for step in lesson.steps:
-            if step.kind == "predict":
-                play.predict(step, step.answer)
-            elif step.kind == "run" and step.id in asked:
-                play.run(step)
-        out[lesson.id] = play
-    return out
-
 
 QUIZZES = [(lesson.id, i) for lesson in bundled() for i, s in enumerate(lesson.steps)
            if s.kind == "quiz"]
@@ -65,10 +41,11 @@ def test_every_bundled_quiz_declares_its_mistakes():
                 assert step.mistakes, f"{lesson.id}: {step.id} declares no mistake"
 
 
-@pytest.mark.parametrize("lesson_id,index", QUIZZES)
-def test_each_declared_mistake_is_named_and_the_answer_never_given(played, lesson_id,
-                                                                   index):
-    play = played[lesson_id]
+def each_declared_mistake_is_named_and_the_answer_never_given(play: LessonPlay,
+                                                              index: int) -> None:
+    """Quiz `index` of a lesson played in full (the test is in tests/test_lessons_play.py,
+    which plays every lesson once for all its checks: this file played their quizzed runs
+    a second time, about 23 s of processor time)."""
     step = play.lesson.steps[index]
     q = play.quiz(step)
     assert play.check_quiz(step, step.answer).correct  # the recorded answer is right
@@ -156,9 +133,10 @@ def _tiny(play, step, q: Quiz) -> None:
         assert {str(x) for pair in copied for x in pair} <= numbers, line
 
 
-def test_the_working_shows_the_runs_own_numbers(played):
+def the_working_shows_the_runs_own_numbers(played: dict[str, LessonPlay]) -> None:
     """Show answer on a quiz of a run's figures: each given figure, the division and the
-    answer, and a figure the quiz does not give worked out from those it does."""
+    answer, and a figure the quiz does not give worked out from those it does (every lesson
+    played in full, by id: the test is in tests/test_lessons_play.py)."""
     for lesson_id, index in QUIZZES:
         play = played[lesson_id]
         step = play.lesson.steps[index]
@@ -199,9 +177,9 @@ def test_a_counter_quizs_working_subtracts_then_divides():
     assert f"WA = {q.truth.nand_pages} / {q.truth.host_pages}" in lines[-1]
 
 
-def test_an_estimate_below_one_is_named_after_the_run(played):
+def an_estimate_below_one_is_named_after_the_run(played: dict[str, LessonPlay]) -> None:
     """Lesson 2's numeric estimate: a WA under 1 is a mistake the reflection names; an
-    estimate near the outcome hears no mistake."""
+    estimate near the outcome hears no mistake (the test is in tests/test_lessons_play.py)."""
     two = bundled()[1]
     play = LessonPlay(two)
     play.runs = played[two.id].runs
