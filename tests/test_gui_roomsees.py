@@ -212,6 +212,8 @@ def test_the_map_legend_shows_its_rows_after_a_rebuild_in_a_relayout(bench, unti
         hidden = set(words if legend.pages else pages)
         if not legend.slc:  # the SLC cache's entry shows only for a drive with a cache
             hidden.add(legend._slc_entry)
+        if not legend.handles:  # the tagged blocks' only for a drive with placement handles
+            hidden.add(legend._handle_entry)
         assert all(flow.itemAt(i).widget().isVisible() for i in range(flow.count())
                    if flow.itemAt(i).widget() not in hidden), mode
 

@@ -233,8 +233,8 @@ def _gc_figures(result) -> tuple[float, list[tuple[float, float]]]:
     """(pages GC copied, [(blocks erased, TRIM commands)] per scenario step, or one row for
     a block-level run) of one configuration's run."""
     f = result.figures
-    if "gc_copies" in f:
-        return f["gc_copies"], [(f["erases"], 0.0)]
+    if "gc_copies" in f:  # a zoned drive erases the blocks its resets (TRIMs) emptied
+        return f["gc_copies"], [(f["erases"], f["trims"])]
     steps = range(len(result.steps))
     return (sum(f[f"steps[{i}].gc_copies"] for i in steps),
             [(f[f"steps[{i}].erases"], f[f"steps[{i}].trims"]) for i in steps])

@@ -39,7 +39,7 @@ def test_the_best_split_is_no_worse_than_any_other_and_favours_the_hot_pool(spar
         except ValueError:
             continue  # outside the splits where both pools have a spare in (0, 0.9]
         assert wa <= other + 1e-9
-    if writes > hot:  # the hot pool takes more of the writes than of the pages
+    if writes > hot + 0.05:  # the hot pool takes clearly more of the writes than the pages
         assert pool_spare(spare, hot, share) > pool_spare(spare, 1 - hot, 1 - share)
 
 

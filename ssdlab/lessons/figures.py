@@ -20,6 +20,7 @@ BLOCK_FIGURES = {
     "theory_wa_usable": "the analytic model's WA at the spare GC can really use",
     "gc_copies": "pages GC copied during the measured phase",
     "erases": "blocks erased during the measured phase",
+    "trims": "TRIM commands in the measured phase (on a zoned drive its zone resets)",
     "host_writes": "host page writes in the measured phase",
     "nand_writes": "NAND page writes in the measured phase (on a compressing drive the "
                    "pages stored, each a share of a flash page: flash_pages counts flash)",

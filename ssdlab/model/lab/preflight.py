@@ -81,6 +81,14 @@ def drive_problems(profile: str, user_pages: int | None, partition: Partition,
         return [Problem("drive.handle_gc", f"= {handle_gc!r} chooses where GC copies the "
                         f"pages of placement handles; it needs host.placement = 'hotcold'",
                         "drive", 0, "handle_gc")]
+    if slc_cache not in (None, "none", p.slc_cache):
+        try:
+            p.ftl_config(p.geometry(user_pages), slc_cache=slc_cache)
+        except ValueError:
+            modes = ", ".join(dict.fromkeys(("none", p.slc_cache)))
+            return [Problem("drive.slc_cache", f"= {slc_cache!r}: profile {profile} has no "
+                            f"figures for that cache; allowed here: {modes}", "drive", 0,
+                            "slc_cache")]
     if placement == "hotcold":
         try:
             geometry = p.geometry(user_pages)
