@@ -49,8 +49,9 @@ def test_each_declared_mistake_is_named_and_the_answer_never_given(lesson_id, in
         _played(lesson_id)[2], index)
 
 
-def test_the_working_shows_the_runs_own_numbers():
-    mistakes.the_working_shows_the_runs_own_numbers(_Plays())
+@pytest.mark.parametrize("lesson_id,index", mistakes.QUIZZES)
+def test_the_working_shows_the_runs_own_numbers(lesson_id, index):
+    mistakes.the_working_shows_the_runs_own_numbers(_played(lesson_id)[2], index)
 
 
 def test_an_estimate_below_one_is_named_after_the_run():
