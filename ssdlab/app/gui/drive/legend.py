@@ -277,21 +277,18 @@ class Legend(QWidget):
             self._either = (made[2], made[3])
             flow.set_either(*self._either)
             self._show_either()
-        # the cache's tab, in every colouring, listed only for a drive with a cache
-        entry, row = new_entry()
-        sw = QLabel()
-        sw.setPixmap(_swatch(t.colour("block_free"), tab=True))
-        row.addWidget(sw)
-        row.addWidget(QLabel(slcmarks.LEGEND_TEXT))
-        flow.addWidget(entry)
-        self._slc_entry = entry
-        self._show_slc()
-        # the tagged blocks' flag, likewise only for a drive with placement handles
-        entry, row = new_entry()
-        sw = QLabel()
-        sw.setPixmap(_swatch(t.colour("block_free"), flag=True))
-        row.addWidget(sw)
-        row.addWidget(QLabel(handlemarks.LEGEND_TEXT))
-        flow.addWidget(entry)
-        self._handle_entry = entry
-        self._show_mark(entry, self.handles, handlemarks.LEGEND_TEXT)
+        # the marks drawn in every colouring, each listed only for a drive that has them:
+        # the SLC cache's tab and the tagged blocks' flag
+        for text, mark, on in ((slcmarks.LEGEND_TEXT, "tab", self.slc),
+                               (handlemarks.LEGEND_TEXT, "flag", self.handles)):
+            entry, row = new_entry()
+            sw = QLabel()
+            sw.setPixmap(_swatch(t.colour("block_free"), **{mark: True}))
+            row.addWidget(sw)
+            row.addWidget(QLabel(text))
+            flow.addWidget(entry)
+            if mark == "tab":
+                self._slc_entry = entry
+            else:
+                self._handle_entry = entry
+            self._show_mark(entry, on, text)
